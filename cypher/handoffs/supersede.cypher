@@ -1,0 +1,15 @@
+// Handoff $newId replaces $oldId: the old one is kept, marked superseded, and linked from the new;
+// the same goes for their transfers.
+MATCH (old:ContextHandoff {tenant: $tenant, id: $oldId})
+MATCH (new:ContextHandoff {tenant: $tenant, id: $newId})
+CREATE (new)-[:SUPERSEDES]->(old)
+SET old.status = 'superseded', old.updatedAt = datetime()
+WITH old, new
+// The target run now uses the new handoff only; the old one keeps its targetRunId for the record.
+OPTIONAL MATCH (:Run {tenant: $tenant, id: old.targetRunId})-[uses:USES]->(old)
+DELETE uses
+WITH old
+MATCH (oldTransfer:ContextTransfer {tenant: $tenant, id: old.transferId})
+MATCH (newTransfer:ContextTransfer {tenant: $tenant, id: $newTransferId})
+CREATE (newTransfer)-[:SUPERSEDES]->(oldTransfer)
+SET oldTransfer.status = 'superseded'

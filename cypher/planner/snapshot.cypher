@@ -1,0 +1,28 @@
+// The bounded neighbourhood the planner decides from (PlanningSnapshot in src/domain/planner.ts):
+// the thread's head run, provider $provider's most recent provider thread on the thread (the
+// target), what the target knows, and the live runs since its last native run, oldest first, at
+// most $runWindow of them. Every read is an index seek on (tenant, threadId, ordinal | provider),
+// so the cost does not depend on how long the thread is.
+MATCH (thread:Thread {tenant: $tenant, id: $threadId})
+OPTIONAL MATCH (head:Run {tenant: $tenant, threadId: $threadId, ordinal: thread.headOrdinal})
+CALL (thread) {
+  OPTIONAL MATCH (candidate:ProviderThread {tenant: $tenant, threadId: $threadId, provider: $provider})
+  RETURN candidate AS target ORDER BY candidate.seq DESC LIMIT 1
+}
+CALL (target) {
+  OPTIONAL MATCH (target)<-[:DELIVERED_TO]-(handoff:ContextHandoff)
+  WHERE handoff.status IN ['pending', 'ready']
+  RETURN count(handoff) AS standingHandoffs, max(handoff.coveredTo) AS handoffCoveredThrough
+}
+CALL (target) {
+  OPTIONAL MATCH (later:Run {tenant: $tenant, threadId: $threadId})
+  WHERE target IS NOT NULL AND later.ordinal > coalesce(target.lastRunOrdinal, 0) AND later.status <> 'rolled_back'
+  WITH later ORDER BY later.ordinal LIMIT $runWindow
+  RETURN collect(later {.ordinal, .providerThreadId}) AS runsSinceLastNative
+}
+RETURN thread.headOrdinal AS headOrdinal,
+       head.providerThreadId AS headProviderThreadId,
+       target {.*} AS target,
+       standingHandoffs,
+       handoffCoveredThrough,
+       runsSinceLastNative

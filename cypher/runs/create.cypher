@@ -1,0 +1,24 @@
+// Creates run $run.id as the thread's next ordinal, served by provider thread $providerThreadId,
+// and makes it the thread's running run. The caller holds the thread lock (threads/lock).
+// Native coverage is this USES edge: a provider thread natively knows the runs that use it.
+MATCH (thread:Thread {tenant: $tenant, id: $run.threadId})
+MATCH (providerThread:ProviderThread {tenant: $tenant, id: $providerThreadId})
+CREATE (run:Run)
+SET run = $run,
+    run.tenant = $tenant,
+    run.providerThreadId = $providerThreadId,
+    run.status = 'running',
+    run.caption = '#' + toString($run.ordinal) + ' ' + $run.provider,
+    run.createdAt = datetime()
+CREATE (thread)-[:HAS_RUN]->(run)
+CREATE (run)-[:USES]->(providerThread)
+SET thread.lastOrdinal = run.ordinal,
+    thread.headOrdinal = run.ordinal,
+    thread.runningRunId = run.id,
+    thread.providers = CASE WHEN run.provider IN thread.providers THEN thread.providers ELSE thread.providers + run.provider END,
+    providerThread.status = 'active',
+    providerThread.firstRunOrdinal = coalesce(providerThread.firstRunOrdinal, run.ordinal),
+    providerThread.lastRunOrdinal = run.ordinal,
+    providerThread.model = coalesce(run.model, providerThread.model),
+    providerThread.runtimeMode = coalesce(run.runtimeMode, providerThread.runtimeMode)
+RETURN run {.*} AS run, providerThread {.*} AS providerThread

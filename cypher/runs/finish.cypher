@@ -1,0 +1,29 @@
+// Ends running run $runId as $status (completed, failed or interrupted) with what it produced:
+// the assistant message, its facts and its checkpoint. The thread no longer has a running run.
+MATCH (run:Run {tenant: $tenant, id: $runId})-[:USES]->(providerThread:ProviderThread)
+MATCH (thread:Thread {tenant: $tenant, id: run.threadId})
+SET run.status = $status,
+    run.assistantMessage = $assistantMessage,
+    run.error = $error,
+    run.completedAt = datetime(),
+    thread.runningRunId = null,
+    providerThread.status = CASE providerThread.status WHEN 'active' THEN 'idle' ELSE providerThread.status END
+WITH run, thread
+CALL (run) {
+  UNWIND range(0, size($facts) - 1) AS position
+  WITH run, position, $facts[position] AS fact
+  CREATE (run)-[:RECORDED]->(:RunFact {
+    tenant: $tenant, threadId: run.threadId, runOrdinal: run.ordinal, seq: position,
+    kind: fact.kind, text: fact.text, key: fact.key, status: fact.status,
+    caption: fact.kind + ': ' + left(fact.text, 40)
+  })
+}
+CALL (run) {
+  UNWIND CASE WHEN $checkpoint IS NULL THEN [] ELSE [$checkpoint] END AS checkpoint
+  CREATE (run)-[:CAPTURED]->(:Checkpoint {
+    tenant: $tenant, id: checkpoint.id, threadId: run.threadId, runId: run.id, runOrdinal: run.ordinal,
+    ref: checkpoint.ref, diffSummary: checkpoint.diffSummary, filesJson: checkpoint.filesJson,
+    fileCount: checkpoint.fileCount, status: 'current', caption: checkpoint.ref, createdAt: datetime()
+  })
+}
+RETURN run {.*} AS run

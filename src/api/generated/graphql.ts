@@ -1,0 +1,1033 @@
+import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
+import type { ThreadRecord as ThreadRecordModel, RunRecord as RunRecordModel, ProviderThreadRecord as ProviderThreadRecordModel, CoverageRecord as CoverageRecordModel, HandoffRecord as HandoffRecordModel, TransferRecord as TransferRecordModel, CheckpointRecord as CheckpointRecordModel, RunPlanRecord as RunPlanRecordModel, DispatchRecord as DispatchRecordModel, StartRunResult as StartRunResultModel } from '../../domain/records.js';
+import type { ProviderDefinition as ProviderDefinitionModel } from '../../domain/providers.js';
+import type { RequestContext } from '../context.js';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = T | null | undefined;
+export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
+export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
+export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
+export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** An ISO-8601 date-time with offset, e.g. 2026-12-02T12:00:00.000Z. */
+  DateTime: { input: string; output: string; }
+};
+
+export type BindProviderThreadInput = {
+  /** 1..500 characters. */
+  nativeThreadRef: Scalars['String']['input'];
+  providerThreadId: Scalars['ID']['input'];
+};
+
+export type Checkpoint = {
+  __typename?: 'Checkpoint';
+  diffSummary: Maybe<Scalars['String']['output']>;
+  files: Array<FileChange>;
+  id: Scalars['ID']['output'];
+  ref: Scalars['String']['output'];
+  runOrdinal: Scalars['Int']['output'];
+  /** current, or stale once its run is rolled back. */
+  status: Scalars['String']['output'];
+};
+
+export type CheckpointInput = {
+  /** At most 20000 characters. */
+  diffSummary?: InputMaybe<Scalars['String']['input']>;
+  /** At most 2000 files. */
+  files?: InputMaybe<Array<FileChangeInput>>;
+  /** 1..500 characters, e.g. a git commit or stash ref. */
+  ref: Scalars['String']['input'];
+};
+
+export type CompleteRunInput = {
+  /** At most 100000 characters. */
+  assistantMessage?: InputMaybe<Scalars['String']['input']>;
+  checkpoint?: InputMaybe<CheckpointInput>;
+  /** At most 500 facts. */
+  facts?: InputMaybe<Array<RunFactInput>>;
+  runId: Scalars['ID']['input'];
+};
+
+export type ContextDelivery =
+  | 'developer'
+  | 'preamble'
+  | 'synthetic_user'
+  | 'system';
+
+export type ContextHandoff = {
+  __typename?: 'ContextHandoff';
+  coveredRunOrdinals: OrdinalRange;
+  createdAt: Scalars['DateTime']['output'];
+  /** null: written by the local deterministic summarizer. */
+  createdByProvider: Maybe<Scalars['String']['output']>;
+  delivery: ContextDelivery;
+  fromProviderThreadIds: Array<Scalars['ID']['output']>;
+  id: Scalars['ID']['output'];
+  status: HandoffStatus;
+  strategy: HandoffStrategy;
+  summaryText: Scalars['String']['output'];
+  supersededBy: Maybe<ContextHandoff>;
+  supersedes: Maybe<ContextHandoff>;
+  targetRunId: Scalars['ID']['output'];
+  threadId: Scalars['ID']['output'];
+  toProviderThreadId: Scalars['ID']['output'];
+  transferId: Scalars['ID']['output'];
+  updatedAt: Scalars['DateTime']['output'];
+};
+
+export type ContextTransfer = {
+  __typename?: 'ContextTransfer';
+  basePoint: Maybe<SourcePoint>;
+  consumedAt: Maybe<Scalars['DateTime']['output']>;
+  createdAt: Scalars['DateTime']['output'];
+  createdBy: TransferActor;
+  handoff: Maybe<ContextHandoff>;
+  id: Scalars['ID']['output'];
+  kind: TransferKind;
+  resolution: Maybe<TransferResolution>;
+  sourcePoint: SourcePoint;
+  sourceProvider: Maybe<Scalars['String']['output']>;
+  sourceThreadId: Scalars['ID']['output'];
+  status: TransferStatus;
+  targetProvider: Maybe<Scalars['String']['output']>;
+  targetThreadId: Scalars['ID']['output'];
+};
+
+export type CreateThreadInput = {
+  /** Optional client-chosen id (1..200 characters); creating an existing id again returns that thread unchanged. */
+  id?: InputMaybe<Scalars['ID']['input']>;
+  /** At most 500 characters. */
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type Dispatch = {
+  __typename?: 'Dispatch';
+  /** The handoff text to send as leading context; null when no handoff. */
+  context: Maybe<Scalars['String']['output']>;
+  delivery: Maybe<ContextDelivery>;
+  /** Native id to resume or reuse; null when the provider must create a thread. */
+  nativeThreadRef: Maybe<Scalars['String']['output']>;
+  providerThreadAction: ProviderThreadAction;
+  userMessage: Scalars['String']['output'];
+};
+
+export type FailRunInput = {
+  /** 1..20000 characters. */
+  error: Scalars['String']['input'];
+  /** true: INTERRUPTED (stopped by the user or the orchestrator), false: FAILED. */
+  interrupted?: InputMaybe<Scalars['Boolean']['input']>;
+  runId: Scalars['ID']['input'];
+};
+
+export type FileChange = {
+  __typename?: 'FileChange';
+  additions: Maybe<Scalars['Int']['output']>;
+  change: FileChangeKind;
+  deletions: Maybe<Scalars['Int']['output']>;
+  path: Scalars['String']['output'];
+};
+
+export type FileChangeInput = {
+  additions?: InputMaybe<Scalars['Int']['input']>;
+  change: FileChangeKind;
+  deletions?: InputMaybe<Scalars['Int']['input']>;
+  path: Scalars['String']['input'];
+};
+
+export type FileChangeKind =
+  | 'added'
+  | 'deleted'
+  | 'modified'
+  | 'renamed';
+
+export type HandoffStatus =
+  | 'failed'
+  | 'pending'
+  | 'ready'
+  | 'superseded';
+
+export type HandoffStrategy =
+  | 'checkpoint_summary'
+  | 'delta_since_target_last_seen'
+  | 'full_thread_summary'
+  | 'manual_context';
+
+export type IdentityStrength =
+  | 'none'
+  | 'strong'
+  | 'weak';
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Records the provider's native id for a provider thread once the provider created or resumed it. */
+  bindProviderThread: ProviderThread;
+  completeRun: Run;
+  createThread: Thread;
+  failRun: Run;
+  /** The provider could not resume the planned provider thread: re-plan onto a new one with a full summary. */
+  reportResumeFailure: StartRunPayload;
+  /** Allocates the next ordinal, decides the strategy, creates provider thread / handoff / transfer as needed. */
+  startRun: StartRunPayload;
+};
+
+
+export type MutationBindProviderThreadArgs = {
+  input: BindProviderThreadInput;
+};
+
+
+export type MutationCompleteRunArgs = {
+  input: CompleteRunInput;
+};
+
+
+export type MutationCreateThreadArgs = {
+  input: CreateThreadInput;
+};
+
+
+export type MutationFailRunArgs = {
+  input: FailRunInput;
+};
+
+
+export type MutationReportResumeFailureArgs = {
+  input: ReportResumeFailureInput;
+};
+
+
+export type MutationStartRunArgs = {
+  input: StartRunInput;
+};
+
+export type OrdinalRange = {
+  __typename?: 'OrdinalRange';
+  from: Scalars['Int']['output'];
+  to: Scalars['Int']['output'];
+};
+
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+};
+
+export type PlanDecision =
+  | 'delta_handoff'
+  | 'full_handoff_existing'
+  | 'full_handoff_new'
+  | 'no_handoff'
+  | 'unsupported';
+
+export type PlanRunInput = {
+  cleanContext?: InputMaybe<Scalars['Boolean']['input']>;
+  model?: InputMaybe<Scalars['String']['input']>;
+  provider: Scalars['String']['input'];
+  runtimeMode?: InputMaybe<Scalars['String']['input']>;
+  threadId: Scalars['ID']['input'];
+};
+
+export type Provider = {
+  __typename?: 'Provider';
+  capabilities: ProviderCapabilities;
+  displayName: Scalars['String']['output'];
+  id: Scalars['String']['output'];
+};
+
+export type ProviderCapabilities = {
+  __typename?: 'ProviderCapabilities';
+  acceptsDeveloperContext: Scalars['Boolean']['output'];
+  acceptsSyntheticUserContext: Scalars['Boolean']['output'];
+  acceptsSystemContext: Scalars['Boolean']['output'];
+  canConsumeHandoffSummaries: Scalars['Boolean']['output'];
+  canForkFromTurn: Scalars['Boolean']['output'];
+  canForkThread: Scalars['Boolean']['output'];
+  canGenerateSummaries: Scalars['Boolean']['output'];
+  canRollbackThread: Scalars['Boolean']['output'];
+  maxRecommendedHandoffChars: Maybe<Scalars['Int']['output']>;
+  nativeThreadIds: IdentityStrength;
+  supportsDeltaHandoff: Scalars['Boolean']['output'];
+  supportsFullThreadHandoff: Scalars['Boolean']['output'];
+  supportsModelSwitchInThread: Scalars['Boolean']['output'];
+};
+
+export type ProviderThread = {
+  __typename?: 'ProviderThread';
+  coverage: ProviderThreadCoverage;
+  createdAt: Scalars['DateTime']['output'];
+  /** Lowest ordinal of the live runs it served; null when it served none. */
+  firstRunOrdinal: Maybe<Scalars['Int']['output']>;
+  handoffIds: Array<Scalars['ID']['output']>;
+  id: Scalars['ID']['output'];
+  /** Highest ordinal of the live runs it served; null when it served none. */
+  lastRunOrdinal: Maybe<Scalars['Int']['output']>;
+  model: Maybe<Scalars['String']['output']>;
+  nativeThreadRef: Maybe<Scalars['String']['output']>;
+  provider: Scalars['String']['output'];
+  runtimeMode: Maybe<Scalars['String']['output']>;
+  status: ProviderThreadStatus;
+  threadId: Scalars['ID']['output'];
+};
+
+/** REUSE: same provider thread as the previous run. RESUME: an older one of this provider. CREATE: a new one. */
+export type ProviderThreadAction =
+  | 'create'
+  | 'none'
+  | 'resume'
+  | 'reuse';
+
+export type ProviderThreadCoverage = {
+  __typename?: 'ProviderThreadCoverage';
+  /** Highest ordinal it knows, natively or by handoff; 0 when none. */
+  coveredThroughOrdinal: Scalars['Int']['output'];
+  /** Handoffs it received that still stand (not superseded or failed), oldest first. */
+  handoffIds: Array<Scalars['ID']['output']>;
+  handoffs: Array<ContextHandoff>;
+  /** Ordinals of the thread's live runs it knows neither natively nor by handoff. */
+  missingRunOrdinals: Array<Scalars['Int']['output']>;
+  /** Ordinals of the runs it served itself, ascending, rolled-back runs left out. */
+  nativeRunOrdinals: Array<Scalars['Int']['output']>;
+  providerThreadId: Scalars['ID']['output'];
+};
+
+/** STALE: replaced by a newer provider thread of the same provider on this app thread. */
+export type ProviderThreadStatus =
+  | 'active'
+  | 'closed'
+  | 'divergent'
+  | 'idle'
+  | 'resume_failed'
+  | 'rolled_back'
+  | 'stale';
+
+export type Query = {
+  __typename?: 'Query';
+  contextHandoff: Maybe<ContextHandoff>;
+  /** What startRun would decide for this provider now. Writes nothing. */
+  planRun: RunPlan;
+  providerThread: Maybe<ProviderThread>;
+  /** Providers the service knows, built-in and configured. */
+  providers: Array<Provider>;
+  run: Maybe<Run>;
+  /** null when no thread of the caller's tenant has this id. */
+  thread: Maybe<Thread>;
+  /** Threads of the caller's tenant, newest first. first is clamped to 1..100. */
+  threads: ThreadConnection;
+};
+
+
+export type QueryContextHandoffArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryPlanRunArgs = {
+  input: PlanRunInput;
+};
+
+
+export type QueryProviderThreadArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryRunArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryThreadArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryThreadsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type ReportResumeFailureInput = {
+  /** 1..20000 characters. */
+  error: Scalars['String']['input'];
+  runId: Scalars['ID']['input'];
+};
+
+export type Run = {
+  __typename?: 'Run';
+  assistantMessage: Maybe<Scalars['String']['output']>;
+  checkpoint: Maybe<Checkpoint>;
+  completedAt: Maybe<Scalars['DateTime']['output']>;
+  contextHandoff: Maybe<ContextHandoff>;
+  createdAt: Scalars['DateTime']['output'];
+  /** What the orchestrator must send to the provider for this run. */
+  dispatch: Dispatch;
+  /** The error reported by failRun, for FAILED and INTERRUPTED runs. */
+  error: Maybe<Scalars['String']['output']>;
+  facts: Array<RunFact>;
+  id: Scalars['ID']['output'];
+  model: Maybe<Scalars['String']['output']>;
+  ordinal: Scalars['Int']['output'];
+  /** The decision startRun (or reportResumeFailure) made for this run. */
+  plan: RunPlan;
+  provider: Scalars['String']['output'];
+  providerThread: ProviderThread;
+  runtimeMode: Maybe<Scalars['String']['output']>;
+  status: RunStatus;
+  threadId: Scalars['ID']['output'];
+  userMessage: Scalars['String']['output'];
+};
+
+export type RunConnection = {
+  __typename?: 'RunConnection';
+  edges: Array<RunEdge>;
+  pageInfo: PageInfo;
+};
+
+export type RunEdge = {
+  __typename?: 'RunEdge';
+  cursor: Scalars['String']['output'];
+  node: Run;
+};
+
+export type RunFact = {
+  __typename?: 'RunFact';
+  key: Maybe<Scalars['String']['output']>;
+  kind: RunFactKind;
+  runOrdinal: Scalars['Int']['output'];
+  status: Maybe<Scalars['String']['output']>;
+  text: Scalars['String']['output'];
+};
+
+/** Structured facts a run produced; the local summarizer builds handoffs from these. */
+export type RunFactInput = {
+  /** Facts with the same kind and key: the newest run's one supersedes older ones (e.g. the last result of one test command). */
+  key?: InputMaybe<Scalars['String']['input']>;
+  kind: RunFactKind;
+  /** Free status for the fact, e.g. open/resolved for approvals and questions, done/pending for plan items. */
+  status?: InputMaybe<Scalars['String']['input']>;
+  /** 1..20000 characters. */
+  text: Scalars['String']['input'];
+};
+
+export type RunFactKind =
+  | 'approval_request'
+  | 'command'
+  | 'constraint'
+  | 'decision'
+  | 'failure'
+  | 'file_change'
+  | 'goal'
+  | 'note'
+  | 'plan_item'
+  /** Provider protocol noise: never put into a summary. */
+  | 'protocol'
+  | 'question'
+  /** Hidden reasoning: stored only if sent, never put into a summary. */
+  | 'reasoning'
+  | 'subagent_result'
+  | 'test'
+  /** Kept for audit, never put into a summary. */
+  | 'tool_output';
+
+export type RunPlan = {
+  __typename?: 'RunPlan';
+  coveredRunOrdinals: Maybe<OrdinalRange>;
+  decision: PlanDecision;
+  /** null for NO_HANDOFF and UNSUPPORTED. */
+  handoffStrategy: Maybe<HandoffStrategy>;
+  /** The existing provider thread to reuse or resume; null when a new one is created. */
+  providerThread: Maybe<ProviderThread>;
+  providerThreadAction: ProviderThreadAction;
+  /** One plain sentence per signal and per choice made, for audit and UIs. */
+  reasons: Array<Scalars['String']['output']>;
+  stalenessSignals: Array<StalenessSignal>;
+};
+
+export type RunStatus =
+  | 'completed'
+  | 'failed'
+  | 'interrupted'
+  | 'rolled_back'
+  | 'running';
+
+export type SourcePoint = {
+  __typename?: 'SourcePoint';
+  checkpointId: Maybe<Scalars['ID']['output']>;
+  providerThreadId: Maybe<Scalars['ID']['output']>;
+  runId: Maybe<Scalars['ID']['output']>;
+  runOrdinal: Maybe<Scalars['Int']['output']>;
+  threadId: Scalars['ID']['output'];
+};
+
+export type StalenessSignal =
+  | 'clean_context_requested'
+  | 'incompatible_config'
+  | 'resume_failed'
+  | 'rolled_back_or_divergent'
+  | 'summary_exceeds_policy'
+  | 'too_many_chained_handoffs'
+  | 'too_many_runs_elsewhere';
+
+export type StartRunInput = {
+  cleanContext?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Retrying with the same key returns the first result and creates nothing new. At most 200 characters. */
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  /** At most 200 characters. */
+  model?: InputMaybe<Scalars['String']['input']>;
+  provider: Scalars['String']['input'];
+  /** At most 200 characters. */
+  runtimeMode?: InputMaybe<Scalars['String']['input']>;
+  threadId: Scalars['ID']['input'];
+  /** 1..100000 characters. */
+  userMessage: Scalars['String']['input'];
+};
+
+export type StartRunPayload = {
+  __typename?: 'StartRunPayload';
+  dispatch: Dispatch;
+  handoff: Maybe<ContextHandoff>;
+  plan: RunPlan;
+  providerThread: ProviderThread;
+  run: Run;
+};
+
+export type Thread = {
+  __typename?: 'Thread';
+  createdAt: Scalars['DateTime']['output'];
+  /** Every handoff of the thread, superseded ones included, oldest first. */
+  handoffs: Array<ContextHandoff>;
+  /** Highest ordinal that is not rolled back; 0 when the thread has no runs. */
+  headOrdinal: Scalars['Int']['output'];
+  id: Scalars['ID']['output'];
+  /** Checkpoint of the newest live run that captured one. */
+  latestCheckpoint: Maybe<Checkpoint>;
+  /** Provider threads in creation order. */
+  providerThreads: Array<ProviderThread>;
+  /** Runs in ordinal order, rolled-back ones included. first is clamped to 1..500. */
+  runs: RunConnection;
+  title: Maybe<Scalars['String']['output']>;
+  /** Every context transfer into or out of the thread, oldest first. */
+  transfers: Array<ContextTransfer>;
+};
+
+
+export type ThreadRunsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type ThreadConnection = {
+  __typename?: 'ThreadConnection';
+  edges: Array<ThreadEdge>;
+  pageInfo: PageInfo;
+};
+
+export type ThreadEdge = {
+  __typename?: 'ThreadEdge';
+  cursor: Scalars['String']['output'];
+  node: Thread;
+};
+
+export type TransferActor =
+  | 'agent'
+  | 'system'
+  | 'user';
+
+export type TransferKind =
+  | 'fork'
+  | 'merge_back'
+  | 'provider_handoff'
+  | 'subagent_result'
+  | 'subagent_spawn';
+
+export type TransferResolution =
+  | 'checkpoint_context'
+  | 'delta_context'
+  | 'native_fork'
+  | 'portable_context';
+
+export type TransferStatus =
+  | 'consumed'
+  | 'failed'
+  | 'pending'
+  | 'resolved_native'
+  | 'resolved_portable'
+  | 'superseded';
+
+
+
+export type ResolverTypeWrapper<T> = Promise<T> | T;
+
+
+export type ResolverWithResolve<TResult, TParent, TContext, TArgs> = {
+  resolve: ResolverFn<TResult, TParent, TContext, TArgs>;
+};
+export type Resolver<TResult, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = ResolverFn<TResult, TParent, TContext, TArgs> | ResolverWithResolve<TResult, TParent, TContext, TArgs>;
+
+export type ResolverFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Promise<TResult> | TResult;
+
+export type SubscriptionSubscribeFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => AsyncIterable<TResult> | Promise<AsyncIterable<TResult>>;
+
+export type SubscriptionResolveFn<TResult, TParent, TContext, TArgs> = (
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+export interface SubscriptionSubscriberObject<TResult, TKey extends string, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<{ [key in TKey]: TResult }, TParent, TContext, TArgs>;
+  resolve?: SubscriptionResolveFn<TResult, { [key in TKey]: TResult }, TContext, TArgs>;
+}
+
+export interface SubscriptionResolverObject<TResult, TParent, TContext, TArgs> {
+  subscribe: SubscriptionSubscribeFn<any, TParent, TContext, TArgs>;
+  resolve: SubscriptionResolveFn<TResult, any, TContext, TArgs>;
+}
+
+export type SubscriptionObject<TResult, TKey extends string, TParent, TContext, TArgs> =
+  | SubscriptionSubscriberObject<TResult, TKey, TParent, TContext, TArgs>
+  | SubscriptionResolverObject<TResult, TParent, TContext, TArgs>;
+
+export type SubscriptionResolver<TResult, TKey extends string, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> =
+  | ((...args: any[]) => SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>)
+  | SubscriptionObject<TResult, TKey, TParent, TContext, TArgs>;
+
+export type TypeResolveFn<TTypes, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (
+  parent: TParent,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => Maybe<TTypes> | Promise<Maybe<TTypes>>;
+
+export type IsTypeOfResolverFn<T = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>> = (obj: T, context: TContext, info: GraphQLResolveInfo) => boolean | Promise<boolean>;
+
+export type NextResolverFn<T> = () => Promise<T>;
+
+export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = Record<PropertyKey, never>, TContext = Record<PropertyKey, never>, TArgs = Record<PropertyKey, never>> = (
+  next: NextResolverFn<TResult>,
+  parent: TParent,
+  args: TArgs,
+  context: TContext,
+  info: GraphQLResolveInfo
+) => TResult | Promise<TResult>;
+
+
+
+
+
+/** Mapping between all available schema types and the resolvers types */
+export type ResolversTypes = {
+  BindProviderThreadInput: BindProviderThreadInput;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Checkpoint: ResolverTypeWrapper<CheckpointRecordModel>;
+  CheckpointInput: CheckpointInput;
+  CompleteRunInput: CompleteRunInput;
+  ContextDelivery: null;
+  ContextHandoff: ResolverTypeWrapper<HandoffRecordModel>;
+  ContextTransfer: ResolverTypeWrapper<TransferRecordModel>;
+  CreateThreadInput: CreateThreadInput;
+  DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  Dispatch: ResolverTypeWrapper<DispatchRecordModel>;
+  FailRunInput: FailRunInput;
+  FileChange: ResolverTypeWrapper<FileChange>;
+  FileChangeInput: FileChangeInput;
+  FileChangeKind: null;
+  HandoffStatus: null;
+  HandoffStrategy: null;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IdentityStrength: null;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  OrdinalRange: ResolverTypeWrapper<OrdinalRange>;
+  PageInfo: ResolverTypeWrapper<PageInfo>;
+  PlanDecision: null;
+  PlanRunInput: PlanRunInput;
+  Provider: ResolverTypeWrapper<ProviderDefinitionModel>;
+  ProviderCapabilities: ResolverTypeWrapper<ProviderCapabilities>;
+  ProviderThread: ResolverTypeWrapper<ProviderThreadRecordModel>;
+  ProviderThreadAction: null;
+  ProviderThreadCoverage: ResolverTypeWrapper<CoverageRecordModel>;
+  ProviderThreadStatus: null;
+  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ReportResumeFailureInput: ReportResumeFailureInput;
+  Run: ResolverTypeWrapper<RunRecordModel>;
+  RunConnection: ResolverTypeWrapper<Omit<RunConnection, 'edges'> & { edges: Array<ResolversTypes['RunEdge']> }>;
+  RunEdge: ResolverTypeWrapper<Omit<RunEdge, 'node'> & { node: ResolversTypes['Run'] }>;
+  RunFact: ResolverTypeWrapper<RunFact>;
+  RunFactInput: RunFactInput;
+  RunFactKind: null;
+  RunPlan: ResolverTypeWrapper<RunPlanRecordModel>;
+  RunStatus: null;
+  SourcePoint: ResolverTypeWrapper<SourcePoint>;
+  StalenessSignal: null;
+  StartRunInput: StartRunInput;
+  StartRunPayload: ResolverTypeWrapper<StartRunResultModel>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Thread: ResolverTypeWrapper<ThreadRecordModel>;
+  ThreadConnection: ResolverTypeWrapper<Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversTypes['ThreadEdge']> }>;
+  ThreadEdge: ResolverTypeWrapper<Omit<ThreadEdge, 'node'> & { node: ResolversTypes['Thread'] }>;
+  TransferActor: null;
+  TransferKind: null;
+  TransferResolution: null;
+  TransferStatus: null;
+};
+
+/** Mapping between all available schema types and the resolvers parents */
+export type ResolversParentTypes = {
+  BindProviderThreadInput: BindProviderThreadInput;
+  Boolean: Scalars['Boolean']['output'];
+  Checkpoint: CheckpointRecordModel;
+  CheckpointInput: CheckpointInput;
+  CompleteRunInput: CompleteRunInput;
+  ContextHandoff: HandoffRecordModel;
+  ContextTransfer: TransferRecordModel;
+  CreateThreadInput: CreateThreadInput;
+  DateTime: Scalars['DateTime']['output'];
+  Dispatch: DispatchRecordModel;
+  FailRunInput: FailRunInput;
+  FileChange: FileChange;
+  FileChangeInput: FileChangeInput;
+  ID: Scalars['ID']['output'];
+  Int: Scalars['Int']['output'];
+  Mutation: Record<PropertyKey, never>;
+  OrdinalRange: OrdinalRange;
+  PageInfo: PageInfo;
+  PlanRunInput: PlanRunInput;
+  Provider: ProviderDefinitionModel;
+  ProviderCapabilities: ProviderCapabilities;
+  ProviderThread: ProviderThreadRecordModel;
+  ProviderThreadCoverage: CoverageRecordModel;
+  Query: Record<PropertyKey, never>;
+  ReportResumeFailureInput: ReportResumeFailureInput;
+  Run: RunRecordModel;
+  RunConnection: Omit<RunConnection, 'edges'> & { edges: Array<ResolversParentTypes['RunEdge']> };
+  RunEdge: Omit<RunEdge, 'node'> & { node: ResolversParentTypes['Run'] };
+  RunFact: RunFact;
+  RunFactInput: RunFactInput;
+  RunPlan: RunPlanRecordModel;
+  SourcePoint: SourcePoint;
+  StartRunInput: StartRunInput;
+  StartRunPayload: StartRunResultModel;
+  String: Scalars['String']['output'];
+  Thread: ThreadRecordModel;
+  ThreadConnection: Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversParentTypes['ThreadEdge']> };
+  ThreadEdge: Omit<ThreadEdge, 'node'> & { node: ResolversParentTypes['Thread'] };
+};
+
+export type CheckpointResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Checkpoint'] = ResolversParentTypes['Checkpoint']> = {
+  diffSummary?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  files?: Resolver<Array<ResolversTypes['FileChange']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  ref?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  runOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ContextDeliveryResolvers = { DEVELOPER: 'developer', PREAMBLE: 'preamble', SYNTHETIC_USER: 'synthetic_user', SYSTEM: 'system' };
+
+export type ContextHandoffResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ContextHandoff'] = ResolversParentTypes['ContextHandoff']> = {
+  coveredRunOrdinals?: Resolver<ResolversTypes['OrdinalRange'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdByProvider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  delivery?: Resolver<ResolversTypes['ContextDelivery'], ParentType, ContextType>;
+  fromProviderThreadIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['HandoffStatus'], ParentType, ContextType>;
+  strategy?: Resolver<ResolversTypes['HandoffStrategy'], ParentType, ContextType>;
+  summaryText?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  supersededBy?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
+  supersedes?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
+  targetRunId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  threadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  toProviderThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  transferId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type ContextTransferResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ContextTransfer'] = ResolversParentTypes['ContextTransfer']> = {
+  basePoint?: Resolver<Maybe<ResolversTypes['SourcePoint']>, ParentType, ContextType>;
+  consumedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdBy?: Resolver<ResolversTypes['TransferActor'], ParentType, ContextType>;
+  handoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['TransferKind'], ParentType, ContextType>;
+  resolution?: Resolver<Maybe<ResolversTypes['TransferResolution']>, ParentType, ContextType>;
+  sourcePoint?: Resolver<ResolversTypes['SourcePoint'], ParentType, ContextType>;
+  sourceProvider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  sourceThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['TransferStatus'], ParentType, ContextType>;
+  targetProvider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  targetThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
+  name: 'DateTime';
+}
+
+export type DispatchResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Dispatch'] = ResolversParentTypes['Dispatch']> = {
+  context?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  delivery?: Resolver<Maybe<ResolversTypes['ContextDelivery']>, ParentType, ContextType>;
+  nativeThreadRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  providerThreadAction?: Resolver<ResolversTypes['ProviderThreadAction'], ParentType, ContextType>;
+  userMessage?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type FileChangeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['FileChange'] = ResolversParentTypes['FileChange']> = {
+  additions?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  change?: Resolver<ResolversTypes['FileChangeKind'], ParentType, ContextType>;
+  deletions?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type FileChangeKindResolvers = { ADDED: 'added', DELETED: 'deleted', MODIFIED: 'modified', RENAMED: 'renamed' };
+
+export type HandoffStatusResolvers = { FAILED: 'failed', PENDING: 'pending', READY: 'ready', SUPERSEDED: 'superseded' };
+
+export type HandoffStrategyResolvers = { CHECKPOINT_SUMMARY: 'checkpoint_summary', DELTA_SINCE_TARGET_LAST_SEEN: 'delta_since_target_last_seen', FULL_THREAD_SUMMARY: 'full_thread_summary', MANUAL_CONTEXT: 'manual_context' };
+
+export type IdentityStrengthResolvers = { NONE: 'none', STRONG: 'strong', WEAK: 'weak' };
+
+export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  bindProviderThread?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationBindProviderThreadArgs, 'input'>>;
+  completeRun?: Resolver<ResolversTypes['Run'], ParentType, ContextType, RequireFields<MutationCompleteRunArgs, 'input'>>;
+  createThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationCreateThreadArgs, 'input'>>;
+  failRun?: Resolver<ResolversTypes['Run'], ParentType, ContextType, RequireFields<MutationFailRunArgs, 'input'>>;
+  reportResumeFailure?: Resolver<ResolversTypes['StartRunPayload'], ParentType, ContextType, RequireFields<MutationReportResumeFailureArgs, 'input'>>;
+  startRun?: Resolver<ResolversTypes['StartRunPayload'], ParentType, ContextType, RequireFields<MutationStartRunArgs, 'input'>>;
+};
+
+export type OrdinalRangeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OrdinalRange'] = ResolversParentTypes['OrdinalRange']> = {
+  from?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type PageInfoResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+  endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type PlanDecisionResolvers = { DELTA_HANDOFF: 'delta_handoff', FULL_HANDOFF_EXISTING: 'full_handoff_existing', FULL_HANDOFF_NEW: 'full_handoff_new', NO_HANDOFF: 'no_handoff', UNSUPPORTED: 'unsupported' };
+
+export type ProviderResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Provider'] = ResolversParentTypes['Provider']> = {
+  capabilities?: Resolver<ResolversTypes['ProviderCapabilities'], ParentType, ContextType>;
+  displayName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ProviderCapabilitiesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProviderCapabilities'] = ResolversParentTypes['ProviderCapabilities']> = {
+  acceptsDeveloperContext?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  acceptsSyntheticUserContext?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  acceptsSystemContext?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canConsumeHandoffSummaries?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canForkFromTurn?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canForkThread?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canGenerateSummaries?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canRollbackThread?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  maxRecommendedHandoffChars?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  nativeThreadIds?: Resolver<ResolversTypes['IdentityStrength'], ParentType, ContextType>;
+  supportsDeltaHandoff?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  supportsFullThreadHandoff?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  supportsModelSwitchInThread?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type ProviderThreadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProviderThread'] = ResolversParentTypes['ProviderThread']> = {
+  coverage?: Resolver<ResolversTypes['ProviderThreadCoverage'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  firstRunOrdinal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  handoffIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastRunOrdinal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  model?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  nativeThreadRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  runtimeMode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['ProviderThreadStatus'], ParentType, ContextType>;
+  threadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type ProviderThreadActionResolvers = { CREATE: 'create', NONE: 'none', RESUME: 'resume', REUSE: 'reuse' };
+
+export type ProviderThreadCoverageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProviderThreadCoverage'] = ResolversParentTypes['ProviderThreadCoverage']> = {
+  coveredThroughOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  handoffIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  handoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
+  missingRunOrdinals?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  nativeRunOrdinals?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  providerThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type ProviderThreadStatusResolvers = { ACTIVE: 'active', CLOSED: 'closed', DIVERGENT: 'divergent', IDLE: 'idle', RESUME_FAILED: 'resume_failed', ROLLED_BACK: 'rolled_back', STALE: 'stale' };
+
+export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  contextHandoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType, RequireFields<QueryContextHandoffArgs, 'id'>>;
+  planRun?: Resolver<ResolversTypes['RunPlan'], ParentType, ContextType, RequireFields<QueryPlanRunArgs, 'input'>>;
+  providerThread?: Resolver<Maybe<ResolversTypes['ProviderThread']>, ParentType, ContextType, RequireFields<QueryProviderThreadArgs, 'id'>>;
+  providers?: Resolver<Array<ResolversTypes['Provider']>, ParentType, ContextType>;
+  run?: Resolver<Maybe<ResolversTypes['Run']>, ParentType, ContextType, RequireFields<QueryRunArgs, 'id'>>;
+  thread?: Resolver<Maybe<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<QueryThreadArgs, 'id'>>;
+  threads?: Resolver<ResolversTypes['ThreadConnection'], ParentType, ContextType, RequireFields<QueryThreadsArgs, 'first'>>;
+};
+
+export type RunResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Run'] = ResolversParentTypes['Run']> = {
+  assistantMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  checkpoint?: Resolver<Maybe<ResolversTypes['Checkpoint']>, ParentType, ContextType>;
+  completedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  contextHandoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  dispatch?: Resolver<ResolversTypes['Dispatch'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  facts?: Resolver<Array<ResolversTypes['RunFact']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  model?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ordinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  plan?: Resolver<ResolversTypes['RunPlan'], ParentType, ContextType>;
+  provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  providerThread?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType>;
+  runtimeMode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['RunStatus'], ParentType, ContextType>;
+  threadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  userMessage?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type RunConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RunConnection'] = ResolversParentTypes['RunConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['RunEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type RunEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RunEdge'] = ResolversParentTypes['RunEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Run'], ParentType, ContextType>;
+};
+
+export type RunFactResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RunFact'] = ResolversParentTypes['RunFact']> = {
+  key?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['RunFactKind'], ParentType, ContextType>;
+  runOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type RunFactKindResolvers = { APPROVAL_REQUEST: 'approval_request', COMMAND: 'command', CONSTRAINT: 'constraint', DECISION: 'decision', FAILURE: 'failure', FILE_CHANGE: 'file_change', GOAL: 'goal', NOTE: 'note', PLAN_ITEM: 'plan_item', PROTOCOL: 'protocol', QUESTION: 'question', REASONING: 'reasoning', SUBAGENT_RESULT: 'subagent_result', TEST: 'test', TOOL_OUTPUT: 'tool_output' };
+
+export type RunPlanResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RunPlan'] = ResolversParentTypes['RunPlan']> = {
+  coveredRunOrdinals?: Resolver<Maybe<ResolversTypes['OrdinalRange']>, ParentType, ContextType>;
+  decision?: Resolver<ResolversTypes['PlanDecision'], ParentType, ContextType>;
+  handoffStrategy?: Resolver<Maybe<ResolversTypes['HandoffStrategy']>, ParentType, ContextType>;
+  providerThread?: Resolver<Maybe<ResolversTypes['ProviderThread']>, ParentType, ContextType>;
+  providerThreadAction?: Resolver<ResolversTypes['ProviderThreadAction'], ParentType, ContextType>;
+  reasons?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  stalenessSignals?: Resolver<Array<ResolversTypes['StalenessSignal']>, ParentType, ContextType>;
+};
+
+export type RunStatusResolvers = { COMPLETED: 'completed', FAILED: 'failed', INTERRUPTED: 'interrupted', ROLLED_BACK: 'rolled_back', RUNNING: 'running' };
+
+export type SourcePointResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SourcePoint'] = ResolversParentTypes['SourcePoint']> = {
+  checkpointId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  providerThreadId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  runId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  runOrdinal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  threadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type StalenessSignalResolvers = { CLEAN_CONTEXT_REQUESTED: 'clean_context_requested', INCOMPATIBLE_CONFIG: 'incompatible_config', RESUME_FAILED: 'resume_failed', ROLLED_BACK_OR_DIVERGENT: 'rolled_back_or_divergent', SUMMARY_EXCEEDS_POLICY: 'summary_exceeds_policy', TOO_MANY_CHAINED_HANDOFFS: 'too_many_chained_handoffs', TOO_MANY_RUNS_ELSEWHERE: 'too_many_runs_elsewhere' };
+
+export type StartRunPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['StartRunPayload'] = ResolversParentTypes['StartRunPayload']> = {
+  dispatch?: Resolver<ResolversTypes['Dispatch'], ParentType, ContextType>;
+  handoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
+  plan?: Resolver<ResolversTypes['RunPlan'], ParentType, ContextType>;
+  providerThread?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType>;
+  run?: Resolver<ResolversTypes['Run'], ParentType, ContextType>;
+};
+
+export type ThreadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Thread'] = ResolversParentTypes['Thread']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  handoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
+  headOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  latestCheckpoint?: Resolver<Maybe<ResolversTypes['Checkpoint']>, ParentType, ContextType>;
+  providerThreads?: Resolver<Array<ResolversTypes['ProviderThread']>, ParentType, ContextType>;
+  runs?: Resolver<ResolversTypes['RunConnection'], ParentType, ContextType, RequireFields<ThreadRunsArgs, 'first'>>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  transfers?: Resolver<Array<ResolversTypes['ContextTransfer']>, ParentType, ContextType>;
+};
+
+export type ThreadConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ThreadConnection'] = ResolversParentTypes['ThreadConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['ThreadEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type ThreadEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ThreadEdge'] = ResolversParentTypes['ThreadEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;
+};
+
+export type TransferActorResolvers = { AGENT: 'agent', SYSTEM: 'system', USER: 'user' };
+
+export type TransferKindResolvers = { FORK: 'fork', MERGE_BACK: 'merge_back', PROVIDER_HANDOFF: 'provider_handoff', SUBAGENT_RESULT: 'subagent_result', SUBAGENT_SPAWN: 'subagent_spawn' };
+
+export type TransferResolutionResolvers = { CHECKPOINT_CONTEXT: 'checkpoint_context', DELTA_CONTEXT: 'delta_context', NATIVE_FORK: 'native_fork', PORTABLE_CONTEXT: 'portable_context' };
+
+export type TransferStatusResolvers = { CONSUMED: 'consumed', FAILED: 'failed', PENDING: 'pending', RESOLVED_NATIVE: 'resolved_native', RESOLVED_PORTABLE: 'resolved_portable', SUPERSEDED: 'superseded' };
+
+export type Resolvers<ContextType = RequestContext> = {
+  Checkpoint?: CheckpointResolvers<ContextType>;
+  ContextDelivery?: ContextDeliveryResolvers;
+  ContextHandoff?: ContextHandoffResolvers<ContextType>;
+  ContextTransfer?: ContextTransferResolvers<ContextType>;
+  DateTime?: GraphQLScalarType;
+  Dispatch?: DispatchResolvers<ContextType>;
+  FileChange?: FileChangeResolvers<ContextType>;
+  FileChangeKind?: FileChangeKindResolvers;
+  HandoffStatus?: HandoffStatusResolvers;
+  HandoffStrategy?: HandoffStrategyResolvers;
+  IdentityStrength?: IdentityStrengthResolvers;
+  Mutation?: MutationResolvers<ContextType>;
+  OrdinalRange?: OrdinalRangeResolvers<ContextType>;
+  PageInfo?: PageInfoResolvers<ContextType>;
+  PlanDecision?: PlanDecisionResolvers;
+  Provider?: ProviderResolvers<ContextType>;
+  ProviderCapabilities?: ProviderCapabilitiesResolvers<ContextType>;
+  ProviderThread?: ProviderThreadResolvers<ContextType>;
+  ProviderThreadAction?: ProviderThreadActionResolvers;
+  ProviderThreadCoverage?: ProviderThreadCoverageResolvers<ContextType>;
+  ProviderThreadStatus?: ProviderThreadStatusResolvers;
+  Query?: QueryResolvers<ContextType>;
+  Run?: RunResolvers<ContextType>;
+  RunConnection?: RunConnectionResolvers<ContextType>;
+  RunEdge?: RunEdgeResolvers<ContextType>;
+  RunFact?: RunFactResolvers<ContextType>;
+  RunFactKind?: RunFactKindResolvers;
+  RunPlan?: RunPlanResolvers<ContextType>;
+  RunStatus?: RunStatusResolvers;
+  SourcePoint?: SourcePointResolvers<ContextType>;
+  StalenessSignal?: StalenessSignalResolvers;
+  StartRunPayload?: StartRunPayloadResolvers<ContextType>;
+  Thread?: ThreadResolvers<ContextType>;
+  ThreadConnection?: ThreadConnectionResolvers<ContextType>;
+  ThreadEdge?: ThreadEdgeResolvers<ContextType>;
+  TransferActor?: TransferActorResolvers;
+  TransferKind?: TransferKindResolvers;
+  TransferResolution?: TransferResolutionResolvers;
+  TransferStatus?: TransferStatusResolvers;
+};
+

@@ -1,0 +1,35 @@
+import { buildDispatch } from '../../domain/dispatch.js';
+import { planRun, startRun } from '../../operations/switching.js';
+import type { Resolvers } from '../generated/graphql.js';
+import { LIMITS, optionalText, requiredText } from '../validation.js';
+
+function planInput(input: { threadId: string; provider: string; model?: string | null; runtimeMode?: string | null; cleanContext?: boolean | null }) {
+  return {
+    threadId: input.threadId,
+    provider: input.provider,
+    model: optionalText('model', input.model, LIMITS.label),
+    runtimeMode: optionalText('runtimeMode', input.runtimeMode, LIMITS.label),
+    cleanContext: input.cleanContext ?? false,
+  };
+}
+
+export const planningResolvers: Resolvers = {
+  Query: {
+    planRun: (_root, { input }, { operations }) => planRun(operations, planInput(input)),
+  },
+  Mutation: {
+    startRun: (_root, { input }, { operations }) =>
+      startRun(operations, {
+        ...planInput(input),
+        userMessage: requiredText('userMessage', input.userMessage, LIMITS.userMessage),
+        idempotencyKey: optionalText('idempotencyKey', input.idempotencyKey, LIMITS.label),
+      }),
+  },
+  RunPlan: {
+    providerThread: (plan, _args, { loaders }) => (plan.providerThreadId ? loaders.providerThread.load(plan.providerThreadId) : null),
+  },
+  StartRunPayload: {
+    plan: (result) => result.run.plan,
+    dispatch: (result) => buildDispatch(result.run, result.providerThread, result.handoff),
+  },
+};

@@ -1,0 +1,55 @@
+import { buildDispatch } from '../../domain/dispatch.js';
+import { completeRun, failRun } from '../../operations/runs.js';
+import { notFound } from '../errors.js';
+import type { Resolvers } from '../generated/graphql.js';
+import { LIMITS, listOf, nonNegativeInt, optionalText, requiredText } from '../validation.js';
+
+export const runResolvers: Resolvers = {
+  Query: {
+    run: (_root, { id }, { loaders }) => loaders.run.load(id),
+  },
+  Mutation: {
+    completeRun: (_root, { input }, { operations }) => {
+      const facts = listOf('facts', input.facts, LIMITS.facts).map((fact, index) => ({
+        kind: fact.kind,
+        text: requiredText(`facts[${index}].text`, fact.text, LIMITS.factText),
+        key: optionalText(`facts[${index}].key`, fact.key, LIMITS.label),
+        status: optionalText(`facts[${index}].status`, fact.status, LIMITS.label),
+      }));
+      const checkpoint = input.checkpoint && {
+        ref: requiredText('checkpoint.ref', input.checkpoint.ref, LIMITS.ref),
+        diffSummary: optionalText('checkpoint.diffSummary', input.checkpoint.diffSummary, LIMITS.diffSummary),
+        files: listOf('checkpoint.files', input.checkpoint.files, LIMITS.files).map((file, index) => ({
+          path: requiredText(`checkpoint.files[${index}].path`, file.path, LIMITS.path),
+          change: file.change,
+          additions: nonNegativeInt(`checkpoint.files[${index}].additions`, file.additions),
+          deletions: nonNegativeInt(`checkpoint.files[${index}].deletions`, file.deletions),
+        })),
+      };
+      return completeRun(operations, input.runId, {
+        assistantMessage: optionalText('assistantMessage', input.assistantMessage, LIMITS.assistantMessage),
+        facts,
+        checkpoint: checkpoint ?? null,
+      });
+    },
+    failRun: (_root, { input }, { operations }) =>
+      failRun(operations, input.runId, requiredText('error', input.error, LIMITS.error), input.interrupted ?? false),
+  },
+  Run: {
+    providerThread: async (run, _args, { loaders }) => {
+      const providerThread = await loaders.providerThread.load(run.providerThreadId);
+      if (!providerThread) throw notFound('ProviderThread', run.providerThreadId);
+      return providerThread;
+    },
+    contextHandoff: (run, _args, { loaders }) => (run.contextHandoffId ? loaders.handoff.load(run.contextHandoffId) : null),
+    checkpoint: (run, _args, { loaders }) => loaders.checkpointOfRun.load(run.id),
+    facts: (run, _args, { loaders }) => loaders.factsOfRun.load(run.id),
+    dispatch: async (run, _args, { loaders }) => {
+      const [providerThread, handoff] = await Promise.all([
+        loaders.providerThread.load(run.providerThreadId),
+        run.contextHandoffId ? loaders.handoff.load(run.contextHandoffId) : null,
+      ]);
+      return buildDispatch(run, providerThread, handoff);
+    },
+  },
+};

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { DEFAULT_PLANNER_SETTINGS, type PlannerSettings } from './domain/planner.js';
+import { BUILT_IN_PROVIDERS, mergeProviders, type ProviderDefinition } from './domain/providers.js';
+
+/** Every setting comes from an environment variable; see the table in README.md. */
+export interface Config {
+  port: number;
+  host: string;
+  production: boolean;
+  logLevel: string;
+  neo4j: {
+    /** null: boot the local Neo4j with its store under dataDir. */
+    uri: string | null;
+    user: string;
+    password: string | null;
+    database: string;
+    heap: string;
+    pageCache: string;
+  };
+  dataDir: string;
+  /** Bearer token -> tenant; empty: single-tenant mode, tenant "local". */
+  apiKeys: Map<string, string>;
+  providers: ProviderDefinition[];
+  planner: PlannerSettings;
+}
+
+export const SINGLE_TENANT = 'local';
+
+const positiveInt = z.coerce.number().int().positive();
+const memorySize = z.string().regex(/^\d+[kmg]$/i, 'must look like 512m or 2g');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
+  HOST: z.string().min(1).optional(),
+  NODE_ENV: z.string().default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NEO4J_URI: z.string().regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\//, 'must be a bolt:// or neo4j:// URI').optional(),
+  NEO4J_USER: z.string().min(1).default('neo4j'),
+  NEO4J_PASSWORD: z.string().min(1).optional(),
+  NEO4J_DATABASE: z.string().min(1).default('neo4j'),
+  THREADLINE_NEO4J_HEAP: memorySize.default('512m'),
+  THREADLINE_NEO4J_PAGECACHE: memorySize.default('256m'),
+  THREADLINE_DATA_DIR: z.string().min(1).default('.threadline'),
+  THREADLINE_API_KEYS: z.string().optional(),
+  THREADLINE_PROVIDERS_FILE: z.string().min(1).optional(),
+  THREADLINE_MAX_DELTA_SOURCE_THREADS: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxDeltaSourceThreads),
+  THREADLINE_MAX_RUNS_ELSEWHERE: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxRunsElsewhere),
+  THREADLINE_MAX_CHAINED_HANDOFFS: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxChainedHandoffs),
+});
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the configuration; a bad value fails with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const vars = parsed.data;
+  const apiKeys = parseApiKeys(vars.THREADLINE_API_KEYS);
+  return {
+    port: vars.PORT,
+    // Without API keys anyone who can reach the port is the single tenant: keep it on loopback.
+    host: vars.HOST ?? (apiKeys.size === 0 ? '127.0.0.1' : '0.0.0.0'),
+    production: vars.NODE_ENV === 'production',
+    logLevel: vars.LOG_LEVEL,
+    neo4j: {
+      uri: vars.NEO4J_URI ?? null,
+      user: vars.NEO4J_USER,
+      password: vars.NEO4J_PASSWORD ?? null,
+      database: vars.NEO4J_DATABASE,
+      heap: vars.THREADLINE_NEO4J_HEAP,
+      pageCache: vars.THREADLINE_NEO4J_PAGECACHE,
+    },
+    dataDir: vars.THREADLINE_DATA_DIR,
+    apiKeys,
+    providers: vars.THREADLINE_PROVIDERS_FILE ? readProvidersFile(vars.THREADLINE_PROVIDERS_FILE) : [...BUILT_IN_PROVIDERS],
+    planner: {
+      maxDeltaSourceThreads: vars.THREADLINE_MAX_DELTA_SOURCE_THREADS,
+      maxRunsElsewhere: vars.THREADLINE_MAX_RUNS_ELSEWHERE,
+      maxChainedHandoffs: vars.THREADLINE_MAX_CHAINED_HANDOFFS,
+    },
+  };
+}
+
+function parseApiKeys(raw: string | undefined): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const pair of (raw ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+    const separator = pair.indexOf('=');
+    const key = pair.slice(0, separator);
+    const tenant = pair.slice(separator + 1);
+    if (separator < 1 || !/^[A-Za-z0-9_-]{1,64}$/.test(tenant) || key.length < 16) {
+      throw new ConfigError('Invalid configuration:\n  THREADLINE_API_KEYS: expected key=tenant pairs separated by commas, keys of 16+ characters, tenants of letters, digits, _ or -');
+    }
+    keys.set(key, tenant);
+  }
+  return keys;
+}
+
+function readProvidersFile(path: string): ProviderDefinition[] {
+  let content: unknown;
+  try {
+    content = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  THREADLINE_PROVIDERS_FILE: cannot read ${path} as JSON (${(error as Error).message})`);
+  }
+  try {
+    return mergeProviders(content, `THREADLINE_PROVIDERS_FILE (${path})`);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
+  }
+}

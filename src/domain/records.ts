@@ -1,0 +1,184 @@
+// Plain data the graph access layer returns and the domain and API layers work on.
+// Enum-like fields hold the lowercase strings stored in Neo4j (the seed's spelling).
+
+export type RunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'rolled_back';
+export type ProviderThreadStatus = 'active' | 'idle' | 'stale' | 'resume_failed' | 'divergent' | 'rolled_back' | 'closed';
+export type HandoffStrategy = 'delta_since_target_last_seen' | 'full_thread_summary' | 'checkpoint_summary' | 'manual_context';
+export type HandoffStatus = 'pending' | 'ready' | 'failed' | 'superseded';
+export type ContextDelivery = 'developer' | 'system' | 'synthetic_user' | 'preamble';
+export type PlanDecision = 'no_handoff' | 'delta_handoff' | 'full_handoff_existing' | 'full_handoff_new' | 'unsupported';
+export type ProviderThreadAction = 'reuse' | 'resume' | 'create' | 'none';
+export type StalenessSignal =
+  | 'too_many_runs_elsewhere'
+  | 'too_many_chained_handoffs'
+  | 'incompatible_config'
+  | 'resume_failed'
+  | 'rolled_back_or_divergent'
+  | 'clean_context_requested'
+  | 'summary_exceeds_policy';
+export type TransferKind = 'fork' | 'provider_handoff' | 'merge_back' | 'subagent_spawn' | 'subagent_result';
+export type TransferStatus = 'pending' | 'resolved_native' | 'resolved_portable' | 'failed' | 'consumed' | 'superseded';
+export type TransferResolution = 'native_fork' | 'portable_context' | 'delta_context' | 'checkpoint_context';
+export type TransferActor = 'user' | 'agent' | 'system';
+export type FileChangeKind = 'added' | 'modified' | 'deleted' | 'renamed';
+export type RunFactKind =
+  | 'goal'
+  | 'constraint'
+  | 'decision'
+  | 'file_change'
+  | 'command'
+  | 'test'
+  | 'plan_item'
+  | 'approval_request'
+  | 'question'
+  | 'failure'
+  | 'subagent_result'
+  | 'note'
+  | 'tool_output'
+  | 'reasoning'
+  | 'protocol';
+
+export interface OrdinalRange {
+  from: number;
+  to: number;
+}
+
+export interface ThreadRecord {
+  id: string;
+  title: string | null;
+  createdAt: string;
+  headOrdinal: number;
+}
+
+export interface RunPlanRecord {
+  decision: PlanDecision;
+  providerThreadAction: ProviderThreadAction;
+  /** The existing provider thread reused or resumed; null when a new one is created. */
+  providerThreadId: string | null;
+  handoffStrategy: HandoffStrategy | null;
+  coveredRunOrdinals: OrdinalRange | null;
+  stalenessSignals: StalenessSignal[];
+  reasons: string[];
+}
+
+export interface RunRecord {
+  id: string;
+  threadId: string;
+  ordinal: number;
+  provider: string;
+  model: string | null;
+  runtimeMode: string | null;
+  status: RunStatus;
+  userMessage: string;
+  assistantMessage: string | null;
+  error: string | null;
+  providerThreadId: string;
+  contextHandoffId: string | null;
+  plan: RunPlanRecord;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+export interface ProviderThreadRecord {
+  id: string;
+  threadId: string;
+  provider: string;
+  nativeThreadRef: string | null;
+  status: ProviderThreadStatus;
+  model: string | null;
+  runtimeMode: string | null;
+  firstRunOrdinal: number | null;
+  lastRunOrdinal: number | null;
+  createdAt: string;
+}
+
+export interface CoverageRecord {
+  providerThreadId: string;
+  nativeRunOrdinals: number[];
+  handoffIds: string[];
+  coveredThroughOrdinal: number;
+  missingRunOrdinals: number[];
+}
+
+export interface HandoffRecord {
+  id: string;
+  transferId: string;
+  threadId: string;
+  targetRunId: string;
+  fromProviderThreadIds: string[];
+  toProviderThreadId: string;
+  coveredRunOrdinals: OrdinalRange;
+  strategy: HandoffStrategy;
+  summaryText: string;
+  status: HandoffStatus;
+  createdByProvider: string | null;
+  delivery: ContextDelivery;
+  supersedesId: string | null;
+  supersededById: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SourcePointRecord {
+  threadId: string;
+  runId: string | null;
+  runOrdinal: number | null;
+  checkpointId: string | null;
+  providerThreadId: string | null;
+}
+
+export interface TransferRecord {
+  id: string;
+  kind: TransferKind;
+  sourceThreadId: string;
+  targetThreadId: string;
+  sourcePoint: SourcePointRecord;
+  basePoint: SourcePointRecord | null;
+  sourceProvider: string | null;
+  targetProvider: string | null;
+  status: TransferStatus;
+  resolution: TransferResolution | null;
+  handoffId: string | null;
+  createdBy: TransferActor;
+  createdAt: string;
+  consumedAt: string | null;
+}
+
+export interface FileChangeRecord {
+  path: string;
+  change: FileChangeKind;
+  additions: number | null;
+  deletions: number | null;
+}
+
+export interface CheckpointRecord {
+  id: string;
+  runOrdinal: number;
+  ref: string;
+  diffSummary: string | null;
+  files: FileChangeRecord[];
+  status: string;
+}
+
+export interface RunFactRecord {
+  kind: RunFactKind;
+  text: string;
+  key: string | null;
+  status: string | null;
+  runOrdinal: number;
+}
+
+export interface DispatchRecord {
+  providerThreadAction: ProviderThreadAction;
+  nativeThreadRef: string | null;
+  delivery: ContextDelivery | null;
+  context: string | null;
+  userMessage: string;
+}
+
+/** What startRun and reportResumeFailure return; plan and dispatch derive from it. */
+export interface StartRunResult {
+  run: RunRecord;
+  providerThread: ProviderThreadRecord;
+  handoff: HandoffRecord | null;
+}

@@ -1,0 +1,430 @@
+/**
+ * Local deterministic handoff summarizer: renders a Markdown handoff document from structured run
+ * data. Pure: the same input always gives byte-identical output.
+ *
+ * The types below are defined here (not imported) so that this module stands alone; callers map
+ * their records onto them.
+ */
+
+export type SummaryStrategy = 'delta_since_target_last_seen' | 'full_thread_summary' | 'checkpoint_summary' | 'manual_context';
+export type SummaryRunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'rolled_back';
+export type SummaryFactKind =
+  | 'goal'
+  | 'constraint'
+  | 'decision'
+  | 'file_change'
+  | 'command'
+  | 'test'
+  | 'plan_item'
+  | 'approval_request'
+  | 'question'
+  | 'failure'
+  | 'subagent_result'
+  | 'note'
+  | 'tool_output'
+  | 'reasoning'
+  | 'protocol';
+export type SummaryFileChangeKind = 'added' | 'modified' | 'deleted' | 'renamed';
+
+export interface SummaryRun {
+  ordinal: number;
+  provider: string;
+  status: SummaryRunStatus;
+  userMessage: string;
+  assistantMessage: string | null;
+  error: string | null;
+}
+export interface SummaryFact {
+  runOrdinal: number;
+  kind: SummaryFactKind;
+  text: string;
+  key: string | null;
+  status: string | null;
+}
+export interface SummaryFile {
+  path: string;
+  change: SummaryFileChangeKind;
+  additions: number | null;
+  deletions: number | null;
+}
+export interface SummaryCheckpoint {
+  runOrdinal: number;
+  ref: string;
+  diffSummary: string | null;
+  files: SummaryFile[];
+}
+export interface SummaryInput {
+  strategy: SummaryStrategy;
+  threadId: string;
+  title: string | null;
+  /** Ordinal range the handoff covers. */
+  covered: { from: number; to: number };
+  /** Providers that served the covered runs, in first-use order. */
+  providers: string[];
+  /** Covered live runs that were loaded, any order. */
+  runs: SummaryRun[];
+  /** Older covered runs that were not loaded at all. */
+  omittedRunCount: number;
+  /** Facts of the covered live runs, any order. */
+  facts: SummaryFact[];
+  latestCheckpoint: SummaryCheckpoint | null;
+  /** Who will read the document. */
+  targetProvider: string;
+}
+
+const HIDDEN_KINDS: ReadonlySet<string> = new Set<SummaryFactKind>(['reasoning', 'protocol', 'tool_output']);
+const PLAN_DONE: ReadonlySet<string> = new Set(['done', 'completed', 'cancelled', 'canceled']);
+const ASK_CLOSED: ReadonlySet<string> = new Set(['resolved', 'answered', 'closed', 'approved', 'rejected', 'done']);
+const FILE_CHANGES: ReadonlySet<string> = new Set<SummaryFileChangeKind>(['added', 'modified', 'deleted', 'renamed']);
+
+const STRATEGY_WORDS: Record<SummaryStrategy, string> = {
+  delta_since_target_last_seen: 'delta since you last took part',
+  full_thread_summary: 'full thread summary',
+  checkpoint_summary: 'checkpoint summary',
+  manual_context: 'manual context',
+};
+
+const ITEM_MAX = 300;
+const PATH_MAX = 200;
+const RUN_GIST_FULL = 120;
+const RUN_GIST_SHORT = 40;
+
+// Caps for the variable parts of the header. The compact set is used only when cutting hard, and
+// is small enough that the compact header plus the cut marker always fit in 200 characters.
+interface HeaderCaps { title: number; range: number; providers: number; target: number }
+const HEADER_CAPS: HeaderCaps = { title: 80, range: 40, providers: 120, target: 40 };
+const COMPACT_HEADER_CAPS: HeaderCaps = { title: 16, range: 24, providers: 20, target: 12 };
+
+type SectionId = 'goals' | 'decisions' | 'files' | 'commands' | 'plan' | 'open' | 'checkpoint' | 'failures' | 'subagents' | 'notes';
+
+const SECTION_HEADINGS: Record<SectionId, string> = {
+  goals: 'Goals and constraints',
+  decisions: 'Decisions',
+  files: 'Files changed',
+  commands: 'Commands and tests',
+  plan: 'Plan / todo',
+  open: 'Open approvals and questions',
+  checkpoint: 'Latest checkpoint',
+  failures: 'Known failures',
+  subagents: 'Subagent results',
+  notes: 'Notes',
+};
+
+const FULL_ORDER: SectionId[] = ['goals', 'decisions', 'files', 'commands', 'plan', 'open', 'checkpoint', 'failures', 'subagents', 'notes'];
+const CHECKPOINT_ORDER: SectionId[] = ['goals', 'checkpoint', 'files', 'plan', 'open', 'failures'];
+
+interface Section { id: SectionId; items: string[] }
+interface RunLine { full: string; short: string; bare: string }
+
+/** Everything the document can say, fully rendered line by line, before any condensing. */
+interface Model {
+  header: string[];
+  compactHeader: string[];
+  sections: Section[];
+  /** Oldest first; null when the strategy has no per-run lines. */
+  runs: RunLine[] | null;
+  omittedRuns: number;
+}
+
+/**
+ * How far the document is condensed. Runs are indexed oldest first: the first `droppedRuns` are left
+ * out, the first `bareRuns` are bare, the first `shortRuns` have short gists. `hidden[id]` is how many
+ * of a section's oldest items are replaced by a "… N more" line.
+ */
+interface Condensing {
+  shortRuns: number;
+  bareRuns: number;
+  droppedRuns: number;
+  hidden: Partial<Record<SectionId, number>>;
+}
+
+const NOT_CONDENSED: Condensing = { shortRuns: 0, bareRuns: 0, droppedRuns: 0, hidden: {} };
+
+interface CondenseStep {
+  max: (model: Model) => number;
+  apply: (c: Condensing, amount: number) => Condensing;
+}
+
+const runStep = (field: 'shortRuns' | 'bareRuns' | 'droppedRuns'): CondenseStep => ({
+  max: (model) => model.runs?.length ?? 0,
+  apply: (c, amount) => ({ ...c, [field]: amount }),
+});
+
+const sectionStep = (id: SectionId): CondenseStep => ({
+  max: (model) => model.sections.find((s) => s.id === id)?.items.length ?? 0,
+  apply: (c, amount) => ({ ...c, hidden: { ...c.hidden, [id]: amount } }),
+});
+
+/** Applied in this order; goals, decisions, open items and the checkpoint are never trimmed. */
+const CONDENSE_STEPS: CondenseStep[] = [
+  runStep('shortRuns'),
+  runStep('bareRuns'),
+  runStep('droppedRuns'),
+  sectionStep('notes'),
+  sectionStep('subagents'),
+  sectionStep('commands'),
+  sectionStep('files'),
+  sectionStep('failures'),
+];
+
+/** Renders the handoff document; never longer than budgetChars (null = no limit). */
+export function renderSummary(input: SummaryInput, budgetChars: number | null): string {
+  const model = buildModel(input);
+  const full = render(model, NOT_CONDENSED);
+  if (budgetChars === null) return full;
+  const budget = Number.isNaN(budgetChars) ? 0 : Math.max(0, Math.floor(budgetChars));
+  if (full.length <= budget) return full;
+
+  const fits = (c: Condensing): boolean => render(model, c).length <= budget;
+  let current = NOT_CONDENSED;
+  for (const step of CONDENSE_STEPS) {
+    const max = step.max(model);
+    if (max === 0) continue;
+    const most = step.apply(current, max);
+    if (!fits(most)) {
+      current = most;
+      continue;
+    }
+    // Condense as little as needed: `current` (amount 0) does not fit, `max` does.
+    let lo = 0;
+    let hi = max;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (fits(step.apply(current, mid))) hi = mid;
+      else lo = mid;
+    }
+    return render(model, step.apply(current, hi));
+  }
+  return hardCut(model, current, budget);
+}
+
+/** The "gist" used for per-run lines: first line / sentence, whitespace collapsed, cut to maxChars with an ellipsis. */
+export function gist(text: string, maxChars: number): string {
+  const line = firstLine(text);
+  const end = line.search(/[.!?](\s|$)/);
+  return oneLine(end >= 0 ? line.slice(0, end + 1) : line, maxChars);
+}
+
+function firstLine(text: string): string {
+  return text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
+}
+
+/** Whole text on one line (so it cannot start its own Markdown block), cut to maxChars. */
+function oneLine(text: string, maxChars: number): string {
+  return cut(text.replace(/\s+/g, ' ').trim(), maxChars);
+}
+
+function cut(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  if (!(maxChars >= 1)) return '';
+  let head = text.slice(0, Math.floor(maxChars) - 1);
+  // Do not leave half of a surrogate pair in front of the ellipsis.
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return `${head.trimEnd()}…`;
+}
+
+function normStatus(status: string | null): string {
+  return (status ?? '').trim().toLowerCase();
+}
+
+/** Stable sort by a numeric key; ties keep input order. */
+function sortByNumber<T>(items: readonly T[], keyOf: (item: T) => number): T[] {
+  return items
+    .map((item, index) => ({ item, index, key: keyOf(item) }))
+    .sort((a, b) => a.key - b.key || a.index - b.index)
+    .map((entry) => entry.item);
+}
+
+/** Visible facts, ordered by run then input order, with keyed facts superseded by their newest form. */
+function liveFacts(facts: readonly SummaryFact[]): SummaryFact[] {
+  const sorted = sortByNumber(
+    facts.filter((f) => !HIDDEN_KINDS.has(f.kind)),
+    (f) => f.runOrdinal,
+  );
+  const newest = new Map<string, SummaryFact>();
+  for (const f of sorted) if (f.key !== null) newest.set(`${f.kind}\u0000${f.key}`, f);
+  return sorted.filter((f) => f.key === null || newest.get(`${f.kind}\u0000${f.key}`) === f);
+}
+
+function factItem(fact: SummaryFact, label: string | null = null): string {
+  const text = oneLine(fact.text, ITEM_MAX) || '(empty)';
+  const status = fact.status === null ? '' : oneLine(fact.status, 40);
+  return `- ${label === null ? '' : `${label}: `}${text}${status === '' ? '' : ` [${status}]`} (run ${fact.runOrdinal})`;
+}
+
+interface FileMention { path: string; change: string | null; additions: number | null; deletions: number | null }
+
+function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint | null): string[] {
+  const factMentions = facts.map((f) => ({
+    ordinal: f.runOrdinal,
+    mention: {
+      // Only the key or the first line: a file fact's text may carry more than a path.
+      path: oneLine(f.key !== null && f.key.trim() !== '' ? f.key : firstLine(f.text), PATH_MAX) || '(unnamed file)',
+      change: FILE_CHANGES.has(normStatus(f.status)) ? normStatus(f.status) : null,
+      additions: null,
+      deletions: null,
+    } satisfies FileMention,
+  }));
+  const checkpointMentions = (checkpoint?.files ?? []).map((file) => ({
+    ordinal: checkpoint?.runOrdinal ?? 0,
+    mention: { path: oneLine(file.path, PATH_MAX) || '(unnamed file)', change: file.change, additions: file.additions, deletions: file.deletions },
+  }));
+  // Stable: within one run, facts come before the checkpoint's own file list.
+  const mentions = sortByNumber([...factMentions, ...checkpointMentions], (m) => m.ordinal);
+
+  // One entry per path, placed at its latest mention; newer known values win field by field.
+  const byPath = new Map<string, FileMention>();
+  for (const { mention } of mentions) {
+    const prev = byPath.get(mention.path);
+    byPath.delete(mention.path);
+    byPath.set(mention.path, {
+      path: mention.path,
+      change: mention.change ?? prev?.change ?? null,
+      additions: mention.additions ?? prev?.additions ?? null,
+      deletions: mention.deletions ?? prev?.deletions ?? null,
+    });
+  }
+  return [...byPath.values()].map((m) => {
+    const counts = m.additions === null && m.deletions === null ? '' : `, +${m.additions ?? '?'}/-${m.deletions ?? '?'}`;
+    return `- ${m.path} (${m.change ?? 'changed'}${counts})`;
+  });
+}
+
+function checkpointItems(checkpoint: SummaryCheckpoint | null): string[] {
+  if (checkpoint === null) return [];
+  const items = [`- Ref: ${oneLine(checkpoint.ref, 120) || '(none)'} (run ${checkpoint.runOrdinal})`];
+  const diff = checkpoint.diffSummary === null ? '' : oneLine(checkpoint.diffSummary, ITEM_MAX);
+  if (diff !== '') items.push(`- Diff: ${diff}`);
+  return items;
+}
+
+function failureItems(failureFacts: readonly SummaryFact[], runs: readonly SummaryRun[]): string[] {
+  const runFailures = runs
+    .filter((r) => r.status === 'failed' || r.status === 'interrupted')
+    .map((r) => {
+      const error = r.error === null ? '' : gist(r.error, 200);
+      return { ordinal: r.ordinal, line: `- run ${r.ordinal} ${r.status}${error === '' ? '' : `: ${error}`}` };
+    });
+  const factFailures = failureFacts.map((f) => ({ ordinal: f.runOrdinal, line: factItem(f) }));
+  // Within one run, the run's own status line comes before its failure facts.
+  return sortByNumber([...runFailures, ...factFailures], (e) => e.ordinal).map((e) => e.line);
+}
+
+function runLine(run: SummaryRun): RunLine {
+  const status = run.status === 'completed' ? '' : ` [${String(run.status).replace(/_/g, ' ')}]`;
+  const bare = `- ${run.ordinal} · ${oneLine(run.provider, 40) || '(unknown)'}${status}`;
+  const withGists = (max: number): string => {
+    const answer = run.assistantMessage === null ? '' : gist(run.assistantMessage, max);
+    return `${bare} · user: ${gist(run.userMessage, max) || '(empty)'} → ${answer || '(no answer)'}`;
+  };
+  return { full: withGists(RUN_GIST_FULL), short: withGists(RUN_GIST_SHORT), bare };
+}
+
+function headerLines(input: SummaryInput, caps: HeaderCaps, compact: boolean): string[] {
+  const { from, to } = input.covered;
+  const range = cut(from === to ? `run ${from}` : `runs ${from}-${to}`, caps.range);
+  const name = oneLine(input.title ?? '', caps.title) || oneLine(input.threadId, caps.title) || '(unknown)';
+  const strategy = STRATEGY_WORDS[input.strategy] ?? oneLine(String(input.strategy), 30);
+  const providers = oneLine([...new Set(input.providers.map((p) => oneLine(p, 40)))].filter((p) => p !== '').join(', '), caps.providers);
+  const lines = [
+    compact ? `# Handoff: thread ${name}` : `# Handoff: ${range} of thread ${name}`,
+    `Strategy: ${strategy}`,
+    `Covers ${range}`,
+  ];
+  if (providers !== '') lines.push(`Providers: ${providers}`);
+  lines.push(`For: ${oneLine(input.targetProvider, caps.target) || '(unknown)'}`);
+  return lines;
+}
+
+function buildModel(input: SummaryInput): Model {
+  const runs = sortByNumber(input.runs, (r) => r.ordinal);
+  const facts = liveFacts(input.facts);
+  const ofKind = (...kinds: SummaryFactKind[]): SummaryFact[] => facts.filter((f) => kinds.includes(f.kind));
+
+  const items: Record<SectionId, string[]> = {
+    goals: ofKind('goal', 'constraint').map((f) => factItem(f, f.kind === 'goal' ? 'Goal' : 'Constraint')),
+    decisions: ofKind('decision').map((f) => factItem(f)),
+    files: fileItems(ofKind('file_change'), input.latestCheckpoint),
+    commands: ofKind('command', 'test').map((f) => factItem(f, f.kind === 'command' ? 'Command' : 'Test')),
+    plan: ofKind('plan_item')
+      .filter((f) => !PLAN_DONE.has(normStatus(f.status)))
+      .map((f) => factItem(f)),
+    open: ofKind('approval_request', 'question')
+      .filter((f) => !ASK_CLOSED.has(normStatus(f.status)))
+      .map((f) => factItem(f, f.kind === 'question' ? 'Question' : 'Approval')),
+    checkpoint: checkpointItems(input.latestCheckpoint),
+    failures: failureItems(ofKind('failure'), runs),
+    subagents: ofKind('subagent_result').map((f) => factItem(f)),
+    notes: ofKind('note').map((f) => factItem(f)),
+  };
+
+  const isCheckpoint = input.strategy === 'checkpoint_summary';
+  return {
+    header: headerLines(input, HEADER_CAPS, false),
+    compactHeader: headerLines(input, COMPACT_HEADER_CAPS, true),
+    sections: (isCheckpoint ? CHECKPOINT_ORDER : FULL_ORDER).map((id) => ({ id, items: items[id] })).filter((s) => s.items.length > 0),
+    runs: isCheckpoint ? null : runs.map(runLine),
+    omittedRuns: Math.max(0, Math.floor(input.omittedRunCount) || 0),
+  };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function leftOutLine(omitted: number, dropped: number): string | null {
+  if (dropped > 0) {
+    const notLoaded = omitted > 0 ? ` (${omitted} of them not loaded)` : '';
+    return `- ${plural(omitted + dropped, 'earlier run')} left out to fit the budget${notLoaded}`;
+  }
+  return omitted > 0 ? `- ${plural(omitted, 'earlier run')} not listed (not loaded)` : null;
+}
+
+function renderLines(model: Model, c: Condensing, header: string[]): string[] {
+  const lines = [...header];
+  for (const section of model.sections) {
+    const hidden = Math.min(c.hidden[section.id] ?? 0, section.items.length);
+    lines.push('', `## ${SECTION_HEADINGS[section.id]}`);
+    if (hidden > 0) lines.push(`- … ${hidden} more`);
+    lines.push(...section.items.slice(hidden));
+  }
+  if (model.runs !== null) {
+    const dropped = Math.min(c.droppedRuns, model.runs.length);
+    const leftOut = leftOutLine(model.omittedRuns, dropped);
+    const shown = model.runs.slice(dropped).map((run, i) => {
+      const index = i + dropped;
+      return index < c.bareRuns ? run.bare : index < c.shortRuns ? run.short : run.full;
+    });
+    if (leftOut !== null || shown.length > 0) {
+      lines.push('', '## Runs');
+      if (leftOut !== null) lines.push(leftOut);
+      lines.push(...shown);
+    }
+  }
+  return lines;
+}
+
+function render(model: Model, c: Condensing): string {
+  return `${renderLines(model, c, model.header).join('\n')}\n`;
+}
+
+function linesLength(lines: readonly string[]): number {
+  return lines.reduce((sum, line) => sum + line.length + 1, 0);
+}
+
+/** Last resort: keep whole lines from the top, then a marker line. */
+function hardCut(model: Model, c: Condensing, budget: number): string {
+  const marker = `[summary cut to fit ${budget} characters]`;
+  if (marker.length + 1 > budget) return '';
+  const header = linesLength(model.header) + marker.length + 1 <= budget ? model.header : model.compactHeader;
+  const kept: string[] = [];
+  let used = marker.length + 1;
+  for (const line of renderLines(model, c, header)) {
+    if (used + line.length + 1 > budget) break;
+    kept.push(line);
+    used += line.length + 1;
+  }
+  // A heading or blank line with nothing after it says nothing.
+  while (kept.length > header.length && /^(## |$)/.test(kept.at(-1) ?? '')) kept.pop();
+  return `${[...kept, marker].join('\n')}\n`;
+}

@@ -1,0 +1,42 @@
+// The query registry: every Cypher statement lives in cypher/<area>/<name>.cypher and is
+// addressed by "<area>/<name>". Statements take parameters only; nothing is built from input.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { projectRoot } from './projectRoot.js';
+
+export const CYPHER_DIR = join(projectRoot(), 'cypher');
+
+function loadAll(): Map<string, string> {
+  const queries = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.cypher')) {
+        queries.set(relative(CYPHER_DIR, path).split(sep).join('/').replace(/\.cypher$/, ''), readFileSync(path, 'utf8'));
+      }
+    }
+  };
+  walk(CYPHER_DIR);
+  return queries;
+}
+
+const registry = loadAll();
+
+export function cypher(name: string): string {
+  const text = registry.get(name);
+  if (text === undefined) throw new Error(`No Cypher file cypher/${name}.cypher`);
+  return text;
+}
+
+export function queryNames(): string[] {
+  return [...registry.keys()].sort();
+}
+
+/** Splits a migration file into its statements (separated by semicolons at line ends). */
+export function statementsOf(name: string): string[] {
+  return cypher(name)
+    .split(/;\s*$/m)
+    .map((statement) => statement.replace(/^\s*\/\/.*$/gm, '').trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,69 @@
+import type {
+  ContextDelivery,
+  HandoffRecord,
+  HandoffStatus,
+  HandoffStrategy,
+  TransferActor,
+  TransferKind,
+  TransferRecord,
+  TransferResolution,
+  TransferStatus,
+} from '../../domain/records.js';
+import type { Tx } from '../transactions.js';
+import { toHandoff, toTransfer } from './mapping.js';
+
+type Props = Record<string, unknown>;
+
+export interface NewHandoff {
+  id: string;
+  threadId: string;
+  targetRunId: string;
+  fromProviderThreadIds: string[];
+  toProviderThreadId: string;
+  coveredFrom: number;
+  coveredTo: number;
+  strategy: HandoffStrategy;
+  summaryText: string;
+  status: HandoffStatus;
+  createdByProvider: string | null;
+  delivery: ContextDelivery;
+}
+
+export interface NewTransfer {
+  id: string;
+  kind: TransferKind;
+  sourceThreadId: string;
+  targetThreadId: string;
+  sourceRunOrdinal: number | null;
+  sourceProviderThreadId: string | null;
+  baseRunOrdinal: number | null;
+  sourceProvider: string | null;
+  targetProvider: string | null;
+  status: TransferStatus;
+  resolution: TransferResolution | null;
+  createdBy: TransferActor;
+}
+
+export async function createHandoff(tx: Tx, handoff: NewHandoff, transfer: NewTransfer): Promise<HandoffRecord> {
+  const row = await tx.one<{ handoff: Props }>('handoffs/create', { handoff, transfer });
+  return toHandoff(row!.handoff);
+}
+
+export async function supersedeHandoff(tx: Tx, oldId: string, newId: string, newTransferId: string): Promise<void> {
+  await tx.rows('handoffs/supersede', { oldId, newId, newTransferId });
+}
+
+export async function handoffsByIds(tx: Tx, ids: readonly string[]): Promise<HandoffRecord[]> {
+  const rows = await tx.rows<{ handoff: Props }>('handoffs/by-ids', { ids });
+  return rows.map((row) => toHandoff(row.handoff));
+}
+
+export async function handoffsByThreads(tx: Tx, threadIds: readonly string[]): Promise<Map<string, HandoffRecord[]>> {
+  const rows = await tx.rows<{ threadId: string; handoffs: Props[] }>('handoffs/by-threads', { threadIds });
+  return new Map(rows.map((row) => [row.threadId, row.handoffs.map(toHandoff)]));
+}
+
+export async function transfersByThreads(tx: Tx, threadIds: readonly string[]): Promise<Map<string, TransferRecord[]>> {
+  const rows = await tx.rows<{ threadId: string; transfers: Props[] }>('transfers/by-threads', { threadIds });
+  return new Map(rows.map((row) => [row.threadId, row.transfers.map(toTransfer)]));
+}

@@ -1,0 +1,151 @@
+// Node properties (as plain() returns them) -> the domain's records.
+import type {
+  CheckpointRecord,
+  FileChangeRecord,
+  HandoffRecord,
+  ProviderThreadRecord,
+  RunPlanRecord,
+  RunRecord,
+  ThreadRecord,
+  TransferRecord,
+} from '../../domain/records.js';
+
+type Props = Record<string, unknown>;
+
+const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+const int = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+export function toThread(props: Props): ThreadRecord {
+  return { id: String(props.id), title: text(props.title), createdAt: String(props.createdAt), headOrdinal: Number(props.headOrdinal) };
+}
+
+/** The plan is stored flat on the run (plan* properties) so analysts can query decisions directly. */
+export function toPlan(props: Props): RunPlanRecord {
+  const from = int(props.planCoveredFrom);
+  const to = int(props.planCoveredTo);
+  return {
+    decision: props.planDecision as RunPlanRecord['decision'],
+    providerThreadAction: props.planAction as RunPlanRecord['providerThreadAction'],
+    providerThreadId: text(props.planProviderThreadId),
+    handoffStrategy: (props.planStrategy ?? null) as RunPlanRecord['handoffStrategy'],
+    coveredRunOrdinals: from !== null && to !== null ? { from, to } : null,
+    stalenessSignals: strings(props.planSignals) as RunPlanRecord['stalenessSignals'],
+    reasons: strings(props.planReasons),
+  };
+}
+
+export function planProperties(plan: RunPlanRecord): Props {
+  return {
+    planDecision: plan.decision,
+    planAction: plan.providerThreadAction,
+    planProviderThreadId: plan.providerThreadId,
+    planStrategy: plan.handoffStrategy,
+    planCoveredFrom: plan.coveredRunOrdinals?.from ?? null,
+    planCoveredTo: plan.coveredRunOrdinals?.to ?? null,
+    planSignals: plan.stalenessSignals,
+    planReasons: plan.reasons,
+  };
+}
+
+export function toRun(props: Props): RunRecord {
+  return {
+    id: String(props.id),
+    threadId: String(props.threadId),
+    ordinal: Number(props.ordinal),
+    provider: String(props.provider),
+    model: text(props.model),
+    runtimeMode: text(props.runtimeMode),
+    status: props.status as RunRecord['status'],
+    userMessage: String(props.userMessage),
+    assistantMessage: text(props.assistantMessage),
+    error: text(props.error),
+    providerThreadId: String(props.providerThreadId),
+    contextHandoffId: text(props.contextHandoffId),
+    plan: toPlan(props),
+    createdAt: String(props.createdAt),
+    completedAt: text(props.completedAt),
+  };
+}
+
+export function toProviderThread(props: Props): ProviderThreadRecord {
+  return {
+    id: String(props.id),
+    threadId: String(props.threadId),
+    provider: String(props.provider),
+    nativeThreadRef: text(props.nativeThreadRef),
+    status: props.status as ProviderThreadRecord['status'],
+    model: text(props.model),
+    runtimeMode: text(props.runtimeMode),
+    firstRunOrdinal: int(props.firstRunOrdinal),
+    lastRunOrdinal: int(props.lastRunOrdinal),
+    createdAt: String(props.createdAt),
+  };
+}
+
+export function toHandoff(props: Props): HandoffRecord {
+  return {
+    id: String(props.id),
+    transferId: String(props.transferId),
+    threadId: String(props.threadId),
+    targetRunId: String(props.targetRunId),
+    fromProviderThreadIds: strings(props.fromProviderThreadIds),
+    toProviderThreadId: String(props.toProviderThreadId),
+    coveredRunOrdinals: { from: Number(props.coveredFrom), to: Number(props.coveredTo) },
+    strategy: props.strategy as HandoffRecord['strategy'],
+    summaryText: String(props.summaryText ?? ''),
+    status: props.status as HandoffRecord['status'],
+    createdByProvider: text(props.createdByProvider),
+    delivery: props.delivery as HandoffRecord['delivery'],
+    supersedesId: text(props.supersedesId),
+    supersededById: text(props.supersededById),
+    createdAt: String(props.createdAt),
+    updatedAt: String(props.updatedAt),
+  };
+}
+
+export function toTransfer(props: Props): TransferRecord {
+  const point = (prefix: 'source' | 'base', threadId: unknown) =>
+    props[`${prefix}RunOrdinal`] === undefined || props[`${prefix}RunOrdinal`] === null
+      ? null
+      : {
+          threadId: String(threadId),
+          runId: text(props[`${prefix}RunId`]),
+          runOrdinal: int(props[`${prefix}RunOrdinal`]),
+          checkpointId: text(props[`${prefix}CheckpointId`]),
+          providerThreadId: text(props[`${prefix}ProviderThreadId`]),
+        };
+  return {
+    id: String(props.id),
+    kind: props.kind as TransferRecord['kind'],
+    sourceThreadId: String(props.sourceThreadId),
+    targetThreadId: String(props.targetThreadId),
+    sourcePoint: point('source', props.sourceThreadId) ?? {
+      threadId: String(props.sourceThreadId),
+      runId: null,
+      runOrdinal: null,
+      checkpointId: text(props.sourceCheckpointId),
+      providerThreadId: text(props.sourceProviderThreadId),
+    },
+    basePoint: point('base', props.sourceThreadId),
+    sourceProvider: text(props.sourceProvider),
+    targetProvider: text(props.targetProvider),
+    status: props.status as TransferRecord['status'],
+    resolution: (props.resolution ?? null) as TransferRecord['resolution'],
+    handoffId: text(props.handoffId),
+    createdBy: props.createdBy as TransferRecord['createdBy'],
+    createdAt: String(props.createdAt),
+    consumedAt: text(props.consumedAt),
+  };
+}
+
+export function toCheckpoint(props: Props): CheckpointRecord {
+  return {
+    id: String(props.id),
+    runOrdinal: Number(props.runOrdinal),
+    ref: String(props.ref),
+    diffSummary: text(props.diffSummary),
+    files: props.filesJson ? (JSON.parse(String(props.filesJson)) as FileChangeRecord[]) : [],
+    status: String(props.status),
+  };
+}

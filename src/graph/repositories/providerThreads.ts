@@ -1,0 +1,41 @@
+import type { CoverageRecord, ProviderThreadRecord } from '../../domain/records.js';
+import type { Tx } from '../transactions.js';
+import { toProviderThread } from './mapping.js';
+
+type Props = Record<string, unknown>;
+
+export interface NewProviderThread {
+  id: string;
+  threadId: string;
+  provider: string;
+  model: string | null;
+  runtimeMode: string | null;
+}
+
+export async function createProviderThread(tx: Tx, providerThread: NewProviderThread): Promise<ProviderThreadRecord> {
+  const row = await tx.one<{ providerThread: Props }>('provider-threads/create', { ...providerThread });
+  return toProviderThread(row!.providerThread);
+}
+
+export async function providerThreadsByIds(tx: Tx, ids: readonly string[]): Promise<ProviderThreadRecord[]> {
+  const rows = await tx.rows<{ providerThread: Props }>('provider-threads/by-ids', { ids });
+  return rows.map((row) => toProviderThread(row.providerThread));
+}
+
+export async function providerThreadsByThreads(tx: Tx, threadIds: readonly string[]): Promise<Map<string, ProviderThreadRecord[]>> {
+  const rows = await tx.rows<{ threadId: string; providerThreads: Props[] }>('provider-threads/by-threads', { threadIds });
+  return new Map(rows.map((row) => [row.threadId, row.providerThreads.map(toProviderThread)]));
+}
+
+export async function bindProviderThread(tx: Tx, id: string, nativeThreadRef: string): Promise<ProviderThreadRecord | null> {
+  const row = await tx.one<{ providerThread: Props }>('provider-threads/bind', { id, nativeThreadRef });
+  return row ? toProviderThread(row.providerThread) : null;
+}
+
+export async function markProviderThreadStale(tx: Tx, id: string): Promise<void> {
+  await tx.rows('provider-threads/mark-stale', { id });
+}
+
+export async function coverageByIds(tx: Tx, ids: readonly string[]): Promise<CoverageRecord[]> {
+  return tx.rows<CoverageRecord>('provider-threads/coverage', { ids });
+}

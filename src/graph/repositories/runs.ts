@@ -1,0 +1,99 @@
+import type { CheckpointRecord, FileChangeRecord, ProviderThreadRecord, RunFactKind, RunFactRecord, RunPlanRecord, RunRecord, RunStatus } from '../../domain/records.js';
+import type { Tx } from '../transactions.js';
+import { intParam } from '../values.js';
+import { planProperties, toCheckpoint, toProviderThread, toRun, toThread } from './mapping.js';
+import type { LockedThread } from './threads.js';
+
+type Props = Record<string, unknown>;
+
+export interface NewRun {
+  id: string;
+  threadId: string;
+  ordinal: number;
+  provider: string;
+  model: string | null;
+  runtimeMode: string | null;
+  userMessage: string;
+  idempotencyKey: string | null;
+  idempotencyFingerprint: string | null;
+  plan: RunPlanRecord;
+}
+
+/** Creates the run; returns it with its provider thread as updated by it. */
+export async function createRun(tx: Tx, run: NewRun, providerThreadId: string): Promise<{ run: RunRecord; providerThread: ProviderThreadRecord }> {
+  const { plan, ...fields } = run;
+  const row = await tx.one<{ run: Props; providerThread: Props }>('runs/create', { run: { ...fields, ...planProperties(plan) }, providerThreadId });
+  return { run: toRun(row!.run), providerThread: toProviderThread(row!.providerThread) };
+}
+
+export async function runsByIds(tx: Tx, ids: readonly string[]): Promise<RunRecord[]> {
+  const rows = await tx.rows<{ run: Props }>('runs/by-ids', { ids });
+  return rows.map((row) => toRun(row.run));
+}
+
+export async function runPage(tx: Tx, threadId: string, afterOrdinal: number, limit: number): Promise<RunRecord[]> {
+  const rows = await tx.rows<{ run: Props }>('runs/page', { threadId, afterOrdinal: intParam(afterOrdinal), limit: intParam(limit) });
+  return rows.map((row) => toRun(row.run));
+}
+
+export async function runByIdempotencyKey(tx: Tx, threadId: string, key: string): Promise<(RunRecord & { idempotencyFingerprint: string }) | null> {
+  const row = await tx.one<{ run: Props }>('runs/by-idempotency-key', { threadId, key });
+  return row ? { ...toRun(row.run), idempotencyFingerprint: String(row.run.idempotencyFingerprint) } : null;
+}
+
+/** The run and its thread, with the thread's write lock held for the rest of the transaction. */
+export async function lockRunForUpdate(tx: Tx, runId: string): Promise<{ run: RunRecord; thread: LockedThread } | null> {
+  const row = await tx.one<{ run: Props; thread: Props }>('runs/lock-for-update', { runId });
+  if (!row) return null;
+  return {
+    run: toRun(row.run),
+    thread: { ...toThread(row.thread), lastOrdinal: Number(row.thread.lastOrdinal), runningRunId: (row.thread.runningRunId as string | undefined) ?? null },
+  };
+}
+
+export interface RunOutcome {
+  status: Extract<RunStatus, 'completed' | 'failed' | 'interrupted'>;
+  assistantMessage: string | null;
+  error: string | null;
+  facts: { kind: RunFactKind; text: string; key: string | null; status: string | null }[];
+  checkpoint: { id: string; ref: string; diffSummary: string | null; files: FileChangeRecord[] } | null;
+}
+
+export async function finishRun(tx: Tx, runId: string, outcome: RunOutcome): Promise<RunRecord> {
+  const checkpoint = outcome.checkpoint && {
+    id: outcome.checkpoint.id,
+    ref: outcome.checkpoint.ref,
+    diffSummary: outcome.checkpoint.diffSummary,
+    filesJson: JSON.stringify(outcome.checkpoint.files),
+    fileCount: outcome.checkpoint.files.length,
+  };
+  const row = await tx.one<{ run: Props }>('runs/finish', {
+    runId,
+    status: outcome.status,
+    assistantMessage: outcome.assistantMessage,
+    error: outcome.error,
+    facts: outcome.facts,
+    checkpoint,
+  });
+  return toRun(row!.run);
+}
+
+export async function moveRunToProviderThread(tx: Tx, runId: string, fromId: string, toId: string, error: string): Promise<RunRecord> {
+  const row = await tx.one<{ run: Props }>('runs/move-to-provider-thread', { runId, fromId, toId, error });
+  return toRun(row!.run);
+}
+
+export async function setRunPlan(tx: Tx, runId: string, plan: RunPlanRecord): Promise<RunRecord> {
+  const row = await tx.one<{ run: Props }>('runs/set-plan', { runId, plan: planProperties(plan) });
+  return toRun(row!.run);
+}
+
+export async function factsByRuns(tx: Tx, runIds: readonly string[]): Promise<Map<string, RunFactRecord[]>> {
+  const rows = await tx.rows<{ runId: string; facts: RunFactRecord[] }>('runs/facts-by-runs', { runIds });
+  return new Map(rows.map((row) => [row.runId, row.facts]));
+}
+
+export async function checkpointsByRuns(tx: Tx, runIds: readonly string[]): Promise<Map<string, CheckpointRecord>> {
+  const rows = await tx.rows<{ runId: string; checkpoint: Props }>('runs/checkpoints-by-runs', { runIds });
+  return new Map(rows.map((row) => [row.runId, toCheckpoint(row.checkpoint)]));
+}

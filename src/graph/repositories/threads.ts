@@ -1,0 +1,47 @@
+import type { CheckpointRecord, ThreadRecord } from '../../domain/records.js';
+import type { Tx } from '../transactions.js';
+import { intParam } from '../values.js';
+import { toCheckpoint, toThread } from './mapping.js';
+
+type Props = Record<string, unknown>;
+
+/** A thread as seen under its write lock: the record plus the counters startRun needs. */
+export interface LockedThread extends ThreadRecord {
+  lastOrdinal: number;
+  runningRunId: string | null;
+}
+
+export async function createThread(tx: Tx, id: string, title: string | null): Promise<ThreadRecord> {
+  const row = await tx.one<{ thread: Props }>('threads/create', { id, title });
+  return toThread(row!.thread);
+}
+
+export async function threadsByIds(tx: Tx, ids: readonly string[]): Promise<ThreadRecord[]> {
+  const rows = await tx.rows<{ thread: Props }>('threads/by-ids', { ids });
+  return rows.map((row) => toThread(row.thread));
+}
+
+export async function threadPage(tx: Tx, after: { createdAt: string; id: string } | null, limit: number): Promise<ThreadRecord[]> {
+  const rows = await tx.rows<{ thread: Props }>('threads/page', {
+    afterCreatedAt: after?.createdAt ?? null,
+    afterId: after?.id ?? null,
+    limit: intParam(limit),
+  });
+  return rows.map((row) => toThread(row.thread));
+}
+
+export async function lockThread(tx: Tx, threadId: string): Promise<LockedThread | null> {
+  const row = await tx.one<{ thread: Props }>('threads/lock', { threadId });
+  if (!row) return null;
+  return {
+    ...toThread(row.thread),
+    lastOrdinal: Number(row.thread.lastOrdinal),
+    runningRunId: (row.thread.runningRunId as string | undefined) ?? null,
+  };
+}
+
+export async function latestCheckpoints(tx: Tx, threadIds: readonly string[]): Promise<Map<string, CheckpointRecord>> {
+  const rows = await tx.rows<{ threadId: string; checkpoint: Props }>('threads/latest-checkpoint', { threadIds });
+  return new Map(rows.map((row) => [row.threadId, toCheckpoint(row.checkpoint)]));
+}
+

@@ -1,0 +1,72 @@
+import neo4j, { type Driver, type ManagedTransaction, Neo4jError } from 'neo4j-driver';
+import { ThreadlineError } from '../api/errors.js';
+import { cypher } from './queries.js';
+import { plain } from './values.js';
+
+export type Row = Record<string, unknown>;
+export type Params = Record<string, unknown>;
+
+/** One transaction, scoped to one tenant: every statement receives $tenant. */
+export interface Tx {
+  rows<T = Row>(query: string, params?: Params): Promise<T[]>;
+  one<T = Row>(query: string, params?: Params): Promise<T | null>;
+}
+
+const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable']);
+
+export function isUnavailable(error: unknown): boolean {
+  return error instanceof Neo4jError && (UNAVAILABLE_CODES.has(error.code) || error.retriable);
+}
+
+/** Access to the graph for one tenant. Transaction functions may run twice (driver retries): keep them pure of side effects outside the transaction. */
+export class Graph {
+  constructor(
+    private readonly driver: Driver,
+    private readonly database: string,
+    readonly tenant: string,
+  ) {}
+
+  forTenant(tenant: string): Graph {
+    return new Graph(this.driver, this.database, tenant);
+  }
+
+  read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.session('READ', (session) => session.executeRead((tx) => work(this.wrap(tx))));
+  }
+
+  write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.session('WRITE', (session) => session.executeWrite((tx) => work(this.wrap(tx))));
+  }
+
+  /** An auto-commit statement, for schema commands that cannot share a transaction with writes. */
+  async autoCommit(text: string, params: Params = {}): Promise<void> {
+    await this.session('WRITE', async (session) => {
+      await session.run(text, params);
+    });
+  }
+
+  private async session<T>(mode: 'READ' | 'WRITE', use: (session: neo4j.Session) => Promise<T>): Promise<T> {
+    const session = this.driver.session({ database: this.database, defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE });
+    try {
+      return await use(session);
+    } catch (error) {
+      if (isUnavailable(error)) {
+        throw new ThreadlineError('SERVICE_UNAVAILABLE', 'The graph database is unavailable; retry later.');
+      }
+      throw error;
+    } finally {
+      await session.close().catch(() => undefined);
+    }
+  }
+
+  private wrap(tx: ManagedTransaction): Tx {
+    const rows = async <T>(query: string, params: Params = {}): Promise<T[]> => {
+      const result = await tx.run(cypher(query), { ...params, tenant: this.tenant });
+      return result.records.map((record) => plain(record.toObject()) as T);
+    };
+    return {
+      rows,
+      one: async <T>(query: string, params?: Params) => (await rows<T>(query, params))[0] ?? null,
+    };
+  }
+}

@@ -1,0 +1,31 @@
+import neo4j from 'neo4j-driver';
+
+/**
+ * Converts what the driver returns into plain JSON-like data: Integers to numbers (refusing any
+ * outside the safe range rather than rounding), temporal values to ISO strings, nodes to their
+ * properties, recursively through lists and maps.
+ */
+export function plain(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (neo4j.isInt(value)) {
+    if (!value.inSafeRange()) throw new RangeError(`Integer ${value.toString()} is outside the safe JavaScript range`);
+    return value.toNumber();
+  }
+  if (neo4j.isDateTime(value)) return new Date(value.toString()).toISOString();
+  if (neo4j.isDate(value) || neo4j.isLocalDateTime(value) || neo4j.isDuration(value)) return value.toString();
+  if (Array.isArray(value)) return value.map(plain);
+  if (isGraphEntity(value)) return plain(value.properties);
+  if (typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, plain(inner)]));
+  }
+  return value;
+}
+
+function isGraphEntity(value: unknown): value is { properties: Record<string, unknown> } {
+  return typeof value === 'object' && value !== null && 'properties' in value && 'elementId' in value;
+}
+
+/** LIMIT and SKIP need a Neo4j integer: a JS number is sent as a float. */
+export function intParam(value: number) {
+  return neo4j.int(Math.trunc(value));
+}

@@ -1,0 +1,51 @@
+// Writes handoff text with the local deterministic summarizer from what the graph holds.
+import type { OrdinalRange, HandoffStrategy } from '../domain/records.js';
+import { renderSummary, type SummaryInput } from '../domain/summary.js';
+import { loadSummarySource, type SummarySource } from '../graph/repositories/planning.js';
+import type { Tx } from '../graph/transactions.js';
+
+// The shortest per-run line and fact the summarizer can print: reading more than the budget can
+// hold is wasted work, so the budget bounds what a summary reads, not the thread's length.
+const MIN_RUN_LINE_CHARS = 12;
+const MIN_FACT_CHARS = 8;
+const UNBOUNDED_READ = 1_000_000;
+
+export interface LocalSummary {
+  text: string;
+  /** Provider threads that served the covered runs, oldest first. */
+  sourceProviderThreadIds: string[];
+}
+
+export async function readSummarySource(tx: Tx, threadId: string, range: OrdinalRange, budgetChars: number | null): Promise<SummarySource> {
+  const width = range.to - range.from + 1;
+  const runs = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_RUN_LINE_CHARS);
+  const facts = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_FACT_CHARS);
+  return loadSummarySource(tx, threadId, range, { runs: Math.min(width, runs), facts });
+}
+
+export function summarize(
+  source: SummarySource,
+  request: { threadId: string; range: OrdinalRange; strategy: HandoffStrategy; targetProvider: string; budgetChars: number | null },
+): LocalSummary {
+  const runs = [...source.runs].sort((a, b) => a.ordinal - b.ordinal);
+  const oldestLoaded = runs[0]?.ordinal ?? request.range.to + 1;
+  const omittedRunCount = Math.max(0, oldestLoaded - request.range.from);
+  const providersOfRuns = [...new Set(runs.map((run) => run.provider))];
+  const input: SummaryInput = {
+    strategy: request.strategy,
+    threadId: request.threadId,
+    title: source.title,
+    covered: request.range,
+    // Runs older than the loaded window may have had other providers: the thread's list has them all.
+    providers: omittedRunCount > 0 ? source.threadProviders : providersOfRuns,
+    runs,
+    omittedRunCount,
+    facts: source.facts,
+    latestCheckpoint: source.latestCheckpoint,
+    targetProvider: request.targetProvider,
+  };
+  return {
+    text: renderSummary(input, request.budgetChars),
+    sourceProviderThreadIds: [...new Set(runs.map((run) => run.providerThreadId))],
+  };
+}

@@ -1,0 +1,256 @@
+// Provider switching: planRun, startRun and reportResumeFailure, following the switch flow of
+// ../shared/design/domain.md: read the thread, find the best provider thread, decide the strategy
+// (src/domain/planner.ts), generate the handoff, then create or resume the provider thread.
+import { createHash } from 'node:crypto';
+import { ThreadlineError, badInput, notFound } from '../api/errors.js';
+import { decidePlan, measurableDeltaRange, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
+import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
+import type { HandoffRecord, ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, TransferActor } from '../domain/records.js';
+import { createHandoff, handoffsByIds, supersedeHandoff } from '../graph/repositories/handoffs.js';
+import { loadPlanningSnapshot, type SummarySource } from '../graph/repositories/planning.js';
+import { createProviderThread, markProviderThreadStale, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
+import { createRun, lockRunForUpdate, moveRunToProviderThread, runByIdempotencyKey, setRunPlan } from '../graph/repositories/runs.js';
+import { lockThread } from '../graph/repositories/threads.js';
+import type { Tx } from '../graph/transactions.js';
+import { newId, type OperationContext } from './context.js';
+import { readSummarySource, summarize } from './summaries.js';
+
+export interface PlanInput {
+  threadId: string;
+  provider: string;
+  model: string | null;
+  runtimeMode: string | null;
+  cleanContext: boolean;
+}
+
+export interface StartInput extends PlanInput {
+  userMessage: string;
+  idempotencyKey: string | null;
+}
+
+/** What startRun would decide now. Read-only. */
+export async function planRun(context: OperationContext, input: PlanInput): Promise<RunPlanRecord> {
+  const request = planRequest(context, input);
+  return context.graph.read(async (tx) => (await planWithinTransaction(tx, context, input.threadId, request)).plan);
+}
+
+export async function startRun(context: OperationContext, input: StartInput): Promise<StartRunResult> {
+  const request = planRequest(context, input);
+  const fingerprint = input.idempotencyKey === null ? null : fingerprintOf(input);
+  return context.graph.write(async (tx) => {
+    const thread = await lockThread(tx, input.threadId);
+    if (!thread) throw notFound('Thread', input.threadId);
+    if (input.idempotencyKey !== null) {
+      const earlier = await runByIdempotencyKey(tx, input.threadId, input.idempotencyKey);
+      if (earlier && earlier.idempotencyFingerprint !== fingerprint) {
+        throw new ThreadlineError('CONFLICT', `idempotencyKey ${JSON.stringify(input.idempotencyKey)} was already used with different input.`);
+      }
+      if (earlier) return loadStartRunResult(tx, earlier);
+    }
+    if (thread.runningRunId !== null) {
+      throw new ThreadlineError('RUN_IN_PROGRESS', `Thread ${JSON.stringify(input.threadId)} already has a running run.`, { runId: thread.runningRunId });
+    }
+
+    const { plan, snapshot, deltaSource } = await planWithinTransaction(tx, context, input.threadId, request);
+    if (plan.decision === 'unsupported') {
+      throw new ThreadlineError('HANDOFF_UNSUPPORTED', plan.reasons[plan.reasons.length - 1] ?? 'The provider cannot take the handoff this run needs.');
+    }
+
+    const providerThread = await ensureProviderThread(tx, input, plan, snapshot);
+    const created = await createRun(
+      tx,
+      {
+        id: newId('run'),
+        threadId: input.threadId,
+        ordinal: thread.lastOrdinal + 1,
+        provider: request.provider.id,
+        model: input.model,
+        runtimeMode: input.runtimeMode,
+        userMessage: input.userMessage,
+        idempotencyKey: input.idempotencyKey,
+        idempotencyFingerprint: fingerprint,
+        plan: { ...plan, providerThreadId: plan.providerThreadAction === 'create' ? null : providerThread.id },
+      },
+      providerThread.id,
+    );
+    const handoff = await writePlannedHandoff(tx, {
+      plan,
+      run: created.run,
+      provider: request.provider,
+      providerThread: created.providerThread,
+      sourceProviderThreadId: snapshot.headProviderThreadId,
+      baseOrdinal: plan.decision === 'delta_handoff' ? snapshot.target!.coveredThroughOrdinal : null,
+      reusableSource: deltaSource,
+      createdBy: 'user',
+    });
+    return { run: { ...created.run, contextHandoffId: handoff?.id ?? null }, providerThread: created.providerThread, handoff };
+  });
+}
+
+/**
+ * The planned provider thread could not be resumed: it becomes RESUME_FAILED, a new one serves the
+ * same run, and a full summary of every earlier live run supersedes the run's old handoff.
+ */
+export async function reportResumeFailure(context: OperationContext, runId: string, error: string): Promise<StartRunResult> {
+  return context.graph.write(async (tx) => {
+    const locked = await lockRunForUpdate(tx, runId);
+    if (!locked) throw notFound('Run', runId);
+    const { run } = locked;
+    if (run.status !== 'running') throw new ThreadlineError('CONFLICT', `Run ${run.id} is ${run.status}, not running.`);
+    if (run.plan.providerThreadAction !== 'resume' && run.plan.providerThreadAction !== 'reuse') {
+      throw new ThreadlineError('CONFLICT', `Run ${run.id} did not resume a provider thread (action ${run.plan.providerThreadAction}).`);
+    }
+    const provider = context.providers.get(run.provider);
+    if (!provider) throw new ThreadlineError('CONFLICT', `Provider ${run.provider} of run ${run.id} is no longer configured.`);
+
+    const failedId = run.providerThreadId;
+    const replacement = await createProviderThread(tx, {
+      id: newId('pt'),
+      threadId: run.threadId,
+      provider: provider.id,
+      model: run.model,
+      runtimeMode: run.runtimeMode,
+    });
+    const moved = await moveRunToProviderThread(tx, run.id, failedId, replacement.id, error);
+    const earlierRuns = run.ordinal - 1;
+    const plan: Plan = {
+      decision: earlierRuns > 0 ? 'full_handoff_new' : 'no_handoff',
+      providerThreadAction: 'create',
+      providerThreadId: null,
+      handoffStrategy: earlierRuns > 0 ? 'full_thread_summary' : null,
+      coveredRunOrdinals: earlierRuns > 0 ? { from: 1, to: earlierRuns } : null,
+      stalenessSignals: ['resume_failed'],
+      reasons: [
+        `Provider thread ${failedId} could not be resumed: ${error}`,
+        earlierRuns > 0
+          ? `A new ${provider.id} provider thread gets a full-thread summary of runs 1-${earlierRuns}.`
+          : `A new ${provider.id} provider thread starts without a handoff; there are no earlier runs.`,
+      ],
+      replacedProviderThreadId: failedId,
+    };
+    const replanned = await setRunPlan(tx, run.id, plan);
+    const [current] = await providerThreadsByIds(tx, [replacement.id]);
+    const handoff = await writePlannedHandoff(tx, {
+      plan,
+      run: moved,
+      provider,
+      providerThread: current!,
+      sourceProviderThreadId: null,
+      baseOrdinal: null,
+      reusableSource: null,
+      createdBy: 'system',
+    });
+    if (handoff && run.contextHandoffId) await supersedeHandoff(tx, run.contextHandoffId, handoff.id, handoff.transferId);
+    return { run: { ...replanned, contextHandoffId: handoff?.id ?? null }, providerThread: current!, handoff };
+  });
+}
+
+function planRequest(context: OperationContext, input: PlanInput): PlanRequest {
+  const provider = context.providers.get(input.provider);
+  if (!provider) throw badInput('provider', `unknown provider ${JSON.stringify(input.provider)}; known: ${[...context.providers.keys()].join(', ')}`);
+  return { provider, model: input.model, runtimeMode: input.runtimeMode, cleanContext: input.cleanContext };
+}
+
+/** The planner's inputs read in this transaction, then its decision. */
+async function planWithinTransaction(
+  tx: Tx,
+  context: OperationContext,
+  threadId: string,
+  request: PlanRequest,
+): Promise<{ plan: Plan; snapshot: PlanningSnapshot; deltaSource: SummarySource | null }> {
+  const snapshot = await loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
+  if (!snapshot) throw notFound('Thread', threadId);
+  const deltaRange = measurableDeltaRange(snapshot, context.planner);
+  let deltaSource: SummarySource | null = null;
+  let deltaChars: number | null = null;
+  if (deltaRange) {
+    deltaSource = await readSummarySource(tx, threadId, deltaRange, null);
+    deltaChars = summarize(deltaSource, {
+      threadId,
+      range: deltaRange,
+      strategy: 'delta_since_target_last_seen',
+      targetProvider: request.provider.id,
+      budgetChars: null,
+    }).text.length;
+  }
+  return { plan: decidePlan(snapshot, request, deltaChars, context.planner), snapshot, deltaSource };
+}
+
+async function ensureProviderThread(tx: Tx, input: PlanInput, plan: Plan, snapshot: PlanningSnapshot): Promise<ProviderThreadRecord> {
+  if (plan.providerThreadAction !== 'create') return snapshot.target!.providerThread;
+  if (plan.replacedProviderThreadId) await markProviderThreadStale(tx, plan.replacedProviderThreadId);
+  return createProviderThread(tx, {
+    id: newId('pt'),
+    threadId: input.threadId,
+    provider: input.provider,
+    model: input.model,
+    runtimeMode: input.runtimeMode,
+  });
+}
+
+/** Generates the plan's handoff with the local summarizer and records it with its transfer. */
+async function writePlannedHandoff(
+  tx: Tx,
+  args: {
+    plan: Plan;
+    run: RunRecord;
+    provider: ProviderDefinition;
+    providerThread: ProviderThreadRecord;
+    sourceProviderThreadId: string | null;
+    baseOrdinal: number | null;
+    /** The delta's source, already read while planning. */
+    reusableSource: SummarySource | null;
+    createdBy: TransferActor;
+  },
+): Promise<HandoffRecord | null> {
+  const { plan, run, provider } = args;
+  if (!plan.handoffStrategy || !plan.coveredRunOrdinals) return null;
+  const range = plan.coveredRunOrdinals;
+  const budgetChars = provider.capabilities.maxRecommendedHandoffChars;
+  const isDelta = plan.handoffStrategy === 'delta_since_target_last_seen';
+  const source = isDelta && args.reusableSource ? args.reusableSource : await readSummarySource(tx, run.threadId, range, budgetChars);
+  const summary = summarize(source, { threadId: run.threadId, range, strategy: plan.handoffStrategy, targetProvider: provider.id, budgetChars });
+  const transferId = newId('tr');
+  return createHandoff(
+    tx,
+    {
+      id: newId('ho'),
+      threadId: run.threadId,
+      targetRunId: run.id,
+      fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== args.providerThread.id),
+      toProviderThreadId: args.providerThread.id,
+      coveredFrom: range.from,
+      coveredTo: range.to,
+      strategy: plan.handoffStrategy,
+      summaryText: summary.text,
+      status: 'ready',
+      createdByProvider: null,
+      delivery: deliveryFor(provider.capabilities),
+    },
+    {
+      id: transferId,
+      kind: 'provider_handoff',
+      sourceThreadId: run.threadId,
+      targetThreadId: run.threadId,
+      sourceRunOrdinal: range.to,
+      sourceProviderThreadId: args.sourceProviderThreadId,
+      baseRunOrdinal: args.baseOrdinal,
+      sourceProvider: null,
+      targetProvider: provider.id,
+      status: 'consumed',
+      resolution: isDelta ? 'delta_context' : 'portable_context',
+      createdBy: args.createdBy,
+    },
+  );
+}
+
+async function loadStartRunResult(tx: Tx, run: RunRecord): Promise<StartRunResult> {
+  const [providerThread] = await providerThreadsByIds(tx, [run.providerThreadId]);
+  const [handoff] = run.contextHandoffId ? await handoffsByIds(tx, [run.contextHandoffId]) : [];
+  return { run, providerThread: providerThread!, handoff: handoff ?? null };
+}
+
+function fingerprintOf(input: StartInput): string {
+  const { provider, model, runtimeMode, userMessage, cleanContext } = input;
+  return createHash('sha256').update(JSON.stringify({ provider, model, runtimeMode, userMessage, cleanContext })).digest('hex');
+}

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { queryNames } from '../../src/graph/queries.js';
+import { NEO4J_VERSION } from '../../src/graph/localNeo4j.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the foundation', () => {
+  it('talks to a real Neo4j over Bolt', async () => {
+    const { records } = await t.driver.executeQuery('CALL dbms.components() YIELD name, versions, edition RETURN name, versions[0] AS version, edition', {}, { database: inject('neo4j').database });
+    expect(records[0]!.get('name')).toBe('Neo4j Kernel');
+    expect(records[0]!.get('version')).toMatch(/^5\.26\./);
+    if (inject('neo4j').source === 'local') expect(records[0]!.get('version')).toBe(NEO4J_VERSION);
+  });
+
+  it('answers { __typename } on /graphql and is ready', async () => {
+    expect(await t.ok('{ __typename }')).toEqual({ __typename: 'Query' });
+    const ready = await fetch(t.service.url.replace('/graphql', '/readyz'));
+    expect(ready.status).toBe(200);
+    const health = await fetch(t.service.url.replace('/graphql', '/healthz'));
+    expect(await health.json()).toEqual({ status: 'ok' });
+  });
+
+  it('has applied every schema migration and recorded it', async () => {
+    const { records } = await t.driver.executeQuery('MATCH (m:SchemaMigration) RETURN m.name AS name ORDER BY name', {}, { database: inject('neo4j').database });
+    expect(records.map((record) => record.get('name'))).toEqual(expect.arrayContaining(['schema/001_constraints', 'schema/002_indexes']));
+    const constraints = await t.driver.executeQuery('SHOW CONSTRAINTS YIELD name RETURN collect(name) AS names', {}, { database: inject('neo4j').database });
+    expect(constraints.records[0]!.get('names')).toContain('run_thread_ordinal');
+  });
+
+  // A broken query fails CI, not a user: every statement the service can run is compiled by the real planner.
+  it.each(queryNames().filter((name) => !name.startsWith('schema/')))('cypher/%s.cypher compiles (EXPLAIN)', async (name) => {
+    const { cypher } = await import('../../src/graph/queries.js');
+    await expect(t.driver.executeQuery(`EXPLAIN ${cypher(name)}`, {}, { database: inject('neo4j').database })).resolves.toBeDefined();
+  });
+
+  it('refuses a bad configuration with the variable named', async () => {
+    const { loadConfig } = await import('../../src/config.js');
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ NEO4J_URI: 'http://x' })).toThrow(/NEO4J_URI/);
+    expect(() => loadConfig({ THREADLINE_API_KEYS: 'short=tenant' })).toThrow(/THREADLINE_API_KEYS/);
+  });
+});

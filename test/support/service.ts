@@ -1,0 +1,76 @@
+// A real Threadline service on an ephemeral port, talking to the run's Neo4j, and a GraphQL client
+// that speaks to it over HTTP like any product UI would.
+import { randomUUID } from 'node:crypto';
+import type { Driver } from 'neo4j-driver';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createDriver } from '../../src/graph/driver.js';
+import { startService, type RunningService } from '../../src/server/app.js';
+import { createLogger } from '../../src/server/logger.js';
+
+export interface GraphQLResponse<T = Record<string, any>> {
+  status: number;
+  data: T | null;
+  errors: { message: string; extensions?: { code?: string; [key: string]: unknown } }[] | undefined;
+}
+
+export interface TestService {
+  service: RunningService;
+  driver: Driver;
+  config: Config;
+  /** Sessions the service has opened so far: one per transaction or loader batch. */
+  sessionsOpened(): number;
+  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLResponse<T>>;
+  /** Like gql, but fails the test on any GraphQL error and returns data. */
+  ok<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const neo4j = inject('neo4j');
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const driver = createDriver(neo4j);
+  // Every graph round trip of the service opens one session: counting them shows batching at work.
+  let sessions = 0;
+  const countingDriver = new Proxy(driver, {
+    get(target, property, receiver) {
+      if (property === 'session') return (...args: Parameters<Driver['session']>) => (sessions++, target.session(...args));
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const service = await startService({ ...config, neo4j: { ...config.neo4j, database: neo4j.database } }, countingDriver, createLogger('silent'));
+  const gql = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<GraphQLResponse<T>> => {
+    const response = await fetch(service.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { data?: T; errors?: GraphQLResponse['errors'] };
+    return { status: response.status, data: body.data ?? null, errors: body.errors };
+  };
+  return {
+    service,
+    driver,
+    config,
+    sessionsOpened: () => sessions,
+    gql,
+    ok: async <T>(query: string, variables?: Record<string, unknown>, token?: string) => {
+      const result = await gql<T>(query, variables, token);
+      if (result.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(result.errors, null, 2)}`);
+      return result.data as T;
+    },
+    close: async () => {
+      await service.close();
+      await driver.close();
+    },
+  };
+}
+
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+export function codeOf(result: GraphQLResponse): string | undefined {
+  return result.errors?.[0]?.extensions?.code;
+}
