@@ -140,7 +140,10 @@ export async function reportResumeFailure(context: OperationContext, runId: stri
       reusableSource: null,
       createdBy: 'system',
     });
-    if (handoff && run.contextHandoffId) await supersedeHandoff(tx, run.contextHandoffId, handoff.id, handoff.transferId);
+    if (handoff && run.contextHandoffId) {
+      await supersedeHandoff(tx, run.contextHandoffId, handoff.id, handoff.transferId);
+      handoff.supersedesId = run.contextHandoffId;
+    }
     return { run: { ...replanned, contextHandoffId: handoff?.id ?? null }, providerThread: current!, handoff };
   });
 }
