@@ -27,11 +27,14 @@ export interface Config {
 
 export const SINGLE_TENANT = 'local';
 
-const positiveInt = z.coerce.number().int().positive();
+// Environment values are strings; an empty one is an error, never a silent 0.
+const integerString = (min: number, max: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(min).max(max));
+const positiveInt = integerString(1, 1_000_000);
 const memorySize = z.string().regex(/^\d+[kmg]$/i, 'must look like 512m or 2g');
 
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65_535).default(4000),
+  PORT: integerString(0, 65_535).default(4000),
   HOST: z.string().min(1).optional(),
   NODE_ENV: z.string().default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -45,6 +45,8 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     introspection: !config.production,
     includeStacktraceInErrorResponses: !config.production,
     csrfPrevention: true,
+    // main.ts owns shutdown: it stops the HTTP server, then the driver, then the local Neo4j.
+    stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatError(formatted, error, logger),
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
   });
