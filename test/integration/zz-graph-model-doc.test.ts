@@ -204,4 +204,24 @@ describe('docs/graph-model.md queries', () => {
     await explain('v-missing-with', `MATCH (pt:ProviderThread {tenant: $tenant, id: $providerThreadId}) WITH pt MATCH (missing:Run {tenant: $tenant, threadId: pt.threadId}) WHERE missing.ordinal > 0 RETURN missing.ordinal`, P);
     await explain('v-missing-call', `MATCH (pt:ProviderThread {tenant: $tenant, id: $providerThreadId}) CALL (pt) { MATCH (missing:Run {tenant: $tenant, threadId: pt.threadId}) WHERE missing.ordinal > 0 RETURN missing } RETURN missing.ordinal`, P);
   });
+
+  it('types and hints', async () => {
+    await completeRun(t, (await startRun(t, seed.threadId, 'codex')).run.id, { facts: [{ kind: 'DECISION', text: 'Use x' }, { kind: 'TEST', text: 'npm test ok', key: 'npm test', status: 'passed' }], checkpoint: { ref: 'abc', diffSummary: '1 file', files: [{ path: 'a.ts', change: 'ADDED', additions: 1, deletions: 0 }] } });
+    const types = await q(`MATCH (n) WHERE n.tenant = $tenant AND (n.threadId = $threadId OR n.id = $threadId OR n.sourceThreadId = $threadId)
+      UNWIND labels(n) AS label UNWIND keys(n) AS key WITH label, key, valueType(n[key]) AS type
+      RETURN label, key, collect(DISTINCT type) AS types ORDER BY label, key`, { threadId: seed.threadId });
+    for (const r of types) console.log('TYPE', r.label, r.key, r.types.join(' | '));
+    const mig = await q(`MATCH (m:SchemaMigration) UNWIND keys(m) AS key RETURN key, collect(DISTINCT valueType(m[key])) AS types, collect(m.name) AS names`, {});
+    console.log('MIG', JSON.stringify(mig));
+    const caps = await q(`MATCH (n) WHERE n.tenant = $tenant AND (n.threadId = $threadId OR n.id = $threadId OR n.sourceThreadId = $threadId) RETURN labels(n)[0] AS l, collect(n.caption)[0..3] AS c`, { threadId: seed.threadId });
+    console.log('CAPS', JSON.stringify(caps));
+    const tries: [string, string][] = [
+      ['snapshot-hint', `MATCH (candidate:ProviderThread {tenant: $tenant, threadId: $threadId, provider: $provider}) USING INDEX candidate:ProviderThread(tenant, threadId, provider, seq) RETURN candidate ORDER BY candidate.seq DESC LIMIT 1`],
+      ['snapshot-seq', `MATCH (candidate:ProviderThread {tenant: $tenant, threadId: $threadId, provider: $provider}) WHERE candidate.seq IS NOT NULL RETURN candidate ORDER BY candidate.seq DESC LIMIT 1`],
+      ['run-hint', `MATCH (run:Run {tenant: $tenant, threadId: $threadId}) USING INDEX run:Run(tenant, threadId, ordinal) RETURN run.ordinal`],
+    ];
+    for (const [name, text] of tries) {
+      try { await explain(name, text, { threadId: seed.threadId, provider: 'codex' }); } catch (e) { console.log('HINTFAIL', name, String(e).slice(0, 300)); }
+    }
+  });
 });

@@ -1,0 +1,82 @@
+// The local summarizer end to end: handoff text built from the graph's facts, with its rules.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { completeRun, createThread, plan, runTurns, startRun } from '../support/lineage.js';
+
+let t: TestService;
+beforeAll(async () => {
+  // codex with a small budget, to see the cap at work through the API.
+  const providersFile = join(tmpdir(), `${uniqueId('providers')}.json`);
+  writeFileSync(providersFile, JSON.stringify({ providers: [{ id: 'codex', displayName: 'Codex (small budget)', capabilities: { maxRecommendedHandoffChars: 1500 } }] }));
+  t = await startTestService({ THREADLINE_PROVIDERS_FILE: providersFile });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('handoff text from the local summarizer', () => {
+  it('keeps what matters and leaves out what must never cross', async () => {
+    const threadId = await createThread(t, 'parser rewrite');
+    const first = await startRun(t, threadId, 'codex', { userMessage: 'Rewrite the parser to stream' });
+    await completeRun(t, first.run.id, {
+      facts: [
+        { kind: 'GOAL', text: 'Stream large files without loading them' },
+        { kind: 'CONSTRAINT', text: 'No new dependencies' },
+        { kind: 'TEST', text: 'npm test: 4 failing', key: 'npm test', status: 'failed' },
+        { kind: 'QUESTION', text: 'Keep the old API?', key: 'q-api', status: 'open' },
+        { kind: 'APPROVAL_REQUEST', text: 'Delete legacy reader', key: 'a-delete', status: 'open' },
+        { kind: 'PLAN_ITEM', text: 'Write the tokenizer', key: 'p1', status: 'pending' },
+        { kind: 'REASONING', text: 'SECRET-CHAIN-OF-THOUGHT' },
+        { kind: 'PROTOCOL', text: 'PROTOCOL-NOISE-FRAME' },
+        { kind: 'TOOL_OUTPUT', text: 'RAW-TOOL-OUTPUT-DUMP' },
+      ],
+      checkpoint: { ref: 'c0ffee1', diffSummary: 'parser split in two', files: [{ path: 'src/stream.ts', change: 'ADDED', additions: 120, deletions: 0 }] },
+    });
+    const second = await startRun(t, threadId, 'codex', { userMessage: 'Fix the failing tests' });
+    await completeRun(t, second.run.id, {
+      facts: [
+        { kind: 'TEST', text: 'npm test: all green', key: 'npm test', status: 'passed' },
+        { kind: 'QUESTION', text: 'Keep the old API?', key: 'q-api', status: 'answered' },
+        { kind: 'PLAN_ITEM', text: 'Write the tokenizer', key: 'p1', status: 'done' },
+        { kind: 'DECISION', text: 'Drop the legacy reader' },
+      ],
+    });
+    const handoff = (await runTurns(t, threadId, 'claude', 1)).handoff;
+    const text: string = handoff.summaryText;
+    expect(text).toContain('Stream large files without loading them');
+    expect(text).toContain('No new dependencies');
+    expect(text).toContain('Drop the legacy reader');
+    expect(text).toContain('npm test: all green');
+    expect(text).not.toContain('4 failing');
+    expect(text).toContain('Delete legacy reader');
+    const openSection = text.split('## Open approvals and questions')[1]?.split('\n## ')[0] ?? '';
+    expect(openSection).not.toContain('Keep the old API?');
+    expect(text).not.toMatch(/Write the tokenizer/);
+    expect(text).toContain('src/stream.ts');
+    expect(text).toContain('c0ffee1');
+    for (const hidden of ['SECRET-CHAIN-OF-THOUGHT', 'PROTOCOL-NOISE-FRAME', 'RAW-TOOL-OUTPUT-DUMP']) expect(text).not.toContain(hidden);
+    expect(text).toMatch(/Covers runs 1-2/);
+    expect(text).toContain('codex');
+
+    // Same graph, same text: planning the same handoff again renders byte-identical output.
+    const again = await t.ok(`query($id: ID!) { contextHandoff(id: $id) { summaryText } }`, { id: handoff.id });
+    expect(again.contextHandoff.summaryText).toBe(text);
+  });
+
+  it('never exceeds the target budget, shrinking the oldest run lines first', async () => {
+    const threadId = await createThread(t, 'long thread');
+    for (let i = 1; i <= 30; i++) {
+      const run = await startRun(t, threadId, 'claude', { userMessage: `Step ${i}: ${'refactor the module carefully '.repeat(4)}` });
+      await completeRun(t, run.run.id, { assistantMessage: `Finished step ${i} ${'with details '.repeat(5)}`, facts: i === 1 ? [{ kind: 'GOAL', text: 'Ship the refactor' }] : [] });
+    }
+    const handoff = (await runTurns(t, threadId, 'codex', 1)).handoff;
+    expect(handoff.summaryText.length).toBeLessThanOrEqual(1500);
+    expect(handoff.summaryText).toContain('Ship the refactor');
+    expect(handoff.summaryText).toMatch(/^- 1 · claude$/m);
+    expect(handoff.summaryText).toMatch(/^- 30 · claude · user: Step 30/m);
+    expect((await plan(t, threadId, 'codex')).decision).toBe('NO_HANDOFF');
+  });
+});
