@@ -6,7 +6,9 @@
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 OPTIONAL MATCH (head:Run {tenant: $tenant, threadId: $threadId, ordinal: thread.headOrdinal})
 CALL (thread) {
+  // The seq predicate lets the planner seek the (tenant, threadId, provider, seq) index.
   OPTIONAL MATCH (candidate:ProviderThread {tenant: $tenant, threadId: $threadId, provider: $provider})
+  WHERE candidate.seq IS NOT NULL
   RETURN candidate AS target ORDER BY candidate.seq DESC LIMIT 1
 }
 CALL (target) {

@@ -17,7 +17,7 @@ CALL (providerThread) {
 }
 CALL (providerThread, thread) {
   OPTIONAL MATCH (missing:Run {tenant: $tenant, threadId: thread.id})
-  WHERE missing.status <> 'rolled_back'
+  WHERE missing.ordinal IS NOT NULL AND missing.status <> 'rolled_back'
     AND NOT (missing)-[:USES]->(providerThread)
     AND NOT EXISTS {
       MATCH (missing)<-[:COVERS]-(covering:ContextHandoff)-[:DELIVERED_TO]->(providerThread)

@@ -1,5 +1,6 @@
-// Creates provider thread $id of provider $provider on the thread. seq orders a provider's
-// threads on one app thread, so "the most recent one" is an index seek. Caller holds the thread lock.
+// Creates provider thread $id of provider $provider on the thread. seq numbers the app thread's
+// provider threads in creation order, so a provider's most recent one is an index seek.
+// The caller holds the thread lock.
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 WITH thread, thread.providerThreadCount + 1 AS seq
 SET thread.providerThreadCount = seq

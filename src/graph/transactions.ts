@@ -1,7 +1,7 @@
 import neo4j, { type Driver, type ManagedTransaction, Neo4jError } from 'neo4j-driver';
 import { ThreadlineError } from '../api/errors.js';
 import { cypher } from './queries.js';
-import { plain } from './values.js';
+import { plain, toParameters } from './values.js';
 
 export type Row = Record<string, unknown>;
 export type Params = Record<string, unknown>;
@@ -61,7 +61,7 @@ export class Graph {
 
   private wrap(tx: ManagedTransaction): Tx {
     const rows = async <T>(query: string, params: Params = {}): Promise<T[]> => {
-      const result = await tx.run(cypher(query), { ...params, tenant: this.tenant });
+      const result = await tx.run(cypher(query), toParameters({ ...params, tenant: this.tenant }));
       return result.records.map((record) => plain(record.toObject()) as T);
     };
     return {

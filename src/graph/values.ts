@@ -25,7 +25,15 @@ function isGraphEntity(value: unknown): value is { properties: Record<string, un
   return typeof value === 'object' && value !== null && 'properties' in value && 'elementId' in value;
 }
 
-/** LIMIT and SKIP need a Neo4j integer: a JS number is sent as a float. */
-export function intParam(value: number) {
-  return neo4j.int(Math.trunc(value));
+/**
+ * Parameters as Neo4j should store them: the driver sends every JS number as a float, so whole
+ * numbers (ordinals, counts, limits) become Neo4j integers, recursively through lists and maps.
+ */
+export function toParameters(value: unknown): any {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return neo4j.int(value);
+  if (Array.isArray(value)) return value.map(toParameters);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, toParameters(inner)]));
+  }
+  return value;
 }

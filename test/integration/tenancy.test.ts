@@ -5,9 +5,10 @@ import { START_RUN } from '../support/lineage.js';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef00';
+const CAROL = 'carol-key-0123456789abcdef';
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService({ THREADLINE_API_KEYS: `${ALICE}=alice,${BOB}=bob` });
+  t = await startTestService({ THREADLINE_API_KEYS: `${ALICE}=alice,${BOB}=bob,${CAROL}=carol` });
 });
 afterAll(async () => {
   await t?.close();
@@ -40,5 +41,23 @@ describe('tenants', () => {
     expect(bobs).toEqual({ id: threadId, title: 'bob', headOrdinal: 0 });
     const alices = (await t.ok('query($id: ID!) { thread(id: $id) { title headOrdinal } }', { id: threadId }, ALICE)).thread;
     expect(alices).toEqual({ title: 'alice', headOrdinal: 1 });
+  });
+
+  it('page a tenant\'s threads newest first with opaque cursors', async () => {
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push((await t.ok('mutation { createThread(input: { title: "c" }) { id } }', {}, CAROL)).createThread.id);
+    const PAGE = 'query($after: String) { threads(first: 2, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }';
+    const seen: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const page: any = (await t.ok(PAGE, { after }, CAROL)).threads;
+      seen.push(...page.edges.map((edge: any) => edge.node.id));
+      after = page.pageInfo.hasNextPage ? page.pageInfo.endCursor : null;
+      pages++;
+    } while (after);
+    expect(pages).toBe(3);
+    expect(seen).toEqual([...ids].reverse());
+    expect(codeOf(await t.gql(PAGE, { after: 'not-a-cursor' }, CAROL))).toBe('BAD_USER_INPUT');
   });
 });

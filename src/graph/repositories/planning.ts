@@ -1,7 +1,6 @@
 import type { PlanningSnapshot, RunSinceLastNative } from '../../domain/planner.js';
 import type { SummaryCheckpoint, SummaryFact, SummaryRun } from '../../domain/summary.js';
 import type { Tx } from '../transactions.js';
-import { intParam } from '../values.js';
 import { toCheckpoint, toProviderThread } from './mapping.js';
 
 type Props = Record<string, unknown>;
@@ -15,7 +14,7 @@ export async function loadPlanningSnapshot(tx: Tx, threadId: string, provider: s
     standingHandoffs: number;
     handoffCoveredThrough: number | null;
     runsSinceLastNative: RunSinceLastNative[];
-  }>('planner/snapshot', { threadId, provider, runWindow: intParam(runWindow) });
+  }>('planner/snapshot', { threadId, provider, runWindow: runWindow });
   if (!row) return null;
   const target = row.target && toProviderThread(row.target);
   return {
@@ -53,10 +52,10 @@ export async function loadSummarySource(
     checkpoint: Props | null;
   }>('summaries/input', {
     threadId,
-    from: intParam(range.from),
-    to: intParam(range.to),
-    runLimit: intParam(limits.runs),
-    factLimit: intParam(limits.facts),
+    from: range.from,
+    to: range.to,
+    runLimit: limits.runs,
+    factLimit: limits.facts,
   });
   const checkpoint = row?.checkpoint ? toCheckpoint(row.checkpoint) : null;
   return {

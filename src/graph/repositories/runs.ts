@@ -1,6 +1,5 @@
 import type { CheckpointRecord, FileChangeRecord, ProviderThreadRecord, RunFactKind, RunFactRecord, RunPlanRecord, RunRecord, RunStatus } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
-import { intParam } from '../values.js';
 import { planProperties, toCheckpoint, toProviderThread, toRun, toThread } from './mapping.js';
 import type { LockedThread } from './threads.js';
 
@@ -32,7 +31,7 @@ export async function runsByIds(tx: Tx, ids: readonly string[]): Promise<RunReco
 }
 
 export async function runPage(tx: Tx, threadId: string, afterOrdinal: number, limit: number): Promise<RunRecord[]> {
-  const rows = await tx.rows<{ run: Props }>('runs/page', { threadId, afterOrdinal: intParam(afterOrdinal), limit: intParam(limit) });
+  const rows = await tx.rows<{ run: Props }>('runs/page', { threadId, afterOrdinal: afterOrdinal, limit: limit });
   return rows.map((row) => toRun(row.run));
 }
 

@@ -1,6 +1,5 @@
 import type { CheckpointRecord, ThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
-import { intParam } from '../values.js';
 import { toCheckpoint, toThread } from './mapping.js';
 
 type Props = Record<string, unknown>;
@@ -25,7 +24,7 @@ export async function threadPage(tx: Tx, after: { createdAt: string; id: string 
   const rows = await tx.rows<{ thread: Props }>('threads/page', {
     afterCreatedAt: after?.createdAt ?? null,
     afterId: after?.id ?? null,
-    limit: intParam(limit),
+    limit: limit,
   });
   return rows.map((row) => toThread(row.thread));
 }
