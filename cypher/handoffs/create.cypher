@@ -5,47 +5,66 @@
 MATCH (thread:Thread {tenant: $tenant, id: $handoff.threadId})
 MATCH (run:Run {tenant: $tenant, id: $handoff.targetRunId})
 MATCH (target:ProviderThread {tenant: $tenant, id: $handoff.toProviderThreadId})
-CREATE (transfer:ContextTransfer)
-SET transfer = $transfer,
+// The transfer is new for a provider switch; a pending fork, merge-back or subagent transfer
+// already exists and is resolved by this handoff.
+MERGE (transfer:ContextTransfer {id: $transfer.id})
+ON CREATE SET
+    transfer += $transfer,
     transfer.tenant = $tenant,
-    transfer.handoffId = $handoff.id,
     transfer.caption = $transfer.kind + ' ' + $handoff.id,
-    transfer.createdAt = datetime(),
+    transfer.createdAt = datetime()
+SET transfer.status = $transfer.status,
+    transfer.resolution = $transfer.resolution,
+    transfer.handoffId = $handoff.id,
     transfer.consumedAt = CASE WHEN $transfer.status = 'consumed' THEN datetime() END
 CREATE (handoff:ContextHandoff)
 SET handoff = $handoff,
     handoff.tenant = $tenant,
     handoff.transferId = $transfer.id,
+    handoff.transferKind = transfer.kind,
     handoff.caption = $handoff.strategy + ' ' + toString($handoff.coveredFrom) + '-' + toString($handoff.coveredTo),
     handoff.createdAt = datetime(),
     handoff.updatedAt = datetime()
 CREATE (transfer)-[:MATERIALIZED_AS]->(handoff)
-CREATE (transfer)-[:FROM_THREAD]->(thread)
-CREATE (transfer)-[:TO_THREAD]->(thread)
+MERGE (transfer)-[:TO_THREAD]->(thread)
+WITH thread, run, target, transfer, handoff
+MATCH (source:Thread {tenant: $tenant, id: transfer.sourceThreadId})
+MERGE (transfer)-[:FROM_THREAD]->(source)
 CREATE (run)-[:USES]->(handoff)
 CREATE (handoff)-[:DELIVERED_TO]->(target)
 SET run.contextHandoffId = handoff.id
-WITH thread, transfer, handoff
+WITH transfer, handoff
 CALL (transfer) {
   OPTIONAL MATCH (source:Run {tenant: $tenant, threadId: transfer.sourceThreadId, ordinal: transfer.sourceRunOrdinal})
   FOREACH (_ IN CASE WHEN source IS NULL THEN [] ELSE [1] END |
-    CREATE (transfer)-[:FROM_RUN]->(source)
+    MERGE (transfer)-[:FROM_RUN]->(source)
     SET transfer.sourceRunId = source.id, transfer.sourceProvider = coalesce(transfer.sourceProvider, source.provider))
 }
 CALL (transfer) {
   OPTIONAL MATCH (base:Run {tenant: $tenant, threadId: transfer.sourceThreadId, ordinal: transfer.baseRunOrdinal})
   FOREACH (_ IN CASE WHEN base IS NULL THEN [] ELSE [1] END |
-    CREATE (transfer)-[:BASE_RUN]->(base)
+    MERGE (transfer)-[:BASE_RUN]->(base)
     SET transfer.baseRunId = base.id)
+}
+// A merge-back taken in together with a provider switch: one handoff carries both parts.
+CALL (handoff) {
+  UNWIND $alsoResolves AS extraId
+  MATCH (extra:ContextTransfer {tenant: $tenant, id: extraId})
+  SET extra.status = 'consumed', extra.handoffId = handoff.id, extra.consumedAt = datetime()
+  CREATE (extra)-[:MATERIALIZED_AS]->(handoff)
 }
 CALL (handoff) {
   UNWIND handoff.fromProviderThreadIds AS sourceId
   MATCH (source:ProviderThread {tenant: $tenant, id: sourceId})
   CREATE (handoff)-[:DRAWN_FROM]->(source)
 }
+// $segments locate the covered range in the thread's history (a fork's inherited runs live in
+// its source thread); a merge-back covers the fork's runs, in the fork.
 CALL (handoff) {
-  MATCH (covered:Run {tenant: $tenant, threadId: handoff.threadId})
-  WHERE covered.ordinal >= handoff.coveredFrom AND covered.ordinal <= handoff.coveredTo AND covered.status <> 'rolled_back'
+  UNWIND $segments AS segment
+  MATCH (covered:Run {tenant: $tenant, threadId: segment.threadId})
+  WHERE covered.ordinal >= segment.from AND covered.ordinal <= segment.to
+    AND (covered.status <> 'rolled_back' OR (segment.asOf IS NOT NULL AND covered.rolledBackAt > datetime(segment.asOf)))
   CREATE (handoff)-[:COVERS]->(covered)
 }
 RETURN handoff {.*} AS handoff

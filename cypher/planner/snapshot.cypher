@@ -12,17 +12,19 @@ CALL (thread) {
   RETURN candidate AS target ORDER BY candidate.seq DESC LIMIT 1
 }
 CALL (target) {
+  // Only handoffs of the thread's own history count as coverage, not merge-backs or subagent context.
   OPTIONAL MATCH (target)<-[:DELIVERED_TO]-(handoff:ContextHandoff)
-  WHERE handoff.status IN ['pending', 'ready']
+  WHERE handoff.status IN ['pending', 'ready'] AND handoff.transferKind IN ['provider_handoff', 'fork']
   RETURN count(handoff) AS standingHandoffs, max(handoff.coveredTo) AS handoffCoveredThrough
 }
 CALL (target) {
   OPTIONAL MATCH (later:Run {tenant: $tenant, threadId: $threadId})
-  WHERE target IS NOT NULL AND later.ordinal > coalesce(target.lastRunOrdinal, 0) AND later.status <> 'rolled_back'
+  WHERE target IS NOT NULL AND later.ordinal > coalesce(target.lastRunOrdinal, target.inheritedThroughOrdinal, 0) AND later.status <> 'rolled_back'
   WITH later ORDER BY later.ordinal LIMIT $runWindow
   RETURN collect(later {.ordinal, .providerThreadId}) AS runsSinceLastNative
 }
-RETURN thread.headOrdinal AS headOrdinal,
+RETURN thread {.*} AS thread,
+       thread.headOrdinal AS headOrdinal,
        head.providerThreadId AS headProviderThreadId,
        target {.*} AS target,
        standingHandoffs,

@@ -1,8 +1,8 @@
-// Coverage of each provider thread: the live runs it served (native), the standing handoffs it
-// received, and the thread's live runs it knows neither way (missing).
+// What each provider thread knows: the live runs it served (native), the standing handoffs it
+// received, and the ordinals those handoffs cover. Missing runs are worked out against the thread's
+// history by src/domain/coverage.ts.
 UNWIND $ids AS id
 MATCH (providerThread:ProviderThread {tenant: $tenant, id: id})
-MATCH (thread:Thread {tenant: $tenant, id: providerThread.threadId})
 CALL (providerThread) {
   OPTIONAL MATCH (providerThread)<-[:USES]-(native:Run)
   WHERE native.status <> 'rolled_back'
@@ -15,22 +15,10 @@ CALL (providerThread) {
   WITH handoff ORDER BY handoff.createdAt, handoff.id
   RETURN collect(handoff.id) AS handoffIds
 }
-CALL (providerThread, thread) {
-  OPTIONAL MATCH (missing:Run {tenant: $tenant, threadId: thread.id})
-  WHERE missing.ordinal IS NOT NULL AND missing.status <> 'rolled_back'
-    AND NOT (missing)-[:USES]->(providerThread)
-    AND NOT EXISTS {
-      MATCH (missing)<-[:COVERS]-(covering:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
-      WHERE covering.status IN ['pending', 'ready']
-    }
-  WITH missing ORDER BY missing.ordinal
-  RETURN collect(missing.ordinal) AS missingRunOrdinals
-}
 CALL (providerThread) {
-  OPTIONAL MATCH (providerThread)<-[:DELIVERED_TO]-(handoff:ContextHandoff)
-  WHERE handoff.status IN ['pending', 'ready']
-  RETURN max(handoff.coveredTo) AS handoffCoveredThrough
+  OPTIONAL MATCH (providerThread)<-[:DELIVERED_TO]-(handoff:ContextHandoff)-[:COVERS]->(covered:Run)
+  WHERE handoff.status IN ['pending', 'ready'] AND handoff.transferKind IN ['provider_handoff', 'fork']
+  RETURN collect(DISTINCT covered.ordinal) AS handoffOrdinals
 }
-RETURN id AS providerThreadId, nativeRunOrdinals, handoffIds, missingRunOrdinals,
-       CASE WHEN coalesce(handoffCoveredThrough, 0) > coalesce(providerThread.lastRunOrdinal, 0)
-            THEN handoffCoveredThrough ELSE coalesce(providerThread.lastRunOrdinal, 0) END AS coveredThroughOrdinal
+RETURN id AS providerThreadId, providerThread.threadId AS threadId, providerThread.inheritedThroughOrdinal AS inheritedThroughOrdinal,
+       nativeRunOrdinals, handoffIds, handoffOrdinals

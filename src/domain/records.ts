@@ -1,13 +1,21 @@
 // Plain data the graph access layer returns and the domain and API layers work on.
 // Enum-like fields hold the lowercase strings stored in Neo4j (the seed's spelling).
+import type { HistorySegment } from './history.js';
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'rolled_back';
 export type ProviderThreadStatus = 'active' | 'idle' | 'stale' | 'resume_failed' | 'divergent' | 'rolled_back' | 'closed';
-export type HandoffStrategy = 'delta_since_target_last_seen' | 'full_thread_summary' | 'checkpoint_summary' | 'manual_context';
+export type HandoffStrategy =
+  | 'delta_since_target_last_seen'
+  | 'full_thread_summary'
+  | 'checkpoint_summary'
+  | 'manual_context'
+  | 'fork_delta_summary';
 export type HandoffStatus = 'pending' | 'ready' | 'failed' | 'superseded';
 export type ContextDelivery = 'developer' | 'system' | 'synthetic_user' | 'preamble';
 export type PlanDecision = 'no_handoff' | 'delta_handoff' | 'full_handoff_existing' | 'full_handoff_new' | 'unsupported';
-export type ProviderThreadAction = 'reuse' | 'resume' | 'create' | 'none';
+export type ProviderThreadAction = 'reuse' | 'resume' | 'create' | 'none' | 'native_fork';
+export type ThreadRelationship = 'fork' | 'subagent';
+export type ProviderRollbackAction = 'rolled_back' | 'divergent';
 export type StalenessSignal =
   | 'too_many_runs_elsewhere'
   | 'too_many_chained_handoffs'
@@ -48,6 +56,14 @@ export interface ThreadRecord {
   title: string | null;
   createdAt: string;
   headOrdinal: number;
+  parentThreadId: string | null;
+  relationshipToParent: ThreadRelationship | null;
+  rootThreadId: string;
+  /** Where it branched off its parent; null for a root thread. */
+  sourcePoint: SourcePointRecord | null;
+  /** Ordinals at or below it were inherited from the source (see src/domain/history.ts). */
+  forkOrdinal: number;
+  inherited: HistorySegment[];
 }
 
 export interface RunPlanRecord {
@@ -59,6 +75,8 @@ export interface RunPlanRecord {
   coveredRunOrdinals: OrdinalRange | null;
   stalenessSignals: StalenessSignal[];
   reasons: string[];
+  /** For native_fork: how many of the source provider thread's turns the fork keeps. */
+  forkFromTurn?: number | null;
 }
 
 export interface RunRecord {
@@ -89,6 +107,9 @@ export interface ProviderThreadRecord {
   runtimeMode: string | null;
   firstRunOrdinal: number | null;
   lastRunOrdinal: number | null;
+  forkedFromId: string | null;
+  /** A natively forked provider thread knows its fork's inherited runs through this ordinal. */
+  inheritedThroughOrdinal: number | null;
   createdAt: string;
 }
 
@@ -139,6 +160,8 @@ export interface TransferRecord {
   status: TransferStatus;
   resolution: TransferResolution | null;
   handoffId: string | null;
+  /** Context the transfer itself carries: a subagent's task or result. */
+  contextText: string | null;
   createdBy: TransferActor;
   createdAt: string;
   consumedAt: string | null;
@@ -174,6 +197,7 @@ export interface DispatchRecord {
   delivery: ContextDelivery | null;
   context: string | null;
   userMessage: string;
+  forkFromTurn: number | null;
 }
 
 /** What startRun and reportResumeFailure return; plan and dispatch derive from it. */
@@ -181,4 +205,17 @@ export interface StartRunResult {
   run: RunRecord;
   providerThread: ProviderThreadRecord;
   handoff: HandoffRecord | null;
+}
+
+export interface ProviderThreadRollbackRecord {
+  providerThread: ProviderThreadRecord;
+  action: ProviderRollbackAction;
+  nativeRollback: { providerThreadId: string; nativeThreadRef: string | null; turnsToDrop: number; toOrdinal: number } | null;
+}
+
+export interface RollbackResult {
+  thread: ThreadRecord;
+  rolledBackRuns: RunRecord[];
+  supersededHandoffs: HandoffRecord[];
+  providerThreads: ProviderThreadRollbackRecord[];
 }

@@ -1,30 +1,13 @@
 /**
  * Local deterministic handoff summarizer: renders a Markdown handoff document from structured run
  * data. Pure: the same input always gives byte-identical output.
- *
- * The types below are defined here (not imported) so that this module stands alone; callers map
- * their records onto them.
  */
+import type { FileChangeKind, HandoffStrategy, RunFactKind, RunStatus } from './records.js';
 
-export type SummaryStrategy = 'delta_since_target_last_seen' | 'full_thread_summary' | 'checkpoint_summary' | 'manual_context';
-export type SummaryRunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'rolled_back';
-export type SummaryFactKind =
-  | 'goal'
-  | 'constraint'
-  | 'decision'
-  | 'file_change'
-  | 'command'
-  | 'test'
-  | 'plan_item'
-  | 'approval_request'
-  | 'question'
-  | 'failure'
-  | 'subagent_result'
-  | 'note'
-  | 'tool_output'
-  | 'reasoning'
-  | 'protocol';
-export type SummaryFileChangeKind = 'added' | 'modified' | 'deleted' | 'renamed';
+export type SummaryStrategy = HandoffStrategy;
+export type SummaryRunStatus = RunStatus;
+export type SummaryFactKind = RunFactKind;
+export type SummaryFileChangeKind = FileChangeKind;
 
 export interface SummaryRun {
   ordinal: number;
@@ -82,6 +65,7 @@ const STRATEGY_WORDS: Record<SummaryStrategy, string> = {
   full_thread_summary: 'full thread summary',
   checkpoint_summary: 'checkpoint summary',
   manual_context: 'manual context',
+  fork_delta_summary: 'merge-back: what a fork did since it branched off',
 };
 
 const ITEM_MAX = 300;
@@ -112,6 +96,7 @@ const SECTION_HEADINGS: Record<SectionId, string> = {
 
 const FULL_ORDER: SectionId[] = ['goals', 'decisions', 'files', 'commands', 'plan', 'open', 'checkpoint', 'failures', 'subagents', 'notes'];
 const CHECKPOINT_ORDER: SectionId[] = ['goals', 'checkpoint', 'files', 'plan', 'open', 'failures'];
+const MERGE_BACK_ORDER: SectionId[] = ['decisions', 'files', 'commands', 'notes', 'plan', 'open', 'failures', 'subagents'];
 
 interface Section { id: SectionId; items: string[] }
 interface RunLine { full: string; short: string; bare: string }
@@ -358,12 +343,14 @@ function buildModel(input: SummaryInput): Model {
     notes: ofKind('note').map((f) => factItem(f)),
   };
 
-  const isCheckpoint = input.strategy === 'checkpoint_summary';
+  const order = input.strategy === 'checkpoint_summary' ? CHECKPOINT_ORDER : input.strategy === 'fork_delta_summary' ? MERGE_BACK_ORDER : FULL_ORDER;
+  // Checkpoint summaries and merge-backs carry conclusions, not the transcript: no per-run lines.
+  const withRuns = input.strategy !== 'checkpoint_summary' && input.strategy !== 'fork_delta_summary';
   return {
     header: headerLines(input, HEADER_CAPS, false),
     compactHeader: headerLines(input, COMPACT_HEADER_CAPS, true),
-    sections: (isCheckpoint ? CHECKPOINT_ORDER : FULL_ORDER).map((id) => ({ id, items: items[id] })).filter((s) => s.items.length > 0),
-    runs: isCheckpoint ? null : runs.map(runLine),
+    sections: order.map((id) => ({ id, items: items[id] })).filter((s) => s.items.length > 0),
+    runs: withRuns ? runs.map(runLine) : null,
     omittedRuns: Math.max(0, Math.floor(input.omittedRunCount) || 0),
   };
 }

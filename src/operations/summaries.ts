@@ -1,5 +1,6 @@
 // Writes handoff text with the local deterministic summarizer from what the graph holds.
-import type { OrdinalRange, HandoffStrategy } from '../domain/records.js';
+import { segmentsFor, type ThreadHistory } from '../domain/history.js';
+import type { HandoffStrategy, OrdinalRange } from '../domain/records.js';
 import { renderSummary, type SummaryInput } from '../domain/summary.js';
 import { loadSummarySource, type SummarySource } from '../graph/repositories/planning.js';
 import type { Tx } from '../graph/transactions.js';
@@ -16,16 +17,16 @@ export interface LocalSummary {
   sourceProviderThreadIds: string[];
 }
 
-export async function readSummarySource(tx: Tx, threadId: string, range: OrdinalRange, budgetChars: number | null): Promise<SummarySource> {
+export async function readSummarySource(tx: Tx, thread: ThreadHistory, range: OrdinalRange, budgetChars: number | null): Promise<SummarySource> {
   const width = range.to - range.from + 1;
   const runs = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_RUN_LINE_CHARS);
   const facts = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_FACT_CHARS);
-  return loadSummarySource(tx, threadId, range, { runs: Math.min(width, runs), facts });
+  return loadSummarySource(tx, segmentsFor(thread, range), { runs: Math.max(1, Math.min(width, runs)), facts });
 }
 
 export function summarize(
   source: SummarySource,
-  request: { threadId: string; range: OrdinalRange; strategy: HandoffStrategy; targetProvider: string; budgetChars: number | null },
+  request: { threadId: string; title: string | null; range: OrdinalRange; strategy: HandoffStrategy; targetProvider: string; budgetChars: number | null },
 ): LocalSummary {
   const runs = [...source.runs].sort((a, b) => a.ordinal - b.ordinal);
   const oldestLoaded = runs[0]?.ordinal ?? request.range.to + 1;
@@ -34,9 +35,9 @@ export function summarize(
   const input: SummaryInput = {
     strategy: request.strategy,
     threadId: request.threadId,
-    title: source.title,
+    title: request.title,
     covered: request.range,
-    // Runs older than the loaded window may have had other providers: the thread's list has them all.
+    // Runs older than the loaded window may have had other providers: the threads' lists have them all.
     providers: omittedRunCount > 0 ? source.threadProviders : providersOfRuns,
     runs,
     omittedRunCount,

@@ -4,15 +4,16 @@
 import { createHash } from 'node:crypto';
 import { ThreadlineError, badInput, notFound } from '../api/errors.js';
 import { decidePlan, measurableDeltaRange, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
-import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
-import type { HandoffRecord, ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, TransferActor } from '../domain/records.js';
-import { createHandoff, handoffsByIds, supersedeHandoff } from '../graph/repositories/handoffs.js';
+import { planForFork, resolveFork } from '../domain/forks.js';
+import type { ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, ThreadRecord } from '../domain/records.js';
+import { handoffsByIds, pendingTransfersInto, resolveForkNatively, supersedeHandoff } from '../graph/repositories/handoffs.js';
 import { loadPlanningSnapshot, type SummarySource } from '../graph/repositories/planning.js';
 import { createProviderThread, markProviderThreadStale, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { createRun, lockRunForUpdate, moveRunToProviderThread, runByIdempotencyKey, setRunPlan } from '../graph/repositories/runs.js';
 import { lockThread } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
+import { writeRunContext } from './runContext.js';
 import { readSummarySource, summarize } from './summaries.js';
 
 export interface PlanInput {
@@ -51,12 +52,26 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
       throw new ThreadlineError('RUN_IN_PROGRESS', `Thread ${JSON.stringify(input.threadId)} already has a running run.`, { runId: thread.runningRunId });
     }
 
-    const { plan, snapshot, deltaSource } = await planWithinTransaction(tx, context, input.threadId, request);
+    const planned = await planWithinTransaction(tx, context, input.threadId, request);
+    const { snapshot, thread: history } = planned;
+    const pending = await pendingTransfersInto(tx, input.threadId);
+    const pendingFork = pending.find((entry) => entry.transfer.kind === 'fork') ?? null;
+    const forkResolution = pendingFork && resolveFork(
+      {
+        sourceProviderThread: pendingFork.sourceProviderThread,
+        sourceRunOrdinal: pendingFork.transfer.sourcePoint.runOrdinal ?? 0,
+        sourceTurns: pendingFork.sourceTurns,
+        fromCheckpoint: pendingFork.transfer.sourcePoint.checkpointId !== null,
+      },
+      request,
+    );
+    const plan = pendingFork && forkResolution ? planForFork(planned.plan, forkResolution, pendingFork.sourceProviderThread) : planned.plan;
     if (plan.decision === 'unsupported') {
       throw new ThreadlineError('HANDOFF_UNSUPPORTED', plan.reasons[plan.reasons.length - 1] ?? 'The provider cannot take the handoff this run needs.');
     }
 
-    const providerThread = await ensureProviderThread(tx, input, plan, snapshot);
+    const providerThread = await ensureProviderThread(tx, input, plan, snapshot, history);
+    if (pendingFork && forkResolution?.kind === 'native') await resolveForkNatively(tx, pendingFork.transfer.id, request.provider.id);
     const created = await createRun(
       tx,
       {
@@ -69,18 +84,22 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
         userMessage: input.userMessage,
         idempotencyKey: input.idempotencyKey,
         idempotencyFingerprint: fingerprint,
-        plan: { ...plan, providerThreadId: plan.providerThreadAction === 'create' ? null : providerThread.id },
+        plan: { ...plan, providerThreadId: plan.providerThreadAction === 'create' ? null : plan.providerThreadId ?? providerThread.id },
       },
       providerThread.id,
     );
-    const handoff = await writePlannedHandoff(tx, {
+    const handoff = await writeRunContext(tx, {
       plan,
       run: created.run,
+      thread: history,
       provider: request.provider,
       providerThread: created.providerThread,
       sourceProviderThreadId: snapshot.headProviderThreadId,
       baseOrdinal: plan.decision === 'delta_handoff' ? snapshot.target!.coveredThroughOrdinal : null,
-      reusableSource: deltaSource,
+      reusableSource: planned.deltaSource,
+      fork: pendingFork && forkResolution ? { transfer: pendingFork.transfer, resolution: forkResolution } : null,
+      subagentSpawn: pending.find((entry) => entry.transfer.kind === 'subagent_spawn')?.transfer ?? null,
+      mergeBacks: pending.filter((entry) => entry.transfer.kind === 'merge_back').map((entry) => entry.transfer),
       createdBy: 'user',
     });
     return { run: { ...created.run, contextHandoffId: handoff?.id ?? null }, providerThread: created.providerThread, handoff };
@@ -130,14 +149,18 @@ export async function reportResumeFailure(context: OperationContext, runId: stri
     };
     const replanned = await setRunPlan(tx, run.id, plan);
     const [current] = await providerThreadsByIds(tx, [replacement.id]);
-    const handoff = await writePlannedHandoff(tx, {
+    const handoff = await writeRunContext(tx, {
       plan,
       run: moved,
+      thread: locked.thread,
       provider,
       providerThread: current!,
       sourceProviderThreadId: null,
       baseOrdinal: null,
       reusableSource: null,
+      fork: null,
+      subagentSpawn: null,
+      mergeBacks: [],
       createdBy: 'system',
     });
     if (handoff && run.contextHandoffId) {
@@ -160,26 +183,38 @@ async function planWithinTransaction(
   context: OperationContext,
   threadId: string,
   request: PlanRequest,
-): Promise<{ plan: Plan; snapshot: PlanningSnapshot; deltaSource: SummarySource | null }> {
-  const snapshot = await loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
-  if (!snapshot) throw notFound('Thread', threadId);
+): Promise<{ plan: Plan; snapshot: PlanningSnapshot; thread: ThreadRecord; deltaSource: SummarySource | null }> {
+  const loaded = await loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
+  if (!loaded) throw notFound('Thread', threadId);
+  const { snapshot, thread } = loaded;
   const deltaRange = measurableDeltaRange(snapshot, context.planner);
   let deltaSource: SummarySource | null = null;
   let deltaChars: number | null = null;
   if (deltaRange) {
-    deltaSource = await readSummarySource(tx, threadId, deltaRange, null);
+    deltaSource = await readSummarySource(tx, thread, deltaRange, null);
     deltaChars = summarize(deltaSource, {
       threadId,
+      title: thread.title,
       range: deltaRange,
       strategy: 'delta_since_target_last_seen',
       targetProvider: request.provider.id,
       budgetChars: null,
     }).text.length;
   }
-  return { plan: decidePlan(snapshot, request, deltaChars, context.planner), snapshot, deltaSource };
+  return { plan: decidePlan(snapshot, request, deltaChars, context.planner), snapshot, thread, deltaSource };
 }
 
-async function ensureProviderThread(tx: Tx, input: PlanInput, plan: Plan, snapshot: PlanningSnapshot): Promise<ProviderThreadRecord> {
+async function ensureProviderThread(tx: Tx, input: PlanInput, plan: Plan, snapshot: PlanningSnapshot, thread: ThreadRecord): Promise<ProviderThreadRecord> {
+  if (plan.providerThreadAction === 'native_fork') {
+    return createProviderThread(tx, {
+      id: newId('pt'),
+      threadId: input.threadId,
+      provider: input.provider,
+      model: input.model,
+      runtimeMode: input.runtimeMode,
+      forkedFrom: { id: plan.providerThreadId!, inheritedThroughOrdinal: thread.forkOrdinal },
+    });
+  }
   if (plan.providerThreadAction !== 'create') return snapshot.target!.providerThread;
   if (plan.replacedProviderThreadId) await markProviderThreadStale(tx, plan.replacedProviderThreadId);
   return createProviderThread(tx, {
@@ -189,62 +224,6 @@ async function ensureProviderThread(tx: Tx, input: PlanInput, plan: Plan, snapsh
     model: input.model,
     runtimeMode: input.runtimeMode,
   });
-}
-
-/** Generates the plan's handoff with the local summarizer and records it with its transfer. */
-async function writePlannedHandoff(
-  tx: Tx,
-  args: {
-    plan: Plan;
-    run: RunRecord;
-    provider: ProviderDefinition;
-    providerThread: ProviderThreadRecord;
-    sourceProviderThreadId: string | null;
-    baseOrdinal: number | null;
-    /** The delta's source, already read while planning. */
-    reusableSource: SummarySource | null;
-    createdBy: TransferActor;
-  },
-): Promise<HandoffRecord | null> {
-  const { plan, run, provider } = args;
-  if (!plan.handoffStrategy || !plan.coveredRunOrdinals) return null;
-  const range = plan.coveredRunOrdinals;
-  const budgetChars = provider.capabilities.maxRecommendedHandoffChars;
-  const isDelta = plan.handoffStrategy === 'delta_since_target_last_seen';
-  const source = isDelta && args.reusableSource ? args.reusableSource : await readSummarySource(tx, run.threadId, range, budgetChars);
-  const summary = summarize(source, { threadId: run.threadId, range, strategy: plan.handoffStrategy, targetProvider: provider.id, budgetChars });
-  const transferId = newId('tr');
-  return createHandoff(
-    tx,
-    {
-      id: newId('ho'),
-      threadId: run.threadId,
-      targetRunId: run.id,
-      fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== args.providerThread.id),
-      toProviderThreadId: args.providerThread.id,
-      coveredFrom: range.from,
-      coveredTo: range.to,
-      strategy: plan.handoffStrategy,
-      summaryText: summary.text,
-      status: 'ready',
-      createdByProvider: null,
-      delivery: deliveryFor(provider.capabilities),
-    },
-    {
-      id: transferId,
-      kind: 'provider_handoff',
-      sourceThreadId: run.threadId,
-      targetThreadId: run.threadId,
-      sourceRunOrdinal: range.to,
-      sourceProviderThreadId: args.sourceProviderThreadId,
-      baseRunOrdinal: args.baseOrdinal,
-      sourceProvider: null,
-      targetProvider: provider.id,
-      status: 'consumed',
-      resolution: isDelta ? 'delta_context' : 'portable_context',
-      createdBy: args.createdBy,
-    },
-  );
 }
 
 async function loadStartRunResult(tx: Tx, run: RunRecord): Promise<StartRunResult> {

@@ -57,6 +57,12 @@ export type CompleteRunInput = {
   runId: Scalars['ID']['input'];
 };
 
+export type CompleteSubagentInput = {
+  childThreadId: Scalars['ID']['input'];
+  /** 1..20000 characters. */
+  result: Scalars['String']['input'];
+};
+
 export type ContextDelivery =
   | 'developer'
   | 'preamble'
@@ -114,6 +120,8 @@ export type Dispatch = {
   /** The handoff text to send as leading context; null when no handoff. */
   context: Maybe<Scalars['String']['output']>;
   delivery: Maybe<ContextDelivery>;
+  /** For NATIVE_FORK: how many of the source provider thread's turns the fork keeps. */
+  forkFromTurn: Maybe<Scalars['Int']['output']>;
   /** Native id to resume or reuse; null when the provider must create a thread. */
   nativeThreadRef: Maybe<Scalars['String']['output']>;
   providerThreadAction: ProviderThreadAction;
@@ -149,15 +157,32 @@ export type FileChangeKind =
   | 'modified'
   | 'renamed';
 
+export type ForkThreadInput = {
+  checkpointId?: InputMaybe<Scalars['ID']['input']>;
+  /** At most one of fromOrdinal, checkpointId and providerThreadId; none: the latest stable run. */
+  fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
+  /** Optional client-chosen id for the fork (1..200 characters). */
+  id?: InputMaybe<Scalars['ID']['input']>;
+  /** Fork from where this provider thread last served a run (e.g. a subagent's). */
+  providerThreadId?: InputMaybe<Scalars['ID']['input']>;
+  sourceThreadId: Scalars['ID']['input'];
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type HandoffStatus =
   | 'failed'
   | 'pending'
   | 'ready'
   | 'superseded';
 
+/**
+ * FORK_DELTA_SUMMARY: a merge-back: a fork's decisions, files, commands and tests, conclusions and open
+ * issues since its fork point, handed to its source thread.
+ */
 export type HandoffStrategy =
   | 'checkpoint_summary'
   | 'delta_since_target_last_seen'
+  | 'fork_delta_summary'
   | 'full_thread_summary'
   | 'manual_context';
 
@@ -166,15 +191,33 @@ export type IdentityStrength =
   | 'strong'
   | 'weak';
 
+export type MergeBackInput = {
+  forkThreadId: Scalars['ID']['input'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Records the provider's native id for a provider thread once the provider created or resumed it. */
   bindProviderThread: ProviderThread;
   completeRun: Run;
+  /** Returns a subagent's result to its parent run, where every later summary of the parent includes it. */
+  completeSubagent: ContextTransfer;
+  /** The orchestrator performed the native rollback asked for: the provider thread is IDLE again, knowing the thread through the rollback point. */
+  confirmProviderRollback: ProviderThread;
   createThread: Thread;
   failRun: Run;
+  /** A new app thread from a stable source point; no provider is chosen until its first run. */
+  forkThread: Thread;
+  /** Offers the fork's work since the fork point back to its source thread; the source's next run takes it in. */
+  mergeBack: ContextTransfer;
+  /** The native rollback failed: the provider thread becomes DIVERGENT and its provider's next run starts a new one. */
+  reportProviderRollbackFailure: ProviderThread;
   /** The provider could not resume the planned provider thread: re-plan onto a new one with a full summary. */
   reportResumeFailure: StartRunPayload;
+  /** Rolls the thread back to toOrdinal (0: before its first run). Runs above it are kept as ROLLED_BACK; their ordinals are never reused. */
+  rollbackThread: RollbackPayload;
+  /** A child thread for a subagent working for a running parent run. */
+  spawnSubagent: Thread;
   /** Allocates the next ordinal, decides the strategy, creates provider thread / handoff / transfer as needed. */
   startRun: StartRunPayload;
 };
@@ -190,6 +233,16 @@ export type MutationCompleteRunArgs = {
 };
 
 
+export type MutationCompleteSubagentArgs = {
+  input: CompleteSubagentInput;
+};
+
+
+export type MutationConfirmProviderRollbackArgs = {
+  input: ProviderRollbackInput;
+};
+
+
 export type MutationCreateThreadArgs = {
   input: CreateThreadInput;
 };
@@ -200,13 +253,49 @@ export type MutationFailRunArgs = {
 };
 
 
+export type MutationForkThreadArgs = {
+  input: ForkThreadInput;
+};
+
+
+export type MutationMergeBackArgs = {
+  input: MergeBackInput;
+};
+
+
+export type MutationReportProviderRollbackFailureArgs = {
+  input: ProviderRollbackFailureInput;
+};
+
+
 export type MutationReportResumeFailureArgs = {
   input: ReportResumeFailureInput;
 };
 
 
+export type MutationRollbackThreadArgs = {
+  input: RollbackThreadInput;
+};
+
+
+export type MutationSpawnSubagentArgs = {
+  input: SpawnSubagentInput;
+};
+
+
 export type MutationStartRunArgs = {
   input: StartRunInput;
+};
+
+/** The native rollback the orchestrator must perform. */
+export type NativeRollback = {
+  __typename?: 'NativeRollback';
+  nativeThreadRef: Maybe<Scalars['String']['output']>;
+  providerThreadId: Scalars['ID']['output'];
+  /** The app-thread ordinal it returns to. */
+  toOrdinal: Scalars['Int']['output'];
+  /** How many of the provider thread's own turns to drop, newest first. */
+  turnsToDrop: Scalars['Int']['output'];
 };
 
 export type OrdinalRange = {
@@ -260,12 +349,30 @@ export type ProviderCapabilities = {
   supportsModelSwitchInThread: Scalars['Boolean']['output'];
 };
 
+export type ProviderRollbackAction =
+  /** No safe native rollback: the provider's next run starts a new provider thread with a full summary. */
+  | 'divergent'
+  /** The provider rolls back natively: the orchestrator must perform nativeRollback, then confirm. */
+  | 'rolled_back';
+
+export type ProviderRollbackFailureInput = {
+  /** 1..20000 characters. */
+  error: Scalars['String']['input'];
+  providerThreadId: Scalars['ID']['input'];
+};
+
+export type ProviderRollbackInput = {
+  providerThreadId: Scalars['ID']['input'];
+};
+
 export type ProviderThread = {
   __typename?: 'ProviderThread';
   coverage: ProviderThreadCoverage;
   createdAt: Scalars['DateTime']['output'];
   /** Lowest ordinal of the live runs it served; null when it served none. */
   firstRunOrdinal: Maybe<Scalars['Int']['output']>;
+  /** The provider thread this one was natively forked from. */
+  forkedFrom: Maybe<ProviderThread>;
   handoffIds: Array<Scalars['ID']['output']>;
   id: Scalars['ID']['output'];
   /** Highest ordinal of the live runs it served; null when it served none. */
@@ -278,9 +385,13 @@ export type ProviderThread = {
   threadId: Scalars['ID']['output'];
 };
 
-/** REUSE: same provider thread as the previous run. RESUME: an older one of this provider. CREATE: a new one. */
+/**
+ * REUSE: same provider thread as the previous run. RESUME: an older one of this provider. CREATE: a new one.
+ * NATIVE_FORK: a new one forked natively from the fork source's provider thread (dispatch.nativeThreadRef, dispatch.forkFromTurn).
+ */
 export type ProviderThreadAction =
   | 'create'
+  | 'native_fork'
   | 'none'
   | 'resume'
   | 'reuse';
@@ -297,6 +408,14 @@ export type ProviderThreadCoverage = {
   /** Ordinals of the runs it served itself, ascending, rolled-back runs left out. */
   nativeRunOrdinals: Array<Scalars['Int']['output']>;
   providerThreadId: Scalars['ID']['output'];
+};
+
+export type ProviderThreadRollback = {
+  __typename?: 'ProviderThreadRollback';
+  action: ProviderRollbackAction;
+  /** Set for ROLLED_BACK. */
+  nativeRollback: Maybe<NativeRollback>;
+  providerThread: ProviderThread;
 };
 
 /** STALE: replaced by a newer provider thread of the same provider on this app thread. */
@@ -359,6 +478,21 @@ export type ReportResumeFailureInput = {
   /** 1..20000 characters. */
   error: Scalars['String']['input'];
   runId: Scalars['ID']['input'];
+};
+
+/** What a rollback changed. */
+export type RollbackPayload = {
+  __typename?: 'RollbackPayload';
+  providerThreads: Array<ProviderThreadRollback>;
+  rolledBackRuns: Array<Run>;
+  supersededHandoffs: Array<ContextHandoff>;
+  thread: Thread;
+};
+
+export type RollbackThreadInput = {
+  threadId: Scalars['ID']['input'];
+  /** 0, or the ordinal of a live run below the head (for a fork: not below its fork point). */
+  toOrdinal: Scalars['Int']['input'];
 };
 
 export type Run = {
@@ -468,6 +602,16 @@ export type SourcePoint = {
   threadId: Scalars['ID']['output'];
 };
 
+export type SpawnSubagentInput = {
+  id?: InputMaybe<Scalars['ID']['input']>;
+  parentRunId: Scalars['ID']['input'];
+  /** The provider the subagent runs on. */
+  provider: Scalars['String']['input'];
+  /** What the subagent is asked to do (1..20000 characters); its first run receives it as MANUAL_CONTEXT. */
+  task: Scalars['String']['input'];
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type StalenessSignal =
   | 'clean_context_requested'
   | 'incompatible_config'
@@ -502,7 +646,11 @@ export type StartRunPayload = {
 
 export type Thread = {
   __typename?: 'Thread';
+  /** Parent, grandparent, ... up to the root, nearest first. depth is clamped to 1..50. */
+  ancestors: Array<Thread>;
   createdAt: Scalars['DateTime']['output'];
+  /** Forks of this thread, oldest first. first is clamped to 1..100. */
+  forks: Array<Thread>;
   /** Every handoff of the thread, superseded ones included, oldest first. */
   handoffs: Array<ContextHandoff>;
   /** Highest ordinal that is not rolled back; 0 when the thread has no runs. */
@@ -510,18 +658,36 @@ export type Thread = {
   id: Scalars['ID']['output'];
   /** Checkpoint of the newest live run that captured one. */
   latestCheckpoint: Maybe<Checkpoint>;
+  lineage: ThreadLineage;
   /** Provider threads in creation order. */
   providerThreads: Array<ProviderThread>;
   /** Runs in ordinal order, rolled-back ones included. first is clamped to 1..500. */
   runs: RunConnection;
+  /** Subagent threads spawned from this thread's runs, oldest first. first is clamped to 1..100. */
+  subagents: Array<Thread>;
   title: Maybe<Scalars['String']['output']>;
   /** Every context transfer into or out of the thread, oldest first. */
   transfers: Array<ContextTransfer>;
 };
 
 
+export type ThreadAncestorsArgs = {
+  depth?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type ThreadForksArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
 export type ThreadRunsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type ThreadSubagentsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -536,6 +702,19 @@ export type ThreadEdge = {
   cursor: Scalars['String']['output'];
   node: Thread;
 };
+
+export type ThreadLineage = {
+  __typename?: 'ThreadLineage';
+  parent: Maybe<Thread>;
+  relationshipToParent: Maybe<ThreadRelationship>;
+  root: Thread;
+  /** Where the thread branched off its parent; null for a root thread. */
+  sourcePoint: Maybe<SourcePoint>;
+};
+
+export type ThreadRelationship =
+  | 'fork'
+  | 'subagent';
 
 export type TransferActor =
   | 'agent'
@@ -641,6 +820,7 @@ export type ResolversTypes = {
   Checkpoint: ResolverTypeWrapper<CheckpointRecordModel>;
   CheckpointInput: CheckpointInput;
   CompleteRunInput: CompleteRunInput;
+  CompleteSubagentInput: CompleteSubagentInput;
   ContextDelivery: null;
   ContextHandoff: ResolverTypeWrapper<HandoffRecordModel>;
   ContextTransfer: ResolverTypeWrapper<TransferRecordModel>;
@@ -651,24 +831,33 @@ export type ResolversTypes = {
   FileChange: ResolverTypeWrapper<FileChange>;
   FileChangeInput: FileChangeInput;
   FileChangeKind: null;
+  ForkThreadInput: ForkThreadInput;
   HandoffStatus: null;
   HandoffStrategy: null;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IdentityStrength: null;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  MergeBackInput: MergeBackInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  NativeRollback: ResolverTypeWrapper<NativeRollback>;
   OrdinalRange: ResolverTypeWrapper<OrdinalRange>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PlanDecision: null;
   PlanRunInput: PlanRunInput;
   Provider: ResolverTypeWrapper<ProviderDefinitionModel>;
   ProviderCapabilities: ResolverTypeWrapper<ProviderCapabilities>;
+  ProviderRollbackAction: null;
+  ProviderRollbackFailureInput: ProviderRollbackFailureInput;
+  ProviderRollbackInput: ProviderRollbackInput;
   ProviderThread: ResolverTypeWrapper<ProviderThreadRecordModel>;
   ProviderThreadAction: null;
   ProviderThreadCoverage: ResolverTypeWrapper<CoverageRecordModel>;
+  ProviderThreadRollback: ResolverTypeWrapper<Omit<ProviderThreadRollback, 'providerThread'> & { providerThread: ResolversTypes['ProviderThread'] }>;
   ProviderThreadStatus: null;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ReportResumeFailureInput: ReportResumeFailureInput;
+  RollbackPayload: ResolverTypeWrapper<Omit<RollbackPayload, 'providerThreads' | 'rolledBackRuns' | 'supersededHandoffs' | 'thread'> & { providerThreads: Array<ResolversTypes['ProviderThreadRollback']>, rolledBackRuns: Array<ResolversTypes['Run']>, supersededHandoffs: Array<ResolversTypes['ContextHandoff']>, thread: ResolversTypes['Thread'] }>;
+  RollbackThreadInput: RollbackThreadInput;
   Run: ResolverTypeWrapper<RunRecordModel>;
   RunConnection: ResolverTypeWrapper<Omit<RunConnection, 'edges'> & { edges: Array<ResolversTypes['RunEdge']> }>;
   RunEdge: ResolverTypeWrapper<Omit<RunEdge, 'node'> & { node: ResolversTypes['Run'] }>;
@@ -678,6 +867,7 @@ export type ResolversTypes = {
   RunPlan: ResolverTypeWrapper<RunPlanRecordModel>;
   RunStatus: null;
   SourcePoint: ResolverTypeWrapper<SourcePoint>;
+  SpawnSubagentInput: SpawnSubagentInput;
   StalenessSignal: null;
   StartRunInput: StartRunInput;
   StartRunPayload: ResolverTypeWrapper<StartRunResultModel>;
@@ -685,6 +875,8 @@ export type ResolversTypes = {
   Thread: ResolverTypeWrapper<ThreadRecordModel>;
   ThreadConnection: ResolverTypeWrapper<Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversTypes['ThreadEdge']> }>;
   ThreadEdge: ResolverTypeWrapper<Omit<ThreadEdge, 'node'> & { node: ResolversTypes['Thread'] }>;
+  ThreadLineage: ResolverTypeWrapper<Omit<ThreadLineage, 'parent' | 'root'> & { parent?: Maybe<ResolversTypes['Thread']>, root: ResolversTypes['Thread'] }>;
+  ThreadRelationship: null;
   TransferActor: null;
   TransferKind: null;
   TransferResolution: null;
@@ -698,6 +890,7 @@ export type ResolversParentTypes = {
   Checkpoint: CheckpointRecordModel;
   CheckpointInput: CheckpointInput;
   CompleteRunInput: CompleteRunInput;
+  CompleteSubagentInput: CompleteSubagentInput;
   ContextHandoff: HandoffRecordModel;
   ContextTransfer: TransferRecordModel;
   CreateThreadInput: CreateThreadInput;
@@ -706,18 +899,26 @@ export type ResolversParentTypes = {
   FailRunInput: FailRunInput;
   FileChange: FileChange;
   FileChangeInput: FileChangeInput;
+  ForkThreadInput: ForkThreadInput;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
+  MergeBackInput: MergeBackInput;
   Mutation: Record<PropertyKey, never>;
+  NativeRollback: NativeRollback;
   OrdinalRange: OrdinalRange;
   PageInfo: PageInfo;
   PlanRunInput: PlanRunInput;
   Provider: ProviderDefinitionModel;
   ProviderCapabilities: ProviderCapabilities;
+  ProviderRollbackFailureInput: ProviderRollbackFailureInput;
+  ProviderRollbackInput: ProviderRollbackInput;
   ProviderThread: ProviderThreadRecordModel;
   ProviderThreadCoverage: CoverageRecordModel;
+  ProviderThreadRollback: Omit<ProviderThreadRollback, 'providerThread'> & { providerThread: ResolversParentTypes['ProviderThread'] };
   Query: Record<PropertyKey, never>;
   ReportResumeFailureInput: ReportResumeFailureInput;
+  RollbackPayload: Omit<RollbackPayload, 'providerThreads' | 'rolledBackRuns' | 'supersededHandoffs' | 'thread'> & { providerThreads: Array<ResolversParentTypes['ProviderThreadRollback']>, rolledBackRuns: Array<ResolversParentTypes['Run']>, supersededHandoffs: Array<ResolversParentTypes['ContextHandoff']>, thread: ResolversParentTypes['Thread'] };
+  RollbackThreadInput: RollbackThreadInput;
   Run: RunRecordModel;
   RunConnection: Omit<RunConnection, 'edges'> & { edges: Array<ResolversParentTypes['RunEdge']> };
   RunEdge: Omit<RunEdge, 'node'> & { node: ResolversParentTypes['Run'] };
@@ -725,12 +926,14 @@ export type ResolversParentTypes = {
   RunFactInput: RunFactInput;
   RunPlan: RunPlanRecordModel;
   SourcePoint: SourcePoint;
+  SpawnSubagentInput: SpawnSubagentInput;
   StartRunInput: StartRunInput;
   StartRunPayload: StartRunResultModel;
   String: Scalars['String']['output'];
   Thread: ThreadRecordModel;
   ThreadConnection: Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversParentTypes['ThreadEdge']> };
   ThreadEdge: Omit<ThreadEdge, 'node'> & { node: ResolversParentTypes['Thread'] };
+  ThreadLineage: Omit<ThreadLineage, 'parent' | 'root'> & { parent?: Maybe<ResolversParentTypes['Thread']>, root: ResolversParentTypes['Thread'] };
 };
 
 export type CheckpointResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Checkpoint'] = ResolversParentTypes['Checkpoint']> = {
@@ -787,6 +990,7 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 export type DispatchResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Dispatch'] = ResolversParentTypes['Dispatch']> = {
   context?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   delivery?: Resolver<Maybe<ResolversTypes['ContextDelivery']>, ParentType, ContextType>;
+  forkFromTurn?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   nativeThreadRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   providerThreadAction?: Resolver<ResolversTypes['ProviderThreadAction'], ParentType, ContextType>;
   userMessage?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -803,17 +1007,31 @@ export type FileChangeKindResolvers = { ADDED: 'added', DELETED: 'deleted', MODI
 
 export type HandoffStatusResolvers = { FAILED: 'failed', PENDING: 'pending', READY: 'ready', SUPERSEDED: 'superseded' };
 
-export type HandoffStrategyResolvers = { CHECKPOINT_SUMMARY: 'checkpoint_summary', DELTA_SINCE_TARGET_LAST_SEEN: 'delta_since_target_last_seen', FULL_THREAD_SUMMARY: 'full_thread_summary', MANUAL_CONTEXT: 'manual_context' };
+export type HandoffStrategyResolvers = { CHECKPOINT_SUMMARY: 'checkpoint_summary', DELTA_SINCE_TARGET_LAST_SEEN: 'delta_since_target_last_seen', FORK_DELTA_SUMMARY: 'fork_delta_summary', FULL_THREAD_SUMMARY: 'full_thread_summary', MANUAL_CONTEXT: 'manual_context' };
 
 export type IdentityStrengthResolvers = { NONE: 'none', STRONG: 'strong', WEAK: 'weak' };
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   bindProviderThread?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationBindProviderThreadArgs, 'input'>>;
   completeRun?: Resolver<ResolversTypes['Run'], ParentType, ContextType, RequireFields<MutationCompleteRunArgs, 'input'>>;
+  completeSubagent?: Resolver<ResolversTypes['ContextTransfer'], ParentType, ContextType, RequireFields<MutationCompleteSubagentArgs, 'input'>>;
+  confirmProviderRollback?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationConfirmProviderRollbackArgs, 'input'>>;
   createThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationCreateThreadArgs, 'input'>>;
   failRun?: Resolver<ResolversTypes['Run'], ParentType, ContextType, RequireFields<MutationFailRunArgs, 'input'>>;
+  forkThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationForkThreadArgs, 'input'>>;
+  mergeBack?: Resolver<ResolversTypes['ContextTransfer'], ParentType, ContextType, RequireFields<MutationMergeBackArgs, 'input'>>;
+  reportProviderRollbackFailure?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationReportProviderRollbackFailureArgs, 'input'>>;
   reportResumeFailure?: Resolver<ResolversTypes['StartRunPayload'], ParentType, ContextType, RequireFields<MutationReportResumeFailureArgs, 'input'>>;
+  rollbackThread?: Resolver<ResolversTypes['RollbackPayload'], ParentType, ContextType, RequireFields<MutationRollbackThreadArgs, 'input'>>;
+  spawnSubagent?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationSpawnSubagentArgs, 'input'>>;
   startRun?: Resolver<ResolversTypes['StartRunPayload'], ParentType, ContextType, RequireFields<MutationStartRunArgs, 'input'>>;
+};
+
+export type NativeRollbackResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['NativeRollback'] = ResolversParentTypes['NativeRollback']> = {
+  nativeThreadRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  providerThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  toOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  turnsToDrop?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type OrdinalRangeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OrdinalRange'] = ResolversParentTypes['OrdinalRange']> = {
@@ -850,10 +1068,13 @@ export type ProviderCapabilitiesResolvers<ContextType = RequestContext, ParentTy
   supportsModelSwitchInThread?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
+export type ProviderRollbackActionResolvers = { DIVERGENT: 'divergent', ROLLED_BACK: 'rolled_back' };
+
 export type ProviderThreadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProviderThread'] = ResolversParentTypes['ProviderThread']> = {
   coverage?: Resolver<ResolversTypes['ProviderThreadCoverage'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   firstRunOrdinal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  forkedFrom?: Resolver<Maybe<ResolversTypes['ProviderThread']>, ParentType, ContextType>;
   handoffIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastRunOrdinal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -865,7 +1086,7 @@ export type ProviderThreadResolvers<ContextType = RequestContext, ParentType ext
   threadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
-export type ProviderThreadActionResolvers = { CREATE: 'create', NONE: 'none', RESUME: 'resume', REUSE: 'reuse' };
+export type ProviderThreadActionResolvers = { CREATE: 'create', NATIVE_FORK: 'native_fork', NONE: 'none', RESUME: 'resume', REUSE: 'reuse' };
 
 export type ProviderThreadCoverageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProviderThreadCoverage'] = ResolversParentTypes['ProviderThreadCoverage']> = {
   coveredThroughOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -874,6 +1095,12 @@ export type ProviderThreadCoverageResolvers<ContextType = RequestContext, Parent
   missingRunOrdinals?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
   nativeRunOrdinals?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
   providerThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type ProviderThreadRollbackResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProviderThreadRollback'] = ResolversParentTypes['ProviderThreadRollback']> = {
+  action?: Resolver<ResolversTypes['ProviderRollbackAction'], ParentType, ContextType>;
+  nativeRollback?: Resolver<Maybe<ResolversTypes['NativeRollback']>, ParentType, ContextType>;
+  providerThread?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType>;
 };
 
 export type ProviderThreadStatusResolvers = { ACTIVE: 'active', CLOSED: 'closed', DIVERGENT: 'divergent', IDLE: 'idle', RESUME_FAILED: 'resume_failed', ROLLED_BACK: 'rolled_back', STALE: 'stale' };
@@ -886,6 +1113,13 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   run?: Resolver<Maybe<ResolversTypes['Run']>, ParentType, ContextType, RequireFields<QueryRunArgs, 'id'>>;
   thread?: Resolver<Maybe<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<QueryThreadArgs, 'id'>>;
   threads?: Resolver<ResolversTypes['ThreadConnection'], ParentType, ContextType, RequireFields<QueryThreadsArgs, 'first'>>;
+};
+
+export type RollbackPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RollbackPayload'] = ResolversParentTypes['RollbackPayload']> = {
+  providerThreads?: Resolver<Array<ResolversTypes['ProviderThreadRollback']>, ParentType, ContextType>;
+  rolledBackRuns?: Resolver<Array<ResolversTypes['Run']>, ParentType, ContextType>;
+  supersededHandoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
+  thread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;
 };
 
 export type RunResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Run'] = ResolversParentTypes['Run']> = {
@@ -960,13 +1194,17 @@ export type StartRunPayloadResolvers<ContextType = RequestContext, ParentType ex
 };
 
 export type ThreadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Thread'] = ResolversParentTypes['Thread']> = {
+  ancestors?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadAncestorsArgs, 'depth'>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  forks?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadForksArgs, 'first'>>;
   handoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
   headOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   latestCheckpoint?: Resolver<Maybe<ResolversTypes['Checkpoint']>, ParentType, ContextType>;
+  lineage?: Resolver<ResolversTypes['ThreadLineage'], ParentType, ContextType>;
   providerThreads?: Resolver<Array<ResolversTypes['ProviderThread']>, ParentType, ContextType>;
   runs?: Resolver<ResolversTypes['RunConnection'], ParentType, ContextType, RequireFields<ThreadRunsArgs, 'first'>>;
+  subagents?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadSubagentsArgs, 'first'>>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   transfers?: Resolver<Array<ResolversTypes['ContextTransfer']>, ParentType, ContextType>;
 };
@@ -980,6 +1218,15 @@ export type ThreadEdgeResolvers<ContextType = RequestContext, ParentType extends
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;
 };
+
+export type ThreadLineageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ThreadLineage'] = ResolversParentTypes['ThreadLineage']> = {
+  parent?: Resolver<Maybe<ResolversTypes['Thread']>, ParentType, ContextType>;
+  relationshipToParent?: Resolver<Maybe<ResolversTypes['ThreadRelationship']>, ParentType, ContextType>;
+  root?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;
+  sourcePoint?: Resolver<Maybe<ResolversTypes['SourcePoint']>, ParentType, ContextType>;
+};
+
+export type ThreadRelationshipResolvers = { FORK: 'fork', SUBAGENT: 'subagent' };
 
 export type TransferActorResolvers = { AGENT: 'agent', SYSTEM: 'system', USER: 'user' };
 
@@ -1002,16 +1249,20 @@ export type Resolvers<ContextType = RequestContext> = {
   HandoffStrategy?: HandoffStrategyResolvers;
   IdentityStrength?: IdentityStrengthResolvers;
   Mutation?: MutationResolvers<ContextType>;
+  NativeRollback?: NativeRollbackResolvers<ContextType>;
   OrdinalRange?: OrdinalRangeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   PlanDecision?: PlanDecisionResolvers;
   Provider?: ProviderResolvers<ContextType>;
   ProviderCapabilities?: ProviderCapabilitiesResolvers<ContextType>;
+  ProviderRollbackAction?: ProviderRollbackActionResolvers;
   ProviderThread?: ProviderThreadResolvers<ContextType>;
   ProviderThreadAction?: ProviderThreadActionResolvers;
   ProviderThreadCoverage?: ProviderThreadCoverageResolvers<ContextType>;
+  ProviderThreadRollback?: ProviderThreadRollbackResolvers<ContextType>;
   ProviderThreadStatus?: ProviderThreadStatusResolvers;
   Query?: QueryResolvers<ContextType>;
+  RollbackPayload?: RollbackPayloadResolvers<ContextType>;
   Run?: RunResolvers<ContextType>;
   RunConnection?: RunConnectionResolvers<ContextType>;
   RunEdge?: RunEdgeResolvers<ContextType>;
@@ -1025,6 +1276,8 @@ export type Resolvers<ContextType = RequestContext> = {
   Thread?: ThreadResolvers<ContextType>;
   ThreadConnection?: ThreadConnectionResolvers<ContextType>;
   ThreadEdge?: ThreadEdgeResolvers<ContextType>;
+  ThreadLineage?: ThreadLineageResolvers<ContextType>;
+  ThreadRelationship?: ThreadRelationshipResolvers;
   TransferActor?: TransferActorResolvers;
   TransferKind?: TransferKindResolvers;
   TransferResolution?: TransferResolutionResolvers;

@@ -1,4 +1,4 @@
-import { buildDispatch } from '../../domain/dispatch.js';
+import { buildDispatch, dispatchProviderThreadId } from '../../domain/dispatch.js';
 import { planRun, startRun } from '../../operations/switching.js';
 import type { Resolvers } from '../generated/graphql.js';
 import { LIMITS, optionalText, requiredText } from '../validation.js';
@@ -30,6 +30,10 @@ export const planningResolvers: Resolvers = {
   },
   StartRunPayload: {
     plan: (result) => result.run.plan,
-    dispatch: (result) => buildDispatch(result.run, result.providerThread, result.handoff),
+    dispatch: async (result, _args, { loaders }) => {
+      const sourceId = dispatchProviderThreadId(result.run);
+      const providerThread = sourceId === result.providerThread.id ? result.providerThread : await loaders.providerThread.load(sourceId);
+      return buildDispatch(result.run, providerThread, result.handoff);
+    },
   },
 };

@@ -1,4 +1,4 @@
-import { buildDispatch } from '../../domain/dispatch.js';
+import { buildDispatch, dispatchProviderThreadId } from '../../domain/dispatch.js';
 import { completeRun, failRun } from '../../operations/runs.js';
 import { notFound } from '../errors.js';
 import type { Resolvers } from '../generated/graphql.js';
@@ -46,7 +46,7 @@ export const runResolvers: Resolvers = {
     facts: (run, _args, { loaders }) => loaders.factsOfRun.load(run.id),
     dispatch: async (run, _args, { loaders }) => {
       const [providerThread, handoff] = await Promise.all([
-        loaders.providerThread.load(run.providerThreadId),
+        loaders.providerThread.load(dispatchProviderThreadId(run)),
         run.contextHandoffId ? loaders.handoff.load(run.contextHandoffId) : null,
       ]);
       return buildDispatch(run, providerThread, handoff);

@@ -8,9 +8,11 @@ import type {
   TransferRecord,
   TransferResolution,
   TransferStatus,
+  ProviderThreadRecord,
 } from '../../domain/records.js';
+import type { HistorySegment } from '../../domain/history.js';
 import type { Tx } from '../transactions.js';
-import { toHandoff, toTransfer } from './mapping.js';
+import { toHandoff, toProviderThread, toTransfer } from './mapping.js';
 
 type Props = Record<string, unknown>;
 
@@ -44,9 +46,32 @@ export interface NewTransfer {
   createdBy: TransferActor;
 }
 
-export async function createHandoff(tx: Tx, handoff: NewHandoff, transfer: NewTransfer): Promise<HandoffRecord> {
-  const row = await tx.one<{ handoff: Props }>('handoffs/create', { handoff, transfer });
+/**
+ * Creates the handoff and the transfer it materializes (or resolves that transfer when it exists
+ * already), COVERS edges to the live runs that `segments` hold, and marks `alsoResolves` consumed.
+ */
+export async function createHandoff(
+  tx: Tx,
+  handoff: NewHandoff,
+  transfer: NewTransfer,
+  segments: HistorySegment[],
+  alsoResolves: string[] = [],
+): Promise<HandoffRecord> {
+  const row = await tx.one<{ handoff: Props }>('handoffs/create', { handoff, transfer, segments, alsoResolves });
   return toHandoff(row!.handoff);
+}
+
+export async function pendingTransfersInto(tx: Tx, threadId: string): Promise<{ transfer: TransferRecord; sourceProviderThread: ProviderThreadRecord | null; sourceTurns: number }[]> {
+  const rows = await tx.rows<{ transfer: Props; sourceProviderThread: Props | null; sourceTurns: number }>('transfers/pending-into', { threadId });
+  return rows.map((row) => ({
+    transfer: toTransfer(row.transfer),
+    sourceProviderThread: row.sourceProviderThread && toProviderThread(row.sourceProviderThread),
+    sourceTurns: row.sourceTurns,
+  }));
+}
+
+export async function resolveForkNatively(tx: Tx, transferId: string, targetProvider: string): Promise<void> {
+  await tx.rows('transfers/resolve-native', { transferId, targetProvider });
 }
 
 export async function supersedeHandoff(tx: Tx, oldId: string, newId: string, newTransferId: string): Promise<void> {

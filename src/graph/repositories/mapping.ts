@@ -17,7 +17,33 @@ const int = (value: unknown): number | null => (value === null || value === unde
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
 export function toThread(props: Props): ThreadRecord {
-  return { id: String(props.id), title: text(props.title), createdAt: String(props.createdAt), headOrdinal: Number(props.headOrdinal) };
+  const segmentThreadIds = strings(props.segmentThreadIds);
+  const segmentTo = (props.segmentTo as number[] | undefined) ?? [];
+  const segmentAsOf = strings(props.segmentAsOf);
+  const parentThreadId = text(props.parentThreadId);
+  return {
+    id: String(props.id),
+    title: text(props.title),
+    createdAt: String(props.createdAt),
+    headOrdinal: Number(props.headOrdinal),
+    parentThreadId,
+    relationshipToParent: (props.relationshipToParent ?? null) as ThreadRecord['relationshipToParent'],
+    rootThreadId: text(props.rootThreadId) ?? String(props.id),
+    sourcePoint: parentThreadId === null ? null : {
+      threadId: parentThreadId,
+      runId: text(props.sourceRunId),
+      runOrdinal: int(props.sourceRunOrdinal),
+      checkpointId: text(props.sourceCheckpointId),
+      providerThreadId: text(props.sourceProviderThreadId),
+    },
+    forkOrdinal: int(props.forkOrdinal) ?? 0,
+    inherited: segmentThreadIds.map((threadId, index) => ({
+      threadId,
+      from: index === 0 ? 1 : Number(segmentTo[index - 1]) + 1,
+      to: Number(segmentTo[index]),
+      asOf: segmentAsOf[index] ?? null,
+    })),
+  };
 }
 
 /** The plan is stored flat on the run (plan* properties) so analysts can query decisions directly. */
@@ -32,6 +58,7 @@ export function toPlan(props: Props): RunPlanRecord {
     coveredRunOrdinals: from !== null && to !== null ? { from, to } : null,
     stalenessSignals: strings(props.planSignals) as RunPlanRecord['stalenessSignals'],
     reasons: strings(props.planReasons),
+    forkFromTurn: int(props.planForkFromTurn),
   };
 }
 
@@ -45,6 +72,7 @@ export function planProperties(plan: RunPlanRecord): Props {
     planCoveredTo: plan.coveredRunOrdinals?.to ?? null,
     planSignals: plan.stalenessSignals,
     planReasons: plan.reasons,
+    planForkFromTurn: plan.forkFromTurn ?? null,
   };
 }
 
@@ -79,6 +107,8 @@ export function toProviderThread(props: Props): ProviderThreadRecord {
     runtimeMode: text(props.runtimeMode),
     firstRunOrdinal: int(props.firstRunOrdinal),
     lastRunOrdinal: int(props.lastRunOrdinal),
+    forkedFromId: text(props.forkedFromId),
+    inheritedThroughOrdinal: int(props.inheritedThroughOrdinal),
     createdAt: String(props.createdAt),
   };
 }
@@ -133,6 +163,7 @@ export function toTransfer(props: Props): TransferRecord {
     status: props.status as TransferRecord['status'],
     resolution: (props.resolution ?? null) as TransferRecord['resolution'],
     handoffId: text(props.handoffId),
+    contextText: text(props.contextText),
     createdBy: props.createdBy as TransferRecord['createdBy'],
     createdAt: String(props.createdAt),
     consumedAt: text(props.consumedAt),

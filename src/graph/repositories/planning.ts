@@ -1,36 +1,46 @@
+import type { HistorySegment } from '../../domain/history.js';
 import type { PlanningSnapshot, RunSinceLastNative } from '../../domain/planner.js';
+import type { ThreadRecord } from '../../domain/records.js';
 import type { SummaryCheckpoint, SummaryFact, SummaryRun } from '../../domain/summary.js';
 import type { Tx } from '../transactions.js';
-import { toCheckpoint, toProviderThread } from './mapping.js';
+import { toCheckpoint, toProviderThread, toThread } from './mapping.js';
 
 type Props = Record<string, unknown>;
 
-/** Reads the planner's bounded neighbourhood; null when the thread does not exist. */
-export async function loadPlanningSnapshot(tx: Tx, threadId: string, provider: string, runWindow: number): Promise<PlanningSnapshot | null> {
+/** Reads the planner's bounded neighbourhood and the thread; null when the thread does not exist. */
+export async function loadPlanningSnapshot(
+  tx: Tx,
+  threadId: string,
+  provider: string,
+  runWindow: number,
+): Promise<{ snapshot: PlanningSnapshot; thread: ThreadRecord } | null> {
   const row = await tx.one<{
+    thread: Props;
     headOrdinal: number;
     headProviderThreadId: string | null;
     target: Props | null;
     standingHandoffs: number;
     handoffCoveredThrough: number | null;
     runsSinceLastNative: RunSinceLastNative[];
-  }>('planner/snapshot', { threadId, provider, runWindow: runWindow });
+  }>('planner/snapshot', { threadId, provider, runWindow });
   if (!row) return null;
   const target = row.target && toProviderThread(row.target);
   return {
-    headOrdinal: row.headOrdinal,
-    headProviderThreadId: row.headProviderThreadId,
-    target: target && {
-      providerThread: target,
-      coveredThroughOrdinal: Math.max(target.lastRunOrdinal ?? 0, row.handoffCoveredThrough ?? 0),
-      standingHandoffCount: row.standingHandoffs,
-      runsSinceLastNative: row.runsSinceLastNative,
+    thread: toThread(row.thread),
+    snapshot: {
+      headOrdinal: row.headOrdinal,
+      headProviderThreadId: row.headProviderThreadId,
+      target: target && {
+        providerThread: target,
+        coveredThroughOrdinal: Math.max(target.lastRunOrdinal ?? 0, row.handoffCoveredThrough ?? 0, target.inheritedThroughOrdinal ?? 0),
+        standingHandoffCount: row.standingHandoffs,
+        runsSinceLastNative: row.runsSinceLastNative,
+      },
     },
   };
 }
 
 export interface SummarySource {
-  title: string | null;
   threadProviders: string[];
   /** Newest first, at most runLimit; each with the provider thread that served it. */
   runs: (SummaryRun & { providerThreadId: string })[];
@@ -38,31 +48,21 @@ export interface SummarySource {
   latestCheckpoint: SummaryCheckpoint | null;
 }
 
-export async function loadSummarySource(
-  tx: Tx,
-  threadId: string,
-  range: { from: number; to: number },
-  limits: { runs: number; facts: number },
-): Promise<SummarySource> {
-  const row = await tx.one<{
-    title: string | null;
+/** What the summarizer needs about the history held by `segments`, newest first and within the limits. */
+export async function loadSummarySource(tx: Tx, segments: HistorySegment[], limits: { runs: number; facts: number }): Promise<SummarySource> {
+  const rows = await tx.rows<{
     threadProviders: string[];
     runs: (SummaryRun & { providerThreadId: string })[];
     facts: SummaryFact[];
     checkpoint: Props | null;
-  }>('summaries/input', {
-    threadId,
-    from: range.from,
-    to: range.to,
-    runLimit: limits.runs,
-    factLimit: limits.facts,
-  });
-  const checkpoint = row?.checkpoint ? toCheckpoint(row.checkpoint) : null;
+  }>('summaries/input', { segments, runLimit: limits.runs, factLimit: limits.facts });
+  const newestFirst = <T>(items: T[], ordinalOf: (item: T) => number) => items.sort((a, b) => ordinalOf(b) - ordinalOf(a));
+  const checkpoints = rows.flatMap((row) => (row.checkpoint ? [toCheckpoint(row.checkpoint)] : []));
+  const latest = newestFirst(checkpoints, (checkpoint) => checkpoint.runOrdinal)[0] ?? null;
   return {
-    title: row?.title ?? null,
-    threadProviders: row?.threadProviders ?? [],
-    runs: row?.runs ?? [],
-    facts: row?.facts ?? [],
-    latestCheckpoint: checkpoint && { runOrdinal: checkpoint.runOrdinal, ref: checkpoint.ref, diffSummary: checkpoint.diffSummary, files: checkpoint.files },
+    threadProviders: [...new Set(rows.flatMap((row) => row.threadProviders ?? []))],
+    runs: newestFirst(rows.flatMap((row) => row.runs), (run) => run.ordinal).slice(0, limits.runs),
+    facts: newestFirst(rows.flatMap((row) => row.facts), (fact) => fact.runOrdinal).slice(0, limits.facts),
+    latestCheckpoint: latest && { runOrdinal: latest.runOrdinal, ref: latest.ref, diffSummary: latest.diffSummary, files: latest.files },
   };
 }

@@ -1,4 +1,7 @@
+import { coverageOf, type KnownRuns } from '../../domain/coverage.js';
+import { segmentsFor } from '../../domain/history.js';
 import type { CoverageRecord, ProviderThreadRecord } from '../../domain/records.js';
+import { threadsByIds } from './threads.js';
 import type { Tx } from '../transactions.js';
 import { toProviderThread } from './mapping.js';
 
@@ -10,10 +13,17 @@ export interface NewProviderThread {
   provider: string;
   model: string | null;
   runtimeMode: string | null;
+  /** A native fork: the provider thread it continues, and the fork point it knows through. */
+  forkedFrom?: { id: string; inheritedThroughOrdinal: number };
 }
 
 export async function createProviderThread(tx: Tx, providerThread: NewProviderThread): Promise<ProviderThreadRecord> {
-  const row = await tx.one<{ providerThread: Props }>('provider-threads/create', { ...providerThread });
+  const { forkedFrom, ...fields } = providerThread;
+  const row = await tx.one<{ providerThread: Props }>('provider-threads/create', {
+    ...fields,
+    forkedFromId: forkedFrom?.id ?? null,
+    inheritedThroughOrdinal: forkedFrom?.inheritedThroughOrdinal ?? null,
+  });
   return toProviderThread(row!.providerThread);
 }
 
@@ -36,6 +46,13 @@ export async function markProviderThreadStale(tx: Tx, id: string): Promise<void>
   await tx.rows('provider-threads/mark-stale', { id });
 }
 
+/** Coverage of each provider thread against its app thread's history: three reads for any number. */
 export async function coverageByIds(tx: Tx, ids: readonly string[]): Promise<CoverageRecord[]> {
-  return tx.rows<CoverageRecord>('provider-threads/coverage', { ids });
+  const known = await tx.rows<KnownRuns & { threadId: string }>('provider-threads/coverage', { ids });
+  const threads = await threadsByIds(tx, [...new Set(known.map((row) => row.threadId))]);
+  const histories = await tx.rows<{ threadId: string; ordinals: number[] }>('threads/history-ordinals', {
+    threads: threads.map((thread) => ({ threadId: thread.id, segments: segmentsFor(thread, { from: 1, to: thread.headOrdinal }) })),
+  });
+  const ordinalsOf = new Map(histories.map((row) => [row.threadId, row.ordinals]));
+  return known.map((row) => coverageOf(row, ordinalsOf.get(row.threadId) ?? []));
 }

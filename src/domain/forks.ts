@@ -1,0 +1,67 @@
+// How a fork's first run takes in its source: natively when the provider can continue the source's
+// own conversation, else through portable context (../shared/design/domain.md, "Fork").
+import type { Plan, PlanRequest } from './planner.js';
+import type { HandoffStrategy, ProviderThreadRecord, TransferResolution } from './records.js';
+
+export interface PendingFork {
+  /** The source point's provider thread; null when the fork starts from a checkpoint alone. */
+  sourceProviderThread: ProviderThreadRecord | null;
+  sourceRunOrdinal: number;
+  /** How many of the source provider thread's own turns lie at or before the source point. */
+  sourceTurns: number;
+  fromCheckpoint: boolean;
+}
+
+export type ForkResolution =
+  | { kind: 'native'; forkFromTurn: number; reason: string }
+  | { kind: 'portable'; strategy: HandoffStrategy; resolution: TransferResolution; reason: string };
+
+const UNFORKABLE_STATUSES = new Set(['divergent', 'stale', 'resume_failed', 'rolled_back', 'closed']);
+
+export function resolveFork(fork: PendingFork, request: PlanRequest): ForkResolution {
+  const source = fork.sourceProviderThread;
+  const why = source ? whyNotNative(fork, source, request) : 'the fork starts from a checkpoint, with no provider thread to fork';
+  if (source && why === null) {
+    return {
+      kind: 'native',
+      forkFromTurn: fork.sourceTurns,
+      reason: `Provider thread ${source.id} is forked natively at its turn ${fork.sourceTurns} (run ${fork.sourceRunOrdinal}).`,
+    };
+  }
+  return fork.fromCheckpoint
+    ? { kind: 'portable', strategy: 'checkpoint_summary', resolution: 'checkpoint_context', reason: `The fork gets a checkpoint summary: ${why}.` }
+    : { kind: 'portable', strategy: 'full_thread_summary', resolution: 'portable_context', reason: `The fork gets portable context: ${why}.` };
+}
+
+function whyNotNative(fork: PendingFork, source: ProviderThreadRecord, request: PlanRequest): string | null {
+  const capabilities = request.provider.capabilities;
+  if (source.provider !== request.provider.id) return `the source point was served by ${source.provider}, not ${request.provider.id}`;
+  if (!capabilities.canForkThread) return `${request.provider.id} cannot fork threads`;
+  const isLatestTurn = source.lastRunOrdinal === fork.sourceRunOrdinal;
+  if (!isLatestTurn && !capabilities.canForkFromTurn) return `${request.provider.id} cannot fork from an earlier turn`;
+  if (capabilities.nativeThreadIds !== 'strong' || source.nativeThreadRef === null) return `provider thread ${source.id} has no reliable native id`;
+  if (UNFORKABLE_STATUSES.has(source.status)) return `provider thread ${source.id} is ${source.status.replace('_', ' ')}`;
+  if (request.cleanContext) return 'a clean context was requested';
+  if (request.runtimeMode !== null && source.runtimeMode !== null && request.runtimeMode !== source.runtimeMode) return 'the runtime mode differs';
+  if (request.model !== null && source.model !== null && request.model !== source.model && !capabilities.supportsModelSwitchInThread) return 'the model differs';
+  return null;
+}
+
+/** The fork's first-run plan: the planner's (a new provider thread with a full summary), or a native fork. */
+export function planForFork(plan: Plan, resolution: ForkResolution, source: ProviderThreadRecord | null): Plan {
+  if (resolution.kind === 'native') {
+    return {
+      decision: 'no_handoff',
+      providerThreadAction: 'native_fork',
+      providerThreadId: source!.id,
+      handoffStrategy: null,
+      coveredRunOrdinals: null,
+      stalenessSignals: [],
+      reasons: [resolution.reason],
+      forkFromTurn: resolution.forkFromTurn,
+      replacedProviderThreadId: null,
+    };
+  }
+  if (plan.handoffStrategy === null) return { ...plan, reasons: [...plan.reasons, resolution.reason] };
+  return { ...plan, handoffStrategy: resolution.strategy, reasons: [...plan.reasons, resolution.reason] };
+}
