@@ -40,6 +40,8 @@ const config: CodegenConfig = {
           Dispatch: '../../domain/records.js#DispatchRecord',
           StartRunPayload: '../../domain/records.js#StartRunResult',
           Provider: '../../domain/providers.js#ProviderDefinition',
+          RollbackPayload: '../../domain/records.js#RollbackResult',
+          ProviderThreadRollback: '../../domain/records.js#ProviderThreadRollbackRecord',
         },
         scalars: { DateTime: 'string' },
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },

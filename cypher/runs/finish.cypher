@@ -10,10 +10,13 @@ SET run.status = $status,
     providerThread.status = CASE providerThread.status WHEN 'active' THEN 'idle' ELSE providerThread.status END
 WITH run, thread
 CALL (run) {
+  // Facts recorded while the run was running (a subagent's result) keep their place before these.
+  OPTIONAL MATCH (run)-[:RECORDED]->(earlier:RunFact)
+  WITH run, count(earlier) AS offset
   UNWIND range(0, size($facts) - 1) AS position
-  WITH run, position, $facts[position] AS fact
+  WITH run, offset + position AS seq, $facts[position] AS fact
   CREATE (run)-[:RECORDED]->(:RunFact {
-    tenant: $tenant, threadId: run.threadId, runOrdinal: run.ordinal, seq: position,
+    tenant: $tenant, threadId: run.threadId, runOrdinal: run.ordinal, seq: seq,
     kind: fact.kind, text: fact.text, key: fact.key, status: fact.status,
     caption: fact.kind + ': ' + left(fact.text, 40)
   })

@@ -39,7 +39,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const service = await startService({ ...config, neo4j: { ...config.neo4j, database: neo4j.database } }, countingDriver, createLogger('silent'));
+  const service = await startService({ ...config, neo4j: { ...config.neo4j, database: neo4j.database } }, countingDriver, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
   const gql = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<GraphQLResponse<T>> => {
     const response = await fetch(service.url, {
       method: 'POST',

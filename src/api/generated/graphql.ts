@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { ThreadRecord as ThreadRecordModel, RunRecord as RunRecordModel, ProviderThreadRecord as ProviderThreadRecordModel, CoverageRecord as CoverageRecordModel, HandoffRecord as HandoffRecordModel, TransferRecord as TransferRecordModel, CheckpointRecord as CheckpointRecordModel, RunPlanRecord as RunPlanRecordModel, DispatchRecord as DispatchRecordModel, StartRunResult as StartRunResultModel } from '../../domain/records.js';
+import type { ThreadRecord as ThreadRecordModel, RunRecord as RunRecordModel, ProviderThreadRecord as ProviderThreadRecordModel, CoverageRecord as CoverageRecordModel, HandoffRecord as HandoffRecordModel, TransferRecord as TransferRecordModel, CheckpointRecord as CheckpointRecordModel, RunPlanRecord as RunPlanRecordModel, DispatchRecord as DispatchRecordModel, StartRunResult as StartRunResultModel, RollbackResult as RollbackResultModel, ProviderThreadRollbackRecord as ProviderThreadRollbackRecordModel } from '../../domain/records.js';
 import type { ProviderDefinition as ProviderDefinitionModel } from '../../domain/providers.js';
 import type { RequestContext } from '../context.js';
 export type Maybe<T> = T | null;
@@ -852,11 +852,11 @@ export type ResolversTypes = {
   ProviderThread: ResolverTypeWrapper<ProviderThreadRecordModel>;
   ProviderThreadAction: null;
   ProviderThreadCoverage: ResolverTypeWrapper<CoverageRecordModel>;
-  ProviderThreadRollback: ResolverTypeWrapper<Omit<ProviderThreadRollback, 'providerThread'> & { providerThread: ResolversTypes['ProviderThread'] }>;
+  ProviderThreadRollback: ResolverTypeWrapper<ProviderThreadRollbackRecordModel>;
   ProviderThreadStatus: null;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   ReportResumeFailureInput: ReportResumeFailureInput;
-  RollbackPayload: ResolverTypeWrapper<Omit<RollbackPayload, 'providerThreads' | 'rolledBackRuns' | 'supersededHandoffs' | 'thread'> & { providerThreads: Array<ResolversTypes['ProviderThreadRollback']>, rolledBackRuns: Array<ResolversTypes['Run']>, supersededHandoffs: Array<ResolversTypes['ContextHandoff']>, thread: ResolversTypes['Thread'] }>;
+  RollbackPayload: ResolverTypeWrapper<RollbackResultModel>;
   RollbackThreadInput: RollbackThreadInput;
   Run: ResolverTypeWrapper<RunRecordModel>;
   RunConnection: ResolverTypeWrapper<Omit<RunConnection, 'edges'> & { edges: Array<ResolversTypes['RunEdge']> }>;
@@ -914,10 +914,10 @@ export type ResolversParentTypes = {
   ProviderRollbackInput: ProviderRollbackInput;
   ProviderThread: ProviderThreadRecordModel;
   ProviderThreadCoverage: CoverageRecordModel;
-  ProviderThreadRollback: Omit<ProviderThreadRollback, 'providerThread'> & { providerThread: ResolversParentTypes['ProviderThread'] };
+  ProviderThreadRollback: ProviderThreadRollbackRecordModel;
   Query: Record<PropertyKey, never>;
   ReportResumeFailureInput: ReportResumeFailureInput;
-  RollbackPayload: Omit<RollbackPayload, 'providerThreads' | 'rolledBackRuns' | 'supersededHandoffs' | 'thread'> & { providerThreads: Array<ResolversParentTypes['ProviderThreadRollback']>, rolledBackRuns: Array<ResolversParentTypes['Run']>, supersededHandoffs: Array<ResolversParentTypes['ContextHandoff']>, thread: ResolversParentTypes['Thread'] };
+  RollbackPayload: RollbackResultModel;
   RollbackThreadInput: RollbackThreadInput;
   Run: RunRecordModel;
   RunConnection: Omit<RunConnection, 'edges'> & { edges: Array<ResolversParentTypes['RunEdge']> };

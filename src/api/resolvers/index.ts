@@ -1,11 +1,12 @@
 import type { Resolvers } from '../generated/graphql.js';
 import { handoffResolvers } from './handoffs.js';
+import { lineageResolvers } from './lineage.js';
 import { planningResolvers } from './planning.js';
 import { providerResolvers } from './providers.js';
 import { runResolvers } from './runs.js';
 import { threadResolvers } from './threads.js';
 
-const modules: Resolvers[] = [threadResolvers, runResolvers, providerResolvers, handoffResolvers, planningResolvers];
+const modules: Resolvers[] = [threadResolvers, runResolvers, providerResolvers, handoffResolvers, planningResolvers, lineageResolvers];
 
 /** One resolver map per schema module, merged type by type. */
 export function mergedResolvers(): Record<string, Record<string, unknown>> {

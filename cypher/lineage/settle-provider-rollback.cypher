@@ -1,0 +1,7 @@
+// The orchestrator reports how a native rollback went: rolled_back becomes $status (idle when it
+// was performed, divergent when it failed). Any other status is left alone and returned as is.
+MATCH (providerThread:ProviderThread {tenant: $tenant, id: $id})
+WITH providerThread, providerThread.status = 'rolled_back' AS settles
+SET providerThread.status = CASE WHEN settles THEN $status ELSE providerThread.status END,
+    providerThread.rollbackError = CASE WHEN settles THEN $error ELSE providerThread.rollbackError END
+RETURN providerThread {.*} AS providerThread, settles

@@ -1,0 +1,225 @@
+// Rollback, fork, merge-back and subagents (../shared/design/domain.md, "Rollback", "Fork" and
+// "The wider lineage model"): each one transaction under the thread's lock.
+import { ThreadlineError, badInput, notFound } from '../api/errors.js';
+import { inheritedByFork, segmentHolding } from '../domain/history.js';
+import { deliveryFor } from '../domain/providers.js';
+import type { ProviderThreadRecord, ProviderThreadRollbackRecord, RollbackResult, ThreadRecord, TransferRecord } from '../domain/records.js';
+import {
+  childrenOf,
+  createChildThread,
+  createMergeBack,
+  lookUpSourcePoint,
+  providerThreadsAffectedByRollback,
+  recordSubagentResult,
+  rollBackRuns,
+  runAt,
+  setRollbackStatuses,
+  settleProviderRollback,
+  supersedeRolledBackHandoffs,
+  type SourceRun,
+} from '../graph/repositories/lineage.js';
+import { lockRunForUpdate } from '../graph/repositories/runs.js';
+import { lockThread, threadsByIds } from '../graph/repositories/threads.js';
+import type { Tx } from '../graph/transactions.js';
+import { newId, type OperationContext } from './context.js';
+
+const STABLE = new Set(['completed', 'failed', 'interrupted']);
+
+export async function rollbackThread(context: OperationContext, threadId: string, toOrdinal: number): Promise<RollbackResult> {
+  return context.graph.write(async (tx) => {
+    const thread = await lockThread(tx, threadId);
+    if (!thread) throw notFound('Thread', threadId);
+    if (thread.runningRunId !== null) throw new ThreadlineError('RUN_IN_PROGRESS', `Thread ${JSON.stringify(threadId)} has a running run; end it before rolling back.`, { runId: thread.runningRunId });
+    await requireRollbackPoint(tx, thread, toOrdinal);
+
+    const rolledBackRuns = await rollBackRuns(tx, threadId, toOrdinal);
+    const runIds = rolledBackRuns.map((run) => run.id);
+    const supersededHandoffs = await supersedeRolledBackHandoffs(tx, runIds);
+    const affected = await providerThreadsAffectedByRollback(tx, threadId, toOrdinal, runIds, supersededHandoffs.map((handoff) => handoff.id));
+    const decisions = affected.map(({ providerThread, turnsToDrop, keepsEarlierRuns }) => {
+      const canRollBack = context.providers.get(providerThread.provider)?.capabilities.canRollbackThread ?? false;
+      return { providerThread, turnsToDrop, action: canRollBack && keepsEarlierRuns ? ('rolled_back' as const) : ('divergent' as const) };
+    });
+    const updated = new Map(
+      (await setRollbackStatuses(tx, decisions.map(({ providerThread, action }) => ({ id: providerThread.id, status: action })))).map((pt) => [pt.id, pt]),
+    );
+    const providerThreads: ProviderThreadRollbackRecord[] = decisions.map(({ providerThread, turnsToDrop, action }) => ({
+      providerThread: updated.get(providerThread.id) ?? providerThread,
+      action,
+      nativeRollback:
+        action === 'rolled_back'
+          ? { providerThreadId: providerThread.id, nativeThreadRef: providerThread.nativeThreadRef, turnsToDrop, toOrdinal }
+          : null,
+    }));
+    const [after] = await threadsByIds(tx, [threadId]);
+    return { thread: after!, rolledBackRuns, supersededHandoffs, providerThreads };
+  });
+}
+
+/** 0, or a live run below the head; a fork cannot roll back into what it inherited. */
+async function requireRollbackPoint(tx: Tx, thread: ThreadRecord, toOrdinal: number): Promise<void> {
+  if (!Number.isInteger(toOrdinal) || toOrdinal < 0 || toOrdinal >= thread.headOrdinal) {
+    throw badInput('toOrdinal', `must be 0 or the ordinal of a live run below the head (${thread.headOrdinal})`);
+  }
+  if (toOrdinal === 0 && thread.forkOrdinal === 0) return;
+  if (toOrdinal < thread.forkOrdinal || (toOrdinal === 0 && thread.forkOrdinal > 0)) {
+    throw badInput('toOrdinal', `a fork cannot roll back below its fork point (${thread.forkOrdinal})`);
+  }
+  if (toOrdinal === thread.forkOrdinal) return;
+  const run = await runAt(tx, thread.id, toOrdinal);
+  if (!run || run.status === 'rolled_back') throw badInput('toOrdinal', `run ${toOrdinal} is not a live run of this thread`);
+}
+
+export async function confirmProviderRollback(context: OperationContext, providerThreadId: string): Promise<ProviderThreadRecord> {
+  return settle(context, providerThreadId, 'idle', null);
+}
+
+export async function reportProviderRollbackFailure(context: OperationContext, providerThreadId: string, error: string): Promise<ProviderThreadRecord> {
+  return settle(context, providerThreadId, 'divergent', error);
+}
+
+async function settle(context: OperationContext, id: string, status: 'idle' | 'divergent', error: string | null): Promise<ProviderThreadRecord> {
+  return context.graph.write(async (tx) => {
+    const settled = await settleProviderRollback(tx, id, status, error);
+    if (!settled) throw notFound('ProviderThread', id);
+    if (!settled.settles) throw new ThreadlineError('CONFLICT', `Provider thread ${id} is ${settled.providerThread.status}, not awaiting a native rollback.`);
+    return settled.providerThread;
+  });
+}
+
+export interface ForkInput {
+  sourceThreadId: string;
+  fromOrdinal: number | null;
+  checkpointId: string | null;
+  providerThreadId: string | null;
+  id: string | null;
+  title: string | null;
+}
+
+/** A new app thread from a stable source point: lineage, a FORKED_FROM edge and a pending transfer, nothing else. */
+export async function forkThread(context: OperationContext, input: ForkInput): Promise<ThreadRecord> {
+  const chosen = [input.fromOrdinal, input.checkpointId, input.providerThreadId].filter((value) => value !== null);
+  if (chosen.length > 1) throw badInput('input', 'give at most one of fromOrdinal, checkpointId and providerThreadId');
+  return context.graph.write(async (tx) => {
+    const source = await lockThread(tx, input.sourceThreadId);
+    if (!source) throw notFound('Thread', input.sourceThreadId);
+    const point = await resolveSourcePoint(tx, source, input);
+    return createChildThread(tx, {
+      id: input.id ?? newId('th'),
+      parentId: source.id,
+      title: input.title,
+      relationship: 'fork',
+      source: {
+        runId: point.run?.id ?? null,
+        runOrdinal: point.ordinal,
+        checkpointId: point.checkpointId,
+        providerThreadId: point.checkpointId ? null : (input.providerThreadId ?? point.run?.providerThreadId ?? null),
+      },
+      forkOrdinal: point.ordinal,
+      segments: inheritedByFork(source, point.ordinal),
+      transferId: newId('tr'),
+      transferKind: 'fork',
+      targetProvider: null,
+      contextText: null,
+      createdBy: 'user',
+    });
+  });
+}
+
+async function resolveSourcePoint(tx: Tx, source: ThreadRecord, input: ForkInput): Promise<{ ordinal: number; run: SourceRun | null; checkpointId: string | null }> {
+  const found = await lookUpSourcePoint(tx, source.id, { ordinal: input.fromOrdinal, checkpointId: input.checkpointId, providerThreadId: input.providerThreadId });
+  if (input.checkpointId !== null) {
+    if (!found?.checkpoint) throw badInput('checkpointId', `no checkpoint ${JSON.stringify(input.checkpointId)} on this thread`);
+    if (found.checkpoint.status !== 'current') throw badInput('checkpointId', 'the checkpoint was rolled back');
+  }
+  if (input.providerThreadId !== null && (!found?.providerThreadId || found.ordinal === null)) {
+    throw badInput('providerThreadId', 'not a provider thread of this thread that served a live run');
+  }
+  const ordinal = found?.ordinal ?? null;
+  if (ordinal === null) {
+    // The default: the newest stable own run, else the point this thread was itself forked at.
+    if (found?.run) return { ordinal: found.run.ordinal, run: found.run, checkpointId: null };
+    if (source.forkOrdinal > 0) return inheritedPoint(tx, source, source.forkOrdinal);
+    throw badInput('sourceThreadId', 'the thread has no stable run to fork from');
+  }
+  if (!Number.isInteger(ordinal) || ordinal < 1 || ordinal > source.headOrdinal) {
+    throw badInput('fromOrdinal', `must be the ordinal of a live run, 1..${source.headOrdinal}`);
+  }
+  if (ordinal <= source.forkOrdinal) return inheritedPoint(tx, source, ordinal);
+  const run = found?.run;
+  if (!run || run.status === 'rolled_back') throw badInput('fromOrdinal', `run ${ordinal} was rolled back`);
+  if (!STABLE.has(run.status)) throw new ThreadlineError('CONFLICT', `Run ${ordinal} is still running; fork from a stable run.`);
+  return { ordinal, run, checkpointId: input.checkpointId };
+}
+
+/** A source point among the runs a fork inherited: they live in another thread of its lineage. */
+async function inheritedPoint(tx: Tx, source: ThreadRecord, ordinal: number): Promise<{ ordinal: number; run: SourceRun | null; checkpointId: null }> {
+  const run = await runAt(tx, segmentHolding(source, ordinal).threadId, ordinal);
+  return { ordinal, run, checkpointId: null };
+}
+
+/** Offers the fork's work since its fork point back to the thread it was forked from. */
+export async function mergeBack(context: OperationContext, forkThreadId: string): Promise<TransferRecord> {
+  return context.graph.write(async (tx) => {
+    const fork = await lockThread(tx, forkThreadId);
+    if (!fork) throw notFound('Thread', forkThreadId);
+    if (fork.relationshipToParent !== 'fork') throw badInput('forkThreadId', 'not a fork');
+    const latest = await lookUpSourcePoint(tx, fork.id, { ordinal: null, checkpointId: null, providerThreadId: null });
+    if (!latest?.run) throw badInput('forkThreadId', 'the fork has no stable run of its own to merge back');
+    return createMergeBack(tx, fork.id, latest.run.ordinal, newId('tr'));
+  });
+}
+
+export interface SpawnInput {
+  parentRunId: string;
+  provider: string;
+  task: string;
+  id: string | null;
+  title: string | null;
+}
+
+/** A child thread for a subagent of a running run; its first run receives the task. */
+export async function spawnSubagent(context: OperationContext, input: SpawnInput): Promise<ThreadRecord> {
+  if (!context.providers.has(input.provider)) throw badInput('provider', `unknown provider ${JSON.stringify(input.provider)}`);
+  return context.graph.write(async (tx) => {
+    const locked = await lockRunForUpdate(tx, input.parentRunId);
+    if (!locked) throw notFound('Run', input.parentRunId);
+    if (locked.run.status !== 'running') throw new ThreadlineError('CONFLICT', `Run ${input.parentRunId} is ${locked.run.status}; subagents work for a running run.`);
+    return createChildThread(tx, {
+      id: input.id ?? newId('th'),
+      parentId: locked.thread.id,
+      title: input.title,
+      relationship: 'subagent',
+      source: { runId: locked.run.id, runOrdinal: locked.run.ordinal, checkpointId: null, providerThreadId: locked.run.providerThreadId },
+      forkOrdinal: 0,
+      segments: [],
+      transferId: newId('tr'),
+      transferKind: 'subagent_spawn',
+      targetProvider: input.provider,
+      contextText: input.task,
+      createdBy: 'agent',
+    });
+  });
+}
+
+/** The subagent's result, recorded on its parent run; the child's work never completes the parent. */
+export async function completeSubagent(context: OperationContext, childThreadId: string, result: string): Promise<TransferRecord> {
+  return context.graph.write(async (tx) => {
+    const child = await lockThread(tx, childThreadId);
+    if (!child) throw notFound('Thread', childThreadId);
+    if (child.relationshipToParent !== 'subagent') throw badInput('childThreadId', 'not a subagent thread');
+    if (child.runningRunId !== null) throw new ThreadlineError('RUN_IN_PROGRESS', 'The subagent thread still has a running run.');
+    const parentRun = await lockRunForUpdate(tx, child.sourcePoint!.runId!);
+    const provider = context.providers.get(parentRun!.run.provider);
+    const delivery = provider ? deliveryFor(provider.capabilities) : 'preamble';
+    return recordSubagentResult(tx, child.id, result, delivery, { transferId: newId('tr'), handoffId: newId('ho') });
+  });
+}
+
+export async function forksOf(context: OperationContext, threadIds: readonly string[], limit: number) {
+  return context.graph.read((tx) => childrenOf(tx, threadIds, 'fork', limit));
+}
+
+export async function subagentsOf(context: OperationContext, threadIds: readonly string[], limit: number) {
+  return context.graph.read((tx) => childrenOf(tx, threadIds, 'subagent', limit));
+}
