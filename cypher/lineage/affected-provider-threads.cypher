@@ -1,8 +1,7 @@
 // Rollback step 3: the provider threads whose native or handoff coverage included a rolled-back run,
 // with how many of their own turns were rolled back and whether they knew anything at or below
 // $toOrdinal (natively, or inherited through a native fork).
-MATCH (providerThread:ProviderThread {tenant: $tenant, threadId: $threadId})
-WHERE providerThread.seq IS NOT NULL
+MATCH (:Thread {tenant: $tenant, id: $threadId})-[:HAS_PROVIDER_THREAD]->(providerThread:ProviderThread)
 CALL (providerThread) {
   OPTIONAL MATCH (providerThread)<-[:USES]-(turn:Run)
   WHERE turn.id IN $runIds
