@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_PLANNER_SETTINGS, type PlannerSettings } from './domain/planner.js';
 import { BUILT_IN_PROVIDERS, mergeProviders, type ProviderDefinition } from './domain/providers.js';
+import { DEFAULT_SUMMARY_POLICY, parseSummaryPolicy, type SummaryPolicy } from './domain/summaryPolicy.js';
 
 /** Every setting comes from an environment variable; see the table in README.md. */
 export interface Config {
@@ -23,6 +24,7 @@ export interface Config {
   apiKeys: Map<string, string>;
   providers: ProviderDefinition[];
   planner: PlannerSettings;
+  summaries: SummaryPolicy;
 }
 
 export const SINGLE_TENANT = 'local';
@@ -47,6 +49,7 @@ const envSchema = z.object({
   THREADLINE_DATA_DIR: z.string().min(1).default('.threadline'),
   THREADLINE_API_KEYS: z.string().optional(),
   THREADLINE_PROVIDERS_FILE: z.string().min(1).optional(),
+  THREADLINE_SUMMARIES_FILE: z.string().min(1).optional(),
   THREADLINE_MAX_DELTA_SOURCE_THREADS: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxDeltaSourceThreads),
   THREADLINE_MAX_RUNS_ELSEWHERE: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxRunsElsewhere),
   THREADLINE_MAX_CHAINED_HANDOFFS: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxChainedHandoffs),
@@ -79,7 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     dataDir: vars.THREADLINE_DATA_DIR,
     apiKeys,
-    providers: vars.THREADLINE_PROVIDERS_FILE ? readProvidersFile(vars.THREADLINE_PROVIDERS_FILE) : [...BUILT_IN_PROVIDERS],
+    providers: vars.THREADLINE_PROVIDERS_FILE ? readJsonFile('THREADLINE_PROVIDERS_FILE', vars.THREADLINE_PROVIDERS_FILE, mergeProviders) : [...BUILT_IN_PROVIDERS],
+    summaries: vars.THREADLINE_SUMMARIES_FILE ? readJsonFile('THREADLINE_SUMMARIES_FILE', vars.THREADLINE_SUMMARIES_FILE, parseSummaryPolicy) : DEFAULT_SUMMARY_POLICY,
     planner: {
       maxDeltaSourceThreads: vars.THREADLINE_MAX_DELTA_SOURCE_THREADS,
       maxRunsElsewhere: vars.THREADLINE_MAX_RUNS_ELSEWHERE,
@@ -102,15 +106,16 @@ function parseApiKeys(raw: string | undefined): Map<string, string> {
   return keys;
 }
 
-function readProvidersFile(path: string): ProviderDefinition[] {
+/** A JSON settings file named by `variable`, validated by `parse`; errors name the variable and the file. */
+function readJsonFile<T>(variable: string, path: string, parse: (content: unknown, source: string) => T): T {
   let content: unknown;
   try {
     content = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  THREADLINE_PROVIDERS_FILE: cannot read ${path} as JSON (${(error as Error).message})`);
+    throw new ConfigError(`Invalid configuration:\n  ${variable}: cannot read ${path} as JSON (${(error as Error).message})`);
   }
   try {
-    return mergeProviders(content, `THREADLINE_PROVIDERS_FILE (${path})`);
+    return parse(content, `${variable} (${path})`);
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  ${(error as Error).message}`);
   }

@@ -24,7 +24,11 @@ SET handoff = $handoff,
     handoff.transferKind = transfer.kind,
     handoff.caption = $handoff.strategy + ' ' + toString($handoff.coveredFrom) + '-' + toString($handoff.coveredTo),
     handoff.createdAt = datetime(),
-    handoff.updatedAt = datetime()
+    handoff.updatedAt = datetime(),
+    handoff.length = size($handoff.summaryText),
+    handoff.requestedAt = datetime(),
+    handoff.writtenAt = CASE WHEN $handoff.status = 'ready' THEN datetime() END,
+    handoff.usedAt = CASE WHEN $handoff.status = 'ready' THEN datetime() END
 CREATE (transfer)-[:MATERIALIZED_AS]->(handoff)
 MERGE (transfer)-[:TO_THREAD]->(thread)
 WITH thread, run, target, transfer, handoff

@@ -26,6 +26,7 @@ CALL (target) {
 RETURN thread {.*} AS thread,
        thread.headOrdinal AS headOrdinal,
        head.providerThreadId AS headProviderThreadId,
+       head.provider AS headProvider,
        target {.*} AS target,
        standingHandoffs,
        handoffCoveredThrough,

@@ -136,8 +136,29 @@ export interface HandoffRecord {
   delivery: ContextDelivery;
   supersedesId: string | null;
   supersededById: string | null;
+  /** local, configured:<name>, provider:<id> or user. */
+  source: string;
+  inputDigest: string | null;
+  budgetChars: number | null;
+  length: number;
+  requestedAt: string;
+  writtenAt: string | null;
+  usedAt: string | null;
+  failureReason: string | null;
+  omissions: string[];
+  /** Set while a provider or summarizer is asked to write it. */
+  summaryRequest: SummaryRequestRecord | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface SummaryRequestRecord {
+  handoffId: string;
+  writer: string;
+  targetProvider: string;
+  strategy: HandoffStrategy;
+  document: string;
+  budgetChars: number | null;
 }
 
 export interface SourcePointRecord {

@@ -154,11 +154,16 @@ const CONDENSE_STEPS: CondenseStep[] = [
 
 /** Renders the handoff document; never longer than budgetChars (null = no limit). */
 export function renderSummary(input: SummaryInput, budgetChars: number | null): string {
+  return renderSummaryReport(input, budgetChars).text;
+}
+
+/** renderSummary, also telling whether even full condensing did not fit and the text was cut hard. */
+export function renderSummaryReport(input: SummaryInput, budgetChars: number | null): { text: string; cut: boolean } {
   const model = buildModel(input);
   const full = render(model, NOT_CONDENSED);
-  if (budgetChars === null) return full;
+  if (budgetChars === null) return { text: full, cut: false };
   const budget = Number.isNaN(budgetChars) ? 0 : Math.max(0, Math.floor(budgetChars));
-  if (full.length <= budget) return full;
+  if (full.length <= budget) return { text: full, cut: false };
 
   const fits = (c: Condensing): boolean => render(model, c).length <= budget;
   let current = NOT_CONDENSED;
@@ -178,9 +183,9 @@ export function renderSummary(input: SummaryInput, budgetChars: number | null): 
       if (fits(step.apply(current, mid))) hi = mid;
       else lo = mid;
     }
-    return render(model, step.apply(current, hi));
+    return { text: render(model, step.apply(current, hi)), cut: false };
   }
-  return hardCut(model, current, budget);
+  return { text: hardCut(model, current, budget), cut: true };
 }
 
 /** The "gist" used for per-run lines: first line / sentence, whitespace collapsed, cut to maxChars with an ellipsis. */

@@ -1,11 +1,14 @@
 // The leading context a run receives, composed from everything that crosses into it: the planner's
-// switch handoff (or a fork's portable context), a subagent's task, and pending merge-backs. One
-// handoff carries all parts and is linked to every transfer it resolves.
+// switch handoff (or a fork's portable context, or operator-written manual context), a subagent's
+// task, and pending merge-backs. One handoff carries all parts and is linked to every transfer it
+// resolves. The switch part is written by the source the summary policy names: locally at once, or
+// PENDING for a provider or a configured summarizer to write.
 import { segmentsFor, type HistorySegment } from '../domain/history.js';
 import type { Plan } from '../domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
 import type { ForkResolution } from '../domain/forks.js';
 import type { HandoffRecord, HandoffStrategy, OrdinalRange, ProviderThreadRecord, RunRecord, ThreadRecord, TransferActor, TransferRecord } from '../domain/records.js';
+import { sourceLabel, summarySourceFor, type SummaryPolicy } from '../domain/summaryPolicy.js';
 import { createHandoff, type NewTransfer } from '../graph/repositories/handoffs.js';
 import type { SummarySource } from '../graph/repositories/planning.js';
 import { threadsByIds } from '../graph/repositories/threads.js';
@@ -19,8 +22,9 @@ export interface RunContextRequest {
   thread: ThreadRecord;
   provider: ProviderDefinition;
   providerThread: ProviderThreadRecord;
-  /** The head run's provider thread, the source of a switch. */
+  /** The head run's provider thread and provider: the source of a switch, "the provider being left". */
   sourceProviderThreadId: string | null;
+  leavingProvider: ProviderDefinition | null;
   /** For a delta: the last run the target knew. */
   baseOrdinal: number | null;
   /** The delta's source, already read while planning. */
@@ -29,7 +33,18 @@ export interface RunContextRequest {
   fork: { transfer: TransferRecord; resolution: ForkResolution } | null;
   subagentSpawn: TransferRecord | null;
   mergeBacks: TransferRecord[];
+  /** Operator-written context replacing the summary (startRun's manualContext). */
+  manualContext: string | null;
+  policy: SummaryPolicy;
   createdBy: TransferActor;
+}
+
+export interface RunContext {
+  handoff: HandoffRecord | null;
+  /** The strategy actually written, when it differs from the plan's (a checkpoint summary fallback). */
+  strategy: HandoffStrategy | null;
+  /** Sentences to add to the plan's reasons. */
+  reasons: string[];
 }
 
 interface Part {
@@ -39,20 +54,27 @@ interface Part {
   segments: HistorySegment[];
   sourceProviderThreadIds: string[];
   transfer: NewTransfer;
+  source: string;
+  /** Who is asked to write it; null: written now. */
+  writer: string | null;
+  createdByProvider: string | null;
+  document: string | null;
+  inputDigest: string | null;
 }
 
-export async function writeRunContext(tx: Tx, request: RunContextRequest): Promise<HandoffRecord | null> {
+export async function writeRunContext(tx: Tx, request: RunContextRequest): Promise<RunContext> {
   const budget = request.provider.capabilities.maxRecommendedHandoffChars;
   // Merge-backs get at most half the budget together; the switch handoff gets the rest.
   const mergeBudget = budget === null ? null : Math.floor(budget / 2 / Math.max(1, request.mergeBacks.length));
   const merges = await Promise.all(request.mergeBacks.map((transfer) => mergeBackPart(tx, request, transfer, mergeBudget)));
   const mergeText = merges.map((part) => part.text).join('\n\n');
   const remaining = budget === null ? null : budget - mergeText.length - (mergeText ? 2 : 0);
-  const main = (await switchPart(tx, request, remaining)) ?? subagentTaskPart(request, remaining);
+  const reasons: string[] = [];
+  const main = manualPart(request) ?? (await switchPart(tx, request, remaining, merges.length > 0, reasons)) ?? subagentTaskPart(request, remaining);
   const [lead, ...rest] = main ? [main, ...merges] : merges;
-  if (!lead) return null;
-  const text = [lead.text, ...rest.map((part) => part.text)].join('\n\n');
-  return createHandoff(
+  if (!lead) return { handoff: null, strategy: null, reasons };
+  const text = lead.writer ? '' : [lead.text, ...rest.map((part) => part.text)].join('\n\n');
+  const handoff = await createHandoff(
     tx,
     {
       id: newId('ho'),
@@ -64,47 +86,111 @@ export async function writeRunContext(tx: Tx, request: RunContextRequest): Promi
       coveredTo: lead.range.to,
       strategy: lead.strategy,
       summaryText: text,
-      status: 'ready',
-      createdByProvider: null,
+      status: lead.writer ? 'pending' : 'ready',
+      createdByProvider: lead.createdByProvider,
       delivery: deliveryFor(request.provider.capabilities),
+      source: lead.source,
+      targetProvider: request.provider.id,
+      writer: lead.writer,
+      inputDocument: lead.document,
+      inputDigest: lead.inputDigest,
+      budgetChars: budget,
+      omissions: [],
     },
     lead.transfer,
     lead.segments,
     rest.map((part) => part.transfer.id),
   );
+  return { handoff, strategy: main === lead ? lead.strategy : null, reasons };
 }
 
 /** The planner's handoff: a switch, or a fork's portable context at its first run. */
-async function switchPart(tx: Tx, request: RunContextRequest, budget: number | null): Promise<Part | null> {
+async function switchPart(tx: Tx, request: RunContextRequest, budget: number | null, withMergeBacks: boolean, reasons: string[]): Promise<Part | null> {
   const { plan, run, thread, provider } = request;
   if (!plan.handoffStrategy || !plan.coveredRunOrdinals) return null;
   const range = plan.coveredRunOrdinals;
   const isDelta = plan.handoffStrategy === 'delta_since_target_last_seen';
   const source = isDelta && request.reusableSource ? request.reusableSource : await readSummarySource(tx, thread, range, budget);
-  const summary = summarize(source, { threadId: run.threadId, title: thread.title, range, strategy: plan.handoffStrategy, targetProvider: provider.id, budgetChars: budget });
-  const fork = request.fork?.resolution.kind === 'portable' ? { transfer: request.fork.transfer, resolution: request.fork.resolution } : null;
+  const summaryOf = (strategy: HandoffStrategy) =>
+    summarize(source, { threadId: run.threadId, title: thread.title, range, strategy, targetProvider: provider.id, budgetChars: budget });
+  let strategy = plan.handoffStrategy;
+  let summary = summaryOf(strategy);
+  if (strategy === 'full_thread_summary' && summary.cut && source.latestCheckpoint) {
+    strategy = 'checkpoint_summary';
+    summary = summaryOf(strategy);
+    reasons.push(`Even a fully condensed full-thread summary exceeds ${budget} characters, so a checkpoint summary is sent instead.`);
+  }
+  const writer = writerFor(request, withMergeBacks, reasons);
   return {
     text: summary.text,
-    strategy: plan.handoffStrategy,
+    strategy,
     range,
     segments: segmentsFor(thread, range),
     sourceProviderThreadIds: summary.sourceProviderThreadIds,
-    transfer: fork
-      ? { ...existingTransfer(fork.transfer), resolution: fork.resolution.resolution, targetProvider: provider.id }
-      : {
-          id: newId('tr'),
-          kind: 'provider_handoff',
-          sourceThreadId: run.threadId,
-          targetThreadId: run.threadId,
-          sourceRunOrdinal: range.to,
-          sourceProviderThreadId: request.sourceProviderThreadId,
-          baseRunOrdinal: request.baseOrdinal,
-          sourceProvider: null,
-          targetProvider: provider.id,
-          status: 'consumed',
-          resolution: isDelta ? 'delta_context' : 'portable_context',
-          createdBy: request.createdBy,
-        },
+    transfer: planTransfer(request, range, isDelta),
+    source: writer.label,
+    writer: writer.name,
+    createdByProvider: writer.createdByProvider,
+    document: summary.document,
+    inputDigest: summary.inputDigest,
+  };
+}
+
+/** Who writes the switch summary under the policy; local when the named writer cannot. */
+function writerFor(request: RunContextRequest, withMergeBacks: boolean, reasons: string[]): { label: string; name: string | null; createdByProvider: string | null } {
+  const local = { label: 'local', name: null, createdByProvider: null };
+  const choice = summarySourceFor(request.policy, request.provider.id);
+  if (!choice || choice.kind === 'local') return local;
+  if (withMergeBacks) {
+    reasons.push('A merge-back rides on this handoff, so the local summarizer writes it in one piece.');
+    return local;
+  }
+  if (choice.kind === 'configured') return { label: sourceLabel(choice, null), name: choice.name, createdByProvider: null };
+  const writer = choice.kind === 'leaving' ? request.leavingProvider : request.provider;
+  if (!writer || !writer.capabilities.canGenerateSummaries) {
+    reasons.push(`The summary policy asks the ${choice.kind} provider${writer ? ` (${writer.id})` : ''}, which cannot write summaries; the local summarizer writes it.`);
+    return local;
+  }
+  reasons.push(`${writer.id} (the ${choice.kind} provider) is asked to write the handoff summary.`);
+  return { label: sourceLabel(choice, writer.id), name: writer.id, createdByProvider: writer.id };
+}
+
+function planTransfer(request: RunContextRequest, range: OrdinalRange, isDelta: boolean): NewTransfer {
+  const { run, provider } = request;
+  const fork = request.fork?.resolution.kind === 'portable' ? { transfer: request.fork.transfer, resolution: request.fork.resolution } : null;
+  if (fork) return { ...existingTransfer(fork.transfer), resolution: fork.resolution.resolution, targetProvider: provider.id };
+  return {
+    id: newId('tr'),
+    kind: 'provider_handoff',
+    sourceThreadId: run.threadId,
+    targetThreadId: run.threadId,
+    sourceRunOrdinal: range.to,
+    sourceProviderThreadId: request.sourceProviderThreadId,
+    baseRunOrdinal: request.baseOrdinal,
+    sourceProvider: null,
+    targetProvider: provider.id,
+    status: 'consumed',
+    resolution: isDelta ? 'delta_context' : 'portable_context',
+    createdBy: request.createdBy,
+  };
+}
+
+/** Operator-written context, over the range the planner chose (nothing when it chose none). */
+function manualPart(request: RunContextRequest): Part | null {
+  if (request.manualContext === null) return null;
+  const range = request.plan.coveredRunOrdinals ?? { from: 0, to: 0 };
+  return {
+    text: request.manualContext,
+    strategy: 'manual_context',
+    range,
+    segments: request.plan.coveredRunOrdinals ? segmentsFor(request.thread, range) : [],
+    sourceProviderThreadIds: [],
+    transfer: { ...planTransfer(request, range, false), createdBy: 'user' },
+    source: 'user',
+    writer: null,
+    createdByProvider: null,
+    document: null,
+    inputDigest: null,
   };
 }
 
@@ -120,6 +206,11 @@ function subagentTaskPart(request: RunContextRequest, budget: number | null): Pa
     segments: [],
     sourceProviderThreadIds: [],
     transfer: { ...existingTransfer(spawn), resolution: 'portable_context', targetProvider: request.provider.id },
+    source: 'user',
+    writer: null,
+    createdByProvider: null,
+    document: null,
+    inputDigest: null,
   };
 }
 
@@ -136,10 +227,16 @@ async function mergeBackPart(tx: Tx, request: RunContextRequest, transfer: Trans
     segments: segmentsFor(fork!, range),
     sourceProviderThreadIds: summary.sourceProviderThreadIds,
     transfer: { ...existingTransfer(transfer), resolution: 'delta_context', targetProvider: request.provider.id },
+    source: 'local',
+    writer: null,
+    createdByProvider: null,
+    document: summary.document,
+    inputDigest: summary.inputDigest,
   };
 }
 
-function existingTransfer(transfer: TransferRecord): NewTransfer {
+/** A transfer that exists already, as createHandoff resolves it (consumed by this handoff). */
+export function existingTransfer(transfer: TransferRecord): NewTransfer {
   return {
     id: transfer.id,
     kind: transfer.kind,

@@ -1,7 +1,8 @@
 // Writes handoff text with the local deterministic summarizer from what the graph holds.
 import { segmentsFor, type ThreadHistory } from '../domain/history.js';
 import type { HandoffStrategy, OrdinalRange } from '../domain/records.js';
-import { renderSummary, type SummaryInput } from '../domain/summary.js';
+import { createHash } from 'node:crypto';
+import { renderSummary, renderSummaryReport, type SummaryInput } from '../domain/summary.js';
 import { loadSummarySource, type SummarySource } from '../graph/repositories/planning.js';
 import type { Tx } from '../graph/transactions.js';
 
@@ -13,6 +14,12 @@ const UNBOUNDED_READ = 1_000_000;
 
 export interface LocalSummary {
   text: string;
+  /** Even full condensing did not fit the budget: the text was cut hard. */
+  cut: boolean;
+  /** The whole structured input, uncondensed: what a provider or summarizer is asked to summarize. */
+  document: string;
+  /** SHA-256 of the document: same input, same digest. */
+  inputDigest: string;
   /** Provider threads that served the covered runs, oldest first. */
   sourceProviderThreadIds: string[];
 }
@@ -45,8 +52,13 @@ export function summarize(
     latestCheckpoint: source.latestCheckpoint,
     targetProvider: request.targetProvider,
   };
+  const report = renderSummaryReport(input, request.budgetChars);
+  const document = request.budgetChars === null ? report.text : renderSummary(input, null);
   return {
-    text: renderSummary(input, request.budgetChars),
+    text: report.text,
+    cut: report.cut,
+    document,
+    inputDigest: createHash('sha256').update(document).digest('hex'),
     sourceProviderThreadIds: [...new Set(runs.map((run) => run.providerThreadId))],
   };
 }

@@ -5,15 +5,17 @@ import { createHash } from 'node:crypto';
 import { ThreadlineError, badInput, notFound } from '../api/errors.js';
 import { decidePlan, measurableDeltaRange, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
 import { planForFork, resolveFork } from '../domain/forks.js';
+import { DEFAULT_SUMMARY_POLICY } from '../domain/summaryPolicy.js';
 import type { ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, ThreadRecord } from '../domain/records.js';
 import { handoffsByIds, pendingTransfersInto, resolveForkNatively, supersedeHandoff } from '../graph/repositories/handoffs.js';
 import { loadPlanningSnapshot, type SummarySource } from '../graph/repositories/planning.js';
 import { createProviderThread, markProviderThreadStale, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
-import { createRun, lockRunForUpdate, moveRunToProviderThread, runByIdempotencyKey, setRunPlan } from '../graph/repositories/runs.js';
+import { createRun, lockRunForUpdate, moveRunToProviderThread, runByIdempotencyKey, runsByIds, setRunPlan } from '../graph/repositories/runs.js';
 import { lockThread } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
-import { writeRunContext } from './runContext.js';
+import { writeWithConfiguredSummarizer } from './handoffSources.js';
+import { writeRunContext, type RunContext } from './runContext.js';
 import { readSummarySource, summarize } from './summaries.js';
 
 export interface PlanInput {
@@ -27,6 +29,7 @@ export interface PlanInput {
 export interface StartInput extends PlanInput {
   userMessage: string;
   idempotencyKey: string | null;
+  manualContext: string | null;
 }
 
 /** What startRun would decide now. Read-only. */
@@ -37,8 +40,12 @@ export async function planRun(context: OperationContext, input: PlanInput): Prom
 
 export async function startRun(context: OperationContext, input: StartInput): Promise<StartRunResult> {
   const request = planRequest(context, input);
+  const budget = request.provider.capabilities.maxRecommendedHandoffChars;
+  if (input.manualContext !== null && budget !== null && input.manualContext.length > budget) {
+    throw badInput('manualContext', `must fit ${request.provider.id}'s handoff budget of ${budget} characters (got ${input.manualContext.length})`);
+  }
   const fingerprint = input.idempotencyKey === null ? null : fingerprintOf(input);
-  return context.graph.write(async (tx) => {
+  const started = await context.graph.write(async (tx) => {
     const thread = await lockThread(tx, input.threadId);
     if (!thread) throw notFound('Thread', input.threadId);
     if (input.idempotencyKey !== null) {
@@ -88,13 +95,16 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
       },
       providerThread.id,
     );
-    const handoff = await writeRunContext(tx, {
+    const written = await writeRunContext(tx, {
       plan,
       run: created.run,
       thread: history,
       provider: request.provider,
       providerThread: created.providerThread,
       sourceProviderThreadId: snapshot.headProviderThreadId,
+      leavingProvider: planned.headProvider ? (context.providers.get(planned.headProvider) ?? null) : null,
+      manualContext: input.manualContext,
+      policy: context.summaries.policy,
       baseOrdinal: plan.decision === 'delta_handoff' ? snapshot.target!.coveredThroughOrdinal : null,
       reusableSource: planned.deltaSource,
       fork: pendingFork && forkResolution ? { transfer: pendingFork.transfer, resolution: forkResolution } : null,
@@ -102,8 +112,23 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
       mergeBacks: pending.filter((entry) => entry.transfer.kind === 'merge_back').map((entry) => entry.transfer),
       createdBy: 'user',
     });
-    return { run: { ...created.run, contextHandoffId: handoff?.id ?? null }, providerThread: created.providerThread, handoff };
+    const run = await recordContextOnPlan(tx, created.run, plan, written);
+    return { run: { ...run, contextHandoffId: written.handoff?.id ?? null }, providerThread: created.providerThread, handoff: written.handoff };
   });
+  // A configured summarizer is called outside the transaction: a slow endpoint holds no lock, and
+  // a retried transaction cannot call it twice.
+  if (started.handoff?.status === 'pending' && started.handoff.source.startsWith('configured:')) {
+    await writeWithConfiguredSummarizer(context, started.handoff);
+    return context.graph.read(async (tx) => loadStartRunResult(tx, (await runsByIds(tx, [started.run.id]))[0]!));
+  }
+  return started;
+}
+
+/** The plan as the run got it: the strategy actually written and why, when the context changed it. */
+async function recordContextOnPlan(tx: Tx, run: RunRecord, plan: Plan, written: RunContext): Promise<RunRecord> {
+  const strategyChanged = written.strategy !== null && plan.handoffStrategy !== null && written.strategy !== plan.handoffStrategy;
+  if (!strategyChanged && written.reasons.length === 0) return run;
+  return setRunPlan(tx, run.id, { ...run.plan, handoffStrategy: strategyChanged ? written.strategy : run.plan.handoffStrategy, reasons: [...run.plan.reasons, ...written.reasons] });
 }
 
 /**
@@ -149,18 +174,22 @@ export async function reportResumeFailure(context: OperationContext, runId: stri
     };
     const replanned = await setRunPlan(tx, run.id, plan);
     const [current] = await providerThreadsByIds(tx, [replacement.id]);
-    const handoff = await writeRunContext(tx, {
+    // Re-planning must not wait on another writer: the replacement summary is always local.
+    const { handoff } = await writeRunContext(tx, {
       plan,
       run: moved,
       thread: locked.thread,
       provider,
       providerThread: current!,
       sourceProviderThreadId: null,
+      leavingProvider: null,
       baseOrdinal: null,
       reusableSource: null,
       fork: null,
       subagentSpawn: null,
       mergeBacks: [],
+      manualContext: null,
+      policy: DEFAULT_SUMMARY_POLICY,
       createdBy: 'system',
     });
     if (handoff && run.contextHandoffId) {
@@ -183,10 +212,10 @@ async function planWithinTransaction(
   context: OperationContext,
   threadId: string,
   request: PlanRequest,
-): Promise<{ plan: Plan; snapshot: PlanningSnapshot; thread: ThreadRecord; deltaSource: SummarySource | null }> {
+): Promise<{ plan: Plan; snapshot: PlanningSnapshot; thread: ThreadRecord; headProvider: string | null; deltaSource: SummarySource | null }> {
   const loaded = await loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
   if (!loaded) throw notFound('Thread', threadId);
-  const { snapshot, thread } = loaded;
+  const { snapshot, thread, headProvider } = loaded;
   const deltaRange = measurableDeltaRange(snapshot, context.planner);
   let deltaSource: SummarySource | null = null;
   let deltaChars: number | null = null;
@@ -201,7 +230,7 @@ async function planWithinTransaction(
       budgetChars: null,
     }).text.length;
   }
-  return { plan: decidePlan(snapshot, request, deltaChars, context.planner), snapshot, thread, deltaSource };
+  return { plan: decidePlan(snapshot, request, deltaChars, context.planner), snapshot, thread, headProvider, deltaSource };
 }
 
 async function ensureProviderThread(tx: Tx, input: PlanInput, plan: Plan, snapshot: PlanningSnapshot, thread: ThreadRecord): Promise<ProviderThreadRecord> {
@@ -233,6 +262,6 @@ async function loadStartRunResult(tx: Tx, run: RunRecord): Promise<StartRunResul
 }
 
 function fingerprintOf(input: StartInput): string {
-  const { provider, model, runtimeMode, userMessage, cleanContext } = input;
-  return createHash('sha256').update(JSON.stringify({ provider, model, runtimeMode, userMessage, cleanContext })).digest('hex');
+  const { provider, model, runtimeMode, userMessage, cleanContext, manualContext } = input;
+  return createHash('sha256').update(JSON.stringify({ provider, model, runtimeMode, userMessage, cleanContext, manualContext })).digest('hex');
 }

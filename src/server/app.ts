@@ -20,6 +20,8 @@ import type { Config } from '../config.js';
 import { applyMigrations } from '../graph/migrations.js';
 import { Graph } from '../graph/transactions.js';
 import type { OperationContext } from '../operations/context.js';
+import { sweepExpiredHandoffs } from '../operations/handoffSources.js';
+import { createChatCompletionsSummarizer } from '../summarizers/chatCompletions.js';
 import { createTenantResolver } from './auth.js';
 import { Readiness } from './readiness.js';
 
@@ -54,6 +56,14 @@ export async function startService(config: Config, driver: Driver, logger: Logge
 
   const resolveTenant = createTenantResolver(config.apiKeys);
   const providers = new Map(config.providers.map((provider) => [provider.id, provider]));
+  const summaries = {
+    policy: config.summaries,
+    summarizers: new Map(
+      Object.entries(config.summaries.summarizers).map(([name, settings]) => [name, createChatCompletionsSummarizer({ name, ...settings })]),
+    ),
+  };
+  const operationsFor = (tenant: string): OperationContext => ({ graph: rootGraph.forTenant(tenant), providers, planner: config.planner, summaries });
+  const sweeper = startPendingHandoffSweeper(rootGraph, operationsFor, config.summaries.pendingTimeoutSeconds, logger);
 
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
@@ -72,9 +82,8 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<RequestContext & BaseContext> => {
         const tenant = resolveTenant(req.headers.authorization)!;
-        const graph = rootGraph.forTenant(tenant);
-        const operations: OperationContext = { graph, providers, planner: config.planner };
-        return { tenant, operations, loaders: createLoaders(graph), logger };
+        const operations = operationsFor(tenant);
+        return { tenant, operations, loaders: createLoaders(operations.graph), logger };
       },
     }),
   );
@@ -86,8 +95,22 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}/graphql`,
     port,
     readiness,
-    close: () => closeAll(apollo, httpServer),
+    close: () => {
+      clearInterval(sweeper);
+      return closeAll(apollo, httpServer);
+    },
   };
+}
+
+/** PENDING handoffs nobody submitted in time fail and are replaced by local summaries. */
+function startPendingHandoffSweeper(rootGraph: Graph, operationsFor: (tenant: string) => OperationContext, timeoutSeconds: number, logger: Logger) {
+  const sweeper = setInterval(() => {
+    sweepExpiredHandoffs(rootGraph, operationsFor)
+      .then((count) => count > 0 && logger.info({ count }, 'expired pending handoffs replaced by local summaries'))
+      .catch((error: unknown) => logger.warn({ err: error }, 'pending handoff sweep failed'));
+  }, Math.min(30_000, (timeoutSeconds * 1000) / 2));
+  sweeper.unref();
+  return sweeper;
 }
 
 async function closeAll(apollo: ApolloServer<RequestContext>, httpServer: Server): Promise<void> {

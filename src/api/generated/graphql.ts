@@ -71,15 +71,30 @@ export type ContextDelivery =
 
 export type ContextHandoff = {
   __typename?: 'ContextHandoff';
+  /** The target's budget when it was written; null: no limit. */
+  budgetChars: Maybe<Scalars['Int']['output']>;
   coveredRunOrdinals: OrdinalRange;
   createdAt: Scalars['DateTime']['output'];
   /** null: written by the local deterministic summarizer. */
   createdByProvider: Maybe<Scalars['String']['output']>;
   delivery: ContextDelivery;
+  /** Why it FAILED (a summarizer error or timeout, or no submission in time). */
+  failureReason: Maybe<Scalars['String']['output']>;
   fromProviderThreadIds: Array<Scalars['ID']['output']>;
   id: Scalars['ID']['output'];
+  /** SHA-256 of the structured input the handoff was written from: same input, same digest. */
+  inputDigest: Maybe<Scalars['String']['output']>;
+  /** Length of summaryText. */
+  length: Scalars['Int']['output'];
+  /** Facts of the covered runs that a non-local summary left out; they are appended to summaryText. */
+  omissions: Array<Scalars['String']['output']>;
+  requestedAt: Scalars['DateTime']['output'];
+  /** local, configured:<name>, provider:<id>, or user (manual context). */
+  source: Scalars['String']['output'];
   status: HandoffStatus;
   strategy: HandoffStrategy;
+  /** Set while a provider is asked to write it (PENDING). */
+  summaryRequest: Maybe<SummaryRequest>;
   summaryText: Scalars['String']['output'];
   supersededBy: Maybe<ContextHandoff>;
   supersedes: Maybe<ContextHandoff>;
@@ -88,6 +103,9 @@ export type ContextHandoff = {
   toProviderThreadId: Scalars['ID']['output'];
   transferId: Scalars['ID']['output'];
   updatedAt: Scalars['DateTime']['output'];
+  /** When it became its run's context. */
+  usedAt: Maybe<Scalars['DateTime']['output']>;
+  writtenAt: Maybe<Scalars['DateTime']['output']>;
 };
 
 export type ContextTransfer = {
@@ -210,6 +228,8 @@ export type Mutation = {
   forkThread: Thread;
   /** Offers the fork's work since the fork point back to its source thread; the source's next run takes it in. */
   mergeBack: ContextTransfer;
+  /** Writes a new handoff with the same coverage, target run and provider thread; the old one becomes SUPERSEDED. */
+  regenerateHandoff: ContextHandoff;
   /** The native rollback failed: the provider thread becomes DIVERGENT and its provider's next run starts a new one. */
   reportProviderRollbackFailure: ProviderThread;
   /** The provider could not resume the planned provider thread: re-plan onto a new one with a full summary. */
@@ -220,6 +240,8 @@ export type Mutation = {
   spawnSubagent: Thread;
   /** Allocates the next ordinal, decides the strategy, creates provider thread / handoff / transfer as needed. */
   startRun: StartRunPayload;
+  /** The text a provider wrote for a PENDING handoff; makes it READY. Refused over the target's budget. */
+  submitHandoffSummary: ContextHandoff;
 };
 
 
@@ -263,6 +285,11 @@ export type MutationMergeBackArgs = {
 };
 
 
+export type MutationRegenerateHandoffArgs = {
+  input: RegenerateHandoffInput;
+};
+
+
 export type MutationReportProviderRollbackFailureArgs = {
   input: ProviderRollbackFailureInput;
 };
@@ -285,6 +312,11 @@ export type MutationSpawnSubagentArgs = {
 
 export type MutationStartRunArgs = {
   input: StartRunInput;
+};
+
+
+export type MutationSubmitHandoffSummaryArgs = {
+  input: SubmitHandoffSummaryInput;
 };
 
 /** The native rollback the orchestrator must perform. */
@@ -474,6 +506,12 @@ export type QueryThreadsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+export type RegenerateHandoffInput = {
+  handoffId: Scalars['ID']['input'];
+  /** local, leaving, entering, or the name of a configured summarizer; default: the policy for the target provider. */
+  source?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type ReportResumeFailureInput = {
   /** 1..20000 characters. */
   error: Scalars['String']['input'];
@@ -625,6 +663,8 @@ export type StartRunInput = {
   cleanContext?: InputMaybe<Scalars['Boolean']['input']>;
   /** Retrying with the same key returns the first result and creates nothing new. At most 200 characters. */
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  /** Operator-written context (1..budget characters): delivered as a MANUAL_CONTEXT handoff over the range the planner chose, instead of a summary. */
+  manualContext?: InputMaybe<Scalars['String']['input']>;
   /** At most 200 characters. */
   model?: InputMaybe<Scalars['String']['input']>;
   provider: Scalars['String']['input'];
@@ -642,6 +682,28 @@ export type StartRunPayload = {
   plan: RunPlan;
   providerThread: ProviderThread;
   run: Run;
+};
+
+export type SubmitHandoffSummaryInput = {
+  /** Who wrote it: the provider asked (see summaryRequest.writer). */
+  createdByProvider: Scalars['String']['input'];
+  handoffId: Scalars['ID']['input'];
+  summaryText: Scalars['String']['input'];
+};
+
+/** What the orchestrator must have a provider write for a PENDING handoff. */
+export type SummaryRequest = {
+  __typename?: 'SummaryRequest';
+  /** The most characters the summary may have; null: no limit. */
+  budgetChars: Maybe<Scalars['Int']['output']>;
+  /** The structured facts to summarize, as the local summarizer's document. */
+  document: Scalars['String']['output'];
+  handoffId: Scalars['ID']['output'];
+  strategy: HandoffStrategy;
+  /** For whom: the provider that will read it. */
+  targetProvider: Scalars['String']['output'];
+  /** The provider asked to write it. */
+  writer: Scalars['String']['output'];
 };
 
 export type Thread = {
@@ -855,6 +917,7 @@ export type ResolversTypes = {
   ProviderThreadRollback: ResolverTypeWrapper<ProviderThreadRollbackRecordModel>;
   ProviderThreadStatus: null;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RegenerateHandoffInput: RegenerateHandoffInput;
   ReportResumeFailureInput: ReportResumeFailureInput;
   RollbackPayload: ResolverTypeWrapper<RollbackResultModel>;
   RollbackThreadInput: RollbackThreadInput;
@@ -872,6 +935,8 @@ export type ResolversTypes = {
   StartRunInput: StartRunInput;
   StartRunPayload: ResolverTypeWrapper<StartRunResultModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  SubmitHandoffSummaryInput: SubmitHandoffSummaryInput;
+  SummaryRequest: ResolverTypeWrapper<SummaryRequest>;
   Thread: ResolverTypeWrapper<ThreadRecordModel>;
   ThreadConnection: ResolverTypeWrapper<Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversTypes['ThreadEdge']> }>;
   ThreadEdge: ResolverTypeWrapper<Omit<ThreadEdge, 'node'> & { node: ResolversTypes['Thread'] }>;
@@ -916,6 +981,7 @@ export type ResolversParentTypes = {
   ProviderThreadCoverage: CoverageRecordModel;
   ProviderThreadRollback: ProviderThreadRollbackRecordModel;
   Query: Record<PropertyKey, never>;
+  RegenerateHandoffInput: RegenerateHandoffInput;
   ReportResumeFailureInput: ReportResumeFailureInput;
   RollbackPayload: RollbackResultModel;
   RollbackThreadInput: RollbackThreadInput;
@@ -930,6 +996,8 @@ export type ResolversParentTypes = {
   StartRunInput: StartRunInput;
   StartRunPayload: StartRunResultModel;
   String: Scalars['String']['output'];
+  SubmitHandoffSummaryInput: SubmitHandoffSummaryInput;
+  SummaryRequest: SummaryRequest;
   Thread: ThreadRecordModel;
   ThreadConnection: Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversParentTypes['ThreadEdge']> };
   ThreadEdge: Omit<ThreadEdge, 'node'> & { node: ResolversParentTypes['Thread'] };
@@ -948,14 +1016,22 @@ export type CheckpointResolvers<ContextType = RequestContext, ParentType extends
 export type ContextDeliveryResolvers = { DEVELOPER: 'developer', PREAMBLE: 'preamble', SYNTHETIC_USER: 'synthetic_user', SYSTEM: 'system' };
 
 export type ContextHandoffResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ContextHandoff'] = ResolversParentTypes['ContextHandoff']> = {
+  budgetChars?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   coveredRunOrdinals?: Resolver<ResolversTypes['OrdinalRange'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   createdByProvider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   delivery?: Resolver<ResolversTypes['ContextDelivery'], ParentType, ContextType>;
+  failureReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   fromProviderThreadIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  inputDigest?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  length?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  omissions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  requestedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['HandoffStatus'], ParentType, ContextType>;
   strategy?: Resolver<ResolversTypes['HandoffStrategy'], ParentType, ContextType>;
+  summaryRequest?: Resolver<Maybe<ResolversTypes['SummaryRequest']>, ParentType, ContextType>;
   summaryText?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   supersededBy?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
   supersedes?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
@@ -964,6 +1040,8 @@ export type ContextHandoffResolvers<ContextType = RequestContext, ParentType ext
   toProviderThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   transferId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  usedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  writtenAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
 export type ContextTransferResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ContextTransfer'] = ResolversParentTypes['ContextTransfer']> = {
@@ -1020,11 +1098,13 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   failRun?: Resolver<ResolversTypes['Run'], ParentType, ContextType, RequireFields<MutationFailRunArgs, 'input'>>;
   forkThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationForkThreadArgs, 'input'>>;
   mergeBack?: Resolver<ResolversTypes['ContextTransfer'], ParentType, ContextType, RequireFields<MutationMergeBackArgs, 'input'>>;
+  regenerateHandoff?: Resolver<ResolversTypes['ContextHandoff'], ParentType, ContextType, RequireFields<MutationRegenerateHandoffArgs, 'input'>>;
   reportProviderRollbackFailure?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationReportProviderRollbackFailureArgs, 'input'>>;
   reportResumeFailure?: Resolver<ResolversTypes['StartRunPayload'], ParentType, ContextType, RequireFields<MutationReportResumeFailureArgs, 'input'>>;
   rollbackThread?: Resolver<ResolversTypes['RollbackPayload'], ParentType, ContextType, RequireFields<MutationRollbackThreadArgs, 'input'>>;
   spawnSubagent?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationSpawnSubagentArgs, 'input'>>;
   startRun?: Resolver<ResolversTypes['StartRunPayload'], ParentType, ContextType, RequireFields<MutationStartRunArgs, 'input'>>;
+  submitHandoffSummary?: Resolver<ResolversTypes['ContextHandoff'], ParentType, ContextType, RequireFields<MutationSubmitHandoffSummaryArgs, 'input'>>;
 };
 
 export type NativeRollbackResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['NativeRollback'] = ResolversParentTypes['NativeRollback']> = {
@@ -1193,6 +1273,15 @@ export type StartRunPayloadResolvers<ContextType = RequestContext, ParentType ex
   run?: Resolver<ResolversTypes['Run'], ParentType, ContextType>;
 };
 
+export type SummaryRequestResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SummaryRequest'] = ResolversParentTypes['SummaryRequest']> = {
+  budgetChars?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  document?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  handoffId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  strategy?: Resolver<ResolversTypes['HandoffStrategy'], ParentType, ContextType>;
+  targetProvider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  writer?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type ThreadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Thread'] = ResolversParentTypes['Thread']> = {
   ancestors?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadAncestorsArgs, 'depth'>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -1273,6 +1362,7 @@ export type Resolvers<ContextType = RequestContext> = {
   SourcePoint?: SourcePointResolvers<ContextType>;
   StalenessSignal?: StalenessSignalResolvers;
   StartRunPayload?: StartRunPayloadResolvers<ContextType>;
+  SummaryRequest?: SummaryRequestResolvers<ContextType>;
   Thread?: ThreadResolvers<ContextType>;
   ThreadConnection?: ThreadConnectionResolvers<ContextType>;
   ThreadEdge?: ThreadEdgeResolvers<ContextType>;

@@ -1,8 +1,20 @@
+import { regenerateHandoff, submitHandoffSummary } from '../../operations/handoffSources.js';
 import type { Resolvers } from '../generated/graphql.js';
+import { LIMITS, optionalText, requiredText } from '../validation.js';
 
 export const handoffResolvers: Resolvers = {
   Query: {
     contextHandoff: (_root, { id }, { loaders }) => loaders.handoff.load(id),
+  },
+  Mutation: {
+    submitHandoffSummary: (_root, { input }, { operations }) =>
+      submitHandoffSummary(
+        operations,
+        input.handoffId,
+        requiredText('summaryText', input.summaryText, LIMITS.userMessage),
+        requiredText('createdByProvider', input.createdByProvider, LIMITS.label),
+      ),
+    regenerateHandoff: (_root, { input }, { operations }) => regenerateHandoff(operations, input.handoffId, optionalText('source', input.source, LIMITS.label)),
   },
   ContextHandoff: {
     supersedes: (handoff, _args, { loaders }) => (handoff.supersedesId ? loaders.handoff.load(handoff.supersedesId) : null),

@@ -23,6 +23,7 @@ export const planningResolvers: Resolvers = {
         ...planInput(input),
         userMessage: requiredText('userMessage', input.userMessage, LIMITS.userMessage),
         idempotencyKey: optionalText('idempotencyKey', input.idempotencyKey, LIMITS.label),
+        manualContext: input.manualContext === null || input.manualContext === undefined ? null : requiredText('manualContext', input.manualContext, LIMITS.userMessage),
       }),
   },
   RunPlan: {

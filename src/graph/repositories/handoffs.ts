@@ -29,6 +29,14 @@ export interface NewHandoff {
   status: HandoffStatus;
   createdByProvider: string | null;
   delivery: ContextDelivery;
+  source: string;
+  targetProvider: string;
+  /** Who is asked to write a PENDING handoff (a provider id or a summarizer's name). */
+  writer: string | null;
+  inputDocument: string | null;
+  inputDigest: string | null;
+  budgetChars: number | null;
+  omissions: string[];
 }
 
 export interface NewTransfer {
@@ -91,4 +99,26 @@ export async function handoffsByThreads(tx: Tx, threadIds: readonly string[]): P
 export async function transfersByThreads(tx: Tx, threadIds: readonly string[]): Promise<Map<string, TransferRecord[]>> {
   const rows = await tx.rows<{ threadId: string; transfers: Props[] }>('transfers/by-threads', { threadIds });
   return new Map(rows.map((row) => [row.threadId, row.transfers.map(toTransfer)]));
+}
+
+export async function submitHandoff(tx: Tx, id: string, summaryText: string, createdByProvider: string | null, omissions: string[]): Promise<HandoffRecord | null> {
+  const row = await tx.one<{ handoff: Props }>('handoffs/submit', { id, summaryText, createdByProvider, omissions });
+  return row && toHandoff(row.handoff);
+}
+
+export async function failHandoff(tx: Tx, id: string, reason: string): Promise<HandoffRecord | null> {
+  const row = await tx.one<{ handoff: Props }>('handoffs/fail', { id, reason });
+  return row && toHandoff(row.handoff);
+}
+
+export async function replaceHandoff(tx: Tx, oldId: string, newId: string): Promise<void> {
+  await tx.rows('handoffs/replace', { oldId, newId });
+}
+
+export async function expiredPendingHandoffs(tx: Tx, timeoutSeconds: number): Promise<{ tenant: string; id: string }[]> {
+  return tx.rows('handoffs/expired-pending', { timeoutSeconds });
+}
+
+export async function transfersByIds(tx: Tx, ids: readonly string[]): Promise<TransferRecord[]> {
+  return (await tx.rows<{ transfer: Props }>('transfers/by-ids', { ids })).map((row) => toTransfer(row.transfer));
 }

@@ -129,6 +129,26 @@ export function toHandoff(props: Props): HandoffRecord {
     delivery: props.delivery as HandoffRecord['delivery'],
     supersedesId: text(props.supersedesId),
     supersededById: text(props.supersededById),
+    source: text(props.source) ?? 'local',
+    inputDigest: text(props.inputDigest),
+    budgetChars: int(props.budgetChars),
+    length: int(props.length) ?? String(props.summaryText ?? '').length,
+    requestedAt: text(props.requestedAt) ?? String(props.createdAt),
+    writtenAt: text(props.writtenAt),
+    usedAt: text(props.usedAt),
+    failureReason: text(props.failureReason),
+    omissions: strings(props.omissions),
+    summaryRequest:
+      props.status === 'pending' && props.writer
+        ? {
+            handoffId: String(props.id),
+            writer: String(props.writer),
+            targetProvider: String(props.targetProvider),
+            strategy: props.strategy as HandoffRecord['strategy'],
+            document: String(props.inputDocument ?? ''),
+            budgetChars: int(props.budgetChars),
+          }
+        : null,
     createdAt: String(props.createdAt),
     updatedAt: String(props.updatedAt),
   };

@@ -13,11 +13,12 @@ export async function loadPlanningSnapshot(
   threadId: string,
   provider: string,
   runWindow: number,
-): Promise<{ snapshot: PlanningSnapshot; thread: ThreadRecord } | null> {
+): Promise<{ snapshot: PlanningSnapshot; thread: ThreadRecord; headProvider: string | null } | null> {
   const row = await tx.one<{
     thread: Props;
     headOrdinal: number;
     headProviderThreadId: string | null;
+    headProvider: string | null;
     target: Props | null;
     standingHandoffs: number;
     handoffCoveredThrough: number | null;
@@ -27,6 +28,7 @@ export async function loadPlanningSnapshot(
   const target = row.target && toProviderThread(row.target);
   return {
     thread: toThread(row.thread),
+    headProvider: row.headProvider,
     snapshot: {
       headOrdinal: row.headOrdinal,
       headProviderThreadId: row.headProviderThreadId,

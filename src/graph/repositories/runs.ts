@@ -96,3 +96,7 @@ export async function checkpointsByRuns(tx: Tx, runIds: readonly string[]): Prom
   const rows = await tx.rows<{ runId: string; checkpoint: Props }>('runs/checkpoints-by-runs', { runIds });
   return new Map(rows.map((row) => [row.runId, toCheckpoint(row.checkpoint)]));
 }
+
+export async function appendPlanReason(tx: Tx, runId: string, reason: string): Promise<void> {
+  await tx.rows('runs/append-reason', { runId, reason });
+}

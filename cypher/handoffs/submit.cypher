@@ -1,0 +1,7 @@
+// The text for PENDING handoff $id has been written: it becomes READY and its run's context.
+MATCH (handoff:ContextHandoff {tenant: $tenant, id: $id})
+WHERE handoff.status = 'pending'
+SET handoff.summaryText = $summaryText, handoff.length = size($summaryText), handoff.status = 'ready',
+    handoff.createdByProvider = $createdByProvider, handoff.omissions = $omissions,
+    handoff.writtenAt = datetime(), handoff.usedAt = datetime(), handoff.updatedAt = datetime()
+RETURN handoff {.*} AS handoff

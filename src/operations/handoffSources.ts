@@ -1,0 +1,180 @@
+// Handoffs written by someone other than the local summarizer: a provider (the one being left or
+// entered) through submitHandoffSummary, or a configured chat-completions summarizer. Whatever they
+// write is checked for dropped facts; whatever fails or never arrives is replaced by a local summary,
+// so a run is never stuck. Regeneration writes a new handoff; nothing is edited in place.
+import { ThreadlineError, badInput, notFound } from '../api/errors.js';
+import { segmentsFor } from '../domain/history.js';
+import { appendOmissions, findOmissions } from '../domain/omissions.js';
+import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
+import type { HandoffRecord } from '../domain/records.js';
+import { sourceLabel, summarySourceFor } from '../domain/summaryPolicy.js';
+import {
+  createHandoff,
+  expiredPendingHandoffs,
+  failHandoff,
+  handoffsByIds,
+  replaceHandoff,
+  submitHandoff,
+  transfersByIds,
+} from '../graph/repositories/handoffs.js';
+import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
+import { appendPlanReason } from '../graph/repositories/runs.js';
+import { threadsByIds } from '../graph/repositories/threads.js';
+import type { Graph, Tx } from '../graph/transactions.js';
+import { SummarizerError } from '../summarizers/chatCompletions.js';
+import { newId, type OperationContext } from './context.js';
+import { existingTransfer } from './runContext.js';
+import { readSummarySource, summarize } from './summaries.js';
+
+const REGENERABLE = new Set(['delta_since_target_last_seen', 'full_thread_summary', 'checkpoint_summary']);
+
+/** A provider's text for a PENDING handoff: checked against the budget and for omissions, then READY. */
+export async function submitHandoffSummary(context: OperationContext, handoffId: string, summaryText: string, createdByProvider: string): Promise<HandoffRecord> {
+  return context.graph.write(async (tx) => {
+    const handoff = await standingHandoff(tx, handoffId);
+    if (handoff.status !== 'pending') throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} is ${handoff.status}, not waiting for a summary.`);
+    if (handoff.budgetChars !== null && summaryText.length > handoff.budgetChars) {
+      throw badInput('summaryText', `must fit the target's budget of ${handoff.budgetChars} characters (got ${summaryText.length})`);
+    }
+    return completeWithText(tx, handoff, summaryText, createdByProvider);
+  });
+}
+
+/** Calls the configured summarizer for a PENDING handoff, then makes it READY, or FAILED and replaced locally. */
+export async function writeWithConfiguredSummarizer(context: OperationContext, handoff: HandoffRecord): Promise<void> {
+  const name = handoff.summaryRequest!.writer;
+  const summarizer = context.summaries.summarizers.get(name);
+  let text: string;
+  try {
+    if (!summarizer) throw new SummarizerError(name, 'invalid_response', `summarizer ${name} is not configured`);
+    text = await summarizer.summarize({
+      document: handoff.summaryRequest!.document,
+      budgetChars: handoff.budgetChars,
+      targetProvider: handoff.summaryRequest!.targetProvider,
+      strategy: handoff.strategy,
+    });
+    if (handoff.budgetChars !== null && text.length > handoff.budgetChars) {
+      throw new SummarizerError(name, 'invalid_response', `the summary has ${text.length} characters, over the budget of ${handoff.budgetChars}`);
+    }
+  } catch (error) {
+    const reason = error instanceof SummarizerError ? `${error.reason}: ${error.message}` : `error: ${(error as Error).message}`;
+    await failAndReplaceWithLocal(context.graph, context, handoff.id, `summarizer ${name} failed (${reason})`);
+    return;
+  }
+  await context.graph.write((tx) => completeWithText(tx, handoff, text, name));
+}
+
+/** A new handoff with the same coverage, target run and provider thread, from `source` (default: the policy's). */
+export async function regenerateHandoff(context: OperationContext, handoffId: string, source: string | null): Promise<HandoffRecord> {
+  const created = await context.graph.write(async (tx) => {
+    const old = await standingHandoff(tx, handoffId);
+    if (old.status !== 'ready' && old.status !== 'pending') throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} is ${old.status}; only a standing handoff can be regenerated.`);
+    const target = await targetProviderOf(tx, context, old);
+    const choice = summarySourceFor(context.summaries.policy, target.id, source);
+    if (!choice) throw badInput('source', `unknown summary source ${JSON.stringify(source)}; use local, leaving, entering or a configured summarizer`);
+    const writer = choice.kind === 'local' ? null : choice.kind === 'configured' ? choice.name : choice.kind === 'entering' ? target.id : await leavingProviderOf(tx, old);
+    const handoff = await writeReplacement(tx, context, old, target, { label: sourceLabel(choice, writer), writer: choice.kind === 'local' ? null : writer, createdByProvider: choice.kind === 'configured' ? null : writer });
+    await replaceHandoff(tx, old.id, handoff.id);
+    return handoff;
+  });
+  if (created.status === 'pending' && created.source.startsWith('configured:')) {
+    await writeWithConfiguredSummarizer(context, created);
+    return context.graph.read(async (tx) => (await handoffsByIds(tx, [created.id]))[0]!);
+  }
+  return created;
+}
+
+/** Marks a PENDING handoff FAILED with its reason and supersedes it with a local summary. */
+export async function failAndReplaceWithLocal(graph: Graph, context: OperationContext, handoffId: string, reason: string): Promise<HandoffRecord | null> {
+  return graph.write(async (tx) => {
+    const failed = await failHandoff(tx, handoffId, reason);
+    if (!failed) return null; // submitted or replaced meanwhile
+    const target = await targetProviderOf(tx, context, failed);
+    const local = await writeReplacement(tx, context, failed, target, { label: 'local', writer: null, createdByProvider: null });
+    await replaceHandoff(tx, failed.id, local.id);
+    await appendPlanReason(tx, failed.targetRunId, `Handoff ${failed.id} from ${failed.source} failed (${reason}); a local summary replaced it.`);
+    return local;
+  });
+}
+
+/** Fails every PENDING handoff older than the policy allows (all tenants); returns how many. */
+export async function sweepExpiredHandoffs(rootGraph: Graph, contextFor: (tenant: string) => OperationContext): Promise<number> {
+  const timeout = contextFor('').summaries.policy.pendingTimeoutSeconds;
+  const expired = await rootGraph.read((tx) => expiredPendingHandoffs(tx, timeout));
+  for (const { tenant, id } of expired) {
+    const context = contextFor(tenant);
+    await failAndReplaceWithLocal(context.graph, context, id, `not submitted within ${timeout} s`);
+  }
+  return expired.length;
+}
+
+async function standingHandoff(tx: Tx, id: string): Promise<HandoffRecord> {
+  const [handoff] = await handoffsByIds(tx, [id]);
+  if (!handoff) throw notFound('ContextHandoff', id);
+  return handoff;
+}
+
+async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, createdByProvider: string): Promise<HandoffRecord> {
+  const [thread] = await threadsByIds(tx, [handoff.threadId]);
+  const covered = await readSummarySource(tx, thread!, handoff.coveredRunOrdinals, handoff.budgetChars);
+  const omissions = findOmissions(text, covered);
+  const submitted = await submitHandoff(tx, handoff.id, appendOmissions(text, omissions, handoff.budgetChars), createdByProvider, omissions);
+  if (!submitted) throw new ThreadlineError('CONFLICT', `Handoff ${handoff.id} was replaced before its summary arrived.`);
+  return submitted;
+}
+
+/** Writes a handoff like `old` (same run, coverage, provider thread and transfer) by a new writer. */
+async function writeReplacement(
+  tx: Tx,
+  context: OperationContext,
+  old: HandoffRecord,
+  target: ProviderDefinition,
+  writer: { label: string; writer: string | null; createdByProvider: string | null },
+): Promise<HandoffRecord> {
+  if (!REGENERABLE.has(old.strategy)) throw badInput('handoffId', `a ${old.strategy} handoff has no summary to write again`);
+  const [[thread], [transfer]] = await Promise.all([threadsByIds(tx, [old.threadId]), transfersByIds(tx, [old.transferId])]);
+  const budget = target.capabilities.maxRecommendedHandoffChars;
+  const range = old.coveredRunOrdinals;
+  const source = await readSummarySource(tx, thread!, range, budget);
+  const summary = summarize(source, { threadId: old.threadId, title: thread!.title, range, strategy: old.strategy, targetProvider: target.id, budgetChars: budget });
+  return createHandoff(
+    tx,
+    {
+      id: newId('ho'),
+      threadId: old.threadId,
+      targetRunId: old.targetRunId,
+      fromProviderThreadIds: old.fromProviderThreadIds,
+      toProviderThreadId: old.toProviderThreadId,
+      coveredFrom: range.from,
+      coveredTo: range.to,
+      strategy: old.strategy,
+      summaryText: writer.writer ? '' : summary.text,
+      status: writer.writer ? 'pending' : 'ready',
+      createdByProvider: writer.createdByProvider,
+      delivery: deliveryFor(target.capabilities),
+      source: writer.label,
+      targetProvider: target.id,
+      writer: writer.writer,
+      inputDocument: summary.document,
+      inputDigest: summary.inputDigest,
+      budgetChars: budget,
+      omissions: [],
+    },
+    { ...existingTransfer(transfer!), status: transfer!.status, resolution: transfer!.resolution },
+    segmentsFor(thread!, range),
+  );
+}
+
+async function targetProviderOf(tx: Tx, context: OperationContext, handoff: HandoffRecord): Promise<ProviderDefinition> {
+  const [providerThread] = await providerThreadsByIds(tx, [handoff.toProviderThreadId]);
+  const provider = providerThread && context.providers.get(providerThread.provider);
+  if (!provider) throw new ThreadlineError('CONFLICT', `The provider of handoff ${handoff.id} is no longer configured.`);
+  return provider;
+}
+
+/** The provider that served the last covered run: the one being left. */
+async function leavingProviderOf(tx: Tx, handoff: HandoffRecord): Promise<string> {
+  const [providerThread] = await providerThreadsByIds(tx, handoff.fromProviderThreadIds.slice(-1));
+  if (!providerThread) throw badInput('source', 'the handoff has no provider being left');
+  return providerThread.provider;
+}
