@@ -75,7 +75,7 @@ export async function regenerateHandoff(context: OperationContext, handoffId: st
     const writer = choice.kind === 'local' ? null : choice.kind === 'configured' ? choice.name : choice.kind === 'entering' ? target.id : await leavingProviderOf(tx, old);
     const handoff = await writeReplacement(tx, context, old, target, { label: sourceLabel(choice, writer), writer: choice.kind === 'local' ? null : writer, createdByProvider: choice.kind === 'configured' ? null : writer });
     await replaceHandoff(tx, old.id, handoff.id);
-    return handoff;
+    return { ...handoff, supersedesId: old.id };
   });
   if (created.status === 'pending' && created.source.startsWith('configured:')) {
     await writeWithConfiguredSummarizer(context, created);

@@ -55,7 +55,7 @@ export async function loadSummarySource(tx: Tx, segments: HistorySegment[], limi
   const rows = await tx.rows<{
     threadProviders: string[];
     runs: (SummaryRun & { providerThreadId: string })[];
-    facts: SummaryFact[];
+    facts: (SummaryFact & { seq: number })[];
     checkpoint: Props | null;
   }>('summaries/input', { segments, runLimit: limits.runs, factLimit: limits.facts });
   const newestFirst = <T>(items: T[], ordinalOf: (item: T) => number) => items.sort((a, b) => ordinalOf(b) - ordinalOf(a));
@@ -64,7 +64,11 @@ export async function loadSummarySource(tx: Tx, segments: HistorySegment[], limi
   return {
     threadProviders: [...new Set(rows.flatMap((row) => row.threadProviders ?? []))],
     runs: newestFirst(rows.flatMap((row) => row.runs), (run) => run.ordinal).slice(0, limits.runs),
-    facts: newestFirst(rows.flatMap((row) => row.facts), (fact) => fact.runOrdinal).slice(0, limits.facts),
+    // The newest facts within the limit, then in recorded order: the summarizer reads a later fact
+    // of the same run as the newer one.
+    facts: newestFirst(rows.flatMap((row) => row.facts), (fact) => fact.runOrdinal * 1e6 + fact.seq)
+      .slice(0, limits.facts)
+      .reverse(),
     latestCheckpoint: latest && { runOrdinal: latest.runOrdinal, ref: latest.ref, diffSummary: latest.diffSummary, files: latest.files },
   };
 }

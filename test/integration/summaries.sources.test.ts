@@ -1,0 +1,203 @@
+// Every summary source of the design through GraphQL: the provider entered or left (PENDING until
+// submitted), a configured chat-completions summarizer (against a local test server), the local
+// fallback when they fail or never answer, regeneration chains, manual context, checkpoint summaries
+// and omissions.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChatCompletionsServer, type ChatCompletionsServer } from '../support/chatCompletionsServer.js';
+import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { HANDOFF_FIELDS, START_RUN, completeRun, coverage, createThread, expectCode, runTurns, startRun } from '../support/lineage.js';
+
+const PROVENANCE = `${HANDOFF_FIELDS} source inputDigest budgetChars length requestedAt writtenAt usedAt failureReason omissions
+  summaryRequest { handoffId writer targetProvider strategy document budgetChars }`;
+const HANDOFF = `query($id: ID!) { contextHandoff(id: $id) { ${PROVENANCE} } }`;
+const SUBMIT = `mutation($input: SubmitHandoffSummaryInput!) { submitHandoffSummary(input: $input) { ${PROVENANCE} } }`;
+const REGENERATE = `mutation($input: RegenerateHandoffInput!) { regenerateHandoff(input: $input) { ${PROVENANCE} } }`;
+const RUN_CONTEXT = `query($id: ID!) { run(id: $id) { plan { reasons handoffStrategy } contextHandoff { ${PROVENANCE} } dispatch { context delivery } } }`;
+
+function settingsFile(content: unknown): string {
+  const path = join(tmpdir(), `${uniqueId('settings')}.json`);
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
+
+let summarizerServer: ChatCompletionsServer;
+const services: TestService[] = [];
+async function serviceWith(summaries: unknown, providers?: unknown): Promise<TestService> {
+  const env: Record<string, string> = { THREADLINE_SUMMARIES_FILE: settingsFile(summaries) };
+  if (providers) env.THREADLINE_PROVIDERS_FILE = settingsFile(providers);
+  const service = await startTestService(env);
+  services.push(service);
+  return service;
+}
+
+beforeAll(async () => {
+  summarizerServer = await startChatCompletionsServer();
+  process.env.TEST_SUMMARIZER_KEY = 'sk-test-summarizer-key-0001';
+});
+afterAll(async () => {
+  for (const service of services) await service.close();
+  await summarizerServer?.close();
+});
+
+/** Codex run 1 with facts a summary must keep; the next run is on `provider`. */
+async function threadWithFacts(t: TestService) {
+  const threadId = await createThread(t, 'facts');
+  const first = await startRun(t, threadId, 'codex');
+  await completeRun(t, first.run.id, {
+    facts: [
+      { kind: 'GOAL', text: 'Ship the streaming parser' },
+      { kind: 'FILE_CHANGE', text: 'src/stream.ts', key: 'src/stream.ts', status: 'added' },
+      { kind: 'COMMAND', text: 'npm run build passed', key: 'npm run build' },
+      { kind: 'QUESTION', text: 'Keep the legacy API?', key: 'q1', status: 'open' },
+    ],
+  });
+  return threadId;
+}
+
+describe('the provider being entered or left writes the summary', () => {
+  it('entering: PENDING with a summary request, then READY on submission, with omissions appended', async () => {
+    const t = await serviceWith({ providers: { claude: 'entering' } });
+    const threadId = await threadWithFacts(t);
+    const started = (await t.ok(START_RUN.replace('handoff {', `handoff { source summaryRequest { writer targetProvider strategy document budgetChars } `), { input: { threadId, provider: 'claude', userMessage: 'continue' } })).startRun;
+    expect(started.handoff).toMatchObject({ status: 'PENDING', createdByProvider: 'claude', source: 'provider:claude', summaryText: '' });
+    expect(started.handoff.summaryRequest).toMatchObject({ writer: 'claude', targetProvider: 'claude', strategy: 'FULL_THREAD_SUMMARY', budgetChars: 32000 });
+    expect(started.handoff.summaryRequest.document).toContain('src/stream.ts');
+    expect(started.dispatch).toMatchObject({ context: null, delivery: null });
+    expect(started.plan.reasons.join(' ')).toMatch(/claude \(the entering provider\) is asked/);
+
+    const over = await expectCode(t.gql(SUBMIT, { input: { handoffId: started.handoff.id, summaryText: 'x'.repeat(32001), createdByProvider: 'claude' } }), 'BAD_USER_INPUT');
+    expect(over.errors![0]!.message).toMatch(/32000/);
+    const text = 'Goal: ship the streaming parser. Added src/stream.ts; npm run build passed.';
+    const ready = (await t.ok(SUBMIT, { input: { handoffId: started.handoff.id, summaryText: text, createdByProvider: 'claude' } })).submitHandoffSummary;
+    expect(ready).toMatchObject({ status: 'READY', createdByProvider: 'claude', omissions: ['question: Keep the legacy API?'], summaryRequest: null });
+    expect(ready.summaryText.startsWith(text)).toBe(true);
+    expect(ready.summaryText).toContain('## Facts not in the summary above\n- question: Keep the legacy API?');
+    expect(ready.length).toBe(ready.summaryText.length);
+    expect(ready.writtenAt).not.toBeNull();
+    const run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
+    expect(run.dispatch).toEqual({ context: ready.summaryText, delivery: 'SYSTEM' });
+    await expectCode(t.gql(SUBMIT, { input: { handoffId: started.handoff.id, summaryText: 'again', createdByProvider: 'claude' } }), 'CONFLICT');
+  });
+
+  it('leaving: the provider that served the last run is asked', async () => {
+    const t = await serviceWith({ default: 'leaving' });
+    const threadId = await threadWithFacts(t);
+    const started = await startRun(t, threadId, 'claude');
+    const handoff = (await t.ok(HANDOFF, { id: started.handoff.id })).contextHandoff;
+    expect(handoff).toMatchObject({ status: 'PENDING', createdByProvider: 'codex', source: 'provider:codex', summaryRequest: { writer: 'codex', targetProvider: 'claude' } });
+  });
+
+  it('a PENDING handoff not submitted in time FAILS and a local summary supersedes it', async () => {
+    const t = await serviceWith({ default: 'entering', pendingTimeoutSeconds: 1 });
+    const threadId = await threadWithFacts(t);
+    const started = await startRun(t, threadId, 'claude');
+    let run: any;
+    for (let attempt = 0; attempt < 40; attempt++) {
+      run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
+      if (run.contextHandoff.id !== started.handoff.id) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(run.contextHandoff).toMatchObject({ status: 'READY', source: 'local', createdByProvider: null, supersedes: { id: started.handoff.id } });
+    const failed = (await t.ok(HANDOFF, { id: started.handoff.id })).contextHandoff;
+    expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'not submitted within 1 s', supersededBy: { id: run.contextHandoff.id } });
+    expect(run.plan.reasons.join(' ')).toMatch(/failed \(not submitted within 1 s\); a local summary replaced it/);
+    expect(run.dispatch.context).toBe(run.contextHandoff.summaryText);
+  });
+});
+
+describe('a configured chat-completions summarizer', () => {
+  const summaries = (timeoutMs = 2000) => ({
+    default: 'fast',
+    summarizers: { fast: { baseUrl: summarizerServer.url, model: 'summary-model-1', apiKeyEnv: 'TEST_SUMMARIZER_KEY', timeoutMs } },
+  });
+
+  it('writes the handoff from the structured document, checked for omissions', async () => {
+    const t = await serviceWith(summaries());
+    const threadId = await threadWithFacts(t);
+    summarizerServer.requests.length = 0;
+    summarizerServer.setMode({ kind: 'reply', content: 'Parser work: src/stream.ts was added.' });
+    const started = await startRun(t, threadId, 'claude');
+    expect(summarizerServer.requests).toHaveLength(1);
+    const request = summarizerServer.requests[0]!;
+    expect(request.headers.authorization).toBe('Bearer sk-test-summarizer-key-0001');
+    const body = request.body as { model: string; temperature: number; messages: { content: string }[] };
+    expect(body).toMatchObject({ model: 'summary-model-1', temperature: 0 });
+    expect(body.messages[1]!.content).toContain('Keep the legacy API?');
+    const handoff = (await t.ok(HANDOFF, { id: started.handoff.id })).contextHandoff;
+    expect(handoff).toMatchObject({ status: 'READY', source: 'configured:fast', createdByProvider: 'fast', omissions: ['command: npm run build', 'question: Keep the legacy API?'] });
+    expect(handoff.summaryText.startsWith('Parser work: src/stream.ts was added.')).toBe(true);
+    expect(handoff.summaryText.length).toBeLessThanOrEqual(32000);
+    expect(handoff.inputDigest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('falls back to a local summary when the summarizer errors or times out', async () => {
+    const t = await serviceWith(summaries(300));
+    for (const mode of [{ kind: 'fail' as const, status: 500 }, { kind: 'slow' as const, delayMs: 3000, content: 'late' }]) {
+      const threadId = await threadWithFacts(t);
+      summarizerServer.setMode(mode);
+      const started = await startRun(t, threadId, 'claude');
+      const run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
+      expect(run.contextHandoff).toMatchObject({ status: 'READY', source: 'local', createdByProvider: null });
+      const failed = (await t.ok(HANDOFF, { id: run.contextHandoff.supersedes.id })).contextHandoff;
+      expect(failed.status).toBe('FAILED');
+      expect(failed.failureReason).toMatch(mode.kind === 'fail' ? /http/ : /timeout/);
+      expect(failed.failureReason).not.toContain('sk-test-summarizer-key-0001');
+      expect(run.plan.reasons.join(' ')).toMatch(/summarizer fast failed/);
+      expect(run.dispatch.context).toContain('Keep the legacy API?');
+    }
+    summarizerServer.setMode({ kind: 'reply', content: 'canned summary' });
+  });
+});
+
+describe('regeneration, manual context and checkpoint summaries', () => {
+  it('regenerates into a SUPERSEDES chain with coverage unchanged', async () => {
+    const t = await serviceWith({});
+    const threadId = await threadWithFacts(t);
+    const started = await startRun(t, threadId, 'claude');
+    const before = (await coverage(t, started.providerThread.id)).coverage;
+    const second = (await t.ok(REGENERATE, { input: { handoffId: started.handoff.id } })).regenerateHandoff;
+    const third = (await t.ok(REGENERATE, { input: { handoffId: second.id, source: 'local' } })).regenerateHandoff;
+    expect(third).toMatchObject({ status: 'READY', coveredRunOrdinals: started.handoff.coveredRunOrdinals, toProviderThreadId: started.providerThread.id, targetRunId: started.run.id, supersedes: { id: second.id } });
+    expect(third.summaryText).toBe(started.handoff.summaryText);
+    expect(third.inputDigest).toBe(second.inputDigest);
+    const middle = (await t.ok(HANDOFF, { id: second.id })).contextHandoff;
+    expect(middle).toMatchObject({ status: 'SUPERSEDED', supersedes: { id: started.handoff.id }, supersededBy: { id: third.id } });
+    const after = (await coverage(t, started.providerThread.id)).coverage;
+    expect(after).toEqual({ ...before, handoffIds: [third.id] });
+    expect((await t.ok(RUN_CONTEXT, { id: started.run.id })).run.contextHandoff.id).toBe(third.id);
+    await expectCode(t.gql(REGENERATE, { input: { handoffId: second.id } }), 'CONFLICT');
+    await expectCode(t.gql(REGENERATE, { input: { handoffId: third.id, source: 'nobody' } }), 'BAD_USER_INPUT');
+  });
+
+  it('takes operator-written manual context over the range the planner chose', async () => {
+    const t = await serviceWith({});
+    const threadId = await threadWithFacts(t);
+    const started = (await t.ok(START_RUN.replace('handoff {', 'handoff { source '), { input: { threadId, provider: 'claude', userMessage: 'go', manualContext: 'Operator note: only touch src/stream.ts' } })).startRun;
+    expect(started.handoff).toMatchObject({ strategy: 'MANUAL_CONTEXT', summaryText: 'Operator note: only touch src/stream.ts', createdByProvider: null, source: 'user', coveredRunOrdinals: { from: 1, to: 1 } });
+    expect(started.dispatch.context).toBe('Operator note: only touch src/stream.ts');
+    const { records } = await t.driver.executeQuery('MATCH (tr:ContextTransfer {handoffId: $id}) RETURN tr.createdBy AS by', { id: started.handoff.id }, { database: 'neo4j' });
+    expect(records[0]!.get('by')).toBe('user');
+    await completeRun(t, started.run.id);
+    await expectCode(t.gql(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'go', manualContext: 'x'.repeat(32001) } }), 'BAD_USER_INPUT');
+  });
+
+  it('sends a checkpoint summary when even a condensed full summary cannot fit', async () => {
+    const t = await serviceWith({}, { providers: [{ id: 'claude', displayName: 'Claude, tiny budget', capabilities: { maxRecommendedHandoffChars: 600 } }] });
+    const threadId = await createThread(t);
+    const run = await startRun(t, threadId, 'codex');
+    await completeRun(t, run.run.id, {
+      facts: Array.from({ length: 8 }, (_, i) => ({ kind: 'DECISION', text: `Decision ${i}: ${'keep the module boundaries exactly as they are '.repeat(3)}` })),
+      checkpoint: { ref: 'ckpt-77', diffSummary: 'boundaries kept', files: [{ path: 'src/a.ts', change: 'MODIFIED' }] },
+    });
+    const next = await startRun(t, threadId, 'claude');
+    expect(next.handoff.strategy).toBe('CHECKPOINT_SUMMARY');
+    expect(next.handoff.summaryText.length).toBeLessThanOrEqual(600);
+    expect(next.handoff.summaryText).toContain('ckpt-77');
+    const plan = (await t.ok(RUN_CONTEXT, { id: next.run.id })).run.plan;
+    expect(plan.handoffStrategy).toBe('CHECKPOINT_SUMMARY');
+    expect(plan.reasons.join(' ')).toMatch(/checkpoint summary is sent instead/);
+  });
+});
