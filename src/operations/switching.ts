@@ -234,17 +234,8 @@ async function planWithinTransaction(
 }
 
 async function ensureProviderThread(tx: Tx, input: PlanInput, plan: Plan, snapshot: PlanningSnapshot, thread: ThreadRecord): Promise<ProviderThreadRecord> {
-  if (plan.providerThreadAction === 'native_fork') {
-    return createProviderThread(tx, {
-      id: newId('pt'),
-      threadId: input.threadId,
-      provider: input.provider,
-      model: input.model,
-      runtimeMode: input.runtimeMode,
-      forkedFrom: { id: plan.providerThreadId!, inheritedThroughOrdinal: thread.forkOrdinal },
-    });
-  }
-  if (plan.providerThreadAction !== 'create') return snapshot.target!.providerThread;
+  const nativeFork = plan.providerThreadAction === 'native_fork';
+  if (!nativeFork && plan.providerThreadAction !== 'create') return snapshot.target!.providerThread;
   if (plan.replacedProviderThreadId) await markProviderThreadStale(tx, plan.replacedProviderThreadId);
   return createProviderThread(tx, {
     id: newId('pt'),
@@ -252,6 +243,7 @@ async function ensureProviderThread(tx: Tx, input: PlanInput, plan: Plan, snapsh
     provider: input.provider,
     model: input.model,
     runtimeMode: input.runtimeMode,
+    forkedFrom: nativeFork ? { id: plan.providerThreadId!, inheritedThroughOrdinal: thread.forkOrdinal } : undefined,
   });
 }
 
