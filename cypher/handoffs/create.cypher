@@ -15,6 +15,7 @@ ON CREATE SET
     transfer.createdAt = datetime()
 SET transfer.status = $transfer.status,
     transfer.resolution = $transfer.resolution,
+    transfer.targetProvider = $transfer.targetProvider,
     transfer.handoffId = $handoff.id,
     transfer.consumedAt = CASE WHEN $transfer.status = 'consumed' THEN datetime() END
 CREATE (handoff:ContextHandoff)
@@ -54,7 +55,8 @@ CALL (transfer) {
 CALL (handoff) {
   UNWIND $alsoResolves AS extraId
   MATCH (extra:ContextTransfer {tenant: $tenant, id: extraId})
-  SET extra.status = 'consumed', extra.handoffId = handoff.id, extra.consumedAt = datetime()
+  SET extra.status = 'consumed', extra.resolution = 'delta_context', extra.targetProvider = handoff.targetProvider,
+      extra.handoffId = handoff.id, extra.consumedAt = datetime()
   CREATE (extra)-[:MATERIALIZED_AS]->(handoff)
 }
 CALL (handoff) {

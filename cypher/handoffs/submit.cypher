@@ -1,5 +1,9 @@
 // The text for PENDING handoff $id has been written: it becomes READY and its run's context.
 MATCH (handoff:ContextHandoff {tenant: $tenant, id: $id})
+// Lock first, then check: a submission and the expiry sweep may race for the same handoff.
+SET handoff._lock = true
+REMOVE handoff._lock
+WITH handoff
 WHERE handoff.status = 'pending'
 SET handoff.summaryText = $summaryText, handoff.length = size($summaryText), handoff.status = 'ready',
     handoff.createdByProvider = $createdByProvider, handoff.omissions = $omissions,

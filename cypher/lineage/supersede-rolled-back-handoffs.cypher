@@ -10,7 +10,8 @@ CALL (run) {
   RETURN handoff
 }
 WITH DISTINCT handoff
-WHERE handoff.status IN ['pending', 'ready']
+// Only this thread's handoffs: a fork keeps the context it inherited, a source keeps its merge-backs.
+WHERE handoff.status IN ['pending', 'ready'] AND handoff.threadId = $threadId
 SET handoff.status = 'superseded', handoff.updatedAt = datetime(), handoff.supersededByRollback = true
 RETURN handoff {.*} AS handoff
 ORDER BY handoff.createdAt, handoff.id

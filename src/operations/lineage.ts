@@ -16,6 +16,7 @@ import {
   setRollbackStatuses,
   settleProviderRollback,
   supersedeRolledBackHandoffs,
+  withdrawMergeBacks,
   type SourceRun,
 } from '../graph/repositories/lineage.js';
 import { lockRunForUpdate } from '../graph/repositories/runs.js';
@@ -34,7 +35,8 @@ export async function rollbackThread(context: OperationContext, threadId: string
 
     const rolledBackRuns = await rollBackRuns(tx, threadId, toOrdinal);
     const runIds = rolledBackRuns.map((run) => run.id);
-    const supersededHandoffs = await supersedeRolledBackHandoffs(tx, runIds);
+    const supersededHandoffs = await supersedeRolledBackHandoffs(tx, threadId, runIds);
+    await withdrawMergeBacks(tx, threadId, toOrdinal);
     const affected = await providerThreadsAffectedByRollback(tx, threadId, toOrdinal, runIds, supersededHandoffs.map((handoff) => handoff.id));
     const decisions = affected.map(({ providerThread, turnsToDrop, keepsEarlierRuns }) => {
       const canRollBack = context.providers.get(providerThread.provider)?.capabilities.canRollbackThread ?? false;

@@ -24,6 +24,7 @@ import { sweepExpiredHandoffs } from '../operations/handoffSources.js';
 import { createChatCompletionsSummarizer } from '../summarizers/chatCompletions.js';
 import { createTenantResolver } from './auth.js';
 import { Readiness } from './readiness.js';
+import { viewerRouter } from './viewer.js';
 
 export interface RunningService {
   url: string;
@@ -68,6 +69,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
   });
+  app.use(viewerRouter());
   app.get('/readyz', async (_request, response) => {
     const state = await readiness.check();
     response.status(state.ready ? 200 : 503).json(state);
@@ -104,10 +106,16 @@ export async function startService(config: Config, driver: Driver, logger: Logge
 
 /** PENDING handoffs nobody submitted in time fail and are replaced by local summaries. */
 function startPendingHandoffSweeper(rootGraph: Graph, operationsFor: (tenant: string) => OperationContext, timeoutSeconds: number, logger: Logger) {
+  let sweeping = false;
   const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
     sweepExpiredHandoffs(rootGraph, operationsFor)
       .then((count) => count > 0 && logger.info({ count }, 'expired pending handoffs replaced by local summaries'))
-      .catch((error: unknown) => logger.warn({ err: error }, 'pending handoff sweep failed'));
+      .catch((error: unknown) => logger.warn({ err: error }, 'pending handoff sweep failed'))
+      .finally(() => {
+        sweeping = false;
+      });
   }, Math.min(30_000, (timeoutSeconds * 1000) / 2));
   sweeper.unref();
   return sweeper;

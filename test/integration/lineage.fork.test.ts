@@ -111,6 +111,10 @@ describe('forkThread', () => {
     expect((await t.ok(THREAD, { id: second.id })).thread.ancestors).toEqual([{ id: first.id }, { id: threadId }]);
 
     await t.ok(`mutation { rollbackThread(input: { threadId: "${threadId}", toOrdinal: 1 }) { thread { headOrdinal } } }`);
+    // The first fork's portable context still stands, and its provider thread still knows runs 1-6.
+    const firstFork = (await t.ok(`query($id: ID!) { thread(id: $id) { handoffs { status } providerThreads { coverage { missingRunOrdinals } } } }`, { id: first.id })).thread;
+    expect(firstFork.handoffs.map((handoff: any) => handoff.status)).toEqual(['READY']);
+    expect(firstFork.providerThreads[0].coverage.missingRunOrdinals).toEqual([]);
     const run = await startRun(t, second.id, 'codex');
     expect(run.run.ordinal).toBe(6);
     expect(run.plan).toMatchObject({ decision: 'FULL_HANDOFF_NEW', coveredRunOrdinals: { from: 1, to: 5 } });

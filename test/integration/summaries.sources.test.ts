@@ -105,6 +105,9 @@ describe('the provider being entered or left writes the summary', () => {
     expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'not submitted within 1 s', supersededBy: { id: run.contextHandoff.id } });
     expect(run.plan.reasons.join(' ')).toMatch(/failed \(not submitted within 1 s\); a local summary replaced it/);
     expect(run.dispatch.context).toBe(run.contextHandoff.summaryText);
+    // Its sweep sees every tenant's handoffs: stop it before other tests leave handoffs pending.
+    await t.close();
+    services.splice(services.indexOf(t), 1);
   });
 });
 
@@ -134,8 +137,8 @@ describe('a configured chat-completions summarizer', () => {
   });
 
   it('falls back to a local summary when the summarizer errors or times out', async () => {
-    const t = await serviceWith(summaries(300));
-    for (const mode of [{ kind: 'fail' as const, status: 500 }, { kind: 'slow' as const, delayMs: 3000, content: 'late' }]) {
+    const t = await serviceWith(summaries(1500));
+    for (const mode of [{ kind: 'fail' as const, status: 500 }, { kind: 'slow' as const, delayMs: 6000, content: 'late' }]) {
       const threadId = await threadWithFacts(t);
       summarizerServer.setMode(mode);
       const started = await startRun(t, threadId, 'claude');

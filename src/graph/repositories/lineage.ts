@@ -71,8 +71,12 @@ export async function rollBackRuns(tx: Tx, threadId: string, toOrdinal: number):
   return (await tx.rows<{ run: Props }>('lineage/roll-back-runs', { threadId, toOrdinal })).map((row) => toRun(row.run));
 }
 
-export async function supersedeRolledBackHandoffs(tx: Tx, runIds: string[]): Promise<HandoffRecord[]> {
-  return (await tx.rows<{ handoff: Props }>('lineage/supersede-rolled-back-handoffs', { runIds })).map((row) => toHandoff(row.handoff));
+export async function supersedeRolledBackHandoffs(tx: Tx, threadId: string, runIds: string[]): Promise<HandoffRecord[]> {
+  return (await tx.rows<{ handoff: Props }>('lineage/supersede-rolled-back-handoffs', { threadId, runIds })).map((row) => toHandoff(row.handoff));
+}
+
+export async function withdrawMergeBacks(tx: Tx, threadId: string, toOrdinal: number): Promise<void> {
+  await tx.rows('lineage/withdraw-merge-backs', { threadId, toOrdinal });
 }
 
 export interface AffectedProviderThread {
