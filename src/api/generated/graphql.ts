@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { ThreadRecord as ThreadRecordModel, RunRecord as RunRecordModel, ProviderThreadRecord as ProviderThreadRecordModel, CoverageRecord as CoverageRecordModel, HandoffRecord as HandoffRecordModel, TransferRecord as TransferRecordModel, CheckpointRecord as CheckpointRecordModel, RunPlanRecord as RunPlanRecordModel, DispatchRecord as DispatchRecordModel, StartRunResult as StartRunResultModel, RollbackResult as RollbackResultModel, ProviderThreadRollbackRecord as ProviderThreadRollbackRecordModel } from '../../domain/records.js';
 import type { ProviderDefinition as ProviderDefinitionModel } from '../../domain/providers.js';
+import type { CoverageMatrixRecord as CoverageMatrixRecordModel, CoverageRowRecord as CoverageRowRecordModel, AnalyticsWindow as AnalyticsWindowModel } from '../../operations/analytics.js';
 import type { RequestContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null | undefined;
@@ -20,6 +21,33 @@ export type Scalars = {
   Float: { input: number; output: number; }
   /** An ISO-8601 date-time with offset, e.g. 2026-12-02T12:00:00.000Z. */
   DateTime: { input: string; output: string; }
+};
+
+export type Analytics = {
+  __typename?: 'Analytics';
+  /** Per (from provider -> to provider) pair, most switches first. first is clamped to 1..200. */
+  crossProvider: Array<ProviderPairStats>;
+  from: Scalars['DateTime']['output'];
+  /** Per provider and staleness signal, most frequent first. first is clamped to 1..200. */
+  staleness: Array<StalenessStats>;
+  /** Per summary source and writing provider, most handoffs first. first is clamped to 1..200. */
+  summaryProvenance: Array<ProvenanceStats>;
+  to: Scalars['DateTime']['output'];
+};
+
+
+export type AnalyticsCrossProviderArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type AnalyticsStalenessArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type AnalyticsSummaryProvenanceArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type BindProviderThreadInput = {
@@ -124,6 +152,38 @@ export type ContextTransfer = {
   status: TransferStatus;
   targetProvider: Maybe<Scalars['String']['output']>;
   targetThreadId: Scalars['ID']['output'];
+};
+
+export type CoverageCell = {
+  __typename?: 'CoverageCell';
+  kind: CoverageKind;
+  providerThreadId: Scalars['ID']['output'];
+};
+
+/** NATIVE: the provider thread served the run (or inherited it through a native fork). HANDOFF: a standing handoff delivered to it covers the run. MISSING: neither. */
+export type CoverageKind =
+  | 'handoff'
+  | 'missing'
+  | 'native';
+
+export type CoverageMatrix = {
+  __typename?: 'CoverageMatrix';
+  hasNextPage: Scalars['Boolean']['output'];
+  /** fromOrdinal of the next page; null on the last one. */
+  nextFromOrdinal: Maybe<Scalars['Int']['output']>;
+  /** The columns: the thread's provider threads in creation order, the order of every row's cells. */
+  providerThreads: Array<ProviderThread>;
+  /** One page of runs, in ordinal order. */
+  rows: Array<CoverageRow>;
+};
+
+export type CoverageRow = {
+  __typename?: 'CoverageRow';
+  /** One cell per provider thread of the thread, in the order of providerThreads. */
+  cells: Array<CoverageCell>;
+  ordinal: Scalars['Int']['output'];
+  /** The run; for a fork's inherited ordinals, a run of an ancestor thread. */
+  run: Run;
 };
 
 export type CreateThreadInput = {
@@ -357,6 +417,25 @@ export type PlanRunInput = {
   threadId: Scalars['ID']['input'];
 };
 
+/** Handoffs created in the window, by who wrote them. */
+export type ProvenanceStats = {
+  __typename?: 'ProvenanceStats';
+  createdByProvider: Maybe<Scalars['String']['output']>;
+  failed: Scalars['Int']['output'];
+  failedRate: Scalars['Float']['output'];
+  handoffs: Scalars['Int']['output'];
+  /** Mean number of omissions (facts a non-local summary left out). */
+  meanOmissions: Scalars['Float']['output'];
+  pending: Scalars['Int']['output'];
+  /** local, provider:<id>, configured:<name> or user. */
+  source: Scalars['String']['output'];
+  superseded: Scalars['Int']['output'];
+  supersededRate: Scalars['Float']['output'];
+  totalOmissions: Scalars['Int']['output'];
+  /** Superseded because a rollback withdrew them. */
+  withdrawnByRollback: Scalars['Int']['output'];
+};
+
 export type Provider = {
   __typename?: 'Provider';
   capabilities: ProviderCapabilities;
@@ -379,6 +458,36 @@ export type ProviderCapabilities = {
   supportsDeltaHandoff: Scalars['Boolean']['output'];
   supportsFullThreadHandoff: Scalars['Boolean']['output'];
   supportsModelSwitchInThread: Scalars['Boolean']['output'];
+};
+
+/** Runs that switched provider with a PROVIDER_HANDOFF handoff created in the window; a run's newest such handoff describes its switch. */
+export type ProviderPairStats = {
+  __typename?: 'ProviderPairStats';
+  checkpointShare: Scalars['Float']['output'];
+  /** Shares of switches by handoff strategy, 0..1. */
+  deltaShare: Scalars['Float']['output'];
+  /** Provider of the run before the switch; unknown when it was not recorded. */
+  fromProvider: Scalars['String']['output'];
+  fullShare: Scalars['Float']['output'];
+  /** Handoffs written for those switches (regenerations and replacements included). */
+  handoffs: Scalars['Int']['output'];
+  manualShare: Scalars['Float']['output'];
+  /** Mean number of runs a switch's handoff covers. */
+  meanRunsCovered: Scalars['Float']['output'];
+  /** Median budget of the written handoffs; null when none had one. */
+  medianBudgetChars: Maybe<Scalars['Int']['output']>;
+  /** Median of length / budgetChars; null when no written handoff had a budget. */
+  medianBudgetUse: Maybe<Scalars['Float']['output']>;
+  /** Median length of the written handoffs; null when none was written yet. */
+  medianLength: Maybe<Scalars['Int']['output']>;
+  /** Returns that created a new provider thread instead. */
+  recreated: Scalars['Int']['output'];
+  /** Returns that resumed that provider thread. */
+  resumed: Scalars['Int']['output'];
+  /** Switches back to a provider that already had a provider thread on the thread. */
+  returns: Scalars['Int']['output'];
+  switches: Scalars['Int']['output'];
+  toProvider: Scalars['String']['output'];
 };
 
 export type ProviderRollbackAction =
@@ -462,6 +571,8 @@ export type ProviderThreadStatus =
 
 export type Query = {
   __typename?: 'Query';
+  /** The caller's tenant between from (inclusive) and to (exclusive); from must be before to. */
+  analytics: Analytics;
   contextHandoff: Maybe<ContextHandoff>;
   /** What startRun would decide for this provider now. Writes nothing. */
   planRun: RunPlan;
@@ -473,6 +584,12 @@ export type Query = {
   thread: Maybe<Thread>;
   /** Threads of the caller's tenant, newest first. first is clamped to 1..100. */
   threads: ThreadConnection;
+};
+
+
+export type QueryAnalyticsArgs = {
+  from: Scalars['DateTime']['input'];
+  to: Scalars['DateTime']['input'];
 };
 
 
@@ -659,6 +776,19 @@ export type StalenessSignal =
   | 'too_many_chained_handoffs'
   | 'too_many_runs_elsewhere';
 
+/** How often a staleness signal fired in the plans of a provider's runs started in the window. */
+export type StalenessStats = {
+  __typename?: 'StalenessStats';
+  provider: Scalars['String']['output'];
+  /** All runs of the provider in the window. */
+  providerRuns: Scalars['Int']['output'];
+  /** runs / providerRuns. */
+  rate: Scalars['Float']['output'];
+  runs: Scalars['Int']['output'];
+  signal: StalenessSignal;
+  threads: Scalars['Int']['output'];
+};
+
 export type StartRunInput = {
   cleanContext?: InputMaybe<Scalars['Boolean']['input']>;
   /** Retrying with the same key returns the first result and creates nothing new. At most 200 characters. */
@@ -710,6 +840,12 @@ export type Thread = {
   __typename?: 'Thread';
   /** Parent, grandparent, ... up to the root, nearest first. depth is clamped to 1..50. */
   ancestors: Array<Thread>;
+  /**
+   * Runs x provider threads: for each live run of the thread's history (inherited runs of a fork
+   * included, rolled-back runs not), from ordinal fromOrdinal on, how each of the thread's provider
+   * threads knows it. first (runs per page) is clamped to 1..200.
+   */
+  coverageMatrix: CoverageMatrix;
   createdAt: Scalars['DateTime']['output'];
   /** Forks of this thread, oldest first. first is clamped to 1..100. */
   forks: Array<Thread>;
@@ -735,6 +871,12 @@ export type Thread = {
 
 export type ThreadAncestorsArgs = {
   depth?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type ThreadCoverageMatrixArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+  fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -877,6 +1019,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  Analytics: ResolverTypeWrapper<AnalyticsWindowModel>;
   BindProviderThreadInput: BindProviderThreadInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Checkpoint: ResolverTypeWrapper<CheckpointRecordModel>;
@@ -886,6 +1029,10 @@ export type ResolversTypes = {
   ContextDelivery: null;
   ContextHandoff: ResolverTypeWrapper<HandoffRecordModel>;
   ContextTransfer: ResolverTypeWrapper<TransferRecordModel>;
+  CoverageCell: ResolverTypeWrapper<CoverageCell>;
+  CoverageKind: null;
+  CoverageMatrix: ResolverTypeWrapper<CoverageMatrixRecordModel>;
+  CoverageRow: ResolverTypeWrapper<CoverageRowRecordModel>;
   CreateThreadInput: CreateThreadInput;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Dispatch: ResolverTypeWrapper<DispatchRecordModel>;
@@ -893,6 +1040,7 @@ export type ResolversTypes = {
   FileChange: ResolverTypeWrapper<FileChange>;
   FileChangeInput: FileChangeInput;
   FileChangeKind: null;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ForkThreadInput: ForkThreadInput;
   HandoffStatus: null;
   HandoffStrategy: null;
@@ -906,8 +1054,10 @@ export type ResolversTypes = {
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PlanDecision: null;
   PlanRunInput: PlanRunInput;
+  ProvenanceStats: ResolverTypeWrapper<ProvenanceStats>;
   Provider: ResolverTypeWrapper<ProviderDefinitionModel>;
   ProviderCapabilities: ResolverTypeWrapper<ProviderCapabilities>;
+  ProviderPairStats: ResolverTypeWrapper<ProviderPairStats>;
   ProviderRollbackAction: null;
   ProviderRollbackFailureInput: ProviderRollbackFailureInput;
   ProviderRollbackInput: ProviderRollbackInput;
@@ -932,6 +1082,7 @@ export type ResolversTypes = {
   SourcePoint: ResolverTypeWrapper<SourcePoint>;
   SpawnSubagentInput: SpawnSubagentInput;
   StalenessSignal: null;
+  StalenessStats: ResolverTypeWrapper<StalenessStats>;
   StartRunInput: StartRunInput;
   StartRunPayload: ResolverTypeWrapper<StartRunResultModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
@@ -950,6 +1101,7 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  Analytics: AnalyticsWindowModel;
   BindProviderThreadInput: BindProviderThreadInput;
   Boolean: Scalars['Boolean']['output'];
   Checkpoint: CheckpointRecordModel;
@@ -958,12 +1110,16 @@ export type ResolversParentTypes = {
   CompleteSubagentInput: CompleteSubagentInput;
   ContextHandoff: HandoffRecordModel;
   ContextTransfer: TransferRecordModel;
+  CoverageCell: CoverageCell;
+  CoverageMatrix: CoverageMatrixRecordModel;
+  CoverageRow: CoverageRowRecordModel;
   CreateThreadInput: CreateThreadInput;
   DateTime: Scalars['DateTime']['output'];
   Dispatch: DispatchRecordModel;
   FailRunInput: FailRunInput;
   FileChange: FileChange;
   FileChangeInput: FileChangeInput;
+  Float: Scalars['Float']['output'];
   ForkThreadInput: ForkThreadInput;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
@@ -973,8 +1129,10 @@ export type ResolversParentTypes = {
   OrdinalRange: OrdinalRange;
   PageInfo: PageInfo;
   PlanRunInput: PlanRunInput;
+  ProvenanceStats: ProvenanceStats;
   Provider: ProviderDefinitionModel;
   ProviderCapabilities: ProviderCapabilities;
+  ProviderPairStats: ProviderPairStats;
   ProviderRollbackFailureInput: ProviderRollbackFailureInput;
   ProviderRollbackInput: ProviderRollbackInput;
   ProviderThread: ProviderThreadRecordModel;
@@ -993,6 +1151,7 @@ export type ResolversParentTypes = {
   RunPlan: RunPlanRecordModel;
   SourcePoint: SourcePoint;
   SpawnSubagentInput: SpawnSubagentInput;
+  StalenessStats: StalenessStats;
   StartRunInput: StartRunInput;
   StartRunPayload: StartRunResultModel;
   String: Scalars['String']['output'];
@@ -1002,6 +1161,14 @@ export type ResolversParentTypes = {
   ThreadConnection: Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversParentTypes['ThreadEdge']> };
   ThreadEdge: Omit<ThreadEdge, 'node'> & { node: ResolversParentTypes['Thread'] };
   ThreadLineage: Omit<ThreadLineage, 'parent' | 'root'> & { parent?: Maybe<ResolversParentTypes['Thread']>, root: ResolversParentTypes['Thread'] };
+};
+
+export type AnalyticsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Analytics'] = ResolversParentTypes['Analytics']> = {
+  crossProvider?: Resolver<Array<ResolversTypes['ProviderPairStats']>, ParentType, ContextType, RequireFields<AnalyticsCrossProviderArgs, 'first'>>;
+  from?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  staleness?: Resolver<Array<ResolversTypes['StalenessStats']>, ParentType, ContextType, RequireFields<AnalyticsStalenessArgs, 'first'>>;
+  summaryProvenance?: Resolver<Array<ResolversTypes['ProvenanceStats']>, ParentType, ContextType, RequireFields<AnalyticsSummaryProvenanceArgs, 'first'>>;
+  to?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
 export type CheckpointResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Checkpoint'] = ResolversParentTypes['Checkpoint']> = {
@@ -1059,6 +1226,26 @@ export type ContextTransferResolvers<ContextType = RequestContext, ParentType ex
   status?: Resolver<ResolversTypes['TransferStatus'], ParentType, ContextType>;
   targetProvider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   targetThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type CoverageCellResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CoverageCell'] = ResolversParentTypes['CoverageCell']> = {
+  kind?: Resolver<ResolversTypes['CoverageKind'], ParentType, ContextType>;
+  providerThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type CoverageKindResolvers = { HANDOFF: 'handoff', MISSING: 'missing', NATIVE: 'native' };
+
+export type CoverageMatrixResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CoverageMatrix'] = ResolversParentTypes['CoverageMatrix']> = {
+  hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  nextFromOrdinal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  providerThreads?: Resolver<Array<ResolversTypes['ProviderThread']>, ParentType, ContextType>;
+  rows?: Resolver<Array<ResolversTypes['CoverageRow']>, ParentType, ContextType>;
+};
+
+export type CoverageRowResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CoverageRow'] = ResolversParentTypes['CoverageRow']> = {
+  cells?: Resolver<Array<ResolversTypes['CoverageCell']>, ParentType, ContextType>;
+  ordinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  run?: Resolver<ResolversTypes['Run'], ParentType, ContextType>;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
@@ -1126,6 +1313,20 @@ export type PageInfoResolvers<ContextType = RequestContext, ParentType extends R
 
 export type PlanDecisionResolvers = { DELTA_HANDOFF: 'delta_handoff', FULL_HANDOFF_EXISTING: 'full_handoff_existing', FULL_HANDOFF_NEW: 'full_handoff_new', NO_HANDOFF: 'no_handoff', UNSUPPORTED: 'unsupported' };
 
+export type ProvenanceStatsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProvenanceStats'] = ResolversParentTypes['ProvenanceStats']> = {
+  createdByProvider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  failedRate?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  handoffs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  meanOmissions?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  pending?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  superseded?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  supersededRate?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  totalOmissions?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  withdrawnByRollback?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type ProviderResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Provider'] = ResolversParentTypes['Provider']> = {
   capabilities?: Resolver<ResolversTypes['ProviderCapabilities'], ParentType, ContextType>;
   displayName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1146,6 +1347,24 @@ export type ProviderCapabilitiesResolvers<ContextType = RequestContext, ParentTy
   supportsDeltaHandoff?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   supportsFullThreadHandoff?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   supportsModelSwitchInThread?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type ProviderPairStatsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProviderPairStats'] = ResolversParentTypes['ProviderPairStats']> = {
+  checkpointShare?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  deltaShare?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  fromProvider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fullShare?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  handoffs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  manualShare?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  meanRunsCovered?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  medianBudgetChars?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  medianBudgetUse?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  medianLength?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  recreated?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  resumed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  returns?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  switches?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  toProvider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type ProviderRollbackActionResolvers = { DIVERGENT: 'divergent', ROLLED_BACK: 'rolled_back' };
@@ -1186,6 +1405,7 @@ export type ProviderThreadRollbackResolvers<ContextType = RequestContext, Parent
 export type ProviderThreadStatusResolvers = { ACTIVE: 'active', CLOSED: 'closed', DIVERGENT: 'divergent', IDLE: 'idle', RESUME_FAILED: 'resume_failed', ROLLED_BACK: 'rolled_back', STALE: 'stale' };
 
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType, RequireFields<QueryAnalyticsArgs, 'from' | 'to'>>;
   contextHandoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType, RequireFields<QueryContextHandoffArgs, 'id'>>;
   planRun?: Resolver<ResolversTypes['RunPlan'], ParentType, ContextType, RequireFields<QueryPlanRunArgs, 'input'>>;
   providerThread?: Resolver<Maybe<ResolversTypes['ProviderThread']>, ParentType, ContextType, RequireFields<QueryProviderThreadArgs, 'id'>>;
@@ -1265,6 +1485,15 @@ export type SourcePointResolvers<ContextType = RequestContext, ParentType extend
 
 export type StalenessSignalResolvers = { CLEAN_CONTEXT_REQUESTED: 'clean_context_requested', INCOMPATIBLE_CONFIG: 'incompatible_config', RESUME_FAILED: 'resume_failed', ROLLED_BACK_OR_DIVERGENT: 'rolled_back_or_divergent', SUMMARY_EXCEEDS_POLICY: 'summary_exceeds_policy', TOO_MANY_CHAINED_HANDOFFS: 'too_many_chained_handoffs', TOO_MANY_RUNS_ELSEWHERE: 'too_many_runs_elsewhere' };
 
+export type StalenessStatsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['StalenessStats'] = ResolversParentTypes['StalenessStats']> = {
+  provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  providerRuns?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  rate?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  runs?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  signal?: Resolver<ResolversTypes['StalenessSignal'], ParentType, ContextType>;
+  threads?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type StartRunPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['StartRunPayload'] = ResolversParentTypes['StartRunPayload']> = {
   dispatch?: Resolver<ResolversTypes['Dispatch'], ParentType, ContextType>;
   handoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
@@ -1284,6 +1513,7 @@ export type SummaryRequestResolvers<ContextType = RequestContext, ParentType ext
 
 export type ThreadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Thread'] = ResolversParentTypes['Thread']> = {
   ancestors?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadAncestorsArgs, 'depth'>>;
+  coverageMatrix?: Resolver<ResolversTypes['CoverageMatrix'], ParentType, ContextType, RequireFields<ThreadCoverageMatrixArgs, 'first' | 'fromOrdinal'>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   forks?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadForksArgs, 'first'>>;
   handoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
@@ -1326,10 +1556,15 @@ export type TransferResolutionResolvers = { CHECKPOINT_CONTEXT: 'checkpoint_cont
 export type TransferStatusResolvers = { CONSUMED: 'consumed', FAILED: 'failed', PENDING: 'pending', RESOLVED_NATIVE: 'resolved_native', RESOLVED_PORTABLE: 'resolved_portable', SUPERSEDED: 'superseded' };
 
 export type Resolvers<ContextType = RequestContext> = {
+  Analytics?: AnalyticsResolvers<ContextType>;
   Checkpoint?: CheckpointResolvers<ContextType>;
   ContextDelivery?: ContextDeliveryResolvers;
   ContextHandoff?: ContextHandoffResolvers<ContextType>;
   ContextTransfer?: ContextTransferResolvers<ContextType>;
+  CoverageCell?: CoverageCellResolvers<ContextType>;
+  CoverageKind?: CoverageKindResolvers;
+  CoverageMatrix?: CoverageMatrixResolvers<ContextType>;
+  CoverageRow?: CoverageRowResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Dispatch?: DispatchResolvers<ContextType>;
   FileChange?: FileChangeResolvers<ContextType>;
@@ -1342,8 +1577,10 @@ export type Resolvers<ContextType = RequestContext> = {
   OrdinalRange?: OrdinalRangeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   PlanDecision?: PlanDecisionResolvers;
+  ProvenanceStats?: ProvenanceStatsResolvers<ContextType>;
   Provider?: ProviderResolvers<ContextType>;
   ProviderCapabilities?: ProviderCapabilitiesResolvers<ContextType>;
+  ProviderPairStats?: ProviderPairStatsResolvers<ContextType>;
   ProviderRollbackAction?: ProviderRollbackActionResolvers;
   ProviderThread?: ProviderThreadResolvers<ContextType>;
   ProviderThreadAction?: ProviderThreadActionResolvers;
@@ -1361,6 +1598,7 @@ export type Resolvers<ContextType = RequestContext> = {
   RunStatus?: RunStatusResolvers;
   SourcePoint?: SourcePointResolvers<ContextType>;
   StalenessSignal?: StalenessSignalResolvers;
+  StalenessStats?: StalenessStatsResolvers<ContextType>;
   StartRunPayload?: StartRunPayloadResolvers<ContextType>;
   SummaryRequest?: SummaryRequestResolvers<ContextType>;
   Thread?: ThreadResolvers<ContextType>;

@@ -1,4 +1,5 @@
 import type { Resolvers } from '../generated/graphql.js';
+import { analyticsResolvers } from './analytics.js';
 import { handoffResolvers } from './handoffs.js';
 import { lineageResolvers } from './lineage.js';
 import { planningResolvers } from './planning.js';
@@ -6,7 +7,7 @@ import { providerResolvers } from './providers.js';
 import { runResolvers } from './runs.js';
 import { threadResolvers } from './threads.js';
 
-const modules: Resolvers[] = [threadResolvers, runResolvers, providerResolvers, handoffResolvers, planningResolvers, lineageResolvers];
+const modules: Resolvers[] = [threadResolvers, runResolvers, providerResolvers, handoffResolvers, planningResolvers, lineageResolvers, analyticsResolvers];
 
 /** One resolver map per schema module, merged type by type. */
 export function mergedResolvers(): Record<string, Record<string, unknown>> {

@@ -1,0 +1,60 @@
+// Coverage matrix: for each live run of thread $threadId's history and each of the thread's provider
+// threads, how that provider thread knows the run: `native` (it served the run: its USES edge, or a
+// natively forked provider thread's inherited ordinals through inheritedThroughOrdinal), `handoff`
+// (a standing handoff, status pending or ready, of transferKind provider_handoff or fork,
+// DELIVERED_TO it COVERS the run) or `missing`. The history goes through the thread's segments, so a
+// fork's inherited runs (which live in its source thread) are rows too; rolled-back runs are not.
+// One page of runs in ordinal order.
+//
+// Parameters:
+//   $threadId     the app thread
+//   $fromOrdinal  first ordinal of the page [default: 1]
+//   $limit        runs per page [default: 50]
+//
+// Columns (one row per run):
+//   ordinal           the run's ordinal in the thread's history
+//   runId             the run
+//   runThreadId       the thread that holds the run ($threadId, or an ancestor for inherited runs)
+//   provider          the run's provider
+//   status            the run's status
+//   servedBy          the provider thread that served it (may belong to an ancestor thread)
+//   coverage          the same cells for reading: 'codex #1=native, claude #2=handoff'
+//   cells             one {providerThreadId, caption, kind} per provider thread of $threadId, by seq
+MATCH (thread:Thread {tenant: $tenant, id: $threadId})
+WITH thread, coalesce(thread.segmentThreadIds, []) AS segmentIds, coalesce(thread.segmentTo, []) AS segmentTo,
+     coalesce(thread.segmentAsOf, []) AS segmentAsOf
+WITH thread,
+     [i IN range(0, size(segmentIds) - 1) |
+       {threadId: segmentIds[i], from: CASE WHEN i = 0 THEN 1 ELSE segmentTo[i - 1] + 1 END, to: segmentTo[i], asOf: segmentAsOf[i]}]
+     + [{threadId: thread.id, from: coalesce(thread.forkOrdinal, 0) + 1, to: coalesce(thread.lastOrdinal, 0), asOf: null}] AS segments
+CALL (thread) {
+  OPTIONAL MATCH (thread)-[:HAS_PROVIDER_THREAD]->(providerThread:ProviderThread)
+  WITH providerThread ORDER BY providerThread.seq
+  RETURN collect(providerThread) AS providerThreads
+}
+CALL (segments) {
+  UNWIND segments AS segment
+  MATCH (run:Run {tenant: $tenant, threadId: segment.threadId})
+  WHERE run.ordinal >= CASE WHEN segment.from > $fromOrdinal THEN segment.from ELSE $fromOrdinal END
+    AND run.ordinal <= segment.to
+    AND (run.status <> 'rolled_back' OR (segment.asOf IS NOT NULL AND run.rolledBackAt > datetime(segment.asOf)))
+  RETURN run ORDER BY run.ordinal LIMIT $limit
+}
+CALL (run, providerThreads) {
+  UNWIND providerThreads AS providerThread
+  WITH providerThread,
+       CASE
+         WHEN run.ordinal <= coalesce(providerThread.inheritedThroughOrdinal, 0) OR EXISTS { (run)-[:USES]->(providerThread) } THEN 'native'
+         WHEN EXISTS {
+           MATCH (run)<-[:COVERS]-(handoff:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
+           WHERE handoff.status IN ['pending', 'ready'] AND handoff.transferKind IN ['provider_handoff', 'fork']
+         } THEN 'handoff'
+         ELSE 'missing'
+       END AS kind
+  RETURN collect({providerThreadId: providerThread.id, caption: providerThread.caption, kind: kind}) AS cells
+}
+RETURN run.ordinal AS ordinal, run.id AS runId, run.threadId AS runThreadId, run.provider AS provider,
+       run.status AS status, run.providerThreadId AS servedBy,
+       reduce(text = '', cell IN cells | text + CASE WHEN text = '' THEN '' ELSE ', ' END + cell.caption + '=' + cell.kind) AS coverage,
+       cells
+ORDER BY ordinal

@@ -1,0 +1,160 @@
+// Pure helpers of `npm run query` (tools/query.ts): reading a query file's parameters, parsing
+// key=value arguments, and printing rows as an aligned table or as CSV. No I/O here.
+
+export type Row = Record<string, unknown>;
+
+export interface QueryParameter {
+  name: string;
+  description: string;
+  /** Present when the header gives `[default: <JSON>]`; `null` makes the parameter optional. */
+  default?: unknown;
+}
+
+const HEADER_PARAMETER = /^\/\/\s+\$([A-Za-z_][A-Za-z0-9_]*)\s+(.*)$/;
+const DEFAULT_MARK = /\[default:\s*(.*?)\]/;
+
+/**
+ * The parameters a query file documents in the `// Parameters:` section of its header comment (the
+ * leading `//` lines, the section ending at an empty `//` line): each line
+ * `//   $name  description [default: <JSON>]`. `$tenant` is never listed: the tool supplies it.
+ */
+export function documentedParameters(text: string): QueryParameter[] {
+  const parameters: QueryParameter[] = [];
+  let inSection = false;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('//')) break; // the header ends at the first statement line
+    if (/^\/\/\s*Parameters:\s*$/.test(line)) {
+      inSection = true;
+      continue;
+    }
+    if (/^\/\/\s*$/.test(line)) inSection = false;
+    const match = inSection ? HEADER_PARAMETER.exec(line) : null;
+    if (!match) continue;
+    const [, name, rest] = match as unknown as [string, string, string];
+    const parameter: QueryParameter = { name, description: rest.replace(DEFAULT_MARK, '').trim() };
+    const mark = DEFAULT_MARK.exec(rest);
+    if (mark) parameter.default = parseValue(mark[1]!);
+    parameters.push(parameter);
+  }
+  return parameters;
+}
+
+/** Every `$name` the statement itself uses (not in comments, string literals or quoted names), sorted. */
+export function referencedParameters(text: string): string[] {
+  const names = new Set<string>();
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i]!;
+    if (char === '/' && text[i + 1] === '/') {
+      i = text.indexOf('\n', i);
+      if (i < 0) break;
+    } else if (char === '/' && text[i + 1] === '*') {
+      i = text.indexOf('*/', i + 2);
+      if (i < 0) break;
+      i += 2;
+    } else if (char === "'" || char === '"' || char === '`') {
+      i++;
+      while (i < text.length && text[i] !== char) i += text[i] === '\\' && char !== '`' ? 2 : 1;
+      i++;
+    } else if (char === '$') {
+      const match = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i + 1));
+      if (match) names.add(match[0]);
+      i += 1 + (match?.[0].length ?? 0);
+    } else i++;
+  }
+  return [...names].sort();
+}
+
+/** A command-line value: JSON when it parses (numbers, booleans, null, lists, quoted strings), else the string itself. */
+export function parseValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export class ArgumentError extends Error {}
+
+/** `key=value` arguments as a parameter map; a malformed one is an ArgumentError. */
+export function parseAssignments(args: readonly string[]): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const arg of args) {
+    const separator = arg.indexOf('=');
+    if (separator < 1) throw new ArgumentError(`Expected key=value, got ${JSON.stringify(arg)}`);
+    const key = arg.slice(0, separator);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new ArgumentError(`Bad parameter name ${JSON.stringify(key)}`);
+    params[key] = parseValue(arg.slice(separator + 1));
+  }
+  return params;
+}
+
+/**
+ * The parameters to send: the given ones plus documented defaults. Refuses `tenant` (use --tenant),
+ * names the statement does not use, and any it uses that are neither given nor defaulted.
+ */
+export function resolveParameters(text: string, given: Record<string, unknown>): Record<string, unknown> {
+  if ('tenant' in given) throw new ArgumentError('The tenant is not a parameter: use --tenant <id>');
+  const documented = new Map(documentedParameters(text).map((parameter) => [parameter.name, parameter]));
+  // In the header's order, then any the header does not document.
+  const referenced = referencedParameters(text).filter((name) => name !== 'tenant');
+  const used = [...[...documented.keys()].filter((name) => referenced.includes(name)), ...referenced.filter((name) => !documented.has(name))];
+  const unknown = Object.keys(given).filter((name) => !used.includes(name));
+  if (unknown.length > 0) throw new ArgumentError(`Unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; this query takes ${describe(used, documented)}`);
+  const params: Record<string, unknown> = {};
+  const missing: string[] = [];
+  for (const name of used) {
+    if (name in given) params[name] = given[name];
+    else if (documented.get(name)?.default !== undefined) params[name] = documented.get(name)!.default;
+    else missing.push(name);
+  }
+  if (missing.length > 0) throw new ArgumentError(`Missing parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')}; this query takes ${describe(used, documented)}`);
+  return params;
+}
+
+function describe(used: string[], documented: Map<string, QueryParameter>): string {
+  if (used.length === 0) return 'no parameters';
+  return used
+    .map((name) => {
+      const parameter = documented.get(name);
+      return parameter?.default !== undefined ? `${name}=... (default ${JSON.stringify(parameter.default)})` : `${name}=...`;
+    })
+    .join(' ');
+}
+
+/** How one value reads in a cell: null as empty, strings as they are, anything else as compact JSON. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+function columnsOf(rows: readonly Row[]): string[] {
+  const columns: string[] = [];
+  for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
+  return columns;
+}
+
+/** Rows as an aligned text table with a header and a rule; numbers are right-aligned. */
+export function formatTable(rows: readonly Row[]): string {
+  if (rows.length === 0) return '(no rows)\n';
+  const columns = columnsOf(rows);
+  const cells = rows.map((row) => columns.map((column) => cellText(row[column]).replace(/\r?\n/g, '\\n')));
+  const numeric = columns.map((column) => rows.every((row) => row[column] === null || row[column] === undefined || typeof row[column] === 'number'));
+  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((line) => line[i]!.length)));
+  const render = (line: string[]) =>
+    line
+      .map((text, i) => (numeric[i] ? text.padStart(widths[i]!) : text.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  const lines = [render(columns), widths.map((width) => '-'.repeat(width)).join('  '), ...cells.map(render)];
+  return `${lines.join('\n')}\n${rows.length} row${rows.length === 1 ? '' : 's'}\n`;
+}
+
+/** RFC 4180 CSV with a header line; fields with a comma, quote or line break are quoted. */
+export function formatCsv(rows: readonly Row[]): string {
+  const columns = columnsOf(rows);
+  const field = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+  const lines = [columns.map(field).join(','), ...rows.map((row) => columns.map((column) => field(cellText(row[column]))).join(','))];
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,131 @@
+// The analysts' queries of cypher/analytics/, run read-only for one tenant: by name for
+// `npm run query`, and mapped to records for the GraphQL analytics fields.
+import { badInput } from '../api/errors.js';
+import type { StalenessSignal } from '../domain/records.js';
+import { queryNames } from '../graph/queries.js';
+import type { Graph, Params, Row } from '../graph/transactions.js';
+import type { OperationContext } from './context.js';
+
+const PREFIX = 'analytics/';
+
+/** The names `npm run query` accepts: the files of cypher/analytics/ without their extension. */
+export function analyticsQueryNames(): string[] {
+  return queryNames()
+    .filter((name) => name.startsWith(PREFIX))
+    .map((name) => name.slice(PREFIX.length));
+}
+
+/** Runs cypher/analytics/<name>.cypher in a read transaction of the graph's tenant; rows as plain data. */
+export function runAnalyticsQuery(graph: Graph, name: string, params: Params): Promise<Row[]> {
+  if (!analyticsQueryNames().includes(name)) throw badInput('name', `unknown analytics query ${JSON.stringify(name)}`);
+  return graph.read((tx) => tx.rows(`${PREFIX}${name}`, params));
+}
+
+export type CoverageKind = 'native' | 'handoff' | 'missing';
+
+export interface CoverageCellRecord {
+  providerThreadId: string;
+  kind: CoverageKind;
+}
+
+export interface CoverageRowRecord {
+  ordinal: number;
+  runId: string;
+  cells: CoverageCellRecord[];
+}
+
+export interface CoverageMatrixRecord {
+  threadId: string;
+  rows: CoverageRowRecord[];
+  hasNextPage: boolean;
+  nextFromOrdinal: number | null;
+}
+
+interface MatrixRow {
+  ordinal: number;
+  runId: string;
+  cells: { providerThreadId: string; kind: CoverageKind }[];
+}
+
+/** One page of thread `threadId`'s coverage matrix: at most `first` runs from `fromOrdinal` on. */
+export async function coverageMatrix(context: OperationContext, threadId: string, fromOrdinal: number, first: number): Promise<CoverageMatrixRecord> {
+  const rows = (await runAnalyticsQuery(context.graph, 'coverage-matrix', { threadId, fromOrdinal, limit: first + 1 })) as unknown as MatrixRow[];
+  const page = rows.slice(0, first).map((row) => ({
+    ordinal: row.ordinal,
+    runId: row.runId,
+    cells: row.cells.map((cell) => ({ providerThreadId: cell.providerThreadId, kind: cell.kind })),
+  }));
+  const next = rows[first];
+  return { threadId, rows: page, hasNextPage: next !== undefined, nextFromOrdinal: next?.ordinal ?? null };
+}
+
+/** A validated time window: both ends ISO date-times, from before to. */
+export interface AnalyticsWindow {
+  from: string;
+  to: string;
+}
+
+export function analyticsWindow(from: string, to: string): AnalyticsWindow {
+  const parse = (field: string, value: string) => {
+    const time = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+    if (Number.isNaN(time)) throw badInput(field, `must be an ISO-8601 date-time such as 2026-01-31T00:00:00Z (got ${JSON.stringify(value)})`);
+    return new Date(time).toISOString();
+  };
+  const window = { from: parse('from', from), to: parse('to', to) };
+  if (window.from >= window.to) throw badInput('to', 'must be after from');
+  return window;
+}
+
+export interface ProviderPairStatsRecord {
+  fromProvider: string;
+  toProvider: string;
+  switches: number;
+  handoffs: number;
+  deltaShare: number;
+  fullShare: number;
+  checkpointShare: number;
+  manualShare: number;
+  meanRunsCovered: number;
+  returns: number;
+  resumed: number;
+  recreated: number;
+  medianLength: number | null;
+  medianBudgetChars: number | null;
+  medianBudgetUse: number | null;
+}
+
+export interface StalenessStatsRecord {
+  provider: string;
+  signal: StalenessSignal;
+  runs: number;
+  threads: number;
+  providerRuns: number;
+  rate: number;
+}
+
+export interface ProvenanceStatsRecord {
+  source: string;
+  createdByProvider: string | null;
+  handoffs: number;
+  superseded: number;
+  supersededRate: number;
+  withdrawnByRollback: number;
+  failed: number;
+  failedRate: number;
+  pending: number;
+  meanOmissions: number;
+  totalOmissions: number;
+}
+
+export async function crossProviderStats(context: OperationContext, window: AnalyticsWindow, limit: number): Promise<ProviderPairStatsRecord[]> {
+  const rows = await runAnalyticsQuery(context.graph, 'cross-provider', { ...window, limit });
+  return rows.map((row) => ({ ...(row as unknown as ProviderPairStatsRecord), meanRunsCovered: (row.meanRunsCovered as number | null) ?? 0 }));
+}
+
+export async function stalenessStats(context: OperationContext, window: AnalyticsWindow, limit: number): Promise<StalenessStatsRecord[]> {
+  return (await runAnalyticsQuery(context.graph, 'staleness', { ...window, limit })) as unknown as StalenessStatsRecord[];
+}
+
+export async function provenanceStats(context: OperationContext, window: AnalyticsWindow, limit: number): Promise<ProvenanceStatsRecord[]> {
+  return (await runAnalyticsQuery(context.graph, 'summary-provenance', { ...window, limit })) as unknown as ProvenanceStatsRecord[];
+}

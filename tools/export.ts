@@ -1,0 +1,85 @@
+/**
+ * `npm run export -- --thread ID [--tenant T] [--out FILE]` or `npm run export -- --tenant T [--out FILE]`:
+ * writes a Cypher script that recreates that lineage in an empty Neo4j 5 (Desktop, Aura) for Bloom; see
+ * docs/bloom.md. It reads the database named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE)
+ * and never starts a Neo4j itself. Without --out the script goes to stdout (use `npm run --silent export`).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, SINGLE_TENANT } from '../src/config.js';
+import { createDriver } from '../src/graph/driver.js';
+import { ExportError, exportLineage } from '../src/export/cypherScript.js';
+
+const USAGE = `Usage: npm run export -- --thread ID [--tenant TENANT] [--out FILE]
+       npm run export -- --tenant TENANT [--out FILE]
+
+  --thread ID      export one thread: the thread, its runs, facts, checkpoints, provider threads,
+                   handoffs and the transfers into and out of it
+  --tenant TENANT  the tenant (default "${SINGLE_TENANT}" with --thread); alone: every thread of it,
+                   forks and subagent threads included
+  --out FILE       write the script there instead of stdout
+
+Reads the Neo4j named by NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE.`;
+
+async function main(): Promise<number> {
+  let values: { thread?: string; tenant?: string; out?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: { thread: { type: 'string' }, tenant: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.thread === undefined && values.tenant === undefined) {
+    console.error(`Name a thread (--thread) or a tenant (--tenant).\n\n${USAGE}`);
+    return 2;
+  }
+
+  const config = loadConfig();
+  if (config.neo4j.uri === null) {
+    console.error(
+      'NEO4J_URI is not set. The export reads an existing database and never starts one: point NEO4J_URI ' +
+        '(and NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) at it. With `npm start` on the local Neo4j, use the ' +
+        'bolt:// address it prints as "Neo4j at ...".',
+    );
+    return 2;
+  }
+  if (values.thread !== undefined && values.tenant === undefined && config.apiKeys.size > 0) {
+    console.error('THREADLINE_API_KEYS is set, so threads belong to named tenants: pass --tenant with --thread.');
+    return 2;
+  }
+  const tenant = values.tenant ?? SINGLE_TENANT;
+
+  const driver = createDriver({ uri: config.neo4j.uri, user: config.neo4j.user, password: config.neo4j.password, database: config.neo4j.database });
+  try {
+    const result = await exportLineage(driver, { tenant, ...(values.thread !== undefined ? { threadId: values.thread } : {}) }, { database: config.neo4j.database });
+    if (values.out !== undefined) {
+      await mkdir(dirname(values.out), { recursive: true });
+      await writeFile(values.out, result.script, 'utf8');
+    } else {
+      process.stdout.write(result.script);
+    }
+    const what = values.thread !== undefined ? `thread ${values.thread}` : `${result.threadIds.length} threads of tenant ${tenant}`;
+    console.error(`Exported ${what}: ${result.nodes} nodes, ${result.relationships} relationships${values.out !== undefined ? ` to ${values.out}` : ''}.`);
+    return 0;
+  } finally {
+    await driver.close();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof ConfigError || error instanceof ExportError ? error.message : error);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,122 @@
+/**
+ * `npm run query -- <name> [key=value ...] [--tenant T] [--json | --csv]`: runs
+ * cypher/analytics/<name>.cypher against the configured Neo4j (NEO4J_URI, NEO4J_USER,
+ * NEO4J_PASSWORD, NEO4J_DATABASE), read-only and scoped to one tenant (default `local`, the
+ * single-tenant mode's), and prints the rows as an aligned table, JSON or CSV.
+ *
+ * Values are parsed as JSON when they parse (10, true, null, [1,2], "\"42\"" for a string of
+ * digits), else taken as strings. Parameters a query documents with a default may be left out.
+ */
+import { loadConfig, ConfigError, SINGLE_TENANT } from '../src/config.js';
+import { ArgumentError, documentedParameters, formatCsv, formatTable, parseAssignments, resolveParameters } from '../src/analytics/format.js';
+import { createDriver } from '../src/graph/driver.js';
+import { cypher } from '../src/graph/queries.js';
+import { Graph } from '../src/graph/transactions.js';
+import { analyticsQueryNames, runAnalyticsQuery } from '../src/operations/analytics.js';
+
+type Output = 'table' | 'json' | 'csv';
+
+class UsageError extends Error {}
+
+interface Invocation {
+  name: string;
+  tenant: string;
+  output: Output;
+  assignments: string[];
+}
+
+function usage(): string {
+  const lines = analyticsQueryNames().map((name) => {
+    const params = documentedParameters(cypher(`analytics/${name}`))
+      .map((parameter) => (parameter.default !== undefined ? `[${parameter.name}=${JSON.stringify(parameter.default)}]` : `${parameter.name}=...`))
+      .join(' ');
+    return `  ${name.padEnd(24)} ${params}`;
+  });
+  return [
+    'Usage: npm run query -- <name> [key=value ...] [--tenant T] [--json | --csv]',
+    '',
+    'Queries (cypher/analytics/<name>.cypher; each file\'s header says what it answers):',
+    ...lines,
+    '',
+    'Needs NEO4J_URI (and NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) naming the database to read.',
+  ].join('\n');
+}
+
+function parseArgs(argv: readonly string[]): Invocation | 'help' {
+  let tenant = SINGLE_TENANT;
+  let output: Output = 'table';
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') return 'help';
+    else if (arg === '--json') output = 'json';
+    else if (arg === '--csv') output = 'csv';
+    else if (arg === '--tenant') {
+      const value = argv[++i];
+      if (!value) throw new UsageError('--tenant needs a tenant id');
+      tenant = value;
+    } else if (arg.startsWith('--tenant=')) tenant = arg.slice('--tenant='.length);
+    else if (arg.startsWith('--')) throw new UsageError(`Unknown option ${arg}`);
+    else positional.push(arg);
+  }
+  const [name, ...assignments] = positional;
+  if (!name) return 'help';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(tenant)) throw new UsageError(`Bad tenant ${JSON.stringify(tenant)}: letters, digits, _ or -`);
+  if (!analyticsQueryNames().includes(name)) {
+    throw new UsageError(`Unknown query ${JSON.stringify(name)}. Available: ${analyticsQueryNames().join(', ')}`);
+  }
+  return { name, tenant, output, assignments };
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let invocation: Invocation | 'help';
+  let params: Record<string, unknown>;
+  try {
+    invocation = parseArgs(argv);
+    if (invocation === 'help') {
+      console.log(usage());
+      return argv.length === 0 ? 1 : 0;
+    }
+    params = resolveParameters(cypher(`analytics/${invocation.name}`), parseAssignments(invocation.assignments));
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ArgumentError) {
+      console.error(`npm run query: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
+  }
+  if (!config.neo4j.uri) {
+    console.error(
+      'npm run query needs a running Neo4j: set NEO4J_URI (e.g. bolt://127.0.0.1:7687) and, as needed, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE. ' +
+        'It does not start the local Neo4j; while `npm start` runs one, point NEO4J_URI at it.',
+    );
+    return 1;
+  }
+
+  const driver = createDriver({ uri: config.neo4j.uri, user: config.neo4j.user, password: config.neo4j.password, database: config.neo4j.database });
+  try {
+    const rows = await runAnalyticsQuery(new Graph(driver, config.neo4j.database, invocation.tenant), invocation.name, params);
+    if (invocation.output === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    else if (invocation.output === 'csv') process.stdout.write(formatCsv(rows));
+    else process.stdout.write(formatTable(rows));
+    return 0;
+  } catch (error) {
+    console.error(`npm run query: ${invocation.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await driver.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));
