@@ -14,7 +14,9 @@ CREATE (handoff:ContextHandoff {
   tenant: $tenant, id: $handoffId, transferId: $transferId, transferKind: 'subagent_result', threadId: parent.id,
   targetRunId: parentRun.id, fromProviderThreadIds: [], toProviderThreadId: parentThread.id,
   coveredFrom: 0, coveredTo: 0, strategy: 'manual_context', summaryText: $result, status: 'ready',
-  delivery: $delivery, createdAt: datetime(), updatedAt: datetime(), caption: 'manual_context subagent ' + child.id
+  delivery: $delivery, source: 'subagent', length: size($result), targetProvider: parentRun.provider, omissions: [],
+  requestedAt: datetime(), writtenAt: datetime(), usedAt: datetime(),
+  createdAt: datetime(), updatedAt: datetime(), caption: 'manual_context subagent ' + child.id
 })
 CREATE (transfer)-[:FROM_THREAD]->(child)
 CREATE (transfer)-[:TO_THREAD]->(parent)

@@ -224,8 +224,8 @@ describe('subagents', () => {
     expect(childRun.dispatch.context).toBe('Find every caller of parse()');
     await completeRun(t, childRun.run.id);
 
-    const result = (await t.ok(`mutation { completeSubagent(input: { childThreadId: "${child.id}", result: "parse() has 3 callers: a.ts, b.ts, c.ts" }) { kind status handoff { strategy summaryText } } }`)).completeSubagent;
-    expect(result).toEqual({ kind: 'SUBAGENT_RESULT', status: 'CONSUMED', handoff: { strategy: 'MANUAL_CONTEXT', summaryText: 'parse() has 3 callers: a.ts, b.ts, c.ts' } });
+    const result = (await t.ok(`mutation { completeSubagent(input: { childThreadId: "${child.id}", result: "parse() has 3 callers: a.ts, b.ts, c.ts" }) { kind status handoff { strategy summaryText source status } } }`)).completeSubagent;
+    expect(result).toEqual({ kind: 'SUBAGENT_RESULT', status: 'CONSUMED', handoff: { strategy: 'MANUAL_CONTEXT', summaryText: 'parse() has 3 callers: a.ts, b.ts, c.ts', source: 'subagent', status: 'READY' } });
     const parent = (await t.ok(`query($id: ID!) { run(id: $id) { status facts { kind text } } }`, { id: parentRun.run.id })).run;
     expect(parent).toEqual({ status: 'RUNNING', facts: [{ kind: 'SUBAGENT_RESULT', text: 'parse() has 3 callers: a.ts, b.ts, c.ts' }] });
     await completeRun(t, parentRun.run.id, { facts: [{ kind: 'DECISION', text: 'Refactor callers' }] });

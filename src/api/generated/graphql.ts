@@ -117,7 +117,7 @@ export type ContextHandoff = {
   /** Facts of the covered runs that a non-local summary left out; they are appended to summaryText. */
   omissions: Array<Scalars['String']['output']>;
   requestedAt: Scalars['DateTime']['output'];
-  /** local, configured:<name>, provider:<id>, or user (manual context). */
+  /** local, configured:<name>, provider:<id>, user (manual context) or subagent (a subagent's result). */
   source: Scalars['String']['output'];
   status: HandoffStatus;
   strategy: HandoffStrategy;
