@@ -15,7 +15,9 @@ CALL (segment) {
 CALL (segment) {
   OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: segment.threadId})
   WHERE fact.runOrdinal >= segment.from AND fact.runOrdinal <= segment.to
-  WITH fact ORDER BY fact.runOrdinal DESC, fact.seq DESC LIMIT $factLimit
+  // One sort key, so the (tenant, threadId, runOrdinal) index serves the order and LIMIT stops the
+  // read early; the caller orders facts of one run by seq.
+  WITH fact ORDER BY fact.runOrdinal DESC LIMIT $factLimit
   MATCH (run:Run {tenant: $tenant, threadId: segment.threadId, ordinal: fact.runOrdinal})
   WHERE run.status <> 'rolled_back' OR (segment.asOf IS NOT NULL AND run.rolledBackAt > datetime(segment.asOf))
   RETURN collect(fact {.runOrdinal, .seq, .kind, .text, .key, .status}) AS facts

@@ -1,0 +1,494 @@
+// `npm run bench`: the planner's cost against thread length, measured side by side in one run.
+// See docs/benchmarks.md for what it measures and the latest figures.
+import { execSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import neo4j, { type Driver } from 'neo4j-driver';
+import { loadConfig } from '../src/config.js';
+import { decidePlan, measurableDeltaRange, type PlanningSnapshot } from '../src/domain/planner.js';
+import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
+import { NEO4J_VERSION, startLocalNeo4j, type LocalNeo4j } from '../src/graph/localNeo4j.js';
+import { cypher } from '../src/graph/queries.js';
+import { toProviderThread, toThread } from '../src/graph/repositories/mapping.js';
+import { loadPlanningSnapshot } from '../src/graph/repositories/planning.js';
+import { Graph } from '../src/graph/transactions.js';
+import { plain } from '../src/graph/values.js';
+import type { OperationContext } from '../src/operations/context.js';
+import { readSummarySource, summarize } from '../src/operations/summaries.js';
+import { planRun } from '../src/operations/switching.js';
+import { startService } from '../src/server/app.js';
+import { createLogger } from '../src/server/logger.js';
+import { interleaved, peakRssMiB, stats, type Case, type Stats } from './measure.js';
+import { seedThread, TENANT, type SeedResult } from './seed.js';
+
+export interface BenchOptions {
+  sizes: number[];
+  iterations: number;
+  warmup: number;
+  seconds: number;
+  /** Use this Neo4j instead of NEO4J_URI or a local one. */
+  neo4j?: Neo4jConnection;
+  /** Write bench/results/<timestamp>.json and docs/benchmarks.md (off for the smoke test). */
+  write: boolean;
+  log: (line: string) => void;
+}
+
+interface PlanCase {
+  size: number;
+  label: string;
+  provider: string;
+  cleanContext: boolean;
+}
+
+const PLAN_QUERY = `query Plan($input: PlanRunInput!) { planRun(input: $input) { decision providerThreadAction providerThread { id } coveredRunOrdinals { from to } stalenessSignals } }`;
+const START = `mutation Start($input: StartRunInput!) { startRun(input: $input) { run { id ordinal } plan { decision } } }`;
+const COMPLETE = `mutation Complete($input: CompleteRunInput!) { completeRun(input: $input) { id } }`;
+
+export function parseArgs(argv: string[]): Omit<BenchOptions, 'log' | 'write'> {
+  const quick = argv.includes('--quick');
+  const value = (flag: string) => {
+    const index = argv.indexOf(flag);
+    return index >= 0 ? argv[index + 1] : undefined;
+  };
+  const sizes = value('--sizes')?.split(',').map(Number) ?? (quick ? [10, 1000, 10000] : [10, 1000, 10000, 100000]);
+  const iterations = Number(value('--iterations') ?? (quick ? 50 : 200));
+  return { sizes, iterations, warmup: Math.max(2, Math.round(iterations / 10)), seconds: Number(value('--seconds') ?? (quick ? 3 : 10)) };
+}
+
+export async function main(options: BenchOptions) {
+  const log = options.log;
+  const env = process.env;
+  let local: LocalNeo4j | null = null;
+  let storeDir: string | null = null;
+  let connection = options.neo4j ?? null;
+  if (!connection && env.NEO4J_URI) {
+    connection = { uri: env.NEO4J_URI, user: env.NEO4J_USER ?? 'neo4j', password: env.NEO4J_PASSWORD ?? null, database: env.NEO4J_DATABASE ?? 'neo4j' };
+  }
+  if (!connection) {
+    storeDir = mkdtempSync(join(tmpdir(), 'threadline-bench-'));
+    log(`booting a local Neo4j ${NEO4J_VERSION} in ${storeDir} (heap 2g, page cache 1g)`);
+    local = await startLocalNeo4j({ storeDir, heap: '2g', pageCache: '1g' });
+    connection = { uri: local.uri, user: 'neo4j', password: null, database: 'neo4j' };
+  }
+  const driver = createDriver(connection);
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  const service = await startService({ ...config, neo4j: { ...config.neo4j, database: connection.database } }, driver, createLogger('silent'));
+  const providers = new Map(config.providers.map((p) => [p.id, p]));
+  const context: OperationContext = {
+    graph: new Graph(driver, connection.database, '').forTenant(TENANT),
+    providers,
+    planner: config.planner,
+    summaries: { policy: config.summaries, summarizers: new Map() },
+  };
+  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+    const response = await fetch(service.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    return (await response.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
+  };
+  const ok = async (query: string, variables: Record<string, unknown> = {}) => {
+    const body = await gql(query, variables);
+    if (body.errors?.length) throw new Error(JSON.stringify(body.errors));
+    return body.data;
+  };
+  const run = `bench-${Date.now().toString(36)}`;
+  const [main, other] = config.providers.map((p) => p.id) as [string, string];
+  const report: Record<string, any> = { startedAt: new Date().toISOString(), options: { sizes: options.sizes, iterations: options.iterations, warmup: options.warmup, seconds: options.seconds } };
+  try {
+    // 1. Seed: one thread per size for the reads, and a copy of it for the write cycles.
+    const seeds: Record<number, SeedResult> = {};
+    const copies: Record<number, SeedResult> = {};
+    for (const size of options.sizes) {
+      log(`seeding ${size} runs`);
+      seeds[size] = await seedThread(driver, connection.database, { threadId: `${run}-${size}`, size, providers: config.providers.slice(0, 2), planner: config.planner, log });
+      copies[size] = await seedThread(driver, connection.database, { threadId: `${run}-${size}-cycle`, size, providers: config.providers.slice(0, 2), planner: config.planner });
+      const s = seeds[size];
+      log(`  ${size} runs: ${s.providerThreads} provider threads, ${s.handoffs} handoffs, ${s.coversEdges} COVERS, ${s.facts} facts, ${s.checkpoints} checkpoints in ${s.seconds.toFixed(1)} s (${Math.round(s.runsPerSecond)} runs/s)`);
+    }
+    report.seeding = seeds;
+
+    // 2. Sanity: the seeded threads plan sensibly through the real planRun.
+    const cases: PlanCase[] = options.sizes.flatMap((size) => [
+      { size, label: `${main} (last provider)`, provider: main, cleanContext: false },
+      { size, label: `${other} (delta)`, provider: other, cleanContext: false },
+      { size, label: `${other} clean context`, provider: other, cleanContext: true },
+    ]);
+    const planOverHttp = async (c: PlanCase) => (await ok(PLAN_QUERY, { input: { threadId: `${run}-${c.size}`, provider: c.provider, cleanContext: c.cleanContext } })).planRun;
+    const sanity: Record<string, string> = {};
+    for (const c of cases) {
+      const plan = await planOverHttp(c);
+      sanity[`${c.size} ${c.label}`] = `${plan.decision}/${plan.providerThreadAction}${plan.coveredRunOrdinals ? ` ${plan.coveredRunOrdinals.from}-${plan.coveredRunOrdinals.to}` : ''}${plan.stalenessSignals.length ? ` [${plan.stalenessSignals.join(', ')}]` : ''}`;
+      if (c.provider === main && !c.cleanContext && plan.providerThreadAction !== 'REUSE') throw new Error(`seeded ${c.size}: ${main} should reuse, got ${JSON.stringify(plan)}`);
+      if (c.provider === other && !c.cleanContext && !['DELTA_HANDOFF', 'FULL_HANDOFF_NEW', 'FULL_HANDOFF_EXISTING'].includes(plan.decision)) throw new Error(`seeded ${c.size}: ${other} should get a handoff, got ${JSON.stringify(plan)}`);
+    }
+    report.decisions = sanity;
+    log(`plans: ${JSON.stringify(sanity)}`);
+
+    // 3. The naive baseline: the whole thread into TypeScript, then the pure decidePlan.
+    const naive = async (c: PlanCase) => {
+      const threadId = `${run}-${c.size}`;
+      const session = driver.session({ database: connection!.database, defaultAccessMode: neo4j.session.READ });
+      try {
+        const loaded = await session.executeRead(async (tx) => {
+          const thread = await tx.run(`MATCH (t:Thread {tenant: $tenant, id: $threadId}) RETURN t {.*} AS thread`, { tenant: TENANT, threadId });
+          const runs = await tx.run(
+            `MATCH (r:Run {tenant: $tenant, threadId: $threadId}) WHERE r.ordinal IS NOT NULL RETURN r.ordinal AS ordinal, r.provider AS provider, r.providerThreadId AS providerThreadId, r.status AS status`,
+            { tenant: TENANT, threadId },
+          );
+          const pts = await tx.run(`MATCH (p:ProviderThread {tenant: $tenant, threadId: $threadId}) WHERE p.provider = $provider RETURN p {.*} AS pt ORDER BY p.seq DESC LIMIT 1`, { tenant: TENANT, threadId, provider: c.provider });
+          const targetId = pts.records[0]?.get('pt').id ?? null;
+          const handoffs = await tx.run(
+            `MATCH (h:ContextHandoff {tenant: $tenant, threadId: $threadId}) WHERE h.toProviderThreadId = $targetId RETURN h.status AS status, h.transferKind AS kind, h.coveredTo AS coveredTo`,
+            { tenant: TENANT, threadId, targetId },
+          );
+          return {
+            thread: plain(thread.records[0]!.get('thread')) as Record<string, unknown>,
+            runs: runs.records.map((r) => plain(r.toObject()) as { ordinal: number; provider: string; providerThreadId: string; status: string }),
+            target: pts.records[0] ? (plain(pts.records[0].get('pt')) as Record<string, unknown>) : null,
+            handoffs: handoffs.records.map((r) => plain(r.toObject()) as { status: string; kind: string; coveredTo: number }),
+          };
+        });
+        const runs = loaded.runs.sort((a, b) => a.ordinal - b.ordinal);
+        const thread = toThread(loaded.thread);
+        const head = runs.find((r) => r.ordinal === thread.headOrdinal) ?? null;
+        const target = loaded.target && toProviderThread(loaded.target);
+        const standing = loaded.handoffs.filter((h) => ['pending', 'ready'].includes(h.status) && ['provider_handoff', 'fork'].includes(h.kind));
+        const lastNative = target ? (target.lastRunOrdinal ?? target.inheritedThroughOrdinal ?? 0) : 0;
+        const snapshot: PlanningSnapshot = {
+          headOrdinal: thread.headOrdinal,
+          headProviderThreadId: head?.providerThreadId ?? null,
+          target: target && {
+            providerThread: target,
+            coveredThroughOrdinal: Math.max(target.lastRunOrdinal ?? 0, ...standing.map((h) => h.coveredTo), target.inheritedThroughOrdinal ?? 0),
+            standingHandoffCount: standing.length,
+            runsSinceLastNative: runs
+              .filter((r) => r.ordinal > lastNative && r.status !== 'rolled_back')
+              .slice(0, config.planner.maxRunsElsewhere + 1)
+              .map((r) => ({ ordinal: r.ordinal, providerThreadId: r.providerThreadId })),
+          },
+        };
+        const request = { provider: providers.get(c.provider)!, model: null, runtimeMode: null, cleanContext: c.cleanContext };
+        const range = measurableDeltaRange(snapshot, config.planner);
+        let deltaChars: number | null = null;
+        if (range) {
+          const source = await context.graph.read((tx) => readSummarySource(tx, thread, range, null));
+          deltaChars = summarize(source, { threadId, title: thread.title, range, strategy: 'delta_since_target_last_seen', targetProvider: c.provider, budgetChars: null }).text.length;
+        }
+        return decidePlan(snapshot, request, deltaChars, config.planner);
+      } finally {
+        await session.close();
+      }
+    };
+    let agreements = 0;
+    const disagreements: string[] = [];
+    const checkNaive = async (c: PlanCase) => {
+      const [mine, theirs] = [await naive(c), await planOverHttp(c)];
+      const a = `${mine.decision.toUpperCase()}/${mine.providerThreadAction.toUpperCase()}/${mine.providerThreadId ?? theirs.providerThread?.id ?? ''}/${mine.coveredRunOrdinals?.from ?? ''}-${mine.coveredRunOrdinals?.to ?? ''}`;
+      const b = `${theirs.decision}/${theirs.providerThreadAction}/${theirs.providerThread?.id ?? ''}/${theirs.coveredRunOrdinals?.from ?? ''}-${theirs.coveredRunOrdinals?.to ?? ''}`;
+      if (a === b) agreements++;
+      else disagreements.push(`${c.size} ${c.label}: naive ${a} vs planRun ${b}`);
+    };
+    for (const c of cases) await checkNaive(c);
+
+    // 4. Latency, interleaved across every case.
+    const snapshotText = cypher('planner/snapshot');
+    const snapshotParams = (c: PlanCase) => ({ tenant: TENANT, threadId: `${run}-${c.size}`, provider: c.provider, runWindow: neo4j.int(config.planner.maxRunsElsewhere + 1) });
+    const bolt = driver.session({ database: connection.database, defaultAccessMode: neo4j.session.READ });
+    const timed: Case[] = [
+      { name: 'floor: { __typename } over HTTP', run: async () => void (await ok('{ __typename }')) },
+      { name: 'floor: RETURN 1 over Bolt', run: async () => void (await bolt.run('RETURN 1')) },
+    ];
+    for (const c of cases) {
+      const key = `${c.size} ${c.label}`;
+      timed.push({ name: `planRun HTTP ${key}`, run: async () => void (await planOverHttp(c)) });
+      timed.push({ name: `planRun in-process ${key}`, run: async () => void (await planRun(context, { threadId: `${run}-${c.size}`, provider: c.provider, model: null, runtimeMode: null, cleanContext: c.cleanContext })) });
+      timed.push({ name: `snapshot Cypher Bolt ${key}`, run: async () => void (await bolt.run(snapshotText, snapshotParams(c))) });
+      timed.push({ name: `naive ${key}`, run: async () => void (await naive(c)) });
+    }
+    for (const size of options.sizes) {
+      timed.push({
+        name: `startRun+completeRun ${size}`,
+        run: async () => {
+          const started = await ok(START, { input: { threadId: `${run}-${size}-cycle`, provider: main, userMessage: 'bench cycle' } });
+          await ok(COMPLETE, { input: { runId: started.startRun.run.id, assistantMessage: 'done' } });
+        },
+      });
+      timed.push({
+        name: `full summary ${size}`,
+        run: async () => {
+          await context.graph.read(async (tx) => {
+            const loaded = (await loadPlanningSnapshot(tx, `${run}-${size}`, main, config.planner.maxRunsElsewhere + 1))!;
+            const range = { from: 1, to: loaded.thread.headOrdinal };
+            const source = await readSummarySource(tx, loaded.thread, range, 32000);
+            summarize(source, { threadId: `${run}-${size}`, title: loaded.thread.title, range, strategy: 'full_thread_summary', targetProvider: other, budgetChars: 32000 });
+          });
+        },
+      });
+    }
+    log(`measuring ${timed.length} cases x ${options.iterations} iterations (+${options.warmup} warm-up), interleaved`);
+    const latency = await interleaved(timed, options.iterations, options.warmup);
+    await bolt.close();
+    report.latency = latency;
+    // Agreement again after the timings (the naive baseline is checked on every case it was timed on).
+    for (const c of cases) await checkNaive(c);
+    report.naive = { agreements, disagreements };
+
+    // 5. Summary lengths and PROFILE db hits.
+    const summaries: Record<number, { chars: number; runsRead: number; error?: string }> = {};
+    const dbHits: Record<string, number> = {};
+    const profiles: Record<string, string[]> = {};
+    for (const size of options.sizes) {
+      summaries[size] = await context.graph.read(async (tx): Promise<{ chars: number; runsRead: number; error?: string }> => {
+        const loaded = (await loadPlanningSnapshot(tx, `${run}-${size}`, main, 21))!;
+        const range = { from: 1, to: loaded.thread.headOrdinal };
+        const source = await readSummarySource(tx, loaded.thread, range, 32000);
+        return { chars: summarize(source, { threadId: `${run}-${size}`, title: loaded.thread.title, range, strategy: 'full_thread_summary', targetProvider: other, budgetChars: 32000 }).text.length, runsRead: source.runs.length };
+      }).catch((error: unknown) => ({ chars: NaN, runsRead: NaN, error: String((error as { code?: unknown }).code ?? error) }));
+    }
+    const session = driver.session({ database: connection.database });
+    for (const c of cases) {
+      const result = await session.run(`PROFILE ${snapshotText}`, snapshotParams(c));
+      const sum = (plan: any): number => Number(plan?.dbHits ?? 0) + (plan?.children ?? []).reduce((total: number, child: any) => total + sum(child), 0);
+      dbHits[`${c.size} ${c.label}`] = sum(result.summary.profile);
+      if (c.size === options.sizes[options.sizes.length - 1]) {
+        const operators: string[] = [];
+        const walk = (plan: any, depth: number): void => {
+          operators.push(`${'  '.repeat(depth)}${String(plan.operatorType).replace(/@.*/, '')} dbHits=${Number(plan.dbHits ?? 0)} rows=${Number(plan.rows ?? 0)}`);
+          for (const child of plan.children ?? []) walk(child, depth + 1);
+        };
+        walk(result.summary.profile, 0);
+        profiles[`${c.size} ${c.label}`] = operators;
+      }
+    }
+    await session.close();
+    report.summaries = summaries;
+    report.dbHits = dbHits;
+    report.profiles = profiles;
+
+    // 6. Throughput.
+    const throughput: Record<string, any> = {};
+    const cycle = async (threadId: string) => {
+      const started = await gql(START, { input: { threadId, provider: main, userMessage: 'throughput cycle' } });
+      if (started.errors?.length) return started.errors[0]!.extensions?.code ?? 'UNKNOWN';
+      const completed = await gql(COMPLETE, { input: { runId: started.data.startRun.run.id, assistantMessage: 'done' } });
+      return completed.errors?.length ? (completed.errors[0]!.extensions?.code ?? 'UNKNOWN') : null;
+    };
+    for (const [label, workers, shared] of [['1 orchestrator', 1, false], ['4 orchestrators', 4, false], ['16 orchestrators', 16, false], ['16 on one thread', 16, true]] as const) {
+      const threads = Array.from({ length: shared ? 1 : workers }, (_, i) => `${run}-tp-${workers}-${shared ? 'shared' : i}`);
+      for (const id of threads) await ok(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, { input: { id, title: 'throughput' } });
+      const latencies: number[] = [];
+      const errors: Record<string, number> = {};
+      let cycles = 0;
+      const deadline = performance.now() + options.seconds * 1000;
+      await Promise.all(
+        Array.from({ length: workers }, async (_, i) => {
+          while (performance.now() < deadline) {
+            const start = performance.now();
+            const code = await cycle(threads[shared ? 0 : i]!);
+            if (code === null) {
+              cycles++;
+              latencies.push(performance.now() - start);
+            } else errors[code] = (errors[code] ?? 0) + 1;
+          }
+        }),
+      );
+      const s = stats(latencies);
+      throughput[label] = { cyclesPerSecond: Math.round((cycles / options.seconds) * 10) / 10, p50Ms: s.medianMs, p95Ms: s.p95Ms, p99Ms: s.p99Ms, errors };
+      log(`  throughput ${label}: ${throughput[label].cyclesPerSecond} cycles/s, p50 ${s.medianMs} ms, errors ${JSON.stringify(errors)}`);
+    }
+    report.throughput = throughput;
+
+    // 7. Memory.
+    report.memory = { nodePeakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), neo4jPeakRssMiB: local ? peakRssMiB(local.pid) : null };
+    report.machine = machine(local?.version ?? (await serverVersion(driver, connection.database)));
+    report.ratios = ratios(report, options.sizes, cases);
+  } finally {
+    await service.close();
+    await driver.close();
+    if (local) await local.stop();
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+  }
+  log(table(report));
+  if (options.write) {
+    const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+    mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+    const file = join(root, 'bench', 'results', `${report.startedAt.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, JSON.stringify(report, null, 2));
+    writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown(report));
+    log(`wrote ${file} and docs/benchmarks.md`);
+  }
+  return report;
+}
+
+async function serverVersion(driver: Driver, database: string): Promise<string> {
+  const result = await driver.executeQuery('CALL dbms.components() YIELD versions RETURN versions[0] AS version', {}, { database });
+  return String(result.records[0]?.get('version') ?? 'unknown');
+}
+
+function machine(neo4jVersion: string) {
+  let cpuModel = cpus()[0]?.model ?? 'unknown';
+  try {
+    cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpuModel;
+  } catch {}
+  let nproc = cpus().length;
+  try {
+    nproc = Number(execSync('nproc').toString().trim());
+  } catch {}
+  return { nproc, memoryGiB: Math.round(totalmem() / 2 ** 30), cpuModel, node: process.version, neo4j: neo4jVersion };
+}
+
+function ratios(report: Record<string, any>, sizes: number[], cases: PlanCase[]) {
+  const latency = report.latency as Record<string, Stats>;
+  const smallest = sizes[0]!;
+  const largest = sizes[sizes.length - 1]!;
+  const labels = [...new Set(cases.map((c) => c.label))];
+  const floor = latency['floor: { __typename } over HTTP']!.medianMs;
+  const out: Record<string, any> = { planRunLargestOverSmallest: {}, planRunHttpOverFloor: {}, naiveOverPlanner: {}, dbHitsLargestOverSmallest: {}, fullSummary: {} };
+  for (const label of labels) {
+    const key = (size: number) => `${size} ${label}`;
+    out.planRunLargestOverSmallest[label] = round(latency[`planRun HTTP ${key(largest)}`]!.medianMs / latency[`planRun HTTP ${key(smallest)}`]!.medianMs);
+    out.dbHitsLargestOverSmallest[label] = round(report.dbHits[key(largest)] / report.dbHits[key(smallest)]);
+    for (const size of sizes) {
+      out.planRunHttpOverFloor[key(size)] = round(latency[`planRun HTTP ${key(size)}`]!.medianMs / floor);
+      out.naiveOverPlanner[key(size)] = round(latency[`naive ${key(size)}`]!.medianMs / latency[`planRun in-process ${key(size)}`]!.medianMs);
+    }
+  }
+  for (const size of sizes) {
+    const timing = latency[`full summary ${size}`]!;
+    out.fullSummary[size] = { medianMs: timing.n ? timing.medianMs : null, chars: report.summaries[size].chars, runsRead: report.summaries[size].runsRead, error: report.summaries[size].error ?? (timing.errors ? JSON.stringify(timing.errors) : undefined) };
+  }
+  return out;
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+function table(report: Record<string, any>): string {
+  const lines = ['', '| case | median ms | p99 ms |', '| --- | ---: | ---: |'];
+  for (const [name, s] of Object.entries(report.latency as Record<string, Stats>)) lines.push(`| ${name} | ${s.n ? s.medianMs : 'failed'} | ${s.n ? s.p99Ms : '-'} |${s.errors ? ` errors: ${JSON.stringify(s.errors)}` : ''}`);
+  lines.push('', '| PROFILE snapshot | db hits |', '| --- | ---: |');
+  for (const [name, hits] of Object.entries(report.dbHits as Record<string, number>)) lines.push(`| ${name} | ${hits} |`);
+  lines.push('', '| throughput | cycles/s | p50 ms | p95 ms | p99 ms | errors |', '| --- | ---: | ---: | ---: | ---: | --- |');
+  for (const [name, t] of Object.entries(report.throughput as Record<string, any>)) lines.push(`| ${name} | ${t.cyclesPerSecond} | ${t.p50Ms} | ${t.p95Ms} | ${t.p99Ms} | ${JSON.stringify(t.errors)} |`);
+  lines.push('', '| seeded size | provider threads | handoffs | COVERS | seconds | runs/s |', '| ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const [size, s] of Object.entries(report.seeding as Record<string, SeedResult>)) lines.push(`| ${size} | ${s.providerThreads} | ${s.handoffs} | ${s.coversEdges} | ${s.seconds.toFixed(1)} | ${Math.round(s.runsPerSecond)} |`);
+  lines.push('', `Decisions: ${JSON.stringify(report.decisions)}`, `Naive baseline: ${report.naive.agreements} agreements, ${report.naive.disagreements.length} disagreements`);
+  lines.push(`Memory: node peak RSS ${report.memory.nodePeakRssMiB} MiB, Neo4j JVM peak RSS ${report.memory.neo4jPeakRssMiB ?? 'n/a (external Neo4j)'} MiB`);
+  lines.push('', 'Ratios:', '```json', JSON.stringify(report.ratios, null, 2), '```');
+  return lines.join('\n');
+}
+
+function markdown(report: Record<string, any>): string {
+  const m = report.machine;
+  const r = report.ratios;
+  const worst = (values: Record<string, number>) => Math.max(...Object.values(values));
+  const sizes: number[] = report.options.sizes;
+  const largest = sizes[sizes.length - 1]!;
+  const largestKeys = Object.keys(r.naiveOverPlanner).filter((k) => k.startsWith(`${largest} `));
+  const naiveAtLargest = Math.min(...largestKeys.map((k) => r.naiveOverPlanner[k]));
+  const summary = r.fullSummary[largest];
+  const targets = [
+    ['planRun at the largest size within 1.5x of 10 runs', worst(r.planRunLargestOverSmallest) <= 1.5, `worst ${worst(r.planRunLargestOverSmallest)}x`],
+    ['planner db hits flat in thread length', worst(r.dbHitsLargestOverSmallest) <= 1.5, `worst ${worst(r.dbHitsLargestOverSmallest)}x`],
+    ['planRun over HTTP within 3x the HTTP floor', worst(r.planRunHttpOverFloor) <= 3, `worst ${worst(r.planRunHttpOverFloor)}x`],
+    ['naive baseline at least 50x slower than the planner at the largest size', naiveAtLargest >= 50, `least ${naiveAtLargest}x`],
+    ['a full summary at the largest size bounded by its budget', summary.chars <= 32000, summary.error ? `failed: ${summary.error}` : `${summary.chars} chars from ${summary.runsRead} runs read, ${summary.medianMs} ms`],
+  ];
+  return `# Benchmarks
+
+\`npm run bench\` measures what the planner costs as a thread grows (issue 7). It is a benchmark, not a
+test: \`npm test\` runs only its smoke test (\`test/integration/bench.smoke.test.ts\`, tiny sizes, no timing
+assertions). This page is rewritten by every full \`npm run bench\`; the raw figures are in
+\`bench/results/<timestamp>.json\`.
+
+## Reproduce
+
+\`\`\`sh
+npm run bench                      # sizes 10, 1000, 10000, 100000; 200 iterations; 10 s throughput
+npm run bench -- --quick           # 10, 1000, 10000; 50 iterations; 3 s throughput (under two minutes)
+npm run bench -- --sizes 10,1000 --iterations 100 --seconds 5
+\`\`\`
+
+It uses \`NEO4J_URI\` (\`NEO4J_USER\`, \`NEO4J_PASSWORD\`, \`NEO4J_DATABASE\`) when set, else boots the local
+Neo4j on a fresh temporary store (heap 2g, page cache 1g), starts the service in-process on
+127.0.0.1 (migrations applied by \`startService\`), and seeds one thread per size plus a copy for the
+write cycles (\`bench/seed.ts\`: batched \`UNWIND\` writes of the service's node and edge shapes, the
+switching history decided by the real \`decidePlan\`: long stretches on codex, short excursions to
+claude, facts every few runs, a checkpoint every 5, a handoff with \`COVERS\` edges at every switch).
+Every case is run once per iteration, round-robin with a rotating order, after a warm-up.
+
+## Machine
+
+${m.nproc} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, Node ${m.node}, Neo4j ${m.neo4j}.
+Run of ${report.startedAt}: sizes ${sizes.join(', ')}, ${report.options.iterations} iterations
+(+${report.options.warmup} warm-up), ${report.options.seconds} s per throughput case.
+
+## Targets
+
+| target | met | figure |
+| --- | --- | --- |
+${targets.map(([name, met, figure]) => `| ${name} | ${met ? 'met' : 'missed'} | ${figure} |`).join('\n')}
+
+${WHY}
+
+## Figures
+${table(report)}
+${report.profiles ? `\n## PROFILE of the snapshot query at ${largest} runs\n\n${Object.entries(report.profiles as Record<string, string[]>).map(([name, ops]) => `${name}:\n\n\`\`\`\n${ops.join('\n')}\n\`\`\``).join('\n\n')}\n` : ''}`;
+}
+
+const WHY = `### Why a target is missed, and what would reach it
+
+These notes are kept by hand (\`bench/run.ts\`, \`WHY\`) from the run of 2026-12-02 (sizes 10 to 100,000,
+30 iterations); the figures below them are regenerated by every run.
+
+- **planRun over HTTP within 3x the HTTP floor: missed (3.4x to 6.2x).** The floor is an empty GraphQL
+  operation (2.4 ms median here). planRun adds a managed read transaction (session, BEGIN, the
+  snapshot query, COMMIT; the snapshot query alone over Bolt is 2.0-2.4 ms, as much as the whole
+  floor) and, for a delta, a second query (\`summaries/input\`) plus rendering the delta to compare it
+  with the provider's limit, which is why the delta case is the worst. What would reach it: measure
+  the delta's size inside the snapshot statement (one round trip fewer), and an auto-commit read
+  instead of a managed transaction (BEGIN/COMMIT saved). Outside the files this benchmark may touch.
+- **Planner db hits flat in thread length: missed (48 to 108 for the reusing provider, 53 to 216 for
+  the returning one, 10 to 100,000 runs).** They do not follow the runs; they follow the provider
+  threads, which a realistic history accumulates (2 at 10 runs, 224 at 100,000). The PROFILE tree
+  below shows the target lookup (\`ORDER BY candidate.seq DESC LIMIT 1\` in
+  \`cypher/planner/snapshot.cypher\`) as a \`NodeIndexSeek\` over every provider thread of that
+  provider on the thread (163 rows) followed by a \`Sort\`: the index is not read in order, so the
+  \`LIMIT 1\` does not stop it. Fix in reach: a denormalized marker (the latest provider thread id per
+  provider on \`:Thread\`, written by \`provider-threads/create.cypher\`), or a query shape the planner
+  serves with an ordered descending index seek. Not made here: this task may only add files.
+- **A full summary at 100,000 runs bounded by its budget: length met, time not.** The summary is
+  31,958 characters (budget 32,000) from 2,667 runs read at every size past 2,667, but its time still
+  grows with the history (52 ms at 1,000 runs, 194 ms at 10,000, 315 ms at 100,000): in
+  \`cypher/summaries/input.cypher\` the runs subquery seeks every run of the range and sorts them all
+  before its \`LIMIT\` (PROFILE: a Sort over 10,000 rows at 10,000 runs), the facts subquery takes a
+  Top over every fact, and the checkpoint subquery expands every checkpoint. In the quick run of the
+  same day, and in an isolated reproduction, the same read at 10,000 runs failed every time with
+  \`Neo.TransientError.General.MemoryPoolOutOfMemoryError\` (the 1.4 GiB transaction memory limit of a
+  2g heap; the service reports it as SERVICE_UNAVAILABLE); in the full run it succeeded, so whether it
+  fails depends on the plan Neo4j picks. startRun's own full handoffs read through the same query, so
+  long threads are exposed too. Fix in reach: read the range newest first through the index so the
+  limit stops the read (an ordered seek on \`run_thread_ordinal\`, a \`(tenant, threadId, runOrdinal)\`
+  index on \`:RunFact\` read backwards) and a latest-checkpoint marker on the thread.
+- **planRun at 100,000 runs within 1.5x of 10 runs: met (1.07x to 1.43x), narrowly** for the returning
+  provider, whose extra cost is the provider-thread scan above.
+- **Naive baseline at least 50x slower than the planner at 100,000 runs: met (123x to 212x against
+  planRun in-process).** The naive read is linear in the runs (6-9 ms at 10 runs, 85-90 ms at 10,000,
+  730-760 ms at 100,000) and agreed with planRun on every case it was timed on.`;
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--render')) {
+  // Rewrites docs/benchmarks.md from a results file, e.g. after editing the notes below.
+  const file = process.argv[process.argv.indexOf('--render') + 1]!;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+  writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown(report));
+  console.log(`rendered docs/benchmarks.md from ${file}`);
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const options = parseArgs(process.argv.slice(2));
+  main({ ...options, write: true, log: (line) => console.log(line) }).then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
