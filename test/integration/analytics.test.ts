@@ -284,10 +284,12 @@ describe('summary-provenance', () => {
   it('groups handoffs by source and writer with superseded and failed rates and omissions', async () => {
     const rows = await query('summary-provenance', { ...WINDOW, limit: 100 });
     const bySource = Object.fromEntries(rows.map((row) => [`${row.source}/${row.createdByProvider}`, row]));
-    expect(Object.keys(bySource).sort()).toEqual(['local/null', 'provider:codex/codex', 'user/null']);
+    expect(Object.keys(bySource).sort()).toEqual(['local/null', 'provider:codex/codex', 'subagent/null', 'user/null']);
     // Local: H1, H2, the stale thread's first and third handoffs of run 6 and its run 2's, the
-    // withdrawn rollback handoff, the fork's portable context, the subagent's result.
-    expect(bySource['local/null']).toMatchObject({ handoffs: 8, superseded: 2, supersededRate: 0.25, withdrawnByRollback: 1, failed: 0, failedRate: 0, pending: 0, meanOmissions: 0 });
+    // withdrawn rollback handoff, the fork's portable context.
+    expect(bySource['local/null']).toMatchObject({ handoffs: 7, superseded: 2, withdrawnByRollback: 1, failed: 0, failedRate: 0, pending: 0, meanOmissions: 0 });
+    expect(bySource['local/null'].supersededRate).toBeCloseTo(2 / 7, 4);
+    expect(bySource['subagent/null']).toMatchObject({ handoffs: 1, superseded: 0, failed: 0 });
     expect(bySource['provider:codex/codex']).toMatchObject({ handoffs: 1, superseded: 1, supersededRate: 1, failed: 0, meanOmissions: seed.stale.omissions, totalOmissions: seed.stale.omissions });
     // The operator's manual context and the subagent's task.
     expect(bySource['user/null']).toMatchObject({ handoffs: 2, superseded: 0, failed: 0 });
