@@ -288,7 +288,7 @@ describe('summary-provenance', () => {
     // Local: H1, H2, the stale thread's first and third handoffs of run 6 and its run 2's, the
     // withdrawn rollback handoff, the fork's portable context.
     expect(bySource['local/null']).toMatchObject({ handoffs: 7, superseded: 2, withdrawnByRollback: 1, failed: 0, failedRate: 0, pending: 0, meanOmissions: 0 });
-    expect(bySource['local/null'].supersededRate).toBeCloseTo(2 / 7, 4);
+    expect(bySource['local/null']!.supersededRate).toBeCloseTo(2 / 7, 4);
     expect(bySource['subagent/null']).toMatchObject({ handoffs: 1, superseded: 0, failed: 0 });
     expect(bySource['provider:codex/codex']).toMatchObject({ handoffs: 1, superseded: 1, supersededRate: 1, failed: 0, meanOmissions: seed.stale.omissions, totalOmissions: seed.stale.omissions });
     // The operator's manual context and the subagent's task.
