@@ -59,6 +59,7 @@ export async function loadSummarySource(tx: Tx, segments: HistorySegment[], limi
     checkpoint: Props | null;
   }>('summaries/input', { segments, runLimit: limits.runs, factLimit: limits.facts });
   const newestFirst = <T>(items: T[], ordinalOf: (item: T) => number) => items.sort((a, b) => ordinalOf(b) - ordinalOf(a));
+  const newestFactFirst = (a: { runOrdinal: number; seq: number }, b: { runOrdinal: number; seq: number }) => b.runOrdinal - a.runOrdinal || b.seq - a.seq;
   const checkpoints = rows.flatMap((row) => (row.checkpoint ? [toCheckpoint(row.checkpoint)] : []));
   const latest = newestFirst(checkpoints, (checkpoint) => checkpoint.runOrdinal)[0] ?? null;
   return {
@@ -66,7 +67,9 @@ export async function loadSummarySource(tx: Tx, segments: HistorySegment[], limi
     runs: newestFirst(rows.flatMap((row) => row.runs), (run) => run.ordinal).slice(0, limits.runs),
     // The newest facts within the limit, then in recorded order: the summarizer reads a later fact
     // of the same run as the newer one.
-    facts: newestFirst(rows.flatMap((row) => row.facts), (fact) => fact.runOrdinal * 1e6 + fact.seq)
+    facts: rows
+      .flatMap((row) => row.facts)
+      .sort(newestFactFirst)
       .slice(0, limits.facts)
       .reverse(),
     latestCheckpoint: latest && { runOrdinal: latest.runOrdinal, ref: latest.ref, diffSummary: latest.diffSummary, files: latest.files },

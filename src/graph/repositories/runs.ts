@@ -1,7 +1,7 @@
 import type { CheckpointRecord, FileChangeRecord, ProviderThreadRecord, RunFactKind, RunFactRecord, RunPlanRecord, RunRecord, RunStatus } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
-import { planProperties, toCheckpoint, toProviderThread, toRun, toThread } from './mapping.js';
-import type { LockedThread } from './threads.js';
+import { planProperties, toCheckpoint, toProviderThread, toRun } from './mapping.js';
+import { toLockedThread, type LockedThread } from './threads.js';
 
 type Props = Record<string, unknown>;
 
@@ -46,7 +46,7 @@ export async function lockRunForUpdate(tx: Tx, runId: string): Promise<{ run: Ru
   if (!row) return null;
   return {
     run: toRun(row.run),
-    thread: { ...toThread(row.thread), lastOrdinal: Number(row.thread.lastOrdinal), runningRunId: (row.thread.runningRunId as string | undefined) ?? null },
+    thread: toLockedThread(row.thread),
   };
 }
 

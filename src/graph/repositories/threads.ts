@@ -31,12 +31,11 @@ export async function threadPage(tx: Tx, after: { createdAt: string; id: string 
 
 export async function lockThread(tx: Tx, threadId: string): Promise<LockedThread | null> {
   const row = await tx.one<{ thread: Props }>('threads/lock', { threadId });
-  if (!row) return null;
-  return {
-    ...toThread(row.thread),
-    lastOrdinal: Number(row.thread.lastOrdinal),
-    runningRunId: (row.thread.runningRunId as string | undefined) ?? null,
-  };
+  return row && toLockedThread(row.thread);
+}
+
+export function toLockedThread(props: Props): LockedThread {
+  return { ...toThread(props), lastOrdinal: Number(props.lastOrdinal), runningRunId: (props.runningRunId as string | undefined) ?? null };
 }
 
 export async function latestCheckpoints(tx: Tx, threadIds: readonly string[]): Promise<Map<string, CheckpointRecord>> {
