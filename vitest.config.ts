@@ -12,6 +12,8 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           // One Neo4j for the whole run (test/globalSetup.ts); files isolate their data by unique ids.
           globalSetup: ['test/globalSetup.ts'],
+          // Fails a file when the shared graph violates an invariant of cypher/audit/ after it.
+          setupFiles: ['test/support/auditAfterFile.ts'],
           testTimeout: 60_000,
           hookTimeout: 240_000,
         },

@@ -1,0 +1,73 @@
+// The invariant audit: each cypher/audit/<invariant>.cypher returns the rows that violate one
+// invariant of the graph model, so an empty result means the invariant holds.
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Driver } from 'neo4j-driver';
+import { cypher, queryNames } from './queries.js';
+import { Graph, type Tx } from './transactions.js';
+
+export interface AuditViolation {
+  invariant: string;
+  row: Record<string, unknown>;
+}
+
+export const AUDIT_INVARIANTS: readonly string[] = queryNames()
+  .filter((name) => name.startsWith('audit/'))
+  .map((name) => name.slice('audit/'.length));
+
+/** The invariant in plain words: the comment line each audit file opens with. */
+export function invariantStatement(invariant: string): string {
+  return cypher(`audit/${invariant}`).split('\n')[0]!.replace(/^\/\/\s*/, '');
+}
+
+/** One reading of the given invariants, in one transaction. */
+export async function auditPass(tx: Tx, invariants: readonly string[] = AUDIT_INVARIANTS): Promise<AuditViolation[]> {
+  const violations: AuditViolation[] = [];
+  for (const invariant of invariants) {
+    for (const row of await tx.rows(`audit/${invariant}`)) violations.push({ invariant, row });
+  }
+  return violations;
+}
+
+const CONFIRMING_PASSES = 2;
+const CONFIRMATION_DELAY_MS = 300;
+
+/**
+ * Keeps only the violations that every later pass reports again, row for row. Neo4j reads are
+ * read-committed, not snapshots: an audit statement running beside writers can see one thread's
+ * counters before a commit and its runs after it, and report a state no transaction ever
+ * committed. Such a row does not come back once the writer has moved on; a committed violation does.
+ */
+export async function confirmedViolations(pass: (invariants: readonly string[]) => Promise<AuditViolation[]>): Promise<AuditViolation[]> {
+  let violations = await pass(AUDIT_INVARIANTS);
+  for (let round = 0; round < CONFIRMING_PASSES && violations.length > 0; round++) {
+    await delay(CONFIRMATION_DELAY_MS);
+    const seenAgain = new Set((await pass([...new Set(violations.map((violation) => violation.invariant))])).map(keyOf));
+    violations = violations.filter((violation) => seenAgain.has(keyOf(violation)));
+  }
+  return violations;
+}
+
+/** Every invariant over the whole database, every tenant. */
+export async function runAudit(driver: Driver, database: string): Promise<AuditViolation[]> {
+  const graph = new Graph(driver, database, '');
+  return confirmedViolations((invariants) => graph.read((tx) => auditPass(tx, invariants)));
+}
+
+/** Violations grouped by invariant, one line per row, for operators and test failures. */
+export function describeViolations(violations: readonly AuditViolation[]): string {
+  const byInvariant = new Map<string, AuditViolation[]>();
+  for (const violation of violations) byInvariant.set(violation.invariant, [...(byInvariant.get(violation.invariant) ?? []), violation]);
+  return [...byInvariant]
+    .map(([invariant, rows]) =>
+      [
+        `${invariant}: ${rows.length} violation${rows.length === 1 ? '' : 's'}`,
+        `  (${invariantStatement(invariant)})`,
+        ...rows.map((violation) => `  ${JSON.stringify(violation.row)}`),
+      ].join('\n'),
+    )
+    .join('\n');
+}
+
+function keyOf(violation: AuditViolation): string {
+  return JSON.stringify([violation.invariant, violation.row]);
+}

@@ -1,0 +1,50 @@
+/**
+ * `npm run audit`: checks every invariant of cypher/audit/*.cypher against the Neo4j named by
+ * NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), across all tenants, and prints the
+ * violations grouped by invariant. Exit 0 when every invariant holds, 1 when any is violated, 2 when
+ * the audit could not run. It only reads, and can run beside a live service: a violation is
+ * reported only when it is seen again on a second and third reading (src/graph/audit.ts).
+ */
+import { ConfigError, loadConfig } from '../src/config.js';
+import { AUDIT_INVARIANTS, describeViolations, runAudit } from '../src/graph/audit.js';
+import { createDriver } from '../src/graph/driver.js';
+
+async function main(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 2;
+    }
+    throw error;
+  }
+  if (!config.neo4j.uri) {
+    console.error(
+      'npm run audit needs a running Neo4j: set NEO4J_URI (e.g. bolt://127.0.0.1:7687) and, as needed, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE. ' +
+        'It does not start the local Neo4j; while `npm start` runs one, point NEO4J_URI at it.',
+    );
+    return 2;
+  }
+
+  const driver = createDriver({ uri: config.neo4j.uri, user: config.neo4j.user, password: config.neo4j.password, database: config.neo4j.database });
+  try {
+    const violations = await runAudit(driver, config.neo4j.database);
+    if (violations.length === 0) {
+      console.log(`audit: clean, ${AUDIT_INVARIANTS.length} invariants hold in database ${config.neo4j.database} at ${config.neo4j.uri}`);
+      return 0;
+    }
+    console.log(describeViolations(violations));
+    const invariants = new Set(violations.map((violation) => violation.invariant)).size;
+    console.log(`audit: ${violations.length} violation${violations.length === 1 ? '' : 's'} of ${invariants} of ${AUDIT_INVARIANTS.length} invariants`);
+    return 1;
+  } catch (error) {
+    console.error(`npm run audit: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  } finally {
+    await driver.close();
+  }
+}
+
+process.exitCode = await main();
