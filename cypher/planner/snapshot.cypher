@@ -6,10 +6,12 @@
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 OPTIONAL MATCH (head:Run {tenant: $tenant, threadId: $threadId, ordinal: thread.headOrdinal})
 CALL (thread) {
-  // The seq predicate lets the planner seek the (tenant, threadId, provider, seq) index.
+  // Ordering by every key of the (tenant, threadId, provider, seq) index, not by seq alone, is what
+  // lets Neo4j read the index backwards and stop at the first row instead of sorting every provider
+  // thread of that provider.
   OPTIONAL MATCH (candidate:ProviderThread {tenant: $tenant, threadId: $threadId, provider: $provider})
   WHERE candidate.seq IS NOT NULL
-  RETURN candidate AS target ORDER BY candidate.seq DESC LIMIT 1
+  RETURN candidate AS target ORDER BY candidate.tenant DESC, candidate.threadId DESC, candidate.provider DESC, candidate.seq DESC LIMIT 1
 }
 CALL (target) {
   // Only handoffs of the thread's own history count as coverage, not merge-backs or subagent context.
@@ -20,7 +22,9 @@ CALL (target) {
 CALL (target) {
   OPTIONAL MATCH (later:Run {tenant: $tenant, threadId: $threadId})
   WHERE target IS NOT NULL AND later.ordinal > coalesce(target.lastRunOrdinal, target.inheritedThroughOrdinal, 0) AND later.status <> 'rolled_back'
-  WITH later ORDER BY later.ordinal LIMIT $runWindow
+  // The full key of the (tenant, threadId, ordinal) constraint's index again: read in order, the
+  // LIMIT stops the read however many runs the target has missed.
+  WITH later ORDER BY later.tenant, later.threadId, later.ordinal LIMIT $runWindow
   RETURN collect(later {.ordinal, .providerThreadId}) AS runsSinceLastNative
 }
 RETURN thread {.*} AS thread,

@@ -33,9 +33,14 @@ export interface StartInput extends PlanInput {
 }
 
 /** What startRun would decide now. Read-only. */
-export async function planRun(context: OperationContext, input: PlanInput): Promise<RunPlanRecord> {
+/** The plan, and the provider thread it names when the snapshot already read it (saves the caller a read). */
+export async function planRun(context: OperationContext, input: PlanInput): Promise<{ plan: RunPlanRecord; providerThread: ProviderThreadRecord | null }> {
   const request = planRequest(context, input);
-  return context.graph.read(async (tx) => (await planWithinTransaction(tx, context, input.threadId, request)).plan);
+  return context.graph.read(async (tx) => {
+    const { plan, snapshot } = await planWithinTransaction(tx, context, input.threadId, request);
+    const target = snapshot.target?.providerThread ?? null;
+    return { plan, providerThread: target && target.id === plan.providerThreadId ? target : null };
+  });
 }
 
 export async function startRun(context: OperationContext, input: StartInput): Promise<StartRunResult> {

@@ -15,7 +15,11 @@ function planInput(input: { threadId: string; provider: string; model?: string |
 
 export const planningResolvers: Resolvers = {
   Query: {
-    planRun: (_root, { input }, { operations }) => planRun(operations, planInput(input)),
+    planRun: async (_root, { input }, { operations, loaders }) => {
+      const { plan, providerThread } = await planRun(operations, planInput(input));
+      if (providerThread) loaders.providerThread.prime(providerThread.id, providerThread);
+      return plan;
+    },
   },
   Mutation: {
     startRun: (_root, { input }, { operations }) =>
