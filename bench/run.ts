@@ -39,9 +39,12 @@ interface PlanCase {
   size: number;
   label: string;
   provider: string;
+  runtimeMode: string | null;
   cleanContext: boolean;
 }
 
+/** Not bench/seed.ts's SEEDED_RUNTIME_MODE: asking for it makes the seeded provider threads stale. */
+const STALE_RUNTIME_MODE = 'read-only';
 const PLAN_QUERY = `query Plan($input: PlanRunInput!) { planRun(input: $input) { decision providerThreadAction providerThread { id } coveredRunOrdinals { from to } stalenessSignals } }`;
 const START = `mutation Start($input: StartRunInput!) { startRun(input: $input) { run { id ordinal } plan { decision } } }`;
 const COMPLETE = `mutation Complete($input: CompleteRunInput!) { completeRun(input: $input) { id } }`;
@@ -109,17 +112,20 @@ export async function main(options: BenchOptions) {
 
     // 2. Sanity: the seeded threads plan sensibly through the real planRun.
     const cases: PlanCase[] = options.sizes.flatMap((size) => [
-      { size, label: `${main} (last provider)`, provider: main, cleanContext: false },
-      { size, label: `${other} (delta)`, provider: other, cleanContext: false },
-      { size, label: `${other} clean context`, provider: other, cleanContext: true },
+      { size, label: `${main} (last provider)`, provider: main, runtimeMode: null, cleanContext: false },
+      { size, label: `${other} (delta)`, provider: other, runtimeMode: null, cleanContext: false },
+      { size, label: `${other} clean context`, provider: other, runtimeMode: null, cleanContext: true },
+      // Stale from what the graph holds: the target provider thread runs in another mode.
+      { size, label: `${other} stale (mode changed)`, provider: other, runtimeMode: STALE_RUNTIME_MODE, cleanContext: false },
     ]);
-    const planOverHttp = async (c: PlanCase) => (await ok(PLAN_QUERY, { input: { threadId: `${run}-${c.size}`, provider: c.provider, cleanContext: c.cleanContext } })).planRun;
+    const planOverHttp = async (c: PlanCase) => (await ok(PLAN_QUERY, { input: { threadId: `${run}-${c.size}`, provider: c.provider, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext } })).planRun;
     const sanity: Record<string, string> = {};
     for (const c of cases) {
       const plan = await planOverHttp(c);
       sanity[`${c.size} ${c.label}`] = `${plan.decision}/${plan.providerThreadAction}${plan.coveredRunOrdinals ? ` ${plan.coveredRunOrdinals.from}-${plan.coveredRunOrdinals.to}` : ''}${plan.stalenessSignals.length ? ` [${plan.stalenessSignals.join(', ')}]` : ''}`;
       if (c.provider === main && !c.cleanContext && plan.providerThreadAction !== 'REUSE') throw new Error(`seeded ${c.size}: ${main} should reuse, got ${JSON.stringify(plan)}`);
-      if (c.provider === other && !c.cleanContext && !['DELTA_HANDOFF', 'FULL_HANDOFF_NEW', 'FULL_HANDOFF_EXISTING'].includes(plan.decision)) throw new Error(`seeded ${c.size}: ${other} should get a handoff, got ${JSON.stringify(plan)}`);
+      if (c.runtimeMode === STALE_RUNTIME_MODE && !plan.stalenessSignals.includes('INCOMPATIBLE_CONFIG')) throw new Error(`seeded ${c.size}: ${other} should be stale, got ${JSON.stringify(plan)}`);
+      if (c.provider === other && !c.cleanContext && !c.runtimeMode && !['DELTA_HANDOFF', 'FULL_HANDOFF_NEW', 'FULL_HANDOFF_EXISTING'].includes(plan.decision)) throw new Error(`seeded ${c.size}: ${other} should get a handoff, got ${JSON.stringify(plan)}`);
     }
     report.decisions = sanity;
     log(`plans: ${JSON.stringify(sanity)}`);
@@ -167,7 +173,7 @@ export async function main(options: BenchOptions) {
               .map((r) => ({ ordinal: r.ordinal, providerThreadId: r.providerThreadId })),
           },
         };
-        const request = { provider: providers.get(c.provider)!, model: null, runtimeMode: null, cleanContext: c.cleanContext };
+        const request = { provider: providers.get(c.provider)!, model: null, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext };
         const range = measurableDeltaRange(snapshot, config.planner);
         let deltaChars: number | null = null;
         if (range) {
@@ -201,7 +207,7 @@ export async function main(options: BenchOptions) {
     for (const c of cases) {
       const key = `${c.size} ${c.label}`;
       timed.push({ name: `planRun HTTP ${key}`, run: async () => void (await planOverHttp(c)) });
-      timed.push({ name: `planRun in-process ${key}`, run: async () => void (await planRun(context, { threadId: `${run}-${c.size}`, provider: c.provider, model: null, runtimeMode: null, cleanContext: c.cleanContext })) });
+      timed.push({ name: `planRun in-process ${key}`, run: async () => void (await planRun(context, { threadId: `${run}-${c.size}`, provider: c.provider, model: null, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext })) });
       timed.push({ name: `snapshot Cypher Bolt ${key}`, run: async () => void (await bolt.run(snapshotText, snapshotParams(c))) });
       timed.push({ name: `naive ${key}`, run: async () => void (await naive(c)) });
     }

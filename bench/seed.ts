@@ -10,6 +10,8 @@ import { deliveryFor, type ProviderDefinition } from '../src/domain/providers.js
 import type { ProviderThreadRecord } from '../src/domain/records.js';
 
 export const TENANT = 'local';
+/** Every seeded provider thread runs in this mode, so asking for another one makes it stale. */
+export const SEEDED_RUNTIME_MODE = 'workspace-write';
 
 interface SimProviderThread {
   id: string;
@@ -91,7 +93,7 @@ function toRecord(pt: SimProviderThread): ProviderThreadRecord {
     firstRunOrdinal: pt.firstRunOrdinal,
     lastRunOrdinal: pt.lastRunOrdinal,
     model: null,
-    runtimeMode: null,
+    runtimeMode: SEEDED_RUNTIME_MODE,
     inheritedThroughOrdinal: null,
   } as unknown as ProviderThreadRecord;
 }
@@ -312,7 +314,7 @@ export async function seedThread(
   try {
     const write = (query: string, params: Record<string, unknown>) => session.executeWrite((tx) => tx.run(query, ints({ tenant: TENANT, threadId, ...params }) as Record<string, unknown>));
     await write(CREATE_THREAD, { id: threadId, title: `Bench ${size}` });
-    await write(CREATE_PROVIDER_THREADS, { providerThreads: providerThreads.map(({ id, provider, seq }) => ({ id, provider, seq, status: 'idle' })) });
+    await write(CREATE_PROVIDER_THREADS, { providerThreads: providerThreads.map(({ id, provider, seq }) => ({ id, provider, seq, status: 'idle', runtimeMode: SEEDED_RUNTIME_MODE })) });
     const batch = options.batch ?? 5000;
     let lastLog = 0;
     for (let offset = 0; offset < runRows.length; offset += batch) {
