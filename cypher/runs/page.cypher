@@ -1,6 +1,7 @@
-// One page of a thread's runs in ordinal order, rolled-back runs included.
+// One page of a thread's runs in ordinal order, rolled-back runs included. Ordered by the index's full
+// key, so a page reads $limit runs, not every run after the cursor.
 MATCH (run:Run {tenant: $tenant, threadId: $threadId})
 WHERE run.ordinal > $afterOrdinal
-RETURN run {.*} AS run
-ORDER BY run.ordinal
+WITH run ORDER BY run.tenant, run.threadId, run.ordinal
 LIMIT $limit
+RETURN run {.*} AS run
