@@ -9,6 +9,8 @@ export interface Config {
   port: number;
   host: string;
   production: boolean;
+  /** Schema introspection (and "Did you mean" hints in errors): on outside production by default. */
+  introspection: boolean;
   logLevel: string;
   neo4j: {
     /** null: boot the local Neo4j with its store under dataDir. */
@@ -34,11 +36,13 @@ const integerString = (min: number, max: number) =>
   z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(min).max(max));
 const positiveInt = integerString(1, 1_000_000);
 const memorySize = z.string().regex(/^\d+[kmg]$/i, 'must look like 512m or 2g');
+const booleanString = z.enum(['true', 'false']).transform((value) => value === 'true');
 
 const envSchema = z.object({
   PORT: integerString(0, 65_535).default(4000),
   HOST: z.string().min(1).optional(),
   NODE_ENV: z.string().default('development'),
+  THREADLINE_INTROSPECTION: booleanString.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NEO4J_URI: z.string().regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\//, 'must be a bolt:// or neo4j:// URI').optional(),
   NEO4J_USER: z.string().min(1).default('neo4j'),
@@ -66,11 +70,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const vars = parsed.data;
   const apiKeys = parseApiKeys(vars.THREADLINE_API_KEYS);
+  const production = vars.NODE_ENV === 'production';
   return {
     port: vars.PORT,
     // Without API keys anyone who can reach the port is the single tenant: keep it on loopback.
     host: vars.HOST ?? (apiKeys.size === 0 ? '127.0.0.1' : '0.0.0.0'),
-    production: vars.NODE_ENV === 'production',
+    production,
+    introspection: vars.THREADLINE_INTROSPECTION ?? !production,
     logLevel: vars.LOG_LEVEL,
     neo4j: {
       uri: vars.NEO4J_URI ?? null,

@@ -6,11 +6,11 @@ import { ApolloServer, type BaseContext } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
-import express from 'express';
+import express, { type ErrorRequestHandler, type Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Driver } from 'neo4j-driver';
 import type { Logger } from 'pino';
-import { ThreadlineError } from '../api/errors.js';
+import { ThreadlineError, type ErrorCode, type RequestErrorCode } from '../api/errors.js';
 import type { RequestContext } from '../api/context.js';
 import { lowercaseEnumResolvers } from '../api/enums.js';
 import { createLoaders } from '../api/loaders.js';
@@ -22,6 +22,7 @@ import { Graph } from '../graph/transactions.js';
 import type { OperationContext } from '../operations/context.js';
 import { sweepExpiredHandoffs } from '../operations/handoffSources.js';
 import { createChatCompletionsSummarizer } from '../summarizers/chatCompletions.js';
+import { parseOptions, queryLimitRules, withoutSuggestions } from './armor.js';
 import { createTenantResolver } from './auth.js';
 import { Readiness } from './readiness.js';
 import { viewerRouter } from './viewer.js';
@@ -45,12 +46,17 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   const apollo = new ApolloServer<RequestContext>({
     typeDefs: loadTypeDefs(),
     resolvers: { ...lowercaseEnumResolvers(loadTypeDefs()), ...mergedResolvers() },
-    introspection: !config.production,
+    nodeEnv: config.production ? 'production' : 'development',
+    introspection: config.introspection,
     includeStacktraceInErrorResponses: !config.production,
     csrfPrevention: true,
+    validationRules: queryLimitRules(),
+    parseOptions,
+    // Apollo's own log lines go through pino too, with its redaction.
+    logger,
     // main.ts owns shutdown: it stops the HTTP server, then the driver, then the local Neo4j.
     stopOnTerminationSignals: false,
-    formatError: (formatted, error) => formatError(formatted, error, logger),
+    formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
   });
   await apollo.start();
@@ -78,7 +84,9 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     '/graphql',
     (request, response, next) => {
       if (resolveTenant(request.headers.authorization) !== null) return next();
-      response.status(401).json({ errors: [{ message: 'A valid bearer token is required.', extensions: { code: 'UNAUTHENTICATED' } }] });
+      // Who knocked, never with what: the presented token stays out of the log.
+      logger.warn({ ip: request.ip, hasAuthorization: request.headers.authorization !== undefined }, 'refused a request without a valid bearer token');
+      refuse(response, 401, 'UNAUTHENTICATED', 'A valid bearer token is required.');
     },
     express.json({ limit: BODY_LIMIT }),
     expressMiddleware(apollo, {
@@ -89,6 +97,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       },
     }),
   );
+  app.use('/graphql', answerHttpError(logger));
 
   httpServer.listen(config.port, config.host);
   await once(httpServer, 'listening');
@@ -101,6 +110,30 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       clearInterval(sweeper);
       return closeAll(apollo, httpServer);
     },
+  };
+}
+
+function refuse(response: Response, status: number, code: ErrorCode | RequestErrorCode | 'INTERNAL_SERVER_ERROR', message: string): void {
+  response.status(status).json({ errors: [{ message, extensions: { code } }] });
+}
+
+/**
+ * Errors before GraphQL (a body express.json cannot read: too large, not JSON, a bad charset) get a
+ * GraphQL-shaped answer with their HTTP status, instead of express's HTML page with a stack trace.
+ */
+function answerHttpError(logger: Logger): ErrorRequestHandler {
+  return (error: { status?: number; type?: string }, _request, response, _next) => {
+    if (error.status === undefined || error.status < 400 || error.status >= 500) {
+      logger.error({ err: error }, 'unexpected error before GraphQL');
+      return refuse(response, 500, 'INTERNAL_SERVER_ERROR', 'Internal server error');
+    }
+    const message =
+      error.type === 'entity.too.large'
+        ? `The request body is larger than the ${BODY_LIMIT} limit.`
+        : error.type === 'entity.parse.failed'
+          ? 'The request body is not valid JSON.'
+          : 'The request body cannot be read.';
+    refuse(response, error.status, 'BAD_REQUEST', message);
   };
 }
 
@@ -126,15 +159,21 @@ async function closeAll(apollo: ApolloServer<RequestContext>, httpServer: Server
   if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
 }
 
-/** Refusals keep their contract code; anything unexpected is logged and shown without internals. */
-function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger): GraphQLFormattedError {
+/**
+ * Refusals keep their contract code; anything unexpected is logged and shown without internals.
+ * With introspection off, "Did you mean ...?" hints go too: they would reveal the hidden schema.
+ */
+function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger, hideSuggestions: boolean): GraphQLFormattedError {
   const original = unwrapResolverError(error);
+  let shown = formatted;
   if (original instanceof ThreadlineError) {
-    return { message: original.message, path: formatted.path, locations: formatted.locations, extensions: { code: original.code, ...original.details } };
-  }
-  if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
+    shown = { message: original.message, path: formatted.path, locations: formatted.locations, extensions: { code: original.code, ...original.details } };
+  } else if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
     logger.error({ err: original, path: formatted.path }, 'unexpected error in a resolver');
-    return { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    shown = { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  } else if (hideSuggestions) {
+    shown = { ...formatted, message: withoutSuggestions(formatted.message) };
   }
-  return formatted;
+  logger.debug({ error: { message: shown.message, path: shown.path, code: shown.extensions?.code } }, 'GraphQL error');
+  return shown;
 }

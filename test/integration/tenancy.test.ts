@@ -8,7 +8,8 @@ const BOB = 'bob-key-0123456789abcdef00';
 const CAROL = 'carol-key-0123456789abcdef';
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService({ THREADLINE_API_KEYS: `${ALICE}=alice,${BOB}=bob,${CAROL}=carol` });
+  // Tenants of this run only, so that a reused database (NEO4J_URI) holds no threads of theirs.
+  t = await startTestService({ THREADLINE_API_KEYS: `${ALICE}=${uniqueId('alice')},${BOB}=${uniqueId('bob')},${CAROL}=${uniqueId('carol')}` });
 });
 afterAll(async () => {
   await t?.close();

@@ -95,6 +95,19 @@ describe('loadConfig values', () => {
   });
 });
 
+describe('loadConfig production mode', () => {
+  it('turns introspection off in production only, unless THREADLINE_INTROSPECTION says otherwise', () => {
+    expect(loadConfig({}).introspection).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).introspection).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', THREADLINE_INTROSPECTION: 'true' }).introspection).toBe(true);
+    expect(loadConfig({ THREADLINE_INTROSPECTION: 'false' }).introspection).toBe(false);
+  });
+
+  it.each(['yes', '1', 'TRUE', ''])('rejects THREADLINE_INTROSPECTION=%j, naming it', (value) => {
+    expect(configError({ THREADLINE_INTROSPECTION: value }).message).toContain('THREADLINE_INTROSPECTION');
+  });
+});
+
 describe('loadConfig API keys', () => {
   it('binds to all interfaces when API keys are configured', () => {
     const config = loadConfig({ THREADLINE_API_KEYS: `${KEY_A}=acme` });

@@ -1,0 +1,60 @@
+// Limits on the shape of a GraphQL document, checked before anything runs, so that one request
+// cannot make the service or Neo4j do unbounded work, and the hiding of schema hints in errors. The
+// numbers leave room over the product's heaviest real queries (the lineage viewer's: depth 7, cost
+// ~138k, 239 tokens, no aliases or directives); README.md's Configuration section explains them.
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { GraphQLError, type ParseOptions, type ValidationContext } from 'graphql';
+
+export const QUERY_LIMITS = {
+  /** Nested selections; the viewer needs 7 (thread > runs > edges > node > plan > providerThread > id). */
+  depth: 10,
+  /**
+   * graphql-armor's cost: 2 per object, 1 per scalar, x1.5 per level, times a literal `first`. The
+   * viewer's `runs(first: 500)` costs ~138k; paging nested in paging (threads x runs) costs millions.
+   */
+  cost: 250_000,
+  /** Aliased fields (`__typename` excepted); no product query uses any. */
+  aliases: 20,
+  directives: 20,
+  /** Lexical tokens of the document; the viewer's thread query has 239. */
+  tokens: 2_000,
+} as const;
+
+export type QueryLimit = keyof typeof QUERY_LIMITS;
+
+/**
+ * Refusals keep Apollo's validation code and name the limit in extensions.limit. Armor's own
+ * Apollo handler would report BAD_USER_INPUT, which Apollo overwrites with GRAPHQL_VALIDATION_FAILED
+ * anyway, and prefixes every message with a misleading "Syntax Error: ".
+ */
+const refuse =
+  (limit: QueryLimit) =>
+  (context: ValidationContext | null, error: GraphQLError): void =>
+    context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { limit } }));
+
+const limited = (limit: QueryLimit) => ({ propagateOnRejection: false, onReject: [refuse(limit)] });
+
+/** Validation rules for ApolloServer's `validationRules`. */
+export function queryLimitRules() {
+  return new ApolloArmor({
+    maxDepth: { n: QUERY_LIMITS.depth, ...limited('depth') },
+    costLimit: { maxCost: QUERY_LIMITS.cost, ...limited('cost') },
+    maxAliases: { n: QUERY_LIMITS.aliases, ...limited('aliases') },
+    maxDirectives: { n: QUERY_LIMITS.directives, ...limited('directives') },
+    // Armor's Apollo plugins for these two are not used: its token plugin throws from a parsing hook,
+    // which Apollo answers with HTTP 500; its suggestion mask misses "Did you mean the enum value".
+    maxTokens: { enabled: false },
+    blockFieldSuggestion: { enabled: false },
+  }).protect().validationRules;
+}
+
+/**
+ * The token limit, enforced by graphql-js's own parser: it aborts at the limit, before building a
+ * document, and Apollo answers GRAPHQL_PARSE_FAILED with HTTP 400.
+ */
+export const parseOptions: ParseOptions = { maxTokens: QUERY_LIMITS.tokens };
+
+/** Production hides "Did you mean ...?" hints, which would reveal the schema that introspection hides. */
+export function withoutSuggestions(message: string): string {
+  return message.replace(/ ?Did you mean [^?]*\?/g, '');
+}
