@@ -2,23 +2,25 @@
 // (src/domain/history.ts): the newest $runLimit live runs, the newest $factLimit facts and the latest
 // current checkpoint. A run counts as live in a segment if it is not rolled back, or was rolled back
 // only after the segment's asOf (a fork keeps what it inherited). The limits come from the target's
-// budget, so a full-thread summary reads no more than fits in it, however long the thread: each
-// subquery orders by every key of the index it seeks, which lets Neo4j read that index backwards and
-// stop at the LIMIT instead of sorting the whole range (a sort over a long thread's messages
-// exhausts the transaction memory).
+// budget, so a full-thread summary reads no more than fits in it, however long the thread: every
+// subquery reads newest first so that its LIMIT stops the read (sorting a long thread's messages
+// first exhausts the transaction memory).
 UNWIND $segments AS segment
 MATCH (thread:Thread {tenant: $tenant, id: segment.threadId})
 CALL (segment) {
-  OPTIONAL MATCH (run:Run {tenant: $tenant, threadId: segment.threadId})
-  WHERE run.ordinal >= segment.from AND run.ordinal <= segment.to
-    AND (run.status <> 'rolled_back' OR (segment.asOf IS NOT NULL AND run.rolledBackAt > datetime(segment.asOf)))
-  WITH run ORDER BY run.tenant DESC, run.threadId DESC, run.ordinal DESC LIMIT $runLimit
+  // Walking the ordinals down from the newest, one unique seek each, stops at the LIMIT whatever plan
+  // the statistics favour (ordering by the index key was served by a sort on a small graph).
+  UNWIND range(segment.to, segment.from, -1) AS ordinal
+  MATCH (run:Run {tenant: $tenant, threadId: segment.threadId, ordinal: ordinal})
+  WHERE run.status <> 'rolled_back' OR (segment.asOf IS NOT NULL AND run.rolledBackAt > datetime(segment.asOf))
+  WITH run LIMIT $runLimit
   RETURN collect(run {.ordinal, .provider, .providerThreadId, .status, .userMessage, .assistantMessage, .error}) AS runs
 }
 CALL (segment) {
   OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: segment.threadId})
   WHERE fact.runOrdinal >= segment.from AND fact.runOrdinal <= segment.to
-  // The caller orders facts of one run by seq.
+  // Ordered by every key of the index it seeks, so Neo4j reads it backwards instead of sorting; the
+  // caller orders facts of one run by seq.
   WITH fact ORDER BY fact.tenant DESC, fact.threadId DESC, fact.runOrdinal DESC LIMIT $factLimit
   MATCH (run:Run {tenant: $tenant, threadId: segment.threadId, ordinal: fact.runOrdinal})
   WHERE run.status <> 'rolled_back' OR (segment.asOf IS NOT NULL AND run.rolledBackAt > datetime(segment.asOf))
