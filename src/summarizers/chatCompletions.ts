@@ -126,6 +126,8 @@ export function createChatCompletionsSummarizer(
     }
     const fail = (reason: SummarizerErrorReason, message: string, options: { status?: number } = {}): SummarizerError =>
       new SummarizerError(name, reason, redact(`summarizer ${name}: ${message}`, apiKey), options);
+    // Redacted before it is cut: a key straddling the cut would otherwise survive in part.
+    const answered = (text: string) => excerpt(redact(text, apiKey));
 
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
@@ -154,13 +156,13 @@ export function createChatCompletionsSummarizer(
     }
 
     if (status < 200 || status > 299) {
-      throw fail('http', `${url} answered HTTP ${status}: ${excerpt(text)}`, { status });
+      throw fail('http', `${url} answered HTTP ${status}: ${answered(text)}`, { status });
     }
     let payload: unknown;
     try {
       payload = JSON.parse(text);
     } catch {
-      throw fail('invalid_response', `${url} answered with a body that is not JSON: ${excerpt(text)}`);
+      throw fail('invalid_response', `${url} answered with a body that is not JSON: ${answered(text)}`);
     }
     const content = extractContent(payload)?.trim();
     if (!content) {

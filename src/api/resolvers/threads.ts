@@ -9,8 +9,16 @@ interface ThreadCursor {
   createdAt: string;
   id: string;
 }
+// The time goes to Cypher's datetime(): anything but a real UTC instant (as the service writes them)
+// is a bad cursor, not a database error. The round trip through Date rejects days like 02-30.
+const isUtcInstant = (text: string) =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/.test(text) && new Date(text).toISOString().slice(0, 19) === text.slice(0, 19);
 const isThreadCursor = (value: unknown): value is ThreadCursor =>
-  typeof value === 'object' && value !== null && typeof (value as ThreadCursor).createdAt === 'string' && typeof (value as ThreadCursor).id === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as ThreadCursor).createdAt === 'string' &&
+  isUtcInstant((value as ThreadCursor).createdAt) &&
+  typeof (value as ThreadCursor).id === 'string';
 const isOrdinalCursor = (value: unknown): value is { ordinal: number } =>
   typeof value === 'object' && value !== null && Number.isInteger((value as { ordinal: unknown }).ordinal);
 
