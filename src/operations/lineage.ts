@@ -131,10 +131,12 @@ export async function forkThread(context: OperationContext, input: ForkInput): P
 async function resolveSourcePoint(tx: Tx, source: ThreadRecord, input: ForkInput): Promise<{ ordinal: number; run: SourceRun | null; checkpointId: string | null }> {
   const found = await lookUpSourcePoint(tx, source.id, { ordinal: input.fromOrdinal, checkpointId: input.checkpointId, providerThreadId: input.providerThreadId });
   if (input.checkpointId !== null) {
-    if (!found?.checkpoint) throw badInput('checkpointId', `no checkpoint ${JSON.stringify(input.checkpointId)} on this thread`);
+    // Unknown and another thread's checkpoints look alike: NOT_FOUND either way, as for any other id.
+    if (!found?.checkpoint) throw notFound('Checkpoint', input.checkpointId);
     if (found.checkpoint.status !== 'current') throw badInput('checkpointId', 'the checkpoint was rolled back');
   }
-  if (input.providerThreadId !== null && (!found?.providerThreadId || found.ordinal === null)) {
+  if (input.providerThreadId !== null && !found?.providerThreadId) throw notFound('ProviderThread', input.providerThreadId);
+  if (input.providerThreadId !== null && found?.ordinal === null) {
     throw badInput('providerThreadId', 'not a provider thread of this thread that served a live run');
   }
   const ordinal = found?.ordinal ?? null;

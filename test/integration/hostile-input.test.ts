@@ -129,8 +129,6 @@ interface Row {
   args: (state: State) => Vars;
   /** String arguments that must be one of a few values (a provider, a cursor, a date). */
   choices?: string[];
-  /** What an unknown value of this id answers, when not the field's own (NOT_FOUND, or null when the field is nullable). */
-  unknown?: Record<string, string>;
   /** Further refusals of this field, with their code. */
   refused?: { name: string; args: (state: State) => Vars; code: string }[];
   /** What the valid call stored, through the API (or the graph, where no field returns it). */
@@ -332,8 +330,6 @@ const ROWS: Record<string, Row> = {
       return { threadId, checkpointId };
     },
     args: (s) => ({ input: { sourceThreadId: s.threadId, checkpointId: s.checkpointId, id: hostile(), title: hostile() } }),
-    // A checkpoint is named within its source thread: "no such checkpoint on this thread".
-    unknown: { checkpointId: 'BAD_USER_INPUT' },
     refused: [
       { name: 'two source points', args: (s) => ({ input: { sourceThreadId: s.threadId, checkpointId: s.checkpointId, fromOrdinal: 1 } }), code: 'BAD_USER_INPUT' },
       { name: 'a negative ordinal', args: (s) => ({ input: { sourceThreadId: s.threadId, fromOrdinal: -1 } }), code: 'BAD_USER_INPUT' },
@@ -546,7 +542,7 @@ describe('hostile input, field by field', () => {
     for (const leaf of references) {
       for (const [label, value] of UNKNOWN_IDS) {
         const id = value();
-        const result = await refused(`${leaf.name} ${label}`, A.key, withValue(vars, leaf.path, id), row.unknown?.[leaf.name] ?? missing);
+        const result = await refused(`${leaf.name} ${label}`, A.key, withValue(vars, leaf.path, id), missing);
         if (label === 'unknown') unknownAnswers.push(withoutIds(result, [id]));
       }
     }

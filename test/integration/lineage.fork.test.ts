@@ -133,7 +133,7 @@ describe('forkThread', () => {
     await t.ok(`mutation { rollbackThread(input: { threadId: "${threadId}", toOrdinal: 1 }) { thread { id } } }`);
     await expectCode(t.gql(FORK, { input: { sourceThreadId: threadId, fromOrdinal: 2 } }), 'BAD_USER_INPUT');
     await expectCode(t.gql(FORK, { input: { sourceThreadId: threadId, fromOrdinal: 1, checkpointId: 'x' } }), 'BAD_USER_INPUT');
-    await expectCode(t.gql(FORK, { input: { sourceThreadId: threadId, checkpointId: 'cp_missing' } }), 'BAD_USER_INPUT');
+    await expectCode(t.gql(FORK, { input: { sourceThreadId: threadId, checkpointId: 'cp_missing' } }), 'NOT_FOUND');
     await expectCode(t.gql(FORK, { input: { sourceThreadId: 'no-such-thread' } }), 'NOT_FOUND');
     const running = await startRun(t, threadId, 'codex');
     await expectCode(t.gql(FORK, { input: { sourceThreadId: threadId, fromOrdinal: running.run.ordinal } }), 'CONFLICT');
