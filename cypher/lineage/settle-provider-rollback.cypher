@@ -1,6 +1,9 @@
 // The orchestrator reports how a native rollback went: rolled_back becomes $status (idle when it
 // was performed, divergent when it failed). Any other status is left alone and returned as is.
 MATCH (providerThread:ProviderThread {tenant: $tenant, id: $id})
+// Lock first, then check: a confirmation and a failure report may race for the same rollback.
+SET providerThread._lock = true
+REMOVE providerThread._lock
 WITH providerThread, providerThread.status = 'rolled_back' AS settles
 SET providerThread.status = CASE WHEN settles THEN $status ELSE providerThread.status END,
     providerThread.rollbackError = CASE WHEN settles THEN $error ELSE providerThread.rollbackError END

@@ -53,6 +53,11 @@ export class Graph {
       if (isUnavailable(error)) {
         throw new ThreadlineError('SERVICE_UNAVAILABLE', 'The graph database is unavailable; retry later.');
       }
+      // A uniqueness constraint is the backstop of checks made under a lock; tripping it means a
+      // concurrent request won the race the check could not see.
+      if (error instanceof Neo4jError && error.code === 'Neo.ClientError.Schema.ConstraintValidationFailed') {
+        throw new ThreadlineError('CONFLICT', 'A concurrent request wrote the same thing first; read the current state and retry if still needed.');
+      }
       throw error;
     } finally {
       await session.close().catch(() => undefined);

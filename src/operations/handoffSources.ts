@@ -19,7 +19,7 @@ import {
 } from '../graph/repositories/handoffs.js';
 import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { appendPlanReason } from '../graph/repositories/runs.js';
-import { threadsByIds } from '../graph/repositories/threads.js';
+import { lockThread, threadsByIds } from '../graph/repositories/threads.js';
 import type { Graph, Tx } from '../graph/transactions.js';
 import { SummarizerError } from '../summarizers/chatCompletions.js';
 import { newId, type OperationContext } from './context.js';
@@ -67,6 +67,9 @@ export async function writeWithConfiguredSummarizer(context: OperationContext, h
 /** A new handoff with the same coverage, target run and provider thread, from `source` (default: the policy's). */
 export async function regenerateHandoff(context: OperationContext, handoffId: string, source: string | null): Promise<HandoffRecord> {
   const created = await context.graph.write(async (tx) => {
+    // Regenerations of one handoff, and a rollback withdrawing it, serialize on its thread's lock;
+    // the handoff is read again once the lock is held.
+    await lockThread(tx, (await standingHandoff(tx, handoffId)).threadId);
     const old = await standingHandoff(tx, handoffId);
     if (old.status !== 'ready' && old.status !== 'pending') throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} is ${old.status}; only a standing handoff can be regenerated.`);
     const target = await targetProviderOf(tx, context, old);

@@ -106,6 +106,7 @@ export async function forkThread(context: OperationContext, input: ForkInput): P
     const source = await lockThread(tx, input.sourceThreadId);
     if (!source) throw notFound('Thread', input.sourceThreadId);
     const point = await resolveSourcePoint(tx, source, input);
+    if (input.id !== null) await ensureUnusedThreadId(tx, input.id);
     return createChildThread(tx, {
       id: input.id ?? newId('th'),
       parentId: source.id,
@@ -189,6 +190,7 @@ export async function spawnSubagent(context: OperationContext, input: SpawnInput
     const locked = await lockRunForUpdate(tx, input.parentRunId);
     if (!locked) throw notFound('Run', input.parentRunId);
     if (locked.run.status !== 'running') throw new ThreadlineError('CONFLICT', `Run ${input.parentRunId} is ${locked.run.status}; subagents work for a running run.`);
+    if (input.id !== null) await ensureUnusedThreadId(tx, input.id);
     return createChildThread(tx, {
       id: input.id ?? newId('th'),
       parentId: locked.thread.id,
@@ -206,6 +208,11 @@ export async function spawnSubagent(context: OperationContext, input: SpawnInput
   });
 }
 
+/** A fork or subagent is a new thread: unlike createThread, a client id already in use is refused. */
+async function ensureUnusedThreadId(tx: Tx, id: string): Promise<void> {
+  if ((await threadsByIds(tx, [id])).length > 0) throw new ThreadlineError('CONFLICT', `Thread ${JSON.stringify(id)} already exists; a fork or subagent needs a new id.`, { id });
+}
+
 /** The subagent's result, recorded on its parent run; the child's work never completes the parent. */
 export async function completeSubagent(context: OperationContext, childThreadId: string, result: string): Promise<TransferRecord> {
   return context.graph.write(async (tx) => {
@@ -213,8 +220,12 @@ export async function completeSubagent(context: OperationContext, childThreadId:
     if (!child) throw notFound('Thread', childThreadId);
     if (child.relationshipToParent !== 'subagent') throw badInput('childThreadId', 'not a subagent thread');
     if (child.runningRunId !== null) throw new ThreadlineError('RUN_IN_PROGRESS', 'The subagent thread still has a running run.');
-    const parentRun = await lockRunForUpdate(tx, child.sourcePoint!.runId!);
-    const provider = context.providers.get(parentRun!.run.provider);
+    const parentRun = (await lockRunForUpdate(tx, child.sourcePoint!.runId!))!;
+    // Locked first, so a rollback of the parent that committed meanwhile is seen here.
+    if (parentRun.run.status === 'rolled_back') {
+      throw new ThreadlineError('CONFLICT', `The parent run ${parentRun.run.id} was rolled back; its subagent's result has nowhere to go.`, { runId: parentRun.run.id });
+    }
+    const provider = context.providers.get(parentRun.run.provider);
     const delivery = provider ? deliveryFor(provider.capabilities) : 'preamble';
     return recordSubagentResult(tx, child.id, result, delivery, { transferId: newId('tr'), handoffId: newId('ho') });
   });

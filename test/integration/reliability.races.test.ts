@@ -148,4 +148,66 @@ describe('races', () => {
     expect(state.runs.map((run) => [run.id, run.ordinal])).toEqual([[[...runIds][0], 1]]);
     await expectAuditClean();
   });
+  it('10 concurrent regenerateHandoff of one handoff: one replacement, the other nine get CONFLICT', async () => {
+    const threadId = await createThread(t);
+    await runTurns(t, threadId, 'codex', 2);
+    const { handoff } = (await t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'switch' } })).startRun;
+    const REGENERATE = `mutation($input: RegenerateHandoffInput!) { regenerateHandoff(input: $input) { id } }`;
+    const responses = await allAtOnce(10, () => t.gql(REGENERATE, { input: { handoffId: handoff.id, source: 'local' } }));
+
+    expect(tally(responses)).toEqual({ [OK]: 1, CONFLICT: 9 });
+    await expectAuditClean();
+  });
+
+  it('completeSubagent after its parent run was rolled back: CONFLICT, nothing recorded on the rolled-back run', async () => {
+    const threadId = await createThread(t);
+    await runTurns(t, threadId, 'codex', 1);
+    const parent = (await t.ok(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'parent' } })).startRun.run;
+    const SPAWN = `mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id } }`;
+    const child = (await t.ok(SPAWN, { input: { parentRunId: parent.id, provider: 'claude', task: 'do it' } })).spawnSubagent;
+    await t.ok(COMPLETE_RUN, { input: { runId: parent.id, assistantMessage: 'done' } });
+    await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 1 } });
+    const COMPLETE_SUBAGENT = `mutation($input: CompleteSubagentInput!) { completeSubagent(input: $input) { id } }`;
+    const result = await t.gql(COMPLETE_SUBAGENT, { input: { childThreadId: child.id, result: 'the result' } });
+
+    expect(codeOf(result)).toBe('CONFLICT');
+    const state = await threadState(threadId);
+    expect(state.runs.find((run) => run.id === parent.id)).toMatchObject({ status: 'ROLLED_BACK', facts: [] });
+    await expectAuditClean();
+  });
+
+  it('10 concurrent forkThread with one new client id: one fork, nine CONFLICT; an id in use is CONFLICT too', async () => {
+    const threadId = await createThread(t);
+    await runTurns(t, threadId, 'codex', 2);
+    const FORK = `mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`;
+    expect(codeOf(await t.gql(FORK, { input: { sourceThreadId: threadId, id: threadId } }))).toBe('CONFLICT');
+    const id = uniqueId('fork');
+    const responses = await allAtOnce(10, () => t.gql(FORK, { input: { sourceThreadId: threadId, id } }));
+
+    expect(tally(responses)).toEqual({ [OK]: 1, CONFLICT: 9 });
+    await expectAuditClean();
+  });
+
+  it('confirmProviderRollback racing reportProviderRollbackFailure: exactly one of each pair is acknowledged', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const threadId = await createThread(t);
+        await runTurns(t, threadId, 'codex', 3);
+        const rollback = (await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 1 } })).rollbackThread;
+        const id = rollback.providerThreads[0].providerThread.id;
+        const [confirmed, failed] = await Promise.all([
+          t.gql(`mutation($id: ID!) { confirmProviderRollback(input: { providerThreadId: $id }) { status } }`, { id }),
+          t.gql(`mutation($id: ID!) { reportProviderRollbackFailure(input: { providerThreadId: $id, error: "boom" }) { status } }`, { id }),
+        ]);
+        const { providerThread } = await t.ok(`query($id: ID!) { providerThread(id: $id) { status } }`, { id });
+        return { acknowledged: tally([confirmed, failed]), status: providerThread.status, confirmedWon: !confirmed.errors };
+      }),
+    );
+    for (const outcome of outcomes) {
+      expect(outcome.acknowledged).toEqual({ [OK]: 1, CONFLICT: 1 });
+      // The one acknowledged is the one that holds.
+      expect(outcome.status).toBe(outcome.confirmedWon ? 'IDLE' : 'DIVERGENT');
+    }
+    await expectAuditClean();
+  });
 });
