@@ -1,6 +1,7 @@
 // The lineage viewer (GET /lineage/:threadId) in a real headless browser: Debian's chromium driven by
-// playwright-core, on the design example seeded through GraphQL. Writes a screenshot for the README.
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+// playwright-core, on the design example seeded through GraphQL. Writes a screenshot to test-output/
+// (copy it to docs/images/ when the viewer's look changes on purpose).
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,6 @@ import { startTestService, uniqueId, type TestService } from '../support/service
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SCREENSHOT = join(projectRoot(), 'test-output', 'viewer-design-example.png');
-const README_IMAGE = join(projectRoot(), 'docs', 'images', 'viewer-design-example.png');
 const API_KEY = 'viewer-test-key-0123456789';
 
 let t: TestService;
@@ -123,10 +123,8 @@ describe('GET /lineage/:threadId', () => {
     expect(errors).toEqual([]);
 
     mkdirSync(join(projectRoot(), 'test-output'), { recursive: true });
-    mkdirSync(join(projectRoot(), 'docs', 'images'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    copyFileSync(SCREENSHOT, README_IMAGE);
-    expect(existsSync(README_IMAGE)).toBe(true);
+    expect(statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
     await page.close();
   }, 120_000);
 
