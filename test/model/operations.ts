@@ -1,0 +1,39 @@
+// The operations a sequence is made of, as plain JSON, so that a failing sequence can be printed,
+// saved and replayed (`npm run fuzz -- --replay file.json`). They name things by symbols the model
+// gives out (threads t1, t2 ...; runs t1#3 for ordinal 3 of t1; provider threads p1, p2 ...;
+// handoffs h1, h2 ...); the runner maps each symbol to the id the service gave it.
+
+export interface RunOptions {
+  model?: string;
+  runtimeMode?: string;
+  cleanContext?: boolean;
+}
+
+/** A fork's source point: the source's latest stable run, or one of the three explicit kinds. */
+export type ForkFrom = { latest: true } | { ordinal: number } | { checkpointOf: string } | { providerThread: string };
+
+export type Operation =
+  | { op: 'createThread'; thread: string }
+  | ({ op: 'startRun'; thread: string; provider: string } & RunOptions)
+  | ({ op: 'planRun'; thread: string; provider: string } & RunOptions)
+  | { op: 'completeRun'; run: string; checkpoint: boolean }
+  | { op: 'failRun'; run: string; interrupted: boolean }
+  | { op: 'reportResumeFailure'; run: string }
+  | { op: 'bindProviderThread'; providerThread: string }
+  | { op: 'rollbackThread'; thread: string; toOrdinal: number }
+  | { op: 'confirmProviderRollback'; providerThread: string }
+  | { op: 'reportProviderRollbackFailure'; providerThread: string }
+  | { op: 'forkThread'; source: string; fork: string; from: ForkFrom }
+  | { op: 'mergeBack'; fork: string }
+  | { op: 'spawnSubagent'; parentRun: string; child: string; provider: string }
+  | { op: 'completeSubagent'; child: string };
+
+/** What an operation returned: an error code, or data in which every id is a symbol. */
+export type Outcome = { error: string } | { ok: unknown };
+
+/** One line per operation, e.g. `startRun t1 codex {"cleanContext":true}`. */
+export function describeOperation(operation: Operation): string {
+  const { op, ...rest } = operation;
+  const words = Object.entries(rest).map(([key, value]) => (typeof value === 'object' ? `${key}=${JSON.stringify(value)}` : `${key}=${String(value)}`));
+  return [op, ...words].join(' ');
+}

@@ -1,0 +1,362 @@
+// Random operation sequences, run against the model and the real service side by side. Shared by
+// test/integration/model.property.test.ts (a bounded number in CI) and tools/fuzz.ts (for as long
+// as asked).
+//
+// fast-check generates abstract steps ("a turn on some thread with some provider", "fork some
+// thread and work on the fork"); each step yields concrete operations one at a time, each chosen
+// against the model's state after the previous one, so a step whose target vanished while
+// shrinking picks another or yields nothing, and a shrunk sequence is still a meaningful one. The
+// concrete operations are what a failure prints and what a replay runs.
+import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import fc from 'fast-check';
+import type { Driver } from 'neo4j-driver';
+import { SINGLE_TENANT } from '../../src/config.js';
+import { describeViolations, runAudit } from '../../src/graph/audit.js';
+import { LineageModel } from './lineageModel.js';
+import { describeOperation, type ForkFrom, type Operation, type Outcome, type RunOptions } from './operations.js';
+import { PROVIDERS } from './providers.js';
+import { ServiceRunner, type GraphQLClient } from './runner.js';
+
+type Options = { model?: string | undefined; runtimeMode?: string | undefined; cleanContext?: boolean | undefined };
+type Finish = 'complete' | 'checkpoint' | 'fail' | 'interrupt';
+type ForkKind = 'latest' | 'ordinal' | 'checkpoint' | 'providerThread';
+
+export type Step =
+  // The common case: runs started and ended one after the other on one provider (the last one
+  // ending as `how` says, after failing to resume for 'resumeFailure').
+  | ({ do: 'turn'; thread: number; provider: string; times: number; how: Finish | 'resumeFailure' } & Options)
+  // A subagent's whole life inside one run of its parent.
+  | { do: 'subagent'; thread: number; provider: string; childProvider: string }
+  // A fork, a run on it (on the source point's provider, natively when it can), and a merge-back.
+  | { do: 'forkAndWork'; thread: number; from: ForkKind; pick: number; bindFirst: boolean; sameProvider: boolean; provider: string; merge: boolean }
+  // Single operations, for the interleavings the steps above never produce.
+  | ({ do: 'start'; thread: number; provider: string } & Options)
+  | ({ do: 'plan'; thread: number; provider: string } & Options)
+  | { do: 'finish'; run: number; how: Finish }
+  | { do: 'resumeFailure'; run: number }
+  | { do: 'bind'; providerThread: number }
+  | { do: 'rollback'; thread: number; to: number }
+  | { do: 'settleRollback'; providerThread: number; confirmed: boolean }
+  | { do: 'fork'; thread: number; from: ForkKind; pick: number }
+  | { do: 'mergeBack'; fork: number }
+  | { do: 'spawn'; run: number; provider: string }
+  | { do: 'completeSubagent'; child: number }
+  | { do: 'newThread' };
+
+// Unbiased: a biased pick is nearly always 0, so the first thread would get almost every step.
+const pick = fc.noBias(fc.nat(31));
+const provider = fc.constantFrom(...PROVIDERS.keys(), 'codex', 'claude', 'codex', 'claude');
+const mostlyUnset = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary, weight: 1 });
+const runOptions = {
+  model: mostlyUnset(fc.constantFrom('m1', 'm2')),
+  runtimeMode: mostlyUnset(fc.constantFrom('ro', 'rw')),
+  cleanContext: mostlyUnset(fc.constant(true)),
+};
+const finish = fc.constantFrom<Finish>('complete', 'complete', 'complete', 'checkpoint', 'fail', 'interrupt');
+const forkKind = fc.constantFrom<ForkKind>('latest', 'ordinal', 'checkpoint', 'providerThread');
+const step = <T extends Step['do'], R>(name: T, fields: { [K in keyof R]: fc.Arbitrary<R[K]> }) => fc.record({ do: fc.constant(name), ...fields });
+
+export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 30, arbitrary: step('turn', { thread: pick, provider, ...runOptions, times: fc.constantFrom(1, 1, 1, 2, 3), how: fc.oneof({ arbitrary: finish, weight: 9 }, { arbitrary: fc.constant('resumeFailure' as const), weight: 1 }) }) },
+  { weight: 4, arbitrary: step('subagent', { thread: pick, provider, childProvider: provider }) },
+  { weight: 6, arbitrary: step('forkAndWork', { thread: pick, from: forkKind, pick, bindFirst: fc.boolean(), sameProvider: fc.boolean(), provider, merge: fc.boolean() }) },
+  { weight: 6, arbitrary: step('start', { thread: pick, provider, ...runOptions }) },
+  { weight: 5, arbitrary: step('finish', { run: pick, how: finish }) },
+  { weight: 5, arbitrary: step('plan', { thread: pick, provider, ...runOptions }) },
+  { weight: 3, arbitrary: step('resumeFailure', { run: pick }) },
+  { weight: 4, arbitrary: step('bind', { providerThread: pick }) },
+  { weight: 8, arbitrary: step('rollback', { thread: pick, to: pick }) },
+  { weight: 4, arbitrary: step('settleRollback', { providerThread: pick, confirmed: fc.boolean() }) },
+  { weight: 4, arbitrary: step('fork', { thread: pick, from: forkKind, pick }) },
+  { weight: 3, arbitrary: step('mergeBack', { fork: pick }) },
+  { weight: 2, arbitrary: step('spawn', { run: pick, provider }) },
+  { weight: 2, arbitrary: step('completeSubagent', { child: pick }) },
+  { weight: 2, arbitrary: fc.constant({ do: 'newThread' as const }) },
+) as fc.Arbitrary<Step>;
+
+export function sequenceArbitrary(maxSteps: number): fc.Arbitrary<Step[]> {
+  return fc.array(stepArbitrary, { minLength: 1, maxLength: maxSteps, size: 'max' });
+}
+
+function choose<T>(candidates: readonly T[], index: number): T | null {
+  return candidates.length === 0 ? null : candidates[index % candidates.length]!;
+}
+
+/** Only the options a step sets, so that the script reads as what was asked. */
+function definedOptions(step: Options): RunOptions {
+  return {
+    ...(step.model !== undefined && { model: step.model }),
+    ...(step.runtimeMode !== undefined && { runtimeMode: step.runtimeMode }),
+    ...(step.cleanContext !== undefined && { cleanContext: step.cleanContext }),
+  };
+}
+
+function finishing(run: string, how: Finish): Operation {
+  if (how === 'fail' || how === 'interrupt') return { op: 'failRun', run, interrupted: how === 'interrupt' };
+  return { op: 'completeRun', run, checkpoint: how === 'checkpoint' };
+}
+
+/**
+ * The concrete operations a step means, each chosen when the previous one has been applied to the
+ * model (the caller stops at the first refusal). A step can mean nothing now, e.g. "finish a
+ * running run" with none running. Targets are mostly valid ones; some steps reach refusals on
+ * purpose (a start on a running thread, a rollback to the head, a fork from a rolled-back
+ * ordinal), whose error codes are compared too.
+ */
+export function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
+  const threads = model.threadIds();
+  const thread = (index: number) => choose(threads, index)!;
+  const nextThread = () => `t${model.threadIds().length + 1}`;
+  const runningRun = (threadId: string) => model.threadInfo(threadId).running!;
+  const runningRuns = threads.flatMap((id) => model.threadInfo(id).running ?? []);
+  switch (step.do) {
+    case 'newThread':
+      return yield { op: 'createThread', thread: nextThread() };
+    case 'turn': {
+      const start: Operation = { op: 'startRun', thread: thread(step.thread), provider: step.provider, ...definedOptions(step) };
+      // A clean context is asked for once, by the streak's last run.
+      const again: Operation = { op: 'startRun', thread: start.thread, provider: step.provider, ...definedOptions({ ...step, cleanContext: undefined }) };
+      for (let turn = 1; turn < step.times; turn++) {
+        yield again;
+        yield finishing(runningRun(start.thread), 'complete');
+      }
+      // Only a run that resumes a provider thread can fail to resume it; planRun tells which will.
+      const plan = model.apply({ ...start, op: 'planRun' }) as { ok: { providerThreadAction: string } };
+      yield start;
+      if (step.how !== 'resumeFailure') return yield finishing(runningRun(start.thread), step.how);
+      if (['RESUME', 'REUSE'].includes(plan.ok.providerThreadAction)) yield { op: 'reportResumeFailure', run: runningRun(start.thread) };
+      return yield finishing(runningRun(start.thread), 'complete');
+    }
+    case 'subagent': {
+      const parent = thread(step.thread);
+      yield { op: 'startRun', thread: parent, provider: step.provider };
+      const child = nextThread();
+      yield { op: 'spawnSubagent', parentRun: runningRun(parent), child, provider: step.childProvider };
+      yield { op: 'startRun', thread: child, provider: step.childProvider };
+      yield finishing(runningRun(child), 'complete');
+      yield { op: 'completeSubagent', child };
+      return yield finishing(runningRun(parent), 'complete');
+    }
+    case 'forkAndWork': {
+      const source = thread(step.thread);
+      const head = model.ownRuns(source).find((run) => run.ordinal === model.threadInfo(source).head);
+      if (step.bindFirst && head) yield { op: 'bindProviderThread', providerThread: head.providerThread };
+      const fork = nextThread();
+      yield { op: 'forkThread', source, fork, from: forkPoint(model, source, step.from, step.pick) };
+      const sourceProviderThread = model.threadInfo(fork).pendingFork?.providerThread;
+      const provider = step.sameProvider && sourceProviderThread ? model.providerThreadInfo(sourceProviderThread).provider : step.provider;
+      yield { op: 'startRun', thread: fork, provider };
+      yield finishing(runningRun(fork), 'complete');
+      if (step.merge) yield { op: 'mergeBack', fork };
+      return;
+    }
+    case 'start':
+    case 'plan':
+      return yield { op: step.do === 'plan' ? 'planRun' : 'startRun', thread: thread(step.thread), provider: step.provider, ...definedOptions(step) };
+    case 'finish': {
+      const run = choose(runningRuns, step.run);
+      if (run) yield finishing(run, step.how);
+      return;
+    }
+    case 'resumeFailure': {
+      const run = choose(runningRuns, step.run);
+      if (run) yield { op: 'reportResumeFailure', run };
+      return;
+    }
+    case 'bind': {
+      const providerThread = choose(model.providerThreadIds(), step.providerThread);
+      if (providerThread) yield { op: 'bindProviderThread', providerThread };
+      return;
+    }
+    case 'rollback': {
+      const target = choose(threads.filter((id) => model.threadInfo(id).head > 0), step.thread);
+      // Every ordinal up to the head: the valid points, gaps left by earlier rollbacks, and the head itself.
+      if (target) yield { op: 'rollbackThread', thread: target, toOrdinal: step.to % (model.threadInfo(target).head + 1) };
+      return;
+    }
+    case 'settleRollback': {
+      const providerThread = choose(model.providerThreadIds().filter((id) => model.providerThreadInfo(id).status === 'ROLLED_BACK'), step.providerThread);
+      if (providerThread) yield { op: step.confirmed ? 'confirmProviderRollback' : 'reportProviderRollbackFailure', providerThread };
+      return;
+    }
+    case 'fork': {
+      const source = thread(step.thread);
+      return yield { op: 'forkThread', source, fork: nextThread(), from: forkPoint(model, source, step.from, step.pick) };
+    }
+    case 'mergeBack': {
+      const fork = choose(threads.filter((id) => model.threadInfo(id).relationship === 'fork'), step.fork);
+      if (fork) yield { op: 'mergeBack', fork };
+      return;
+    }
+    case 'spawn': {
+      const parentRun = choose(runningRuns, step.run);
+      if (parentRun) yield { op: 'spawnSubagent', parentRun, child: nextThread(), provider: step.provider };
+      return;
+    }
+    case 'completeSubagent': {
+      const child = choose(threads.filter((id) => model.threadInfo(id).relationship === 'subagent'), step.child);
+      if (child) yield { op: 'completeSubagent', child };
+      return;
+    }
+  }
+}
+
+function forkPoint(model: LineageModel, source: string, kind: ForkKind, index: number): ForkFrom {
+  const { head, providerThreads } = model.threadInfo(source);
+  if (kind === 'ordinal' && head > 0) return { ordinal: 1 + (index % head) };
+  const checkpointed = model.ownRuns(source).filter((run) => run.hasCheckpoint);
+  const run = choose(checkpointed, index);
+  if (kind === 'checkpoint' && run) return { checkpointOf: run.id };
+  const providerThread = choose(providerThreads, index);
+  if (kind === 'providerThread' && providerThread) return { providerThread };
+  return { latest: true };
+}
+
+/** The model and the service disagreed; the message holds the replayable script. */
+export class SequenceFailure extends Error {}
+
+export interface SequenceResult {
+  operations: number;
+}
+
+/** What a sequence checks in the database itself, beside what the service answers. */
+export interface GraphChecks {
+  /** The audit's violations that concern the given service ids, described; empty when the graph is sound. */
+  audit(serviceIds: string[]): Promise<string[]>;
+  /** Deletes a passed sequence's data, so that the audit of later sequences reads a small graph. */
+  forget(threadIdPrefix: string): Promise<void>;
+}
+
+/**
+ * The invariant audit of src/graph/audit.ts over the whole database, narrowed to the rows that name
+ * one of a sequence's ids: whatever other tests sharing the database wrote is theirs to answer for.
+ * Its cost grows with the graph, hence forget(): every node of the sequence names one of its threads.
+ */
+export function graphChecks(driver: Driver, database: string): GraphChecks {
+  return {
+    audit: async (serviceIds) =>
+      (await runAudit(driver, database))
+        .filter((violation) => serviceIds.some((id) => JSON.stringify(violation.row).includes(id)))
+        .map((violation) => describeViolations([violation])),
+    forget: async (prefix) => {
+      await driver.executeQuery(
+        `MATCH (n) WHERE n.tenant = $tenant AND (n.id STARTS WITH $prefix OR n.threadId STARTS WITH $prefix OR n.sourceThreadId STARTS WITH $prefix)
+         DETACH DELETE n`,
+        { tenant: SINGLE_TENANT, prefix },
+        { database },
+      );
+    },
+  };
+}
+
+/**
+ * Runs the steps (after creating a first thread) against a fresh model and the service, comparing
+ * every operation's outcome and then every thread's state, and the audit at the end. Throws a
+ * SequenceFailure at the first disagreement.
+ */
+export async function runSequence(client: GraphQLClient, steps: readonly Step[], graph: GraphChecks): Promise<SequenceResult> {
+  const prefix = `model-${randomBytes(5).toString('hex')}`;
+  const model = new LineageModel();
+  const runner = new ServiceRunner(client, prefix);
+  const script: Operation[] = [];
+  for (const step of [{ do: 'newThread' } as const, ...steps]) {
+    for (const operation of operationsFor(model, step)) {
+      script.push(operation);
+      // The rest of a step that was refused means nothing (the run a refused start would have started).
+      if ('error' in (await runOperation(model, runner, operation, script))) break;
+    }
+  }
+  await compareThreads(model, runner, model.threadIds(), script);
+  const violations = await graph.audit(runner.serviceIds());
+  if (violations.length > 0) throw new SequenceFailure(failureReport(script, 'the audit found violations', violations.join('\n')));
+  await graph.forget(prefix);
+  return { operations: script.length };
+}
+
+/** Replays a saved script, printing what each operation returned; stops at the first disagreement. */
+export async function replay(client: GraphQLClient, script: readonly Operation[], log: (line: string) => void): Promise<void> {
+  const model = new LineageModel();
+  const runner = new ServiceRunner(client, `replay-${randomBytes(5).toString('hex')}`);
+  const done: Operation[] = [];
+  for (const operation of script) {
+    done.push(operation);
+    const outcome = await runOperation(model, runner, operation, done);
+    log(`${describeOperation(operation)}\n  -> ${JSON.stringify(outcome)}`);
+  }
+  await compareThreads(model, runner, model.threadIds(), done);
+}
+
+async function runOperation(model: LineageModel, runner: ServiceRunner, operation: Operation, script: Operation[]): Promise<Outcome> {
+  const expected = model.apply(operation);
+  const observed = await runner.execute(operation, expected);
+  compare(`what ${operation.op} returned`, expected, observed, script);
+  await compareThreads(model, runner, [threadChangedBy(model, operation)], script);
+  return observed;
+}
+
+async function compareThreads(model: LineageModel, runner: ServiceRunner, threads: string[], script: Operation[]): Promise<void> {
+  const state = await runner.observe(threads);
+  for (const thread of threads) compare(`the state of thread ${thread}`, model.observe(thread), state[thread], script);
+}
+
+/**
+ * The one thread whose state an operation can change (every operation changes at most one), so
+ * that only it needs reading back at once; the end of a sequence reads back every thread.
+ */
+function threadChangedBy(model: LineageModel, operation: Operation): string {
+  switch (operation.op) {
+    case 'createThread':
+    case 'startRun':
+    case 'planRun':
+    case 'rollbackThread':
+      return operation.thread;
+    case 'completeRun':
+    case 'failRun':
+    case 'reportResumeFailure':
+      return model.runInfo(operation.run).thread;
+    case 'bindProviderThread':
+    case 'confirmProviderRollback':
+    case 'reportProviderRollbackFailure':
+      return model.providerThreadInfo(operation.providerThread).thread;
+    case 'forkThread':
+      return model.threadIds().includes(operation.fork) ? operation.fork : operation.source;
+    case 'mergeBack':
+      return operation.fork;
+    case 'spawnSubagent':
+      return model.threadIds().includes(operation.child) ? operation.child : model.runInfo(operation.parentRun).thread;
+    case 'completeSubagent':
+      return model.threadInfo(operation.child).parent!;
+  }
+}
+
+function compare(what: string, expected: unknown, observed: unknown, script: Operation[]): void {
+  if (isDeepStrictEqual(expected, observed)) return;
+  const details = differences(expected, observed, '').slice(0, 12).join('\n');
+  throw new SequenceFailure(failureReport(script, `the model and the service disagree on ${what}`, `${details}\n\nexpected (model):\n${JSON.stringify(expected)}\nobserved (service):\n${JSON.stringify(observed)}`));
+}
+
+function failureReport(script: Operation[], headline: string, details: string): string {
+  const steps = script.map((operation, index) => `  ${String(index + 1).padStart(2)}. ${describeOperation(operation)}`).join('\n');
+  return [
+    `After operation ${script.length} (${describeOperation(script[script.length - 1]!)}), ${headline}:`,
+    details,
+    '',
+    'Operations:',
+    steps,
+    '',
+    'Replay: save this JSON to a file and run `npm run fuzz -- --replay <file>`:',
+    JSON.stringify(script),
+  ].join('\n');
+}
+
+/** Paths where two JSON-like values differ, e.g. `.plan.decision: expected "DELTA_HANDOFF", observed "FULL_HANDOFF_NEW"`. */
+function differences(expected: unknown, observed: unknown, path: string): string[] {
+  if (isDeepStrictEqual(expected, observed)) return [];
+  const bothObjects = typeof expected === 'object' && expected !== null && typeof observed === 'object' && observed !== null;
+  if (!bothObjects || Array.isArray(expected) !== Array.isArray(observed) || (Array.isArray(expected) && expected.length !== (observed as unknown[]).length)) {
+    return [`${path || '.'}: expected ${JSON.stringify(expected)}, observed ${JSON.stringify(observed)}`];
+  }
+  const keys = new Set([...Object.keys(expected), ...Object.keys(observed)]);
+  return [...keys].flatMap((key) => differences((expected as any)[key], (observed as any)[key], Array.isArray(expected) ? `${path}[${key}]` : `${path}.${key}`));
+}

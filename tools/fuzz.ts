@@ -1,0 +1,121 @@
+/**
+ * `npm run fuzz -- [--seconds N | --minutes N] [--max-steps N] [--seed N]`: runs the model-based
+ * property of test/integration/model.property.test.ts (random operation sequences against the
+ * reference model and the real service, the invariant audit after each) for as long as asked,
+ * default 5 minutes, and stops at the first disagreement with the shrunk sequence as a script.
+ *
+ * `npm run fuzz -- --replay script.json` runs such a script once and prints what each operation
+ * returned. Uses the Neo4j named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), else
+ * boots a throwaway local one, and a service of its own on a free port. Exit 1 on a disagreement.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { loadConfig } from '../src/config.js';
+import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
+import { startLocalNeo4j, type LocalNeo4j } from '../src/graph/localNeo4j.js';
+import { startService } from '../src/server/app.js';
+import { createLogger } from '../src/server/logger.js';
+import type { Operation } from '../test/model/operations.js';
+import { serviceEnvironment } from '../test/model/providers.js';
+import type { GraphQLClient, GraphQLResult } from '../test/model/runner.js';
+import { graphChecks, replay, runSequence, sequenceArbitrary, type GraphChecks } from '../test/model/sequences.js';
+
+interface FuzzOptions {
+  seconds: number;
+  maxSteps: number;
+  seed: number | null;
+  replay: string | null;
+}
+
+/** Sequences per fast-check run: the clock is looked at between runs, never during a shrink. */
+const BATCH = 10;
+
+function parseArgs(argv: readonly string[]): FuzzOptions {
+  const options: FuzzOptions = { seconds: 300, maxSteps: 25, seed: null, replay: null };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = argv[++i];
+    const number = Number(value);
+    if (flag === '--replay' && value) options.replay = value;
+    else if (!Number.isFinite(number) || number <= 0) throw new Error(`${flag} needs a positive number (usage: see the header of tools/fuzz.ts)`);
+    else if (flag === '--seconds') options.seconds = number;
+    else if (flag === '--minutes') options.seconds = number * 60;
+    else if (flag === '--max-steps') options.maxSteps = Math.floor(number);
+    else if (flag === '--seed') options.seed = Math.floor(number);
+    else throw new Error(`unknown option ${flag}`);
+  }
+  return options;
+}
+
+async function main(options: FuzzOptions): Promise<number> {
+  let local: LocalNeo4j | null = null;
+  let storeDir: string | null = null;
+  let connection: Neo4jConnection;
+  if (process.env.NEO4J_URI) {
+    const env = process.env;
+    connection = { uri: env.NEO4J_URI!, user: env.NEO4J_USER ?? 'neo4j', password: env.NEO4J_PASSWORD ?? null, database: env.NEO4J_DATABASE ?? 'neo4j' };
+  } else {
+    storeDir = mkdtempSync(join(tmpdir(), 'threadline-fuzz-'));
+    console.log(`booting a local Neo4j in ${storeDir}`);
+    local = await startLocalNeo4j({ storeDir, heap: '1g', pageCache: '256m' });
+    connection = { uri: local.uri, user: 'neo4j', password: null, database: 'neo4j' };
+  }
+  const driver = createDriver(connection);
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serviceEnvironment() });
+  const service = await startService({ ...config, neo4j: { ...config.neo4j, database: connection.database } }, driver, createLogger('silent'));
+  const client: GraphQLClient = async (query, variables) => {
+    const response = await fetch(service.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    return (await response.json()) as GraphQLResult;
+  };
+  try {
+    if (options.replay) {
+      const script = JSON.parse(readFileSync(options.replay, 'utf8')) as Operation[];
+      await replay(client, script, (line) => console.log(line));
+      console.log(`replayed ${script.length} operations: the model and the service agree`);
+      return 0;
+    }
+    return await fuzz(client, graphChecks(driver, connection.database), options);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return 1;
+  } finally {
+    await service.close();
+    await driver.close();
+    await local?.stop();
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+  }
+}
+
+async function fuzz(client: GraphQLClient, graph: GraphChecks, options: FuzzOptions): Promise<number> {
+  const started = Date.now();
+  const deadline = started + options.seconds * 1000;
+  let sequences = 0;
+  let operations = 0;
+  const progress = () => {
+    const elapsed = (Date.now() - started) / 1000;
+    return `${sequences} sequences, ${operations} operations in ${elapsed.toFixed(1)} s (${(operations / elapsed).toFixed(1)} operations/s)`;
+  };
+  let seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  console.log(`fuzzing for ${options.seconds} s, sequences of up to ${options.maxSteps} steps, first seed ${seed}`);
+  const property = fc.asyncProperty(sequenceArbitrary(options.maxSteps), async (steps) => {
+    operations += (await runSequence(client, steps, graph)).operations;
+    sequences++;
+  });
+  while (Date.now() < deadline) {
+    try {
+      // fc.assert reports the seed and shrink path, with the minimal failing sequence's script.
+      await fc.assert(property, { numRuns: BATCH, seed, includeErrorInReport: true });
+    } catch (error) {
+      console.log(`\nafter ${progress()} (shrinking included):`);
+      throw error;
+    }
+    seed++;
+    process.stdout.write(`\r${progress()}`);
+  }
+  console.log(`\nno disagreement: ${progress()}`);
+  return 0;
+}
+
+process.exitCode = await main(parseArgs(process.argv.slice(2)));
