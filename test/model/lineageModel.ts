@@ -396,6 +396,8 @@ export class LineageModel {
     if (target.status === 'RESUME_FAILED') signals.push('RESUME_FAILED');
     if (NOT_RESUMABLE.has(target.status)) signals.push('ROLLED_BACK_OR_DIVERGENT');
     if (options.cleanContext) signals.push('CLEAN_CONTEXT_REQUESTED');
+    // SUMMARY_EXCEEDS_POLICY never fires: the providers' limits (providers.ts) are far above what
+    // these short runs summarize to, so a summary's length is something the model need not predict.
     return signals;
   }
 
