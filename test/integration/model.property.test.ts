@@ -60,57 +60,6 @@ describe('the reference model', () => {
   });
 });
 
-// Minimal sequences on which the service breaks a rule of the design that the model states, found
-// while comparing the two (the random sequences reach them only now and then, these every time).
-// Each fails until the service keeps the rule; the failure names every difference.
-describe('disagreements the random sequences found', () => {
-  it('planRun on a fork before its first run answers what startRun would do: a native fork', async () => {
-    await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      ...turns('t1', 'codex', 1, 1),
-      { op: 'bindProviderThread', providerThread: 'p1' },
-      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
-      { op: 'planRun', thread: 't2', provider: 'codex' },
-      { op: 'startRun', thread: 't2', provider: 'codex' },
-    ], () => {});
-  });
-
-  it('a resume failure after a rollback summarizes the live history, not the rolled-back ordinals', async () => {
-    await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      ...turns('t1', 'codex', 1, 3),
-      { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
-      { op: 'confirmProviderRollback', providerThread: 'p1' },
-      { op: 'startRun', thread: 't1', provider: 'codex' },
-      { op: 'reportResumeFailure', run: 't1#4' },
-    ], () => {});
-  });
-
-  it('a fork cannot start from an inherited ordinal its source rolled back before it was forked', async () => {
-    await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      ...turns('t1', 'codex', 1, 2),
-      { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
-      { op: 'confirmProviderRollback', providerThread: 'p1' },
-      ...turns('t1', 'codex', 3, 1),
-      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
-      { op: 'forkThread', source: 't2', fork: 't3', from: { ordinal: 2 } },
-    ], () => {});
-  });
-
-  it('a resume failure keeps the merge-back its run took in', async () => {
-    await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      ...turns('t1', 'codex', 1, 2),
-      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
-      ...turns('t2', 'claude', 3, 1),
-      { op: 'mergeBack', fork: 't2' },
-      { op: 'startRun', thread: 't1', provider: 'codex' },
-      { op: 'reportResumeFailure', run: 't1#3' },
-    ], () => {});
-  });
-});
-
 describe('random operation sequences', () => {
   it(`agree with the reference model (${SEQUENCES} sequences of up to ${MAX_STEPS} steps)`, async () => {
     let sequences = 0;
