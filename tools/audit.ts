@@ -5,30 +5,16 @@
  * the audit could not run. It only reads, and can run beside a live service: a violation is
  * reported only when it is seen again on a second and third reading (src/graph/audit.ts).
  */
-import { ConfigError, loadConfig } from '../src/config.js';
 import { AUDIT_INVARIANTS, describeViolations, runAudit } from '../src/graph/audit.js';
-import { createDriver } from '../src/graph/driver.js';
+import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 
 async function main(): Promise<number> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      return 2;
-    }
-    throw error;
-  }
-  if (!config.neo4j.uri) {
-    console.error(
-      'npm run audit needs a running Neo4j: set NEO4J_URI (e.g. bolt://127.0.0.1:7687) and, as needed, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE. ' +
-        'It does not start the local Neo4j; while `npm start` runs one, point NEO4J_URI at it.',
-    );
+  const neo4j = connectConfiguredNeo4j('npm run audit');
+  if ('problem' in neo4j) {
+    console.error(neo4j.problem);
     return 2;
   }
-
-  const driver = createDriver({ uri: config.neo4j.uri, user: config.neo4j.user, password: config.neo4j.password, database: config.neo4j.database });
+  const { driver, config } = neo4j;
   try {
     const violations = await runAudit(driver, config.neo4j.database);
     if (violations.length === 0) {

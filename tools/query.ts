@@ -7,9 +7,9 @@
  * Values are parsed as JSON when they parse (10, true, null, [1,2], "\"42\"" for a string of
  * digits), else taken as strings. Parameters a query documents with a default may be left out.
  */
-import { loadConfig, ConfigError, SINGLE_TENANT } from '../src/config.js';
+import { SINGLE_TENANT } from '../src/config.js';
 import { ArgumentError, documentedParameters, formatCsv, formatTable, parseAssignments, resolveParameters } from '../src/analytics/format.js';
-import { createDriver } from '../src/graph/driver.js';
+import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
 import { Graph } from '../src/graph/transactions.js';
 import { analyticsQueryNames, runAnalyticsQuery } from '../src/operations/analytics.js';
@@ -86,25 +86,12 @@ async function main(argv: readonly string[]): Promise<number> {
     throw error;
   }
 
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
-  if (!config.neo4j.uri) {
-    console.error(
-      'npm run query needs a running Neo4j: set NEO4J_URI (e.g. bolt://127.0.0.1:7687) and, as needed, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE. ' +
-        'It does not start the local Neo4j; while `npm start` runs one, point NEO4J_URI at it.',
-    );
+  const neo4j = connectConfiguredNeo4j('npm run query');
+  if ('problem' in neo4j) {
+    console.error(neo4j.problem);
     return 1;
   }
-
-  const driver = createDriver({ uri: config.neo4j.uri, user: config.neo4j.user, password: config.neo4j.password, database: config.neo4j.database });
+  const { driver, config } = neo4j;
   try {
     const rows = await runAnalyticsQuery(new Graph(driver, config.neo4j.database, invocation.tenant), invocation.name, params);
     if (invocation.output === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
