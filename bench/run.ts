@@ -1,15 +1,15 @@
 // `npm run bench`: the planner's cost against thread length, measured side by side in one run.
 // See docs/benchmarks.md for what it measures and the latest figures.
 import { execSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { loadConfig } from '../src/config.js';
 import { decidePlan, measurableDeltaRange, type PlanningSnapshot } from '../src/domain/planner.js';
 import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
-import { NEO4J_VERSION, startLocalNeo4j, type LocalNeo4j } from '../src/graph/localNeo4j.js';
+import { neo4jFromEnvOrThrowaway } from '../src/graph/localNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
 import { toProviderThread, toThread } from '../src/graph/repositories/mapping.js';
 import { loadPlanningSnapshot } from '../src/graph/repositories/planning.js';
@@ -62,19 +62,10 @@ export function parseArgs(argv: string[]): Omit<BenchOptions, 'log' | 'write'> {
 
 export async function main(options: BenchOptions) {
   const log = options.log;
-  const env = process.env;
-  let local: LocalNeo4j | null = null;
-  let storeDir: string | null = null;
-  let connection = options.neo4j ?? null;
-  if (!connection && env.NEO4J_URI) {
-    connection = { uri: env.NEO4J_URI, user: env.NEO4J_USER ?? 'neo4j', password: env.NEO4J_PASSWORD ?? null, database: env.NEO4J_DATABASE ?? 'neo4j' };
-  }
-  if (!connection) {
-    storeDir = mkdtempSync(join(tmpdir(), 'threadline-bench-'));
-    log(`booting a local Neo4j ${NEO4J_VERSION} in ${storeDir} (heap 2g, page cache 1g)`);
-    local = await startLocalNeo4j({ storeDir, heap: '2g', pageCache: '1g' });
-    connection = { uri: local.uri, user: 'neo4j', password: null, database: 'neo4j' };
-  }
+  const neo4jInUse = options.neo4j
+    ? { connection: options.neo4j, local: null, close: async () => undefined }
+    : await neo4jFromEnvOrThrowaway({ env: process.env, storePrefix: 'threadline-bench-', heap: '2g', pageCache: '1g', log });
+  const { connection, local } = neo4jInUse;
   const driver = createDriver(connection);
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
   const service = await startService({ ...config, neo4j: { ...config.neo4j, database: connection.database } }, driver, createLogger('silent'));
@@ -311,8 +302,7 @@ export async function main(options: BenchOptions) {
   } finally {
     await service.close();
     await driver.close();
-    if (local) await local.stop();
-    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+    await neo4jInUse.close();
   }
   log(table(report));
   if (options.write) {

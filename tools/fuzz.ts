@@ -8,13 +8,11 @@
  * returned. Uses the Neo4j named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), else
  * boots a throwaway local one, and a service of its own on a free port. Exit 1 on a disagreement.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { loadConfig } from '../src/config.js';
-import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
-import { startLocalNeo4j, type LocalNeo4j } from '../src/graph/localNeo4j.js';
+import { createDriver } from '../src/graph/driver.js';
+import { neo4jFromEnvOrThrowaway } from '../src/graph/localNeo4j.js';
 import { startService } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
 import type { Operation } from '../test/model/operations.js';
@@ -50,18 +48,8 @@ function parseArgs(argv: readonly string[]): FuzzOptions {
 }
 
 async function main(options: FuzzOptions): Promise<number> {
-  let local: LocalNeo4j | null = null;
-  let storeDir: string | null = null;
-  let connection: Neo4jConnection;
-  if (process.env.NEO4J_URI) {
-    const env = process.env;
-    connection = { uri: env.NEO4J_URI!, user: env.NEO4J_USER ?? 'neo4j', password: env.NEO4J_PASSWORD ?? null, database: env.NEO4J_DATABASE ?? 'neo4j' };
-  } else {
-    storeDir = mkdtempSync(join(tmpdir(), 'threadline-fuzz-'));
-    console.log(`booting a local Neo4j in ${storeDir}`);
-    local = await startLocalNeo4j({ storeDir, heap: '1g', pageCache: '256m' });
-    connection = { uri: local.uri, user: 'neo4j', password: null, database: 'neo4j' };
-  }
+  const neo4j = await neo4jFromEnvOrThrowaway({ env: process.env, storePrefix: 'threadline-fuzz-', heap: '1g', pageCache: '256m', log: console.log });
+  const { connection } = neo4j;
   const driver = createDriver(connection);
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serviceEnvironment() });
   const service = await startService({ ...config, neo4j: { ...config.neo4j, database: connection.database } }, driver, createLogger('silent'));
@@ -83,8 +71,7 @@ async function main(options: FuzzOptions): Promise<number> {
   } finally {
     await service.close();
     await driver.close();
-    await local?.stop();
-    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+    await neo4j.close();
   }
 }
 

@@ -9,10 +9,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { Neo4jConnection } from './driver.js';
 
 export const NEO4J_VERSION = '5.26.30';
 
@@ -361,4 +363,33 @@ async function stopProcess(child: ChildProcess, exited: Promise<void>): Promise<
 
 function lastLines(text: string, count: number): string {
   return text.trimEnd().split('\n').slice(-count).join('\n');
+}
+
+/**
+ * The Neo4j a benchmark or exploration tool uses: the one NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD,
+ * NEO4J_DATABASE) names, else a local one on a fresh temporary store that `close` removes again.
+ */
+export async function neo4jFromEnvOrThrowaway(opts: {
+  env: NodeJS.ProcessEnv;
+  storePrefix: string;
+  heap: string;
+  pageCache: string;
+  log: (line: string) => void;
+}): Promise<{ connection: Neo4jConnection; local: LocalNeo4j | null; close: () => Promise<void> }> {
+  const { env } = opts;
+  if (env.NEO4J_URI) {
+    const connection = { uri: env.NEO4J_URI, user: env.NEO4J_USER ?? 'neo4j', password: env.NEO4J_PASSWORD ?? null, database: env.NEO4J_DATABASE ?? 'neo4j' };
+    return { connection, local: null, close: async () => undefined };
+  }
+  const storeDir = await mkdtemp(path.join(tmpdir(), opts.storePrefix));
+  opts.log(`booting a local Neo4j ${NEO4J_VERSION} in ${storeDir} (heap ${opts.heap}, page cache ${opts.pageCache})`);
+  const local = await startLocalNeo4j({ storeDir, heap: opts.heap, pageCache: opts.pageCache });
+  return {
+    connection: { uri: local.uri, user: 'neo4j', password: null, database: 'neo4j' },
+    local,
+    close: async () => {
+      await local.stop();
+      await rm(storeDir, { recursive: true, force: true });
+    },
+  };
 }
