@@ -1,5 +1,6 @@
 // Handoff $newId replaces $oldId: the old one is kept, marked superseded, and linked from the new;
-// the same goes for their transfers.
+// the same goes for their transfers, unless the new handoff carries the old transfer on (a merge-back
+// still delivered to the same run).
 MATCH (old:ContextHandoff {tenant: $tenant, id: $oldId})
 MATCH (new:ContextHandoff {tenant: $tenant, id: $newId})
 CREATE (new)-[:SUPERSEDES]->(old)
@@ -10,6 +11,7 @@ OPTIONAL MATCH (:Run {tenant: $tenant, id: old.targetRunId})-[uses:USES]->(old)
 DELETE uses
 WITH old
 MATCH (oldTransfer:ContextTransfer {tenant: $tenant, id: old.transferId})
+WHERE oldTransfer.handoffId = old.id
 MATCH (newTransfer:ContextTransfer {tenant: $tenant, id: $newTransferId})
 CREATE (newTransfer)-[:SUPERSEDES]->(oldTransfer)
 SET oldTransfer.status = 'superseded'

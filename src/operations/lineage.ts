@@ -12,7 +12,7 @@ import {
   providerThreadsAffectedByRollback,
   recordSubagentResult,
   rollBackRuns,
-  runAt,
+  liveRunAt,
   setRollbackStatuses,
   settleProviderRollback,
   supersedeRolledBackHandoffs,
@@ -68,8 +68,8 @@ async function requireRollbackPoint(tx: Tx, thread: ThreadRecord, toOrdinal: num
     throw badInput('toOrdinal', `a fork cannot roll back below its fork point (${thread.forkOrdinal})`);
   }
   if (toOrdinal === thread.forkOrdinal) return;
-  const run = await runAt(tx, thread.id, toOrdinal);
-  if (!run || run.status === 'rolled_back') throw badInput('toOrdinal', `run ${toOrdinal} is not a live run of this thread`);
+  const run = await liveRunAt(tx, { threadId: thread.id, asOf: null }, toOrdinal);
+  if (!run) throw badInput('toOrdinal', `run ${toOrdinal} is not a live run of this thread`);
 }
 
 export async function confirmProviderRollback(context: OperationContext, providerThreadId: string): Promise<ProviderThreadRecord> {
@@ -157,9 +157,13 @@ async function resolveSourcePoint(tx: Tx, source: ThreadRecord, input: ForkInput
   return { ordinal, run, checkpointId: input.checkpointId };
 }
 
-/** A source point among the runs a fork inherited: they live in another thread of its lineage. */
-async function inheritedPoint(tx: Tx, source: ThreadRecord, ordinal: number): Promise<{ ordinal: number; run: SourceRun | null; checkpointId: null }> {
-  const run = await runAt(tx, segmentHolding(source, ordinal).threadId, ordinal);
+/**
+ * A source point among the runs a fork inherited: they live in another thread of its lineage, and
+ * only those live when the fork was made are its history.
+ */
+async function inheritedPoint(tx: Tx, source: ThreadRecord, ordinal: number): Promise<{ ordinal: number; run: SourceRun; checkpointId: null }> {
+  const run = await liveRunAt(tx, segmentHolding(source, ordinal), ordinal);
+  if (!run) throw badInput('fromOrdinal', `run ${ordinal} was rolled back before this thread was forked`);
   return { ordinal, run, checkpointId: null };
 }
 

@@ -4,14 +4,14 @@
 import { createHash } from 'node:crypto';
 import { ThreadlineError, badInput, notFound } from '../api/errors.js';
 import { decidePlan, measurableDeltaRange, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
-import { planForFork, resolveFork } from '../domain/forks.js';
+import { planForFork, resolveFork, type ForkResolution } from '../domain/forks.js';
 import { DEFAULT_SUMMARY_POLICY } from '../domain/summaryPolicy.js';
-import type { ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, ThreadRecord } from '../domain/records.js';
-import { handoffsByIds, pendingTransfersInto, resolveForkNatively, supersedeHandoff } from '../graph/repositories/handoffs.js';
+import type { ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, ThreadRecord, TransferRecord } from '../domain/records.js';
+import { handoffsByIds, mergeBacksCarriedBy, pendingTransfersInto, resolveForkNatively, supersedeHandoff } from '../graph/repositories/handoffs.js';
 import { loadPlanningSnapshot, type SummarySource } from '../graph/repositories/planning.js';
 import { createProviderThread, markProviderThreadStale, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { createRun, lockRunForUpdate, moveRunToProviderThread, runByIdempotencyKey, runsByIds, setRunPlan } from '../graph/repositories/runs.js';
-import { lockThread } from '../graph/repositories/threads.js';
+import { liveOrdinals, lockThread } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 import { writeWithConfiguredSummarizer } from './handoffSources.js';
@@ -32,14 +32,13 @@ export interface StartInput extends PlanInput {
   manualContext: string | null;
 }
 
-/** What startRun would decide now. Read-only. */
-/** The plan, and the provider thread it names when the snapshot already read it (saves the caller a read). */
+/** What startRun would decide now, and the provider thread it names when the snapshot read it (saves the caller a read). Read-only. */
 export async function planRun(context: OperationContext, input: PlanInput): Promise<{ plan: RunPlanRecord; providerThread: ProviderThreadRecord | null }> {
   const request = planRequest(context, input);
   return context.graph.read(async (tx) => {
-    const { plan, snapshot } = await planWithinTransaction(tx, context, input.threadId, request);
-    const target = snapshot.target?.providerThread ?? null;
-    return { plan, providerThread: target && target.id === plan.providerThreadId ? target : null };
+    const { plan, snapshot, fork } = await planWithinTransaction(tx, context, input.threadId, request);
+    const named = [snapshot.target?.providerThread, fork?.sourceProviderThread].find((candidate) => candidate && candidate.id === plan.providerThreadId);
+    return { plan, providerThread: named ?? null };
   });
 }
 
@@ -65,25 +64,13 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
     }
 
     const planned = await planWithinTransaction(tx, context, input.threadId, request);
-    const { snapshot, thread: history } = planned;
-    const pending = await pendingTransfersInto(tx, input.threadId);
-    const pendingFork = pending.find((entry) => entry.transfer.kind === 'fork') ?? null;
-    const forkResolution = pendingFork && resolveFork(
-      {
-        sourceProviderThread: pendingFork.sourceProviderThread,
-        sourceRunOrdinal: pendingFork.transfer.sourcePoint.runOrdinal ?? 0,
-        sourceTurns: pendingFork.sourceTurns,
-        fromCheckpoint: pendingFork.transfer.sourcePoint.checkpointId !== null,
-      },
-      request,
-    );
-    const plan = pendingFork && forkResolution ? planForFork(planned.plan, forkResolution, pendingFork.sourceProviderThread) : planned.plan;
+    const { plan, snapshot, thread: history, fork, pending } = planned;
     if (plan.decision === 'unsupported') {
       throw new ThreadlineError('HANDOFF_UNSUPPORTED', plan.reasons[plan.reasons.length - 1] ?? 'The provider cannot take the handoff this run needs.');
     }
 
     const providerThread = await ensureProviderThread(tx, input, plan, snapshot, history);
-    if (pendingFork && forkResolution?.kind === 'native') await resolveForkNatively(tx, pendingFork.transfer.id, request.provider.id);
+    if (fork?.resolution.kind === 'native') await resolveForkNatively(tx, fork.transfer.id, request.provider.id);
     const created = await createRun(
       tx,
       {
@@ -112,9 +99,9 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
       policy: context.summaries.policy,
       baseOrdinal: plan.decision === 'delta_handoff' ? snapshot.target!.coveredThroughOrdinal : null,
       reusableSource: planned.deltaSource,
-      fork: pendingFork && forkResolution ? { transfer: pendingFork.transfer, resolution: forkResolution } : null,
-      subagentSpawn: pending.find((entry) => entry.transfer.kind === 'subagent_spawn')?.transfer ?? null,
-      mergeBacks: pending.filter((entry) => entry.transfer.kind === 'merge_back').map((entry) => entry.transfer),
+      fork,
+      subagentSpawn: pending.find((transfer) => transfer.kind === 'subagent_spawn') ?? null,
+      mergeBacks: pending.filter((transfer) => transfer.kind === 'merge_back'),
       createdBy: 'user',
     });
     const run = await recordContextOnPlan(tx, created.run, plan, written);
@@ -138,7 +125,8 @@ async function recordContextOnPlan(tx: Tx, run: RunRecord, plan: Plan, written: 
 
 /**
  * The planned provider thread could not be resumed: it becomes RESUME_FAILED, a new one serves the
- * same run, and a full summary of every earlier live run supersedes the run's old handoff.
+ * same run, and a full summary of every earlier live run supersedes the run's old handoff and
+ * carries on the merge-backs that handoff delivered.
  */
 export async function reportResumeFailure(context: OperationContext, runId: string, error: string): Promise<StartRunResult> {
   return context.graph.write(async (tx) => {
@@ -161,24 +149,28 @@ export async function reportResumeFailure(context: OperationContext, runId: stri
       runtimeMode: run.runtimeMode,
     });
     const moved = await moveRunToProviderThread(tx, run.id, failedId, replacement.id, error);
-    const earlierRuns = run.ordinal - 1;
+    // Rolled-back ordinals below the run are not history: the summary ends at the live run before it.
+    const liveBefore = run.ordinal > 1 ? (await liveOrdinals(tx, [{ thread: locked.thread, range: { from: 1, to: run.ordinal - 1 } }])).get(run.threadId) ?? [] : [];
+    const headBefore = Math.max(0, ...liveBefore);
     const plan: Plan = {
-      decision: earlierRuns > 0 ? 'full_handoff_new' : 'no_handoff',
+      decision: headBefore > 0 ? 'full_handoff_new' : 'no_handoff',
       providerThreadAction: 'create',
       providerThreadId: null,
-      handoffStrategy: earlierRuns > 0 ? 'full_thread_summary' : null,
-      coveredRunOrdinals: earlierRuns > 0 ? { from: 1, to: earlierRuns } : null,
+      handoffStrategy: headBefore > 0 ? 'full_thread_summary' : null,
+      coveredRunOrdinals: headBefore > 0 ? { from: 1, to: headBefore } : null,
       stalenessSignals: ['resume_failed'],
       reasons: [
         `Provider thread ${failedId} could not be resumed: ${error}`,
-        earlierRuns > 0
-          ? `A new ${provider.id} provider thread gets a full-thread summary of runs 1-${earlierRuns}.`
+        headBefore > 0
+          ? `A new ${provider.id} provider thread gets a full-thread summary of runs 1-${headBefore}.`
           : `A new ${provider.id} provider thread starts without a handoff; there are no earlier runs.`,
       ],
       replacedProviderThreadId: failedId,
     };
     const replanned = await setRunPlan(tx, run.id, plan);
     const [current] = await providerThreadsByIds(tx, [replacement.id]);
+    // The run is still the delivery of the merge-backs its old handoff carried: the new one takes them on.
+    const mergeBacks = run.contextHandoffId ? await mergeBacksCarriedBy(tx, run.contextHandoffId) : [];
     // Re-planning must not wait on another writer: the replacement summary is always local.
     const { handoff } = await writeRunContext(tx, {
       plan,
@@ -192,7 +184,7 @@ export async function reportResumeFailure(context: OperationContext, runId: stri
       reusableSource: null,
       fork: null,
       subagentSpawn: null,
-      mergeBacks: [],
+      mergeBacks,
       manualContext: null,
       policy: DEFAULT_SUMMARY_POLICY,
       createdBy: 'system',
@@ -211,13 +203,20 @@ function planRequest(context: OperationContext, input: PlanInput): PlanRequest {
   return { provider, model: input.model, runtimeMode: input.runtimeMode, cleanContext: input.cleanContext };
 }
 
-/** The planner's inputs read in this transaction, then its decision. */
-async function planWithinTransaction(
-  tx: Tx,
-  context: OperationContext,
-  threadId: string,
-  request: PlanRequest,
-): Promise<{ plan: Plan; snapshot: PlanningSnapshot; thread: ThreadRecord; headProvider: string | null; deltaSource: SummarySource | null }> {
+interface PlannedRun {
+  plan: Plan;
+  snapshot: PlanningSnapshot;
+  thread: ThreadRecord;
+  headProvider: string | null;
+  deltaSource: SummarySource | null;
+  /** A fork's first run: its pending fork transfer and how the run takes it in. */
+  fork: { transfer: TransferRecord; resolution: ForkResolution; sourceProviderThread: ProviderThreadRecord | null } | null;
+  /** Transfers the run resolves besides a fork (a subagent's spawn, merge-backs), oldest first. */
+  pending: TransferRecord[];
+}
+
+/** The planner's inputs read in this transaction, then its decision, and a pending fork's on top. */
+async function planWithinTransaction(tx: Tx, context: OperationContext, threadId: string, request: PlanRequest): Promise<PlannedRun> {
   const loaded = await loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
   if (!loaded) throw notFound('Thread', threadId);
   const { snapshot, thread, headProvider } = loaded;
@@ -235,7 +234,18 @@ async function planWithinTransaction(
       budgetChars: null,
     }).text.length;
   }
-  return { plan: decidePlan(snapshot, request, deltaChars, context.planner), snapshot, thread, headProvider, deltaSource };
+  const switchPlan = decidePlan(snapshot, request, deltaChars, context.planner);
+  const pending = await pendingTransfersInto(tx, threadId);
+  const pendingFork = pending.find((entry) => entry.transfer.kind === 'fork');
+  const others = pending.filter((entry) => entry !== pendingFork).map((entry) => entry.transfer);
+  if (!pendingFork) return { plan: switchPlan, snapshot, thread, headProvider, deltaSource, fork: null, pending: others };
+  const { transfer, sourceProviderThread, sourceTurns } = pendingFork;
+  const resolution = resolveFork(
+    { sourceProviderThread, sourceRunOrdinal: transfer.sourcePoint.runOrdinal ?? 0, sourceTurns, fromCheckpoint: transfer.sourcePoint.checkpointId !== null },
+    request,
+  );
+  const plan = planForFork(switchPlan, resolution, sourceProviderThread);
+  return { plan, snapshot, thread, headProvider, deltaSource, fork: { transfer, resolution, sourceProviderThread }, pending: others };
 }
 
 async function ensureProviderThread(tx: Tx, input: PlanInput, plan: Plan, snapshot: PlanningSnapshot, thread: ThreadRecord): Promise<ProviderThreadRecord> {

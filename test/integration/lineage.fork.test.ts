@@ -139,6 +139,25 @@ describe('forkThread', () => {
     await expectCode(t.gql(FORK, { input: { sourceThreadId: threadId, fromOrdinal: running.run.ordinal } }), 'CONFLICT');
     expect((await fork({ sourceThreadId: threadId })).lineage.sourcePoint.runOrdinal).toBe(1);
   });
+
+  it('refuses an inherited ordinal its source had rolled back before the fork was made', async () => {
+    const threadId = await createThread(t);
+    await runTurns(t, threadId, 'claude', 2);
+    await t.ok(`mutation { rollbackThread(input: { threadId: "${threadId}", toOrdinal: 1 }) { thread { id } } }`);
+    await runTurns(t, threadId, 'claude', 1);
+    const first = await fork({ sourceThreadId: threadId });
+    expect(first.headOrdinal).toBe(3);
+    await expectCode(t.gql(FORK, { input: { sourceThreadId: first.id, fromOrdinal: 2 } }), 'BAD_USER_INPUT');
+    expect((await fork({ sourceThreadId: first.id, fromOrdinal: 1 })).lineage.sourcePoint.runOrdinal).toBe(1);
+  });
+
+  it('is planned by planRun the way its first startRun takes it in', async () => {
+    const { threadId } = await mixedThread();
+    const forked = await fork({ sourceThreadId: threadId, fromOrdinal: 3 });
+    const planned = await plan(t, forked.id, 'codex');
+    expect(planned).toMatchObject({ decision: 'NO_HANDOFF', providerThreadAction: 'NATIVE_FORK' });
+    expect((await startRun(t, forked.id, 'codex')).plan).toMatchObject({ decision: planned.decision, providerThreadAction: planned.providerThreadAction, providerThread: planned.providerThread });
+  });
 });
 
 const MERGE_BACK = `mutation($id: ID!) { mergeBack(input: { forkThreadId: $id }) { id kind status sourceThreadId targetThreadId sourcePoint { runOrdinal } basePoint { runOrdinal } } }`;
@@ -190,6 +209,20 @@ describe('mergeBack', () => {
     expect(next.handoff.summaryText.length).toBeLessThanOrEqual(32000);
     const { records } = await t.driver.executeQuery('MATCH (tr:ContextTransfer)-[:MATERIALIZED_AS]->(:ContextHandoff {id: $id}) RETURN tr.kind AS kind, tr.status AS status ORDER BY kind', { id: next.handoff.id }, { database: 'neo4j' });
     expect(records.map((record) => [record.get('kind'), record.get('status')])).toEqual([['merge_back', 'consumed'], ['provider_handoff', 'consumed']]);
+  });
+
+  it('survives a resume failure of the run that took it in: the replacement handoff carries it', async () => {
+    const { threadId, forkId } = await forkWithWork();
+    const transfer = (await t.ok(MERGE_BACK, { id: forkId })).mergeBack;
+    const next = await startRun(t, threadId, 'codex');
+    expect(next.handoff.strategy).toBe('FORK_DELTA_SUMMARY');
+    const replaced = (await t.ok(`mutation($input: ReportResumeFailureInput!) { reportResumeFailure(input: $input) {
+        handoff { id strategy coveredRunOrdinals { from to } summaryText supersedes { id status } } } }`, { input: { runId: next.run.id, error: 'thread not found' } })).reportResumeFailure.handoff;
+    expect(replaced).toMatchObject({ strategy: 'FULL_THREAD_SUMMARY', coveredRunOrdinals: { from: 1, to: 2 }, supersedes: { id: next.handoff.id, status: 'SUPERSEDED' } });
+    expect(replaced.summaryText).toContain('Covers runs 1-2');
+    expect(replaced.summaryText).toContain('Use a trie for lookups');
+    const transfers = (await t.ok(THREAD, { id: threadId })).thread.transfers;
+    expect(transfers.find((entry: any) => entry.id === transfer.id)).toMatchObject({ status: 'CONSUMED', handoff: { id: replaced.id } });
   });
 
   it('supersedes an older pending merge-back of the same fork', async () => {

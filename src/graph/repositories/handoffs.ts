@@ -119,6 +119,10 @@ export async function expiredPendingHandoffs(tx: Tx, timeoutSeconds: number): Pr
   return tx.rows('handoffs/expired-pending', { timeoutSeconds });
 }
 
+export async function mergeBacksCarriedBy(tx: Tx, handoffId: string): Promise<TransferRecord[]> {
+  return (await tx.rows<{ transfer: Props }>('transfers/merge-backs-carried-by', { handoffId })).map((row) => toTransfer(row.transfer));
+}
+
 export async function transfersByIds(tx: Tx, ids: readonly string[]): Promise<TransferRecord[]> {
   return (await tx.rows<{ transfer: Props }>('transfers/by-ids', { ids })).map((row) => toTransfer(row.transfer));
 }

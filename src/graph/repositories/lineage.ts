@@ -32,8 +32,9 @@ export async function lookUpSourcePoint(
   return row && { ...row, thread: toThread(row.thread) };
 }
 
-export async function runAt(tx: Tx, threadId: string, ordinal: number): Promise<SourceRun | null> {
-  return (await tx.one<{ run: SourceRun }>('lineage/run-at', { threadId, ordinal }))?.run ?? null;
+/** Run `ordinal` of the segment's thread, or null when it was not live as of the segment. */
+export async function liveRunAt(tx: Tx, segment: Pick<HistorySegment, 'threadId' | 'asOf'>, ordinal: number): Promise<SourceRun | null> {
+  return (await tx.one<{ run: SourceRun }>('lineage/live-run-at', { threadId: segment.threadId, asOf: segment.asOf, ordinal }))?.run ?? null;
 }
 
 export interface NewChildThread {

@@ -1,7 +1,6 @@
 import { coverageOf, type KnownRuns } from '../../domain/coverage.js';
-import { segmentsFor } from '../../domain/history.js';
 import type { CoverageRecord, ProviderThreadRecord } from '../../domain/records.js';
-import { threadsByIds } from './threads.js';
+import { liveOrdinals, threadsByIds } from './threads.js';
 import type { Tx } from '../transactions.js';
 import { toProviderThread } from './mapping.js';
 
@@ -50,9 +49,6 @@ export async function markProviderThreadStale(tx: Tx, id: string): Promise<void>
 export async function coverageByIds(tx: Tx, ids: readonly string[]): Promise<CoverageRecord[]> {
   const known = await tx.rows<KnownRuns & { threadId: string }>('provider-threads/coverage', { ids });
   const threads = await threadsByIds(tx, [...new Set(known.map((row) => row.threadId))]);
-  const histories = await tx.rows<{ threadId: string; ordinals: number[] }>('threads/history-ordinals', {
-    threads: threads.map((thread) => ({ threadId: thread.id, segments: segmentsFor(thread, { from: 1, to: thread.headOrdinal }) })),
-  });
-  const ordinalsOf = new Map(histories.map((row) => [row.threadId, row.ordinals]));
+  const ordinalsOf = await liveOrdinals(tx, threads.map((thread) => ({ thread, range: { from: 1, to: thread.headOrdinal } })));
   return known.map((row) => coverageOf(row, ordinalsOf.get(row.threadId) ?? []));
 }

@@ -1,4 +1,5 @@
-import type { CheckpointRecord, ThreadRecord } from '../../domain/records.js';
+import { segmentsFor } from '../../domain/history.js';
+import type { CheckpointRecord, OrdinalRange, ThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
 import { toCheckpoint, toThread } from './mapping.js';
 
@@ -43,3 +44,11 @@ export async function latestCheckpoints(tx: Tx, threadIds: readonly string[]): P
   return new Map(rows.map((row) => [row.threadId, toCheckpoint(row.checkpoint)]));
 }
 
+
+/** The live ordinals within `range` of each thread's history (inherited runs as live at the fork), by thread id. */
+export async function liveOrdinals(tx: Tx, threads: readonly { thread: ThreadRecord; range: OrdinalRange }[]): Promise<Map<string, number[]>> {
+  const rows = await tx.rows<{ threadId: string; ordinals: number[] }>('threads/history-ordinals', {
+    threads: threads.map(({ thread, range }) => ({ threadId: thread.id, segments: segmentsFor(thread, range) })),
+  });
+  return new Map(rows.map((row) => [row.threadId, row.ordinals]));
+}
