@@ -4,10 +4,9 @@
 // and merge-backs, then the invariant audit. To fit more sequences into CI the threads are read back
 // at the end of each sequence only; `npm run fuzz` reads them back after every operation.
 //
-// The seed is fixed while four known disagreements with the service are open (issue 8's note): a
-// random seed would turn CI red whenever a sequence happens on one. `npm run fuzz` explores random
-// seeds; MODEL_SEED=<seed> runs this file with another one. The failure itself is
-// shrunk to a minimal sequence and printed as a script that `npm run fuzz -- --replay` runs.
+// Each run draws a new seed (printed with a failure); MODEL_SEED=<seed> runs this file with a given
+// one. A failure is shrunk to a minimal sequence and printed as a script that
+// `npm run fuzz -- --replay` runs.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LineageModel } from '../model/lineageModel.js';
@@ -19,7 +18,6 @@ import { startTestService, type TestService } from '../support/service.js';
 /** Sized to keep this file under about 90 s on a 2-core machine, measured with other work running beside it. */
 const SEQUENCES = 200;
 const MAX_STEPS = 6;
-const CI_SEED = 20261202;
 
 let t: TestService;
 let graph: GraphChecks;
@@ -62,6 +60,56 @@ describe('the reference model', () => {
   });
 });
 
+// Minimal sequences on which the service once broke a rule of the design that the model states,
+// found by the random sequences (which reach them only now and then; these, every time).
+describe('disagreements the random sequences found', () => {
+  it('planRun on a fork before its first run answers what startRun would do: a native fork', async () => {
+    await replay(t.gql, [
+      { op: 'createThread', thread: 't1' },
+      ...turns('t1', 'codex', 1, 1),
+      { op: 'bindProviderThread', providerThread: 'p1' },
+      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
+      { op: 'planRun', thread: 't2', provider: 'codex' },
+      { op: 'startRun', thread: 't2', provider: 'codex' },
+    ], () => {});
+  });
+
+  it('a resume failure after a rollback summarizes the live history, not the rolled-back ordinals', async () => {
+    await replay(t.gql, [
+      { op: 'createThread', thread: 't1' },
+      ...turns('t1', 'codex', 1, 3),
+      { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
+      { op: 'confirmProviderRollback', providerThread: 'p1' },
+      { op: 'startRun', thread: 't1', provider: 'codex' },
+      { op: 'reportResumeFailure', run: 't1#4' },
+    ], () => {});
+  });
+
+  it('a fork cannot start from an inherited ordinal its source rolled back before it was forked', async () => {
+    await replay(t.gql, [
+      { op: 'createThread', thread: 't1' },
+      ...turns('t1', 'codex', 1, 2),
+      { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
+      { op: 'confirmProviderRollback', providerThread: 'p1' },
+      ...turns('t1', 'codex', 3, 1),
+      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
+      { op: 'forkThread', source: 't2', fork: 't3', from: { ordinal: 2 } },
+    ], () => {});
+  });
+
+  it('a resume failure keeps the merge-back its run took in', async () => {
+    await replay(t.gql, [
+      { op: 'createThread', thread: 't1' },
+      ...turns('t1', 'codex', 1, 2),
+      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
+      ...turns('t2', 'claude', 3, 1),
+      { op: 'mergeBack', fork: 't2' },
+      { op: 'startRun', thread: 't1', provider: 'codex' },
+      { op: 'reportResumeFailure', run: 't1#3' },
+    ], () => {});
+  });
+});
+
 describe('random operation sequences', () => {
   it(`agree with the reference model (${SEQUENCES} sequences of up to ${MAX_STEPS} steps)`, async () => {
     let sequences = 0;
@@ -72,7 +120,7 @@ describe('random operation sequences', () => {
         sequences++;
         operations += result.operations;
       }),
-      { numRuns: SEQUENCES, includeErrorInReport: true, seed: Number(process.env.MODEL_SEED ?? CI_SEED) },
+      { numRuns: SEQUENCES, includeErrorInReport: true, ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}) },
     );
     console.info(`model-based test: ${sequences} sequences, ${operations} operations`);
   }, 600_000);
