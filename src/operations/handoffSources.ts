@@ -6,13 +6,14 @@ import { ThreadlineError, badInput, notFound } from '../api/errors.js';
 import { segmentsFor } from '../domain/history.js';
 import { appendOmissions, findOmissions } from '../domain/omissions.js';
 import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
-import type { HandoffRecord } from '../domain/records.js';
-import { sourceLabel, summarySourceFor } from '../domain/summaryPolicy.js';
+import type { HandoffRecord, TransferRecord } from '../domain/records.js';
+import { sourceLabel, summarySourceFor, type SummarySource } from '../domain/summaryPolicy.js';
 import {
   createHandoff,
   expiredPendingHandoffs,
   failHandoff,
   handoffsByIds,
+  mergeBacksCarriedBy,
   replaceHandoff,
   submitHandoff,
   transfersByIds,
@@ -23,7 +24,7 @@ import { lockThread, threadsByIds } from '../graph/repositories/threads.js';
 import type { Graph, Tx } from '../graph/transactions.js';
 import { SummarizerError } from '../summarizers/chatCompletions.js';
 import { newId, type OperationContext } from './context.js';
-import { existingTransfer } from './runContext.js';
+import { existingTransfer, mergeBackParts } from './runContext.js';
 import { readSummarySource, summarize } from './summaries.js';
 
 const REGENERABLE = new Set(['delta_since_target_last_seen', 'full_thread_summary', 'checkpoint_summary']);
@@ -73,10 +74,10 @@ export async function regenerateHandoff(context: OperationContext, handoffId: st
     const old = await standingHandoff(tx, handoffId);
     if (old.status !== 'ready' && old.status !== 'pending') throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} is ${old.status}; only a standing handoff can be regenerated.`);
     const target = await targetProviderOf(tx, context, old);
-    const choice = summarySourceFor(context.summaries.policy, target.id, source);
-    if (!choice) throw badInput('source', `unknown summary source ${JSON.stringify(source)}; use local, leaving, entering or a configured summarizer`);
+    const mergeBacks = await mergeBacksCarriedBy(tx, old.id);
+    const choice = regenerationSource(context, target, source, mergeBacks.length > 0);
     const writer = choice.kind === 'local' ? null : choice.kind === 'configured' ? choice.name : choice.kind === 'entering' ? target.id : await leavingProviderOf(tx, old);
-    const handoff = await writeReplacement(tx, context, old, target, { label: sourceLabel(choice, writer), writer: choice.kind === 'local' ? null : writer, createdByProvider: choice.kind === 'configured' ? null : writer });
+    const handoff = await writeReplacement(tx, old, target, { label: sourceLabel(choice, writer), writer: choice.kind === 'local' ? null : writer, createdByProvider: choice.kind === 'configured' ? null : writer }, mergeBacks);
     await replaceHandoff(tx, old.id, handoff.id);
     return { ...handoff, supersedesId: old.id };
   });
@@ -87,13 +88,25 @@ export async function regenerateHandoff(context: OperationContext, handoffId: st
   return created;
 }
 
+/**
+ * Who writes a regenerated handoff: `source`, else the policy's. A handoff that also delivers
+ * merge-backs is written locally in one piece, as at the run's start, so only local can be asked.
+ */
+function regenerationSource(context: OperationContext, target: ProviderDefinition, source: string | null, withMergeBacks: boolean): SummarySource {
+  const choice = summarySourceFor(context.summaries.policy, target.id, source);
+  if (!choice) throw badInput('source', `unknown summary source ${JSON.stringify(source)}; use local, leaving, entering or a configured summarizer`);
+  if (!withMergeBacks || choice.kind === 'local') return choice;
+  if (source !== null) throw badInput('source', 'the handoff also delivers a merge-back, which only the local summarizer writes together with it');
+  return { kind: 'local' };
+}
+
 /** Marks a PENDING handoff FAILED with its reason and supersedes it with a local summary. */
 export async function failAndReplaceWithLocal(graph: Graph, context: OperationContext, handoffId: string, reason: string): Promise<HandoffRecord | null> {
   return graph.write(async (tx) => {
     const failed = await failHandoff(tx, handoffId, reason);
     if (!failed) return null; // submitted or replaced meanwhile
     const target = await targetProviderOf(tx, context, failed);
-    const local = await writeReplacement(tx, context, failed, target, { label: 'local', writer: null, createdByProvider: null });
+    const local = await writeReplacement(tx, failed, target, { label: 'local', writer: null, createdByProvider: null }, await mergeBacksCarriedBy(tx, failed.id));
     await replaceHandoff(tx, failed.id, local.id);
     await appendPlanReason(tx, failed.targetRunId, `Handoff ${failed.id} from ${failed.source} failed (${reason}); a local summary replaced it.`);
     return local;
@@ -126,20 +139,23 @@ async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, cr
   return submitted;
 }
 
-/** Writes a handoff like `old` (same run, coverage, provider thread and transfer) by a new writer. */
+/**
+ * Writes a handoff like `old` (same run, coverage, provider thread and transfer) by a new writer;
+ * it takes over delivering the merge-backs `old` carried.
+ */
 async function writeReplacement(
   tx: Tx,
-  context: OperationContext,
   old: HandoffRecord,
   target: ProviderDefinition,
   writer: { label: string; writer: string | null; createdByProvider: string | null },
+  mergeBacks: TransferRecord[],
 ): Promise<HandoffRecord> {
   if (!REGENERABLE.has(old.strategy)) throw badInput('handoffId', `a ${old.strategy} handoff has no summary to write again`);
   const [[thread], [transfer]] = await Promise.all([threadsByIds(tx, [old.threadId]), transfersByIds(tx, [old.transferId])]);
-  const budget = target.capabilities.maxRecommendedHandoffChars;
+  const merges = await mergeBackParts(tx, target, mergeBacks);
   const range = old.coveredRunOrdinals;
-  const source = await readSummarySource(tx, thread!, range, budget);
-  const summary = summarize(source, { threadId: old.threadId, title: thread!.title, range, strategy: old.strategy, targetProvider: target.id, budgetChars: budget });
+  const source = await readSummarySource(tx, thread!, range, merges.leadBudget);
+  const summary = summarize(source, { threadId: old.threadId, title: thread!.title, range, strategy: old.strategy, targetProvider: target.id, budgetChars: merges.leadBudget });
   return createHandoff(
     tx,
     {
@@ -151,7 +167,7 @@ async function writeReplacement(
       coveredFrom: range.from,
       coveredTo: range.to,
       strategy: old.strategy,
-      summaryText: writer.writer ? '' : summary.text,
+      summaryText: writer.writer ? '' : [summary.text, ...(merges.text ? [merges.text] : [])].join('\n\n'),
       status: writer.writer ? 'pending' : 'ready',
       createdByProvider: writer.createdByProvider,
       delivery: deliveryFor(target.capabilities),
@@ -160,11 +176,12 @@ async function writeReplacement(
       writer: writer.writer,
       inputDocument: summary.document,
       inputDigest: summary.inputDigest,
-      budgetChars: budget,
+      budgetChars: target.capabilities.maxRecommendedHandoffChars,
       omissions: [],
     },
     { ...existingTransfer(transfer!), status: transfer!.status, resolution: transfer!.resolution },
     segmentsFor(thread!, range),
+    merges.parts.map((part) => part.transfer.id),
   );
 }
 

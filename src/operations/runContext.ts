@@ -47,7 +47,7 @@ export interface RunContext {
   reasons: string[];
 }
 
-interface Part {
+export interface Part {
   text: string;
   strategy: HandoffStrategy;
   range: OrdinalRange;
@@ -63,12 +63,7 @@ interface Part {
 }
 
 export async function writeRunContext(tx: Tx, request: RunContextRequest): Promise<RunContext> {
-  const budget = request.provider.capabilities.maxRecommendedHandoffChars;
-  // Merge-backs get at most half the budget together; the switch handoff gets the rest.
-  const mergeBudget = budget === null ? null : Math.floor(budget / 2 / Math.max(1, request.mergeBacks.length));
-  const merges = await Promise.all(request.mergeBacks.map((transfer) => mergeBackPart(tx, request, transfer, mergeBudget)));
-  const mergeText = merges.map((part) => part.text).join('\n\n');
-  const remaining = budget === null ? null : budget - mergeText.length - (mergeText ? 2 : 0);
+  const { parts: merges, leadBudget: remaining } = await mergeBackParts(tx, request.provider, request.mergeBacks);
   const reasons: string[] = [];
   const main = manualPart(request) ?? (await switchPart(tx, request, remaining, merges.length > 0, reasons)) ?? subagentTaskPart(request, remaining);
   const [lead, ...rest] = main ? [main, ...merges] : merges;
@@ -94,7 +89,7 @@ export async function writeRunContext(tx: Tx, request: RunContextRequest): Promi
       writer: lead.writer,
       inputDocument: lead.document,
       inputDigest: lead.inputDigest,
-      budgetChars: budget,
+      budgetChars: request.provider.capabilities.maxRecommendedHandoffChars,
       omissions: [],
     },
     lead.transfer,
@@ -214,19 +209,31 @@ function subagentTaskPart(request: RunContextRequest, budget: number | null): Pa
   };
 }
 
+/**
+ * The merge-backs a handoff delivers, each summarized within its share of half the target's
+ * budget, their text joined, and the budget left for the part they ride on.
+ */
+export async function mergeBackParts(tx: Tx, provider: ProviderDefinition, transfers: TransferRecord[]): Promise<{ parts: Part[]; text: string; leadBudget: number | null }> {
+  const budget = provider.capabilities.maxRecommendedHandoffChars;
+  const share = budget === null ? null : Math.floor(budget / 2 / Math.max(1, transfers.length));
+  const parts = await Promise.all(transfers.map((transfer) => mergeBackPart(tx, provider, transfer, share)));
+  const text = parts.map((part) => part.text).join('\n\n');
+  return { parts, text, leadBudget: budget === null ? null : budget - text.length - (text ? 2 : 0) };
+}
+
 /** A fork's work since its fork point: decisions, files, commands and tests, conclusions, open issues. */
-async function mergeBackPart(tx: Tx, request: RunContextRequest, transfer: TransferRecord, budget: number | null): Promise<Part> {
+async function mergeBackPart(tx: Tx, provider: ProviderDefinition, transfer: TransferRecord, budget: number | null): Promise<Part> {
   const [fork] = await threadsByIds(tx, [transfer.sourceThreadId]);
   const range = { from: (transfer.basePoint?.runOrdinal ?? 0) + 1, to: transfer.sourcePoint.runOrdinal ?? 0 };
   const source = await readSummarySource(tx, fork!, range, budget);
-  const summary = summarize(source, { threadId: fork!.id, title: fork!.title, range, strategy: 'fork_delta_summary', targetProvider: request.provider.id, budgetChars: budget });
+  const summary = summarize(source, { threadId: fork!.id, title: fork!.title, range, strategy: 'fork_delta_summary', targetProvider: provider.id, budgetChars: budget });
   return {
     text: summary.text,
     strategy: 'fork_delta_summary',
     range,
     segments: segmentsFor(fork!, range),
     sourceProviderThreadIds: summary.sourceProviderThreadIds,
-    transfer: { ...existingTransfer(transfer), resolution: 'delta_context', targetProvider: request.provider.id },
+    transfer: { ...existingTransfer(transfer), resolution: 'delta_context', targetProvider: provider.id },
     source: 'local',
     writer: null,
     createdByProvider: null,

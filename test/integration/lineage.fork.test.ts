@@ -225,6 +225,20 @@ describe('mergeBack', () => {
     expect(transfers.find((entry: any) => entry.id === transfer.id)).toMatchObject({ status: 'CONSUMED', handoff: { id: replaced.id } });
   });
 
+  it('survives regenerating the handoff that carries it, which only the local summarizer may write', async () => {
+    const { threadId, forkId } = await forkWithWork();
+    const transfer = (await t.ok(MERGE_BACK, { id: forkId })).mergeBack;
+    const next = await startRun(t, threadId, 'claude');
+    const REGENERATE = `mutation($input: RegenerateHandoffInput!) { regenerateHandoff(input: $input) { id source summaryText supersedes { id } } }`;
+    await expectCode(t.gql(REGENERATE, { input: { handoffId: next.handoff.id, source: 'entering' } }), 'BAD_USER_INPUT');
+    const regenerated = (await t.ok(REGENERATE, { input: { handoffId: next.handoff.id } })).regenerateHandoff;
+    expect(regenerated).toMatchObject({ source: 'local', supersedes: { id: next.handoff.id } });
+    expect(regenerated.summaryText).toContain('Covers runs 1-2');
+    expect(regenerated.summaryText).toContain('Use a trie for lookups');
+    const transfers = (await t.ok(THREAD, { id: threadId })).thread.transfers;
+    expect(transfers.find((entry: any) => entry.id === transfer.id)).toMatchObject({ status: 'CONSUMED', handoff: { id: regenerated.id } });
+  });
+
   it('supersedes an older pending merge-back of the same fork', async () => {
     const { threadId, forkId } = await forkWithWork();
     const older = (await t.ok(MERGE_BACK, { id: forkId })).mergeBack;

@@ -625,7 +625,10 @@ export type QueryThreadsArgs = {
 
 export type RegenerateHandoffInput = {
   handoffId: Scalars['ID']['input'];
-  /** local, leaving, entering, or the name of a configured summarizer; default: the policy for the target provider. */
+  /**
+   * local, leaving, entering, or the name of a configured summarizer; default: the policy for the
+   * target provider. A handoff that also delivers a merge-back is always written locally.
+   */
   source?: InputMaybe<Scalars['String']['input']>;
 };
 
