@@ -108,6 +108,19 @@ describe('disagreements the random sequences found', () => {
       { op: 'reportResumeFailure', run: 't1#3' },
     ], () => {});
   });
+
+  it('a regenerated handoff keeps delivering the merge-back it carried', async () => {
+    await replay(t.gql, [
+      { op: 'createThread', thread: 't1' },
+      ...turns('t1', 'codex', 1, 2),
+      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
+      ...turns('t2', 'claude', 3, 1),
+      { op: 'mergeBack', fork: 't2' },
+      { op: 'startRun', thread: 't1', provider: 'claude' },
+      { op: 'regenerateHandoff', handoff: 'h2' },
+      { op: 'regenerateHandoff', handoff: 'h2' },
+    ], () => {});
+  });
 });
 
 describe('random operation sequences', () => {

@@ -124,6 +124,7 @@ export interface ThreadView {
 }
 
 const STABLE: ReadonlySet<RunStatus> = new Set(['COMPLETED', 'FAILED', 'INTERRUPTED']);
+const REGENERABLE: ReadonlySet<Strategy> = new Set(['DELTA_SINCE_TARGET_LAST_SEEN', 'FULL_THREAD_SUMMARY', 'CHECKPOINT_SUMMARY']);
 const NOT_RESUMABLE: ReadonlySet<ProviderThreadStatus> = new Set(['DIVERGENT', 'ROLLED_BACK']);
 /** A native fork needs a source provider thread in a known, current state. */
 const NOT_FORKABLE: ReadonlySet<ProviderThreadStatus> = new Set(['DIVERGENT', 'STALE', 'RESUME_FAILED', 'ROLLED_BACK']);
@@ -171,6 +172,8 @@ export class LineageModel {
         return this.spawnSubagent(operation.parentRun, operation.child);
       case 'completeSubagent':
         return this.completeSubagent(operation.child);
+      case 'regenerateHandoff':
+        return this.regenerateHandoff(operation.handoff);
     }
   }
 
@@ -190,6 +193,14 @@ export class LineageModel {
 
   providerThreadInfo(id: string): Readonly<ProviderThread> {
     return this.providerThread(id);
+  }
+
+  handoffIds(): string[] {
+    return [...this.handoffs.keys()];
+  }
+
+  handoffInfo(id: string): Readonly<Handoff> {
+    return this.handoff(id);
   }
 
   runInfo(id: string): Readonly<Run> {
@@ -330,6 +341,24 @@ export class LineageModel {
       run.handoff = handoff.id;
     }
     return ok(this.startRunView(run));
+  }
+
+  /**
+   * A standing summary written again: a new handoff for the same run, range and provider thread
+   * supersedes it and delivers the merge-backs it carried. Manual context and merge-back or
+   * subagent text are not summaries of the thread, so there is nothing to write again.
+   */
+  private regenerateHandoff(id: string): Outcome {
+    const old = this.handoff(id);
+    if (!old.standing) return error('CONFLICT');
+    if (!REGENERABLE.has(old.strategy)) return error('BAD_USER_INPUT');
+    const { id: _, standing: __, ...same } = old;
+    const handoff = this.newHandoff(same);
+    old.standing = false;
+    for (const merge of this.mergeBacks) if (merge.handoff === old.id) merge.handoff = handoff.id;
+    const run = this.run(old.targetRun);
+    if (run.handoff === old.id) run.handoff = handoff.id;
+    return ok({ handoff: handoff.id, supersedes: old.id, strategy: handoff.strategy, coveredRunOrdinals: handoff.range });
   }
 
   // ---- the planner: the design's strategy order, first that applies

@@ -26,7 +26,8 @@ export type Operation =
   | { op: 'forkThread'; source: string; fork: string; from: ForkFrom }
   | { op: 'mergeBack'; fork: string }
   | { op: 'spawnSubagent'; parentRun: string; child: string; provider: string }
-  | { op: 'completeSubagent'; child: string };
+  | { op: 'completeSubagent'; child: string }
+  | { op: 'regenerateHandoff'; handoff: string };
 
 /** What an operation returned: an error code, or data in which every id is a symbol. */
 export type Outcome = { error: string } | { ok: unknown };

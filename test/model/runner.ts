@@ -30,6 +30,7 @@ const DOCUMENTS: Record<Operation['op'], string> = {
   mergeBack: `mutation($input: MergeBackInput!) { mergeBack(input: $input) { sourceThreadId targetThreadId sourcePoint { runOrdinal } basePoint { runOrdinal } } }`,
   spawnSubagent: `mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id headOrdinal } }`,
   completeSubagent: `mutation($input: CompleteSubagentInput!) { completeSubagent(input: $input) { handoff { id } } }`,
+  regenerateHandoff: `mutation($input: RegenerateHandoffInput!) { regenerateHandoff(input: $input) { id strategy coveredRunOrdinals { from to } supersedes { id } } }`,
 };
 
 /** Runs per thread read back; sequences are far shorter. */
@@ -141,6 +142,8 @@ export class ServiceRunner {
         return { ok: { fork: name(data.sourceThreadId), into: name(data.targetThreadId), sourceRunOrdinal: data.sourcePoint.runOrdinal, baseRunOrdinal: data.basePoint?.runOrdinal ?? null } };
       case 'completeSubagent':
         return { ok: { handoff: name(data.handoff?.id, hint.handoff) } };
+      case 'regenerateHandoff':
+        return { ok: { handoff: name(data.id, hint.handoff), supersedes: name(data.supersedes?.id), strategy: data.strategy, coveredRunOrdinals: data.coveredRunOrdinals } };
     }
   }
 
@@ -243,6 +246,8 @@ export class ServiceRunner {
         return { parentRunId: id(operation.parentRun), provider: operation.provider, task: `task for ${operation.child}`, id: newThread(operation.child) };
       case 'completeSubagent':
         return { childThreadId: id(operation.child), result: `result of ${operation.child}` };
+      case 'regenerateHandoff':
+        return { handoffId: id(operation.handoff) };
     }
   }
 }

@@ -42,6 +42,7 @@ export type Step =
   | { do: 'mergeBack'; fork: number }
   | { do: 'spawn'; run: number; provider: string }
   | { do: 'completeSubagent'; child: number }
+  | { do: 'regenerate'; handoff: number }
   | { do: 'newThread' };
 
 // Unbiased: a biased pick is nearly always 0, so the first thread would get almost every step.
@@ -72,6 +73,7 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: step('mergeBack', { fork: pick }) },
   { weight: 2, arbitrary: step('spawn', { run: pick, provider }) },
   { weight: 2, arbitrary: step('completeSubagent', { child: pick }) },
+  { weight: 3, arbitrary: step('regenerate', { handoff: pick }) },
   { weight: 2, arbitrary: fc.constant({ do: 'newThread' as const }) },
 ) as fc.Arbitrary<Step>;
 
@@ -197,6 +199,12 @@ export function* operationsFor(model: LineageModel, step: Step): Generator<Opera
     case 'completeSubagent': {
       const child = choose(threads.filter((id) => model.threadInfo(id).relationship === 'subagent'), step.child);
       if (child) yield { op: 'completeSubagent', child };
+      return;
+    }
+    case 'regenerate': {
+      // Any handoff: superseded ones and ones with no summary to write again are refused.
+      const handoff = choose(model.handoffIds(), step.handoff);
+      if (handoff) yield { op: 'regenerateHandoff', handoff };
       return;
     }
   }
@@ -330,6 +338,8 @@ function threadChangedBy(model: LineageModel, operation: Operation): string {
       return model.threadIds().includes(operation.child) ? operation.child : model.runInfo(operation.parentRun).thread;
     case 'completeSubagent':
       return model.threadInfo(operation.child).parent!;
+    case 'regenerateHandoff':
+      return model.handoffInfo(operation.handoff).thread;
   }
 }
 
