@@ -154,6 +154,8 @@ function planTransfer(request: RunContextRequest, range: OrdinalRange, isDelta: 
   const { run, provider } = request;
   const fork = request.fork?.resolution.kind === 'portable' ? { transfer: request.fork.transfer, resolution: request.fork.resolution } : null;
   if (fork) return { ...existingTransfer(fork.transfer), resolution: fork.resolution.resolution, targetProvider: provider.id };
+  // Whatever a subagent's first run is given instead of its task, that context resolves the spawn.
+  if (request.subagentSpawn) return spawnTransfer(request, request.subagentSpawn);
   return {
     id: newId('tr'),
     kind: 'provider_handoff',
@@ -200,13 +202,17 @@ function subagentTaskPart(request: RunContextRequest, budget: number | null): Pa
     range: { from: 0, to: 0 },
     segments: [],
     sourceProviderThreadIds: [],
-    transfer: { ...existingTransfer(spawn), resolution: 'portable_context', targetProvider: request.provider.id },
+    transfer: spawnTransfer(request, spawn),
     source: 'user',
     writer: null,
     createdByProvider: null,
     document: null,
     inputDigest: null,
   };
+}
+
+function spawnTransfer(request: RunContextRequest, spawn: TransferRecord): NewTransfer {
+  return { ...existingTransfer(spawn), resolution: 'portable_context', targetProvider: request.provider.id };
 }
 
 /**

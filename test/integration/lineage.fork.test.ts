@@ -281,6 +281,18 @@ describe('subagents', () => {
     expect(next.handoff.summaryText).toContain('parse() has 3 callers');
   });
 
+  it('take operator-written context instead of the task on the first run, and the task only once', async () => {
+    const threadId = await createThread(t, 'parent');
+    const parentRun = await startRun(t, threadId, 'codex');
+    const child = (await t.ok(`mutation { spawnSubagent(input: { parentRunId: "${parentRun.run.id}", provider: "claude", task: "Find every caller of parse()" }) { id } }`)).spawnSubagent;
+    const first = await startRun(t, child.id, 'claude', { manualContext: 'Operator: only look in src/' });
+    expect(first.handoff).toMatchObject({ strategy: 'MANUAL_CONTEXT', summaryText: 'Operator: only look in src/' });
+    const transfers = (await t.ok(THREAD, { id: child.id })).thread.transfers;
+    expect(transfers).toEqual([expect.objectContaining({ kind: 'SUBAGENT_SPAWN', status: 'CONSUMED', handoff: expect.objectContaining({ id: first.handoff.id }) })]);
+    await completeRun(t, first.run.id);
+    expect((await startRun(t, child.id, 'claude')).handoff).toBeNull();
+  });
+
   it('refuses a parent run that is not running and unknown providers', async () => {
     const threadId = await createThread(t);
     const done = await runTurns(t, threadId, 'codex', 1);

@@ -32,6 +32,7 @@ export interface StartOptions {
   cleanContext?: boolean;
   userMessage?: string;
   idempotencyKey?: string;
+  manualContext?: string;
 }
 
 export async function startRun(t: TestService, threadId: string, provider: string, options: StartOptions = {}) {
