@@ -101,6 +101,23 @@ describe('forkThread', () => {
     expect((await t.ok(THREAD, { id: forked.id })).thread.transfers[0]).toMatchObject({ status: 'CONSUMED', resolution: 'CHECKPOINT_CONTEXT' });
   });
 
+  it('shows the checkpoint it inherited as its latest, even after the source rolls it back', async () => {
+    const LATEST = `query($id: ID!) { thread(id: $id) { latestCheckpoint { ref } } }`;
+    const latest = async (id: string) => (await t.ok(LATEST, { id })).thread.latestCheckpoint;
+    const threadId = await createThread(t);
+    await runTurns(t, threadId, 'codex', 1);
+    const run = await startRun(t, threadId, 'codex');
+    await completeRun(t, run.run.id, { checkpoint: { ref: 'cp-inherited' } });
+    const forked = await fork({ sourceThreadId: threadId });
+    expect(await latest(forked.id)).toEqual({ ref: 'cp-inherited' });
+    await t.ok(`mutation { rollbackThread(input: { threadId: "${threadId}", toOrdinal: 1 }) { thread { headOrdinal } } }`);
+    expect(await latest(threadId)).toBeNull();
+    expect(await latest(forked.id)).toEqual({ ref: 'cp-inherited' });
+    const own = await startRun(t, forked.id, 'codex');
+    await completeRun(t, own.run.id, { checkpoint: { ref: 'cp-own' } });
+    expect(await latest(forked.id)).toEqual({ ref: 'cp-own' });
+  });
+
   it('chains forks of forks, and a later rollback of the source leaves what a fork inherited', async () => {
     const { threadId, c1 } = await mixedThread();
     const first = await fork({ sourceThreadId: threadId, fromOrdinal: 4 });

@@ -39,9 +39,19 @@ export function toLockedThread(props: Props): LockedThread {
   return { ...toThread(props), lastOrdinal: Number(props.lastOrdinal), runningRunId: (props.runningRunId as string | undefined) ?? null };
 }
 
+/** The newest checkpoint in each thread's history up to its head, inherited ones included, by thread id. */
 export async function latestCheckpoints(tx: Tx, threadIds: readonly string[]): Promise<Map<string, CheckpointRecord>> {
-  const rows = await tx.rows<{ threadId: string; checkpoint: Props }>('threads/latest-checkpoint', { threadIds });
-  return new Map(rows.map((row) => [row.threadId, toCheckpoint(row.checkpoint)]));
+  const threads = await threadsByIds(tx, threadIds);
+  const rows = await tx.rows<{ threadId: string; checkpoints: Props[] }>('threads/latest-checkpoint', {
+    threads: threads.map((thread) => ({ threadId: thread.id, segments: segmentsFor(thread, { from: 1, to: thread.headOrdinal }) })),
+  });
+  const newest = new Map<string, CheckpointRecord>();
+  for (const row of rows) {
+    for (const checkpoint of row.checkpoints.map(toCheckpoint)) {
+      if (checkpoint.runOrdinal > (newest.get(row.threadId)?.runOrdinal ?? 0)) newest.set(row.threadId, checkpoint);
+    }
+  }
+  return newest;
 }
 
 
