@@ -857,7 +857,7 @@ export type Thread = {
   /** Highest ordinal that is not rolled back; 0 when the thread has no runs. */
   headOrdinal: Scalars['Int']['output'];
   id: Scalars['ID']['output'];
-  /** Checkpoint of the newest live run that captured one. */
+  /** Checkpoint of the newest live run of the thread's history (a fork's inherited runs included) that captured one. */
   latestCheckpoint: Maybe<Checkpoint>;
   lineage: ThreadLineage;
   /** Provider threads in creation order. */
