@@ -109,6 +109,17 @@ describe('disagreements the random sequences found', () => {
     ], () => {});
   });
 
+  it('operator context on a subagent\'s first run stands in for its task, which is not given again', async () => {
+    await replay(t.gql, [
+      { op: 'createThread', thread: 't1' },
+      { op: 'startRun', thread: 't1', provider: 'codex' },
+      { op: 'spawnSubagent', parentRun: 't1#1', child: 't2', provider: 'claude' },
+      { op: 'startRun', thread: 't2', provider: 'claude', manualContext: 'Operator: only src/' },
+      { op: 'completeRun', run: 't2#1', checkpoint: false },
+      { op: 'startRun', thread: 't2', provider: 'claude' },
+    ], () => {});
+  });
+
   it('a regenerated handoff keeps delivering the merge-back it carried', async () => {
     await replay(t.gql, [
       { op: 'createThread', thread: 't1' },

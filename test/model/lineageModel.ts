@@ -222,7 +222,7 @@ export class LineageModel {
     return { id, relationship, parent, forkOrdinal, inherited, head: forkOrdinal, last: forkOrdinal, running: null, providerThreads: [], pendingFork: null, parentRun: null, taskPending: false };
   }
 
-  private startRun(threadId: string, provider: string, options: RunOptions): Outcome {
+  private startRun(threadId: string, provider: string, options: RunOptions & { manualContext?: string }): Outcome {
     const thread = this.thread(threadId);
     if (thread.running) return error('RUN_IN_PROGRESS');
     const plan = this.plan(thread, provider, options);
@@ -261,23 +261,39 @@ export class LineageModel {
     servedBy.model = run.model ?? servedBy.model;
     servedBy.runtimeMode = run.runtimeMode ?? servedBy.runtimeMode;
 
-    run.handoff = this.writeRunContext(thread, run, plan, history)?.id ?? null;
+    run.handoff = this.writeRunContext(thread, run, plan, history, options.manualContext !== undefined)?.id ?? null;
     return ok(this.startRunView(run));
   }
 
   /**
    * One handoff carries everything that crosses into a run, led by the switch (or a fork's portable
    * context), else a subagent's task, else the oldest pending merge-back; the rest ride along.
+   * Operator-written context takes the lead's place, over the range the planner chose.
    */
-  private writeRunContext(thread: Thread, run: Run, plan: Plan, history: string[]): Handoff | null {
+  private writeRunContext(thread: Thread, run: Run, plan: Plan, history: string[], manual: boolean): Handoff | null {
     const fork = thread.pendingFork;
     const task = thread.taskPending;
     const merges = this.mergeBacks.filter((merge) => merge.into === thread.id && merge.status === 'PENDING');
     thread.pendingFork = null;
     thread.taskPending = false;
-    const handoff = this.leadingHandoff(thread, run, plan, history, fork !== null, task, merges[0]);
+    const handoff = manual ? this.manualHandoff(thread, run, plan, history, fork !== null) : this.leadingHandoff(thread, run, plan, history, fork !== null, task, merges[0]);
     for (const merge of merges) Object.assign(merge, { status: 'CONSUMED', handoff: handoff!.id });
     return handoff;
+  }
+
+  private manualHandoff(thread: Thread, run: Run, plan: Plan, history: string[], fork: boolean): Handoff {
+    const range = plan.coveredRunOrdinals ?? { from: 0, to: 0 };
+    // The run's plan says what it was given.
+    if (plan.handoffStrategy) run.plan = { ...plan, handoffStrategy: 'MANUAL_CONTEXT' };
+    return this.newHandoff({
+      thread: thread.id,
+      to: run.providerThread,
+      targetRun: run.id,
+      kind: fork && plan.handoffStrategy ? 'fork' : 'switch',
+      strategy: 'MANUAL_CONTEXT',
+      range,
+      covers: plan.coveredRunOrdinals ? this.inRange(history, range) : [],
+    });
   }
 
   private leadingHandoff(thread: Thread, run: Run, plan: Plan, history: string[], fork: boolean, task: boolean, merge: MergeBack | undefined): Handoff | null {

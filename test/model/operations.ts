@@ -14,7 +14,8 @@ export type ForkFrom = { latest: true } | { ordinal: number } | { checkpointOf: 
 
 export type Operation =
   | { op: 'createThread'; thread: string }
-  | ({ op: 'startRun'; thread: string; provider: string } & RunOptions)
+  // manualContext: operator-written context, taken instead of what the run would have been given.
+  | ({ op: 'startRun'; thread: string; provider: string; manualContext?: string } & RunOptions)
   | ({ op: 'planRun'; thread: string; provider: string } & RunOptions)
   | { op: 'completeRun'; run: string; checkpoint: boolean }
   | { op: 'failRun'; run: string; interrupted: boolean }

@@ -18,7 +18,7 @@ import { describeOperation, type ForkFrom, type Operation, type Outcome, type Ru
 import { PROVIDERS } from './providers.js';
 import { ServiceRunner, type GraphQLClient } from './runner.js';
 
-type Options = { model?: string | undefined; runtimeMode?: string | undefined; cleanContext?: boolean | undefined };
+type Options = { model?: string | undefined; runtimeMode?: string | undefined; cleanContext?: boolean | undefined; manualContext?: string | undefined };
 type Finish = 'complete' | 'checkpoint' | 'fail' | 'interrupt';
 type ForkKind = 'latest' | 'ordinal' | 'checkpoint' | 'providerThread';
 
@@ -49,10 +49,15 @@ export type Step =
 const pick = fc.noBias(fc.nat(31));
 const provider = fc.constantFrom(...PROVIDERS.keys(), 'codex', 'claude', 'codex', 'claude');
 const mostlyUnset = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary, weight: 1 });
-const runOptions = {
+const planOptions = {
   model: mostlyUnset(fc.constantFrom('m1', 'm2')),
   runtimeMode: mostlyUnset(fc.constantFrom('ro', 'rw')),
   cleanContext: mostlyUnset(fc.constant(true)),
+};
+const runOptions = {
+  ...planOptions,
+  // Cypher-looking on purpose: it must be stored as text, whatever it looks like.
+  manualContext: mostlyUnset(fc.constant("Operator: only touch src/ ('}) DETACH DELETE n //")),
 };
 const finish = fc.constantFrom<Finish>('complete', 'complete', 'complete', 'checkpoint', 'fail', 'interrupt');
 const forkKind = fc.constantFrom<ForkKind>('latest', 'ordinal', 'checkpoint', 'providerThread');
@@ -64,7 +69,7 @@ export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: step('forkAndWork', { thread: pick, from: forkKind, pick, bindFirst: fc.boolean(), sameProvider: fc.boolean(), provider, merge: fc.boolean() }) },
   { weight: 6, arbitrary: step('start', { thread: pick, provider, ...runOptions }) },
   { weight: 5, arbitrary: step('finish', { run: pick, how: finish }) },
-  { weight: 5, arbitrary: step('plan', { thread: pick, provider, ...runOptions }) },
+  { weight: 5, arbitrary: step('plan', { thread: pick, provider, ...planOptions }) },
   { weight: 3, arbitrary: step('resumeFailure', { run: pick }) },
   { weight: 4, arbitrary: step('bind', { providerThread: pick }) },
   { weight: 8, arbitrary: step('rollback', { thread: pick, to: pick }) },
@@ -94,6 +99,11 @@ function definedOptions(step: Options): RunOptions {
   };
 }
 
+/** A start's options: a plan's, and the operator's context when the step has one. */
+function startOptions(step: Options): RunOptions & { manualContext?: string } {
+  return { ...definedOptions(step), ...(step.manualContext !== undefined && { manualContext: step.manualContext }) };
+}
+
 function finishing(run: string, how: Finish): Operation {
   if (how === 'fail' || how === 'interrupt') return { op: 'failRun', run, interrupted: how === 'interrupt' };
   return { op: 'completeRun', run, checkpoint: how === 'checkpoint' };
@@ -116,15 +126,15 @@ export function* operationsFor(model: LineageModel, step: Step): Generator<Opera
     case 'newThread':
       return yield { op: 'createThread', thread: nextThread() };
     case 'turn': {
-      const start: Operation = { op: 'startRun', thread: thread(step.thread), provider: step.provider, ...definedOptions(step) };
-      // A clean context is asked for once, by the streak's last run.
+      const start: Operation = { op: 'startRun', thread: thread(step.thread), provider: step.provider, ...startOptions(step) };
+      // A clean context and operator context are asked for once, by the streak's last run.
       const again: Operation = { op: 'startRun', thread: start.thread, provider: step.provider, ...definedOptions({ ...step, cleanContext: undefined }) };
       for (let turn = 1; turn < step.times; turn++) {
         yield again;
         yield finishing(runningRun(start.thread), 'complete');
       }
       // Only a run that resumes a provider thread can fail to resume it; planRun tells which will.
-      const plan = model.apply({ ...start, op: 'planRun' }) as { ok: { providerThreadAction: string } };
+      const plan = model.apply({ op: 'planRun', thread: start.thread, provider: step.provider, ...definedOptions(step) }) as { ok: { providerThreadAction: string } };
       yield start;
       if (step.how !== 'resumeFailure') return yield finishing(runningRun(start.thread), step.how);
       if (['RESUME', 'REUSE'].includes(plan.ok.providerThreadAction)) yield { op: 'reportResumeFailure', run: runningRun(start.thread) };
@@ -154,8 +164,9 @@ export function* operationsFor(model: LineageModel, step: Step): Generator<Opera
       return;
     }
     case 'start':
+      return yield { op: 'startRun', thread: thread(step.thread), provider: step.provider, ...startOptions(step) };
     case 'plan':
-      return yield { op: step.do === 'plan' ? 'planRun' : 'startRun', thread: thread(step.thread), provider: step.provider, ...definedOptions(step) };
+      return yield { op: 'planRun', thread: thread(step.thread), provider: step.provider, ...definedOptions(step) };
     case 'finish': {
       const run = choose(runningRuns, step.run);
       if (run) yield finishing(run, step.how);
