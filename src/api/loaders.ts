@@ -43,7 +43,14 @@ export function createLoaders(graph: Graph) {
     providerThreadsOfThread: grouped<ProviderThreadRecord[]>(graph, providerThreadsByThreads, []),
     handoffsOfThread: grouped<HandoffRecord[]>(graph, handoffsByThreads, []),
     transfersOfThread: grouped<TransferRecord[]>(graph, transfersByThreads, []),
-    latestCheckpointOfThread: grouped<CheckpointRecord | null>(graph, latestCheckpoints, null),
+    // Keyed by the thread record, which the resolver already holds: its history segments say where to look.
+    latestCheckpointOfThread: new DataLoader<ThreadRecord, CheckpointRecord | null, string>(
+      async (threads) => {
+        const found = await graph.read((tx) => latestCheckpoints(tx, threads));
+        return threads.map((thread) => found.get(thread.id) ?? null);
+      },
+      { cacheKeyFn: (thread) => thread.id },
+    ),
     factsOfRun: grouped<RunFactRecord[]>(graph, factsByRuns, []),
     checkpointOfRun: grouped<CheckpointRecord | null>(graph, checkpointsByRuns, null),
   };

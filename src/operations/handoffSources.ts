@@ -167,7 +167,7 @@ async function writeReplacement(
       coveredFrom: range.from,
       coveredTo: range.to,
       strategy: old.strategy,
-      summaryText: writer.writer ? '' : [summary.text, ...(merges.text ? [merges.text] : [])].join('\n\n'),
+      summaryText: writer.writer ? '' : merges.text ? `${summary.text}\n\n${merges.text}` : summary.text,
       status: writer.writer ? 'pending' : 'ready',
       createdByProvider: writer.createdByProvider,
       delivery: deliveryFor(target.capabilities),

@@ -37,6 +37,17 @@ function turns(thread: string, provider: string, first: number, count: number): 
   ]).flat();
 }
 
+/** Codex runs 1-2 on t1, a fork t2 of it with a Claude run 3, merged back into t1 and not yet taken in. */
+function mergedBackFork(): Operation[] {
+  return [
+    { op: 'createThread', thread: 't1' },
+    ...turns('t1', 'codex', 1, 2),
+    { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
+    ...turns('t2', 'claude', 3, 1),
+    { op: 'mergeBack', fork: 't2' },
+  ];
+}
+
 describe('the reference model', () => {
   it('states the design example the way the seed design does', async () => {
     const script: Operation[] = [
@@ -99,11 +110,7 @@ describe('disagreements the random sequences found', () => {
 
   it('a resume failure keeps the merge-back its run took in', async () => {
     await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      ...turns('t1', 'codex', 1, 2),
-      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
-      ...turns('t2', 'claude', 3, 1),
-      { op: 'mergeBack', fork: 't2' },
+      ...mergedBackFork(),
       { op: 'startRun', thread: 't1', provider: 'codex' },
       { op: 'reportResumeFailure', run: 't1#3' },
     ], () => {});
@@ -122,11 +129,7 @@ describe('disagreements the random sequences found', () => {
 
   it('a regenerated handoff keeps delivering the merge-back it carried', async () => {
     await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      ...turns('t1', 'codex', 1, 2),
-      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
-      ...turns('t2', 'claude', 3, 1),
-      { op: 'mergeBack', fork: 't2' },
+      ...mergedBackFork(),
       { op: 'startRun', thread: 't1', provider: 'claude' },
       { op: 'regenerateHandoff', handoff: 'h2' },
       { op: 'regenerateHandoff', handoff: 'h2' },

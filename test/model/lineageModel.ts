@@ -292,7 +292,7 @@ export class LineageModel {
       kind: fork && plan.handoffStrategy ? 'fork' : 'switch',
       strategy: 'MANUAL_CONTEXT',
       range,
-      covers: plan.coveredRunOrdinals ? this.inRange(history, range) : [],
+      covers: this.inRange(history, range),
     });
   }
 

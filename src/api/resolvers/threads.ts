@@ -50,6 +50,6 @@ export const threadResolvers: Resolvers = {
     providerThreads: (thread, _args, { loaders }) => loaders.providerThreadsOfThread.load(thread.id),
     handoffs: (thread, _args, { loaders }) => loaders.handoffsOfThread.load(thread.id),
     transfers: (thread, _args, { loaders }) => loaders.transfersOfThread.load(thread.id),
-    latestCheckpoint: (thread, _args, { loaders }) => loaders.latestCheckpointOfThread.load(thread.id),
+    latestCheckpoint: (thread, _args, { loaders }) => loaders.latestCheckpointOfThread.load(thread),
   },
 };

@@ -40,8 +40,7 @@ export function toLockedThread(props: Props): LockedThread {
 }
 
 /** The newest checkpoint in each thread's history up to its head, inherited ones included, by thread id. */
-export async function latestCheckpoints(tx: Tx, threadIds: readonly string[]): Promise<Map<string, CheckpointRecord>> {
-  const threads = await threadsByIds(tx, threadIds);
+export async function latestCheckpoints(tx: Tx, threads: readonly ThreadRecord[]): Promise<Map<string, CheckpointRecord>> {
   const rows = await tx.rows<{ threadId: string; checkpoints: Props[] }>('threads/latest-checkpoint', {
     threads: threads.map((thread) => ({ threadId: thread.id, segments: segmentsFor(thread, { from: 1, to: thread.headOrdinal }) })),
   });
