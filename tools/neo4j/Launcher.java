@@ -126,6 +126,10 @@ public final class Launcher {
                 .setConfig(GraphDatabaseSettings.auth_enabled, password != null)
                 .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
                 .setConfig(GraphDatabaseSettings.udc_enabled, false)
+                // Nothing here reads old transaction logs (no backups, no cluster), and the default retention (2 days)
+                // let a benchmark leave gigabytes of them. Older files go at the next checkpoint.
+                .setConfig(GraphDatabaseSettings.keep_logical_logs, "2 files")
+                .setConfig(GraphDatabaseSettings.logical_log_rotation_threshold, ByteUnit.mebiBytes(64))
                 // Nothing in this JVM talks to the in-process Bolt channel.
                 .setConfig(BoltConnectorInternalSettings.enable_local_connector, false)
                 // Netty's default 5 s quiet period per event loop group made every stop take over 10 s; by the time
