@@ -11,10 +11,18 @@ WITH thread, checkpoint, byProvider,
        ELSE $ordinal
      END AS ordinal
 CALL (thread, ordinal) {
-  OPTIONAL MATCH (run:Run {tenant: $tenant, threadId: thread.id})
-  WHERE (ordinal IS NOT NULL AND run.ordinal = ordinal)
-     OR (ordinal IS NULL AND run.ordinal <= thread.headOrdinal AND run.status IN ['completed', 'failed', 'interrupted'])
-  RETURN run ORDER BY run.ordinal DESC LIMIT 1
+  OPTIONAL MATCH (run:Run {tenant: $tenant, threadId: thread.id, ordinal: ordinal})
+  RETURN run AS named
 }
+CALL (thread, ordinal) {
+  // Ordering by every key of the (tenant, threadId, ordinal) index lets Neo4j read it backwards from
+  // the head and stop at the first match instead of sorting the thread's history. A null bound (an
+  // ordinal was named) makes the seek empty rather than a scan that filters out every run.
+  OPTIONAL MATCH (run:Run {tenant: $tenant, threadId: thread.id})
+  WHERE run.ordinal <= CASE WHEN ordinal IS NULL THEN thread.headOrdinal END
+    AND run.status IN ['completed', 'failed', 'interrupted']
+  RETURN run AS newest ORDER BY run.tenant DESC, run.threadId DESC, run.ordinal DESC LIMIT 1
+}
+WITH thread, checkpoint, byProvider, ordinal, coalesce(named, newest) AS run
 RETURN thread {.*} AS thread, run {.id, .ordinal, .status, .providerThreadId} AS run,
        checkpoint {.id, .status} AS checkpoint, byProvider.id AS providerThreadId, ordinal

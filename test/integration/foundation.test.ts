@@ -52,7 +52,7 @@ describe('the foundation', () => {
   // Reads whose cost must not follow the thread's length take the newest or next rows of a long
   // range: the index must serve their order, so that LIMIT stops the read. A Sort or Top means
   // Neo4j reads the whole range first (docs/benchmarks.md); a PartialTop only orders ties.
-  const READ_IN_INDEX_ORDER = ['planner/snapshot', 'summaries/input', 'threads/latest-checkpoint', 'runs/page', 'threads/page'];
+  const READ_IN_INDEX_ORDER = ['planner/snapshot', 'summaries/input', 'threads/latest-checkpoint', 'runs/page', 'threads/page', 'lineage/source-point'];
   it.each(READ_IN_INDEX_ORDER)('cypher/%s.cypher reads in index order, without sorting', async (name) => {
     expect((await planOperators(name)).filter((operator) => /^(Sort|Top)@/.test(operator))).toEqual([]);
   });
