@@ -7,7 +7,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { decidePlan, measurableDeltaRange, type Plan, type PlannerSettings, type PlanningSnapshot } from '../src/domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../src/domain/providers.js';
-import type { ProviderThreadRecord } from '../src/domain/records.js';
+import { servingRun } from '../src/domain/coverage.js';
+import { toLists } from '../src/domain/ranges.js';
+import type { OrdinalRange, ProviderThreadRecord } from '../src/domain/records.js';
 
 export const TENANT = 'local';
 /** Every seeded provider thread runs in this mode, so asking for another one makes it stale. */
@@ -19,6 +21,7 @@ interface SimProviderThread {
   seq: number;
   firstRunOrdinal: number | null;
   lastRunOrdinal: number | null;
+  served: OrdinalRange[];
   status: string;
   standing: number;
   handoffCoveredTo: number;
@@ -58,8 +61,7 @@ function rng(seed: number): () => number {
 /**
  * The provider of each run: long stretches on a main provider, short excursions to the other,
  * occasionally a longer stay there. Stretches grow with the thread so that a 100k thread has a
- * few hundred switches, not thousands (each switch back after a long stretch is a full summary
- * that COVERS every live run, as the service writes it).
+ * few hundred switches, not thousands.
  */
 export function providerSequence(size: number, providers: [string, string], seed = size): string[] {
   const random = rng(seed * 7919 + 17);
@@ -92,6 +94,7 @@ function toRecord(pt: SimProviderThread): ProviderThreadRecord {
     status: pt.status,
     firstRunOrdinal: pt.firstRunOrdinal,
     lastRunOrdinal: pt.lastRunOrdinal,
+    served: pt.served,
     model: null,
     runtimeMode: SEEDED_RUNTIME_MODE,
     inheritedThroughOrdinal: null,
@@ -101,13 +104,14 @@ function toRecord(pt: SimProviderThread): ProviderThreadRecord {
 const CREATE_THREAD = `
 MERGE (thread:Thread {tenant: $tenant, id: $id})
 ON CREATE SET thread.title = $title, thread.caption = coalesce($title, $id), thread.createdAt = datetime(),
-  thread.headOrdinal = 0, thread.lastOrdinal = 0, thread.providerThreadCount = 0, thread.providers = []`;
+  thread.headOrdinal = 0, thread.lastOrdinal = 0, thread.providerThreadCount = 0, thread.providers = [],
+  thread.rolledBackFrom = [], thread.rolledBackTo = []`;
 
 const CREATE_PROVIDER_THREADS = `
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 UNWIND $providerThreads AS p
 CREATE (providerThread:ProviderThread)
-SET providerThread = p, providerThread.tenant = $tenant, providerThread.threadId = $threadId, providerThread.createdAt = datetime(),
+SET providerThread = p, providerThread.tenant = $tenant, providerThread.threadId = $threadId, providerThread.createdAt = datetime(), providerThread.servedFrom = [], providerThread.servedTo = [],
     providerThread.caption = p.provider + ' #' + toString(p.seq)
 CREATE (thread)-[:HAS_PROVIDER_THREAD]->(providerThread)`;
 
@@ -143,6 +147,7 @@ SET transfer = h.transfer, transfer.tenant = $tenant, transfer.caption = h.trans
     transfer.createdAt = datetime(), transfer.handoffId = h.handoff.id, transfer.consumedAt = datetime()
 CREATE (handoff:ContextHandoff)
 SET handoff = h.handoff, handoff.tenant = $tenant, handoff.transferId = h.transfer.id, handoff.transferKind = h.transfer.kind,
+    handoff.targetRunOrdinal = run.ordinal,
     handoff.caption = h.handoff.strategy + ' ' + toString(h.handoff.coveredFrom) + '-' + toString(h.handoff.coveredTo),
     handoff.createdAt = datetime(), handoff.updatedAt = datetime(), handoff.length = size(h.handoff.summaryText),
     handoff.requestedAt = datetime(), handoff.writtenAt = datetime(), handoff.usedAt = datetime()
@@ -168,8 +173,8 @@ CALL (handoff, h) {
   CREATE (handoff)-[:DRAWN_FROM]->(source)
 }
 CALL (handoff, h) {
-  MATCH (covered:Run {tenant: $tenant, threadId: $threadId})
-  WHERE covered.ordinal >= h.handoff.coveredFrom AND covered.ordinal <= h.handoff.coveredTo AND covered.status <> 'rolled_back'
+  UNWIND CASE WHEN h.handoff.coveredFrom = h.handoff.coveredTo THEN [h.handoff.coveredFrom] ELSE [h.handoff.coveredFrom, h.handoff.coveredTo] END AS end
+  MATCH (covered:Run {tenant: $tenant, threadId: $threadId, ordinal: end})
   CREATE (handoff)-[:COVERS]->(covered)
 }`;
 
@@ -179,14 +184,15 @@ SET thread.headOrdinal = $head, thread.lastOrdinal = $head, thread.providerThrea
 WITH thread
 UNWIND $providerThreads AS p
 MATCH (providerThread:ProviderThread {tenant: $tenant, id: p.id})
-SET providerThread.status = p.status, providerThread.firstRunOrdinal = p.firstRunOrdinal, providerThread.lastRunOrdinal = p.lastRunOrdinal`;
+SET providerThread.status = p.status, providerThread.firstRunOrdinal = p.firstRunOrdinal, providerThread.lastRunOrdinal = p.lastRunOrdinal,
+    providerThread.servedFrom = p.servedFrom, providerThread.servedTo = p.servedTo`;
 
 const FACT_TEXTS = [
   { kind: 'goal', text: 'Ship the parser refactor behind a flag', key: 'goal', status: null },
   { kind: 'decision', text: 'Use a recursive-descent parser instead of the generated one', key: null, status: null },
   { kind: 'constraint', text: 'Keep the public API of src/parser stable', key: null, status: null },
-  { kind: 'test_result', text: 'npm test: 412 passed, 0 failed', key: 'npm test', status: 'passed' },
-  { kind: 'open_question', text: 'Should the lexer keep comments as tokens?', key: null, status: 'open' },
+  { kind: 'test', text: 'npm test: 412 passed, 0 failed', key: 'npm test', status: 'passed' },
+  { kind: 'question', text: 'Should the lexer keep comments as tokens?', key: null, status: 'open' },
 ];
 
 /**
@@ -240,7 +246,7 @@ export async function seedThread(
         const replaced = providerThreads.find((candidate) => candidate.id === plan.replacedProviderThreadId)!;
         if (!['resume_failed', 'divergent', 'rolled_back'].includes(replaced.status)) replaced.status = 'stale';
       }
-      pt = { id: `pt_${randomUUID()}`, provider: provider.id, seq: providerThreads.length + 1, firstRunOrdinal: null, lastRunOrdinal: null, status: 'idle', standing: 0, handoffCoveredTo: 0 };
+      pt = { id: `pt_${randomUUID()}`, provider: provider.id, seq: providerThreads.length + 1, firstRunOrdinal: null, lastRunOrdinal: null, served: [], status: 'idle', standing: 0, handoffCoveredTo: 0 };
       providerThreads.push(pt);
       latest.set(provider.id, pt);
     } else {
@@ -249,6 +255,7 @@ export async function seedThread(
     if (pt.firstRunOrdinal === null) servedBy.push(pt.id);
     pt.firstRunOrdinal ??= ordinal;
     pt.lastRunOrdinal = ordinal;
+    pt.served = servingRun(pt.served, ordinal).served;
     pt.status = 'idle';
     if (!threadProviders.includes(provider.id)) threadProviders.push(provider.id);
     const runId = `run_${randomUUID()}`;
@@ -288,7 +295,7 @@ export async function seedThread(
           resolution: delta ? 'delta_context' : 'portable_context', createdBy: 'user',
         },
       });
-      coversEdges += to - from + 1;
+      coversEdges += from === to ? 1 : 2;
       pt.standing += 1;
       pt.handoffCoveredTo = Math.max(pt.handoffCoveredTo, to);
     }
@@ -328,25 +335,17 @@ export async function seedThread(
         options.log(`  seeding ${threadId} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${runRows.length} runs, ${Math.round(done / seconds)} runs/s`);
       }
     }
-    // Handoffs in batches bounded by the COVERS edges they create.
-    let group: typeof handoffRows = [];
-    let groupCovers = 0;
-    const flush = async () => {
-      if (group.length) await write(CREATE_HANDOFFS, { handoffs: group });
-      group = [];
-      groupCovers = 0;
-    };
-    for (const row of handoffRows) {
-      group.push(row);
-      groupCovers += Number(row.handoff.coveredTo) - Number(row.handoff.coveredFrom) + 1;
-      if (groupCovers > 100_000 || group.length >= 500) await flush();
+    for (let offset = 0; offset < handoffRows.length; offset += 500) {
+      await write(CREATE_HANDOFFS, { handoffs: handoffRows.slice(offset, offset + 500) });
     }
-    await flush();
     await write(FINISH_THREAD, {
       head: size,
       count: providerThreads.length,
       providers: threadProviders,
-      providerThreads: providerThreads.map(({ id, status, firstRunOrdinal, lastRunOrdinal }) => ({ id, status, firstRunOrdinal, lastRunOrdinal })),
+      providerThreads: providerThreads.map(({ id, status, firstRunOrdinal, lastRunOrdinal, served }) => {
+        const { from, to } = toLists(served);
+        return { id, status, firstRunOrdinal, lastRunOrdinal, servedFrom: from, servedTo: to };
+      }),
     });
   } finally {
     await session.close();

@@ -1,7 +1,7 @@
 // Coverage gaps: live runs of a thread's history that one of its provider threads still in use
 // (status active or idle) has never seen: it neither served them (USES, or inherited through a
 // native fork's inheritedThroughOrdinal) nor received them through a standing handoff (pending or
-// ready, transferKind provider_handoff or fork) that COVERS them. Such a provider thread needs a
+// ready, transferKind provider_handoff or fork) whose range holds them. Such a provider thread needs a
 // delta (or more) the next time its provider serves the thread. The history goes through the
 // thread's segments, so a fork's inherited runs count.
 //
@@ -41,8 +41,9 @@ CALL (segments, providerThread) {
     AND run.ordinal > coalesce(providerThread.inheritedThroughOrdinal, 0)
     AND NOT EXISTS { (run)-[:USES]->(providerThread) }
     AND NOT EXISTS {
-      MATCH (run)<-[:COVERS]-(handoff:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
+      MATCH (handoff:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
       WHERE handoff.status IN ['pending', 'ready'] AND handoff.transferKind IN ['provider_handoff', 'fork']
+        AND handoff.coveredFrom <= run.ordinal <= handoff.coveredTo
     }
   WITH run ORDER BY run.ordinal
   RETURN count(run) AS missingRuns, min(run.ordinal) AS firstMissing, max(run.ordinal) AS lastMissing,

@@ -2,7 +2,7 @@
 // threads, how that provider thread knows the run: `native` (it served the run: its USES edge, or a
 // natively forked provider thread's inherited ordinals through inheritedThroughOrdinal), `handoff`
 // (a standing handoff, status pending or ready, of transferKind provider_handoff or fork,
-// DELIVERED_TO it COVERS the run) or `missing`. The history goes through the thread's segments, so a
+// DELIVERED_TO it has the run's ordinal in its range coveredFrom..coveredTo) or `missing`. The history goes through the thread's segments, so a
 // fork's inherited runs (which live in its source thread) are rows too; rolled-back runs are not.
 // One page of runs in ordinal order.
 //
@@ -46,8 +46,9 @@ CALL (run, providerThreads) {
        CASE
          WHEN run.ordinal <= coalesce(providerThread.inheritedThroughOrdinal, 0) OR EXISTS { (run)-[:USES]->(providerThread) } THEN 'native'
          WHEN EXISTS {
-           MATCH (run)<-[:COVERS]-(handoff:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
+           MATCH (handoff:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
            WHERE handoff.status IN ['pending', 'ready'] AND handoff.transferKind IN ['provider_handoff', 'fork']
+             AND handoff.coveredFrom <= run.ordinal <= handoff.coveredTo
          } THEN 'handoff'
          ELSE 'missing'
        END AS kind

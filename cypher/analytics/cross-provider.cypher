@@ -20,7 +20,8 @@
 //   deltaShare, fullShare, checkpointShare, manualShare
 //                              share of switches whose handoff strategy was delta_since_target_last_seen,
 //                              full_thread_summary, checkpoint_summary, manual_context (0..1)
-//   meanRunsCovered            mean number of runs the handoff COVERS
+//   meanRunsCovered            mean number of runs the handoff covers: the live runs of its range, its
+//                              range less the ordinals its thread had rolled back (0 for a 0-0 range)
 //   returns, resumed, recreated
 //                              switches back to a provider already on the thread; of those, planAction
 //                              resume, and planAction create
@@ -35,10 +36,17 @@ WITH handoff.targetRunId AS runId, collect(handoff) AS written
 WITH runId, written[0] AS handoff, size(written) AS handoffs
 MATCH (run:Run {tenant: $tenant, id: runId})
 OPTIONAL MATCH (transfer:ContextTransfer {tenant: $tenant, id: handoff.transferId})
+MATCH (thread:Thread {tenant: $tenant, id: handoff.threadId})
+WITH run, handoff, handoffs, transfer, coalesce(thread.rolledBackFrom, []) AS goneFrom, coalesce(thread.rolledBackTo, []) AS goneTo
 WITH run, handoff, handoffs,
      coalesce(transfer.sourceProvider, 'unknown') AS fromProvider,
      coalesce(transfer.targetProvider, handoff.targetProvider, run.provider) AS toProvider,
-     COUNT { (handoff)-[:COVERS]->(:Run) } AS covered,
+     CASE WHEN handoff.coveredFrom < 1 THEN 0 ELSE handoff.coveredTo - handoff.coveredFrom + 1
+       - reduce(gone = 0, i IN range(0, size(goneFrom) - 1) |
+           gone + CASE WHEN goneFrom[i] > handoff.coveredTo OR goneTo[i] < handoff.coveredFrom THEN 0
+                       ELSE CASE WHEN goneTo[i] < handoff.coveredTo THEN goneTo[i] ELSE handoff.coveredTo END
+                          - CASE WHEN goneFrom[i] > handoff.coveredFrom THEN goneFrom[i] ELSE handoff.coveredFrom END + 1 END)
+     END AS covered,
      run.planAction = 'resume' OR EXISTS {
        MATCH (earlier:ProviderThread {tenant: $tenant, threadId: run.threadId, provider: run.provider})
        WHERE earlier.seq IS NOT NULL AND earlier.id <> run.providerThreadId AND earlier.createdAt <= run.createdAt

@@ -3,7 +3,8 @@
 // are ignored, at most 20 runs are expanded).
 // Shows, for each selected run, what the search phrase "Handoffs covering run $runId in tenant
 // $tenant" (handoffs-covering-run.cypher) shows: the provider thread that served it and every
-// handoff that COVERS it (newest 100 per run), with the provider thread each was DELIVERED_TO and
+// handoff of its thread whose range holds it (newest 100 per run, with the COVERS edges to the
+// first and last run of each range), with the provider thread each was DELIVERED_TO and
 // the run that USES it.
 // Returns paths, at most 500.
 UNWIND $nodes AS nodeId
@@ -15,13 +16,25 @@ CALL (run) {
   MATCH path = (run)-[:USES]->(:ProviderThread)
   RETURN path
   UNION
-  MATCH (run)<-[:COVERS]-(handoff:ContextHandoff)
+  // A handoff covers the live runs of its range: the handoffs of the run's thread, and of its direct
+  // forks that inherited the run, whose range holds its ordinal (index seeks on (tenant, threadId,
+  // coveredTo) and (tenant, parentThreadId)), drawn with the COVERS edges to the first and last run
+  // of the range.
+  CALL (run) {
+    RETURN run.threadId AS holderId
+    UNION
+    MATCH (fork:Thread {tenant: run.tenant, parentThreadId: run.threadId})
+    WHERE fork.relationshipToParent = 'fork' AND fork.forkOrdinal >= run.ordinal
+    RETURN fork.id AS holderId
+  }
+  MATCH (handoff:ContextHandoff {tenant: run.tenant, threadId: holderId})
+  WHERE handoff.coveredTo >= run.ordinal AND handoff.coveredFrom <= run.ordinal AND handoff.transferKind IN ['provider_handoff', 'fork']
   WITH handoff ORDER BY handoff.createdAt DESC, handoff.id LIMIT 100
-  CALL (run, handoff) {
-    MATCH path = (run)<-[:COVERS]-(handoff)-[:DELIVERED_TO]->(:ProviderThread)
+  CALL (handoff) {
+    MATCH path = (:Run)<-[:COVERS]-(handoff)-[:DELIVERED_TO]->(:ProviderThread)
     RETURN path
     UNION
-    MATCH path = (run)<-[:COVERS]-(handoff)<-[:USES]-(:Run)
+    MATCH path = (:Run)<-[:COVERS]-(handoff)<-[:USES]-(:Run)
     RETURN path
   }
   RETURN path

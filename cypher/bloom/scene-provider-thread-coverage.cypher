@@ -3,8 +3,8 @@
 // provider threads are ignored, at most 10 are expanded).
 // Shows, for each selected provider thread, what the search phrase "Coverage of provider thread
 // $providerThreadId in tenant $tenant" (provider-thread-coverage.cypher) shows: the runs it served
-// (USES, newest 200), the handoffs DELIVERED_TO it (newest 100, any status) with the runs they
-// COVERS, and the provider thread it was natively FORKED_FROM.
+// (USES, newest 200), the handoffs DELIVERED_TO it (newest 100, any status) with the first and
+// last run of their ranges (COVERS), and the provider thread it was natively FORKED_FROM.
 // Returns paths, at most 1000.
 UNWIND $nodes AS nodeId
 MATCH (pt:ProviderThread)

@@ -1,7 +1,9 @@
 // Materializes a context transfer as handoff $handoff for run $handoff.targetRunId: the transfer,
 // the handoff, and the edges that make it auditable: the run USES it, it is DELIVERED_TO the target
-// provider thread, DRAWN_FROM the provider threads that served the covered runs, and it COVERS each
-// live run in its range.
+// provider thread, DRAWN_FROM the provider threads that served the covered runs, and it COVERS the
+// first and the last live run of its range. Which runs it covers is its range (coveredFrom..coveredTo)
+// less the ordinals its thread's history had rolled back, so the edges it writes do not grow with
+// the range.
 MATCH (thread:Thread {tenant: $tenant, id: $handoff.threadId})
 MATCH (run:Run {tenant: $tenant, id: $handoff.targetRunId})
 MATCH (target:ProviderThread {tenant: $tenant, id: $handoff.toProviderThreadId})
@@ -24,6 +26,7 @@ SET handoff = $handoff,
     handoff.transferId = $transfer.id,
     handoff.transferKind = transfer.kind,
     handoff.caption = $handoff.strategy + ' ' + toString($handoff.coveredFrom) + '-' + toString($handoff.coveredTo),
+    handoff.targetRunOrdinal = run.ordinal,
     handoff.createdAt = datetime(),
     handoff.updatedAt = datetime(),
     handoff.length = size($handoff.summaryText),
@@ -64,13 +67,11 @@ CALL (handoff) {
   MATCH (source:ProviderThread {tenant: $tenant, id: sourceId})
   CREATE (handoff)-[:DRAWN_FROM]->(source)
 }
-// $segments locate the covered range in the thread's history (a fork's inherited runs live in
-// its source thread); a merge-back covers the fork's runs, in the fork.
+// The ends of the range may be runs of other threads: a fork's inherited runs live in its source,
+// a merge-back covers the fork's runs.
 CALL (handoff) {
-  UNWIND $segments AS segment
-  MATCH (covered:Run {tenant: $tenant, threadId: segment.threadId})
-  WHERE covered.ordinal >= segment.from AND covered.ordinal <= segment.to
-    AND (covered.status <> 'rolled_back' OR (segment.asOf IS NOT NULL AND covered.rolledBackAt > datetime(segment.asOf)))
+  UNWIND $coverageEnds AS end
+  MATCH (covered:Run {tenant: $tenant, threadId: end.threadId, ordinal: end.ordinal})
   CREATE (handoff)-[:COVERS]->(covered)
 }
 RETURN handoff {.*} AS handoff

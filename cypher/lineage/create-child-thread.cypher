@@ -1,5 +1,6 @@
 // Creates a fork or subagent thread $id under parent $parentId at source point $source, with the
-// history it inherits ($segments, stamped with this moment where asOf is null), the edge to its
+// history it inherits ($segments, stamped with this moment where asOf is null, and the inherited
+// ordinals that were not live at this moment, $rolledBackFrom/$rolledBackTo), the edge to its
 // source point, and its pending transfer. It chooses no provider: the first run resolves that.
 MATCH (parent:Thread {tenant: $tenant, id: $parentId})
 OPTIONAL MATCH (sourceRun:Run {tenant: $tenant, id: $source.runId})
@@ -12,7 +13,8 @@ CREATE (child:Thread {
   providerThreadCount: 0, providers: [],
   segmentThreadIds: [segment IN $segments | segment.threadId],
   segmentTo: [segment IN $segments | segment.to],
-  segmentAsOf: [segment IN $segments | coalesce(segment.asOf, toString(datetime()))]
+  segmentAsOf: [segment IN $segments | coalesce(segment.asOf, toString(datetime()))],
+  rolledBackFrom: $rolledBackFrom, rolledBackTo: $rolledBackTo
 })
 FOREACH (_ IN CASE WHEN sourceRun IS NOT NULL AND $relationship = 'fork' THEN [1] ELSE [] END | CREATE (child)-[:FORKED_FROM]->(sourceRun))
 FOREACH (_ IN CASE WHEN sourceRun IS NOT NULL AND $relationship = 'subagent' THEN [1] ELSE [] END | CREATE (child)-[:SPAWNED_BY]->(sourceRun))

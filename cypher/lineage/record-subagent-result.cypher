@@ -12,7 +12,7 @@ CREATE (transfer:ContextTransfer {
 })
 CREATE (handoff:ContextHandoff {
   tenant: $tenant, id: $handoffId, transferId: $transferId, transferKind: 'subagent_result', threadId: parent.id,
-  targetRunId: parentRun.id, fromProviderThreadIds: [], toProviderThreadId: parentThread.id,
+  targetRunId: parentRun.id, targetRunOrdinal: parentRun.ordinal, fromProviderThreadIds: [], toProviderThreadId: parentThread.id,
   coveredFrom: 0, coveredTo: 0, strategy: 'manual_context', summaryText: $result, status: 'ready',
   delivery: $delivery, source: 'subagent', length: size($result), targetProvider: parentRun.provider, omissions: [],
   requestedAt: datetime(), writtenAt: datetime(), usedAt: datetime(),

@@ -1,17 +1,11 @@
-// Rollback step 2: every standing handoff that covers a rolled-back run, or was made for one, is
-// superseded: nothing replaces it, the rollback withdrew what it described.
-UNWIND $runIds AS runId
-MATCH (run:Run {tenant: $tenant, id: runId})
-CALL (run) {
-  MATCH (handoff:ContextHandoff)-[:COVERS]->(run)
-  RETURN handoff
-  UNION
-  MATCH (run)-[:USES]->(handoff:ContextHandoff)
-  RETURN handoff
-}
-WITH DISTINCT handoff
-// Only this thread's handoffs: a fork keeps the context it inherited, a source keeps its merge-backs.
-WHERE handoff.status IN ['pending', 'ready'] AND handoff.threadId = $threadId
+// Rollback step 2: every standing handoff of the thread made for a run above $toOrdinal is
+// superseded: nothing replaces it, the rollback withdrew what it described. A handoff covers only
+// ordinals below the run it was made for, so this also withdraws every handoff that covers a
+// rolled-back run. Only this thread's handoffs: a fork keeps the context it inherited, a source
+// keeps its merge-backs. A range seek on (tenant, threadId, targetRunOrdinal): the handoffs of
+// earlier runs are never read.
+MATCH (handoff:ContextHandoff {tenant: $tenant, threadId: $threadId})
+WHERE handoff.targetRunOrdinal > $toOrdinal AND handoff.status IN ['pending', 'ready']
 SET handoff.status = 'superseded', handoff.updatedAt = datetime(), handoff.supersededByRollback = true
 RETURN handoff {.*} AS handoff
 ORDER BY handoff.createdAt, handoff.id

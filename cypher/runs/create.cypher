@@ -1,6 +1,7 @@
 // Creates run $run.id as the thread's next ordinal, served by provider thread $providerThreadId,
 // and makes it the thread's running run. The caller holds the thread lock (threads/lock).
-// Native coverage is this USES edge: a provider thread natively knows the runs that use it.
+// Native coverage is this USES edge; $served is the provider thread's native ranges with the run
+// added (src/domain/coverage.ts), so coverage reads never walk the edges.
 MATCH (thread:Thread {tenant: $tenant, id: $run.threadId})
 MATCH (providerThread:ProviderThread {tenant: $tenant, id: $providerThreadId})
 CREATE (run:Run)
@@ -16,9 +17,8 @@ SET thread.lastOrdinal = run.ordinal,
     thread.headOrdinal = run.ordinal,
     thread.runningRunId = run.id,
     thread.providers = CASE WHEN run.provider IN thread.providers THEN thread.providers ELSE thread.providers + run.provider END,
+    providerThread += $served,
     providerThread.status = 'active',
-    providerThread.firstRunOrdinal = coalesce(providerThread.firstRunOrdinal, run.ordinal),
-    providerThread.lastRunOrdinal = run.ordinal,
     providerThread.model = coalesce(run.model, providerThread.model),
     providerThread.runtimeMode = coalesce(run.runtimeMode, providerThread.runtimeMode)
 RETURN run {.*} AS run, providerThread {.*} AS providerThread

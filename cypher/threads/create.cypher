@@ -8,5 +8,7 @@ ON CREATE SET
   thread.headOrdinal = 0,
   thread.lastOrdinal = 0,
   thread.providerThreadCount = 0,
-  thread.providers = []
+  thread.providers = [],
+  thread.rolledBackFrom = [],
+  thread.rolledBackTo = []
 RETURN thread {.*} AS thread

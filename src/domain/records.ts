@@ -53,6 +53,10 @@ export interface OrdinalRange {
 
 export interface ThreadRecord {
   id: string;
+  /** Highest ordinal ever allocated; ordinals are never reused. */
+  lastOrdinal: number;
+  /** Ordinals of its history that are not live (see src/domain/history.ts). */
+  rolledBack: OrdinalRange[];
   title: string | null;
   createdAt: string;
   headOrdinal: number;
@@ -107,6 +111,8 @@ export interface ProviderThreadRecord {
   runtimeMode: string | null;
   firstRunOrdinal: number | null;
   lastRunOrdinal: number | null;
+  /** The live runs it served itself, as ordinal ranges (native coverage). */
+  served: OrdinalRange[];
   forkedFromId: string | null;
   /** A natively forked provider thread knows its fork's inherited runs through this ordinal. */
   inheritedThroughOrdinal: number | null;
@@ -115,10 +121,14 @@ export interface ProviderThreadRecord {
 
 export interface CoverageRecord {
   providerThreadId: string;
-  nativeRunOrdinals: number[];
+  /** Live runs it knows natively: served itself, or inherited through a native fork. */
+  nativeRanges: OrdinalRange[];
+  /** Live runs it knows only through its standing handoffs. */
+  handoffRanges: OrdinalRange[];
   handoffIds: string[];
   coveredThroughOrdinal: number;
-  missingRunOrdinals: number[];
+  /** Live runs of the thread's history it knows neither way. */
+  missingRanges: OrdinalRange[];
 }
 
 export interface HandoffRecord {
@@ -236,6 +246,10 @@ export interface ProviderThreadRollbackRecord {
 
 export interface RollbackResult {
   thread: ThreadRecord;
+  /** The ordinals this rollback withdrew, and how many runs they are. */
+  rolledBackRanges: OrdinalRange[];
+  rolledBackRunCount: number;
+  /** The first of them, lowest ordinal first (bounded: see ROLLED_BACK_RUNS_PAGE). */
   rolledBackRuns: RunRecord[];
   supersededHandoffs: HandoffRecord[];
   providerThreads: ProviderThreadRollbackRecord[];

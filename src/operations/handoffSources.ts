@@ -3,7 +3,7 @@
 // write is checked for dropped facts; whatever fails or never arrives is replaced by a local summary,
 // so a run is never stuck. Regeneration writes a new handoff; nothing is edited in place.
 import { ThreadlineError, badInput, notFound } from '../api/errors.js';
-import { segmentsFor } from '../domain/history.js';
+import { rangeEnds } from '../domain/history.js';
 import { appendOmissions, findOmissions } from '../domain/omissions.js';
 import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
 import type { HandoffRecord, TransferRecord } from '../domain/records.js';
@@ -180,7 +180,7 @@ async function writeReplacement(
       omissions: [],
     },
     { ...existingTransfer(transfer!), status: transfer!.status, resolution: transfer!.resolution },
-    segmentsFor(thread!, range),
+    rangeEnds(thread!, range),
     merges.parts.map((part) => part.transfer.id),
   );
 }

@@ -1,7 +1,9 @@
 // Rollback, fork, merge-back and subagents (../shared/design/domain.md, "Rollback", "Fork" and
 // "The wider lineage model"): each one transaction under the thread's lock.
 import { ThreadlineError, badInput, notFound } from '../api/errors.js';
-import { inheritedByFork, segmentHolding } from '../domain/history.js';
+import { rollbackActionFor, servedAfterRollback, turnsDroppedByRollback } from '../domain/coverage.js';
+import { inheritedByFork, rolledBackAfterRollback, rolledBackInheritedByFork, segmentHolding, withdrawnByRollback } from '../domain/history.js';
+import { firstOrdinals } from '../domain/ranges.js';
 import { deliveryFor } from '../domain/providers.js';
 import type { ProviderThreadRecord, ProviderThreadRollbackRecord, RollbackResult, ThreadRecord, TransferRecord } from '../domain/records.js';
 import {
@@ -25,6 +27,8 @@ import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 
 const STABLE = new Set(['completed', 'failed', 'interrupted']);
+/** A rollback answers with at most this many of the runs it rolled back; the count and ranges give the rest. */
+export const ROLLED_BACK_RUNS_PAGE = 100;
 
 export async function rollbackThread(context: OperationContext, threadId: string, toOrdinal: number): Promise<RollbackResult> {
   return context.graph.write(async (tx) => {
@@ -33,17 +37,26 @@ export async function rollbackThread(context: OperationContext, threadId: string
     if (thread.runningRunId !== null) throw new ThreadlineError('RUN_IN_PROGRESS', `Thread ${JSON.stringify(threadId)} has a running run; end it before rolling back.`, { runId: thread.runningRunId });
     await requireRollbackPoint(tx, thread, toOrdinal);
 
-    const rolledBackRuns = await rollBackRuns(tx, threadId, toOrdinal);
-    const runIds = rolledBackRuns.map((run) => run.id);
-    const supersededHandoffs = await supersedeRolledBackHandoffs(tx, threadId, runIds);
+    const withdrawn = withdrawnByRollback(thread, toOrdinal);
+    const rolledBack = await rollBackRuns(tx, threadId, toOrdinal, {
+      withdrawn,
+      rolledBack: rolledBackAfterRollback(thread, toOrdinal),
+      pageOrdinals: firstOrdinals(withdrawn, ROLLED_BACK_RUNS_PAGE),
+    });
+    const supersededHandoffs = await supersedeRolledBackHandoffs(tx, threadId, toOrdinal);
     await withdrawMergeBacks(tx, threadId, toOrdinal);
-    const affected = await providerThreadsAffectedByRollback(tx, threadId, toOrdinal, runIds, supersededHandoffs.map((handoff) => handoff.id));
-    const decisions = affected.map(({ providerThread, turnsToDrop, keepsEarlierRuns }) => {
+    const affected = await providerThreadsAffectedByRollback(tx, threadId, toOrdinal, [...new Set(supersededHandoffs.map((handoff) => handoff.toProviderThreadId))]);
+    const decisions = affected.map((providerThread) => {
       const canRollBack = context.providers.get(providerThread.provider)?.capabilities.canRollbackThread ?? false;
-      return { providerThread, turnsToDrop, action: canRollBack && keepsEarlierRuns ? ('rolled_back' as const) : ('divergent' as const) };
+      return {
+        providerThread,
+        turnsToDrop: turnsDroppedByRollback(providerThread.served, toOrdinal),
+        action: rollbackActionFor(canRollBack, providerThread.served, providerThread.inheritedThroughOrdinal, toOrdinal),
+        served: servedAfterRollback(providerThread.served, toOrdinal),
+      };
     });
     const updated = new Map(
-      (await setRollbackStatuses(tx, decisions.map(({ providerThread, action }) => ({ id: providerThread.id, status: action })))).map((pt) => [pt.id, pt]),
+      (await setRollbackStatuses(tx, decisions.map(({ providerThread, action, served }) => ({ id: providerThread.id, status: action, served })))).map((pt) => [pt.id, pt]),
     );
     const providerThreads: ProviderThreadRollbackRecord[] = decisions.map(({ providerThread, turnsToDrop, action }) => ({
       providerThread: updated.get(providerThread.id) ?? providerThread,
@@ -54,7 +67,14 @@ export async function rollbackThread(context: OperationContext, threadId: string
           : null,
     }));
     const [after] = await threadsByIds(tx, [threadId]);
-    return { thread: after!, rolledBackRuns, supersededHandoffs, providerThreads };
+    return {
+      thread: after!,
+      rolledBackRanges: withdrawn,
+      rolledBackRunCount: rolledBack.rolledBackRunCount,
+      rolledBackRuns: rolledBack.page,
+      supersededHandoffs,
+      providerThreads,
+    };
   });
 }
 
@@ -120,6 +140,7 @@ export async function forkThread(context: OperationContext, input: ForkInput): P
       },
       forkOrdinal: point.ordinal,
       segments: inheritedByFork(source, point.ordinal),
+      rolledBack: rolledBackInheritedByFork(source, point.ordinal),
       transferId: newId('tr'),
       transferKind: 'fork',
       targetProvider: null,
@@ -203,6 +224,7 @@ export async function spawnSubagent(context: OperationContext, input: SpawnInput
       source: { runId: locked.run.id, runOrdinal: locked.run.ordinal, checkpointId: null, providerThreadId: locked.run.providerThreadId },
       forkOrdinal: 0,
       segments: [],
+      rolledBack: [],
       transferId: newId('tr'),
       transferKind: 'subagent_spawn',
       targetProvider: input.provider,

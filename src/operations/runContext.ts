@@ -3,7 +3,7 @@
 // task, and pending merge-backs. One handoff carries all parts and is linked to every transfer it
 // resolves. The switch part is written by the source the summary policy names: locally at once, or
 // PENDING for a provider or a configured summarizer to write.
-import { segmentsFor, type HistorySegment } from '../domain/history.js';
+import { rangeEnds, type RunAt } from '../domain/history.js';
 import type { Plan } from '../domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
 import type { ForkResolution } from '../domain/forks.js';
@@ -51,7 +51,8 @@ export interface Part {
   text: string;
   strategy: HandoffStrategy;
   range: OrdinalRange;
-  segments: HistorySegment[];
+  /** The first and last live run of the range, which its COVERS edges point to. */
+  coverageEnds: RunAt[];
   sourceProviderThreadIds: string[];
   transfer: NewTransfer;
   source: string;
@@ -93,7 +94,7 @@ export async function writeRunContext(tx: Tx, request: RunContextRequest): Promi
       omissions: [],
     },
     lead.transfer,
-    lead.segments,
+    lead.coverageEnds,
     rest.map((part) => part.transfer.id),
   );
   return { handoff, strategy: main === lead ? lead.strategy : null, reasons };
@@ -120,7 +121,7 @@ async function switchPart(tx: Tx, request: RunContextRequest, budget: number | n
     text: summary.text,
     strategy,
     range,
-    segments: segmentsFor(thread, range),
+    coverageEnds: rangeEnds(thread, range),
     sourceProviderThreadIds: summary.sourceProviderThreadIds,
     transfer: planTransfer(request, range, isDelta),
     source: writer.label,
@@ -180,7 +181,7 @@ function manualPart(request: RunContextRequest): Part | null {
     text: request.manualContext,
     strategy: 'manual_context',
     range,
-    segments: request.plan.coveredRunOrdinals ? segmentsFor(request.thread, range) : [],
+    coverageEnds: request.plan.coveredRunOrdinals ? rangeEnds(request.thread, range) : [],
     sourceProviderThreadIds: [],
     transfer: { ...planTransfer(request, range, false), createdBy: 'user' },
     source: 'user',
@@ -200,7 +201,7 @@ function subagentTaskPart(request: RunContextRequest, budget: number | null): Pa
     text: budget === null ? task : task.slice(0, Math.max(0, budget)),
     strategy: 'manual_context',
     range: { from: 0, to: 0 },
-    segments: [],
+    coverageEnds: [],
     sourceProviderThreadIds: [],
     transfer: spawnTransfer(request, spawn),
     source: 'user',
@@ -237,7 +238,7 @@ async function mergeBackPart(tx: Tx, provider: ProviderDefinition, transfer: Tra
     text: summary.text,
     strategy: 'fork_delta_summary',
     range,
-    segments: segmentsFor(fork!, range),
+    coverageEnds: rangeEnds(fork!, range),
     sourceProviderThreadIds: summary.sourceProviderThreadIds,
     transfer: { ...existingTransfer(transfer), resolution: 'delta_context', targetProvider: provider.id },
     source: 'local',

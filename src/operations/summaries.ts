@@ -1,5 +1,5 @@
 // Writes handoff text with the local deterministic summarizer from what the graph holds.
-import { segmentsFor, type ThreadHistory } from '../domain/history.js';
+import { livePiecesFor, type ThreadHistory } from '../domain/history.js';
 import type { HandoffStrategy, OrdinalRange } from '../domain/records.js';
 import { createHash } from 'node:crypto';
 import { renderSummary, renderSummaryReport, type SummaryInput } from '../domain/summary.js';
@@ -28,7 +28,7 @@ export async function readSummarySource(tx: Tx, thread: ThreadHistory, range: Or
   const width = range.to - range.from + 1;
   const runs = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_RUN_LINE_CHARS);
   const facts = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_FACT_CHARS);
-  return loadSummarySource(tx, segmentsFor(thread, range), { runs: Math.max(1, Math.min(width, runs)), facts });
+  return loadSummarySource(tx, livePiecesFor(thread, range), { runs: Math.max(1, Math.min(width, runs)), facts });
 }
 
 export function summarize(
@@ -36,8 +36,8 @@ export function summarize(
   request: { threadId: string; title: string | null; range: OrdinalRange; strategy: HandoffStrategy; targetProvider: string; budgetChars: number | null },
 ): LocalSummary {
   const runs = [...source.runs].sort((a, b) => a.ordinal - b.ordinal);
-  const oldestLoaded = runs[0]?.ordinal ?? request.range.to + 1;
-  const omittedRunCount = Math.max(0, oldestLoaded - request.range.from);
+  // Rolled-back ordinals in the range are not runs of the history: only live runs left out count.
+  const omittedRunCount = Math.max(0, source.liveRunCount - runs.length);
   const providersOfRuns = [...new Set(runs.map((run) => run.provider))];
   const input: SummaryInput = {
     strategy: request.strategy,

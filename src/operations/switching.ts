@@ -5,13 +5,15 @@ import { createHash } from 'node:crypto';
 import { ThreadlineError, badInput, notFound } from '../api/errors.js';
 import { decidePlan, measurableDeltaRange, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
 import { planForFork, resolveFork, type ForkResolution } from '../domain/forks.js';
+import { liveHistory } from '../domain/history.js';
+import { highest, intersect } from '../domain/ranges.js';
 import { DEFAULT_SUMMARY_POLICY } from '../domain/summaryPolicy.js';
 import type { ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, ThreadRecord, TransferRecord } from '../domain/records.js';
 import { handoffsByIds, mergeBacksCarriedBy, pendingTransfersInto, resolveForkNatively, supersedeHandoff } from '../graph/repositories/handoffs.js';
 import { loadPlanningSnapshot, type SummarySource } from '../graph/repositories/planning.js';
 import { createProviderThread, markProviderThreadStale, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { createRun, lockRunForUpdate, moveRunToProviderThread, runByIdempotencyKey, runsByIds, setRunPlan } from '../graph/repositories/runs.js';
-import { liveOrdinals, lockThread } from '../graph/repositories/threads.js';
+import { lockThread } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 import { writeWithConfiguredSummarizer } from './handoffSources.js';
@@ -85,7 +87,7 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
         idempotencyFingerprint: fingerprint,
         plan: { ...plan, providerThreadId: plan.providerThreadAction === 'create' ? null : plan.providerThreadId ?? providerThread.id },
       },
-      providerThread.id,
+      providerThread,
     );
     const written = await writeRunContext(tx, {
       plan,
@@ -148,10 +150,10 @@ export async function reportResumeFailure(context: OperationContext, runId: stri
       model: run.model,
       runtimeMode: run.runtimeMode,
     });
-    const moved = await moveRunToProviderThread(tx, run.id, failedId, replacement.id, error);
+    const [failed] = await providerThreadsByIds(tx, [failedId]);
+    const moved = await moveRunToProviderThread(tx, run, failed!, replacement, error);
     // Rolled-back ordinals below the run are not history: the summary ends at the live run before it.
-    const liveBefore = run.ordinal > 1 ? (await liveOrdinals(tx, [{ thread: locked.thread, range: { from: 1, to: run.ordinal - 1 } }])).get(run.threadId) ?? [] : [];
-    const headBefore = Math.max(0, ...liveBefore);
+    const headBefore = highest(intersect(liveHistory(locked.thread), [{ from: 1, to: run.ordinal - 1 }]));
     const plan: Plan = {
       decision: headBefore > 0 ? 'full_handoff_new' : 'no_handoff',
       providerThreadAction: 'create',

@@ -18,9 +18,9 @@ const LINEAGE = `
 CREATE (root:Thread {tenant: $tenant, id: 'root', caption: 'root', createdAt: datetime(), headOrdinal: 4, lastOrdinal: 4,
                      providerThreadCount: 2, providers: ['codex', 'claude']})
 CREATE (codex:ProviderThread {tenant: $tenant, id: $tenant + '-codex', threadId: 'root', provider: 'codex', seq: 1,
-                              status: 'idle', firstRunOrdinal: 1, lastRunOrdinal: 3, caption: 'codex #1'})
+                              status: 'idle', firstRunOrdinal: 1, lastRunOrdinal: 3, servedFrom: [1], servedTo: [3], caption: 'codex #1'})
 CREATE (claude:ProviderThread {tenant: $tenant, id: $tenant + '-claude', threadId: 'root', provider: 'claude', seq: 2,
-                               status: 'idle', firstRunOrdinal: 4, lastRunOrdinal: 4, caption: 'claude #2'})
+                               status: 'idle', firstRunOrdinal: 4, lastRunOrdinal: 4, servedFrom: [4], servedTo: [4], caption: 'claude #2'})
 CREATE (root)-[:HAS_PROVIDER_THREAD]->(codex), (root)-[:HAS_PROVIDER_THREAD]->(claude)
 CREATE (r1:Run {tenant: $tenant, id: $tenant + '-r1', threadId: 'root', ordinal: 1, provider: 'codex', providerThreadId: codex.id, status: 'completed'})
 CREATE (r2:Run {tenant: $tenant, id: $tenant + '-r2', threadId: 'root', ordinal: 2, provider: 'codex', providerThreadId: codex.id, status: 'completed'})
@@ -36,14 +36,14 @@ CREATE (h:ContextHandoff {tenant: $tenant, id: $tenant + '-h', threadId: 'root',
                           coveredFrom: 1, coveredTo: 3, strategy: 'full_thread_summary', status: 'ready'})
 CREATE (switch)-[:MATERIALIZED_AS]->(h), (switch)-[:FROM_THREAD]->(root), (switch)-[:TO_THREAD]->(root), (switch)-[:FROM_RUN]->(r3)
 CREATE (r4)-[:USES]->(h), (h)-[:DELIVERED_TO]->(claude), (h)-[:DRAWN_FROM]->(codex)
-CREATE (h)-[:COVERS]->(r1), (h)-[:COVERS]->(r2), (h)-[:COVERS]->(r3)
+CREATE (h)-[:COVERS]->(r1), (h)-[:COVERS]->(r3)
 CREATE (fork:Thread {tenant: $tenant, id: 'fork', caption: 'fork', createdAt: datetime() - duration('PT1H'),
                      parentThreadId: 'root', relationshipToParent: 'fork', rootThreadId: 'root', sourceRunId: r3.id, sourceRunOrdinal: 3,
                      forkOrdinal: 3, headOrdinal: 4, lastOrdinal: 4, providerThreadCount: 1, providers: ['claude'],
                      segmentThreadIds: ['root'], segmentTo: [3], segmentAsOf: [toString(datetime() - duration('PT1H'))]})
 CREATE (fork)-[:FORKED_FROM]->(r3)
 CREATE (forkClaude:ProviderThread {tenant: $tenant, id: $tenant + '-fork-claude', threadId: 'fork', provider: 'claude', seq: 1,
-                                   status: 'idle', firstRunOrdinal: 4, lastRunOrdinal: 4, caption: 'claude #1'})
+                                   status: 'idle', firstRunOrdinal: 4, lastRunOrdinal: 4, servedFrom: [4], servedTo: [4], caption: 'claude #1'})
 CREATE (fork)-[:HAS_PROVIDER_THREAD]->(forkClaude)
 CREATE (f4:Run {tenant: $tenant, id: $tenant + '-f4', threadId: 'fork', ordinal: 4, provider: 'claude', providerThreadId: forkClaude.id,
                 status: 'completed', contextHandoffId: $tenant + '-hf'})
@@ -55,7 +55,7 @@ CREATE (hf:ContextHandoff {tenant: $tenant, id: $tenant + '-hf', threadId: 'fork
                            coveredFrom: 1, coveredTo: 3, strategy: 'full_thread_summary', status: 'ready'})
 CREATE (forking)-[:MATERIALIZED_AS]->(hf), (forking)-[:FROM_THREAD]->(root), (forking)-[:TO_THREAD]->(fork), (forking)-[:FROM_RUN]->(r3)
 CREATE (f4)-[:USES]->(hf), (hf)-[:DELIVERED_TO]->(forkClaude), (hf)-[:DRAWN_FROM]->(codex)
-CREATE (hf)-[:COVERS]->(r1), (hf)-[:COVERS]->(r2), (hf)-[:COVERS]->(r3)
+CREATE (hf)-[:COVERS]->(r1), (hf)-[:COVERS]->(r3)
 `;
 
 interface Break {
@@ -82,7 +82,7 @@ const BREAKS: Break[] = [
     rows: [{ runId: '{tenant}-r2', providerThreadId: '{tenant}-elsewhere' }],
   },
   {
-    invariant: 'provider-thread-ordinal-range',
+    invariant: 'provider-thread-served-ranges',
     cypher: `MATCH (pt:ProviderThread {tenant: $tenant, id: $tenant + '-codex'}) SET pt.lastRunOrdinal = 2`,
     rows: [{ providerThreadId: '{tenant}-codex', firstRunOrdinal: 1, lastRunOrdinal: 2, liveFirst: 1, liveLast: 3 }],
   },
@@ -93,8 +93,14 @@ const BREAKS: Break[] = [
   },
   {
     invariant: 'standing-handoff-covers-its-range',
-    cypher: `MATCH (:ContextHandoff {tenant: $tenant, id: $tenant + '-h'})-[covers:COVERS]->(:Run {ordinal: 1}) DELETE covers`,
-    rows: [{ handoffId: '{tenant}-h', uncoveredLiveOrdinals: [1], problems: ['it leaves live runs of its range uncovered'] }],
+    cypher: `MATCH (h:ContextHandoff {tenant: $tenant, id: $tenant + '-h'}), (r4:Run {tenant: $tenant, id: $tenant + '-r4'}) CREATE (h)-[:COVERS]->(r4)`,
+    rows: [
+      {
+        handoffId: '{tenant}-h',
+        badTargets: ['{tenant}-r4'],
+        problems: ['it has more than two COVERS edges', 'it COVERS a run that is not a live run of its range'],
+      },
+    ],
   },
   {
     invariant: 'supersedes-acyclic',
@@ -115,10 +121,12 @@ const BREAKS: Break[] = [
     ],
   },
   {
-    // Rolled back now: still live in the fork's segment, which is an hour old, so only H is wrong, not HF.
+    // Rolled back now without the root recording it (its provider thread's ranges do): still live in
+    // the fork's segment, which is an hour old, so only the root is wrong, not the fork.
     invariant: 'coverage-excludes-rolled-back',
-    cypher: `MATCH (run:Run {tenant: $tenant, id: $tenant + '-r2'}) SET run.status = 'rolled_back', run.rolledBackAt = datetime()`,
-    rows: [{ providerThreadId: '{tenant}-claude', handoffId: '{tenant}-h', runId: '{tenant}-r2', runStatus: 'rolled_back' }],
+    cypher: `MATCH (run:Run {tenant: $tenant, id: $tenant + '-r2'}) SET run.status = 'rolled_back', run.rolledBackAt = datetime()
+             WITH run MATCH (codex:ProviderThread {tenant: $tenant, id: $tenant + '-codex'}) SET codex.servedFrom = [1, 3], codex.servedTo = [1, 3]`,
+    rows: [{ threadId: 'root', runId: '{tenant}-r2', runStatus: 'rolled_back', problem: 'it leaves a rolled-back run out of its rolled-back ranges' }],
   },
   {
     invariant: 'edges-within-tenant',

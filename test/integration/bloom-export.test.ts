@@ -183,37 +183,39 @@ describe('the Bloom search phrases and scene actions (cypher/bloom)', () => {
   it('thread-lineage: the thread, its runs, provider threads and handoffs with what they cover', async () => {
     const scene = await draw(t.driver, 'bloom/thread-lineage', { tenant, threadId: seed.root });
     expect(idsOf(scene)).toEqual(sorted(seed.root, ...runIds(1, 2, 3, 4, 5, 6, 7, 8, 9), seed.c1, seed.l1, seed.h1, seed.h2));
-    expect(typesOf(scene)).toEqual({ HAS_RUN: 9, USES: 11, HAS_PROVIDER_THREAD: 2, DELIVERED_TO: 2, DRAWN_FROM: 2, COVERS: 8 });
-    expect(scene.relationships.size).toBe(34);
+    // Each handoff COVERS the first and last run of its range.
+    expect(typesOf(scene)).toEqual({ HAS_RUN: 9, USES: 11, HAS_PROVIDER_THREAD: 2, DELIVERED_TO: 2, DRAWN_FROM: 2, COVERS: 4 });
+    expect(scene.relationships.size).toBe(30);
     const captions = [...scene.nodes.values()].map((node) => node.properties.caption).sort();
     expect(captions).toEqual(expect.arrayContaining(['codex #1', 'claude #2', '#6 claude', 'full_thread_summary 1-5', 'delta_since_target_last_seen 6-8', 'Design example — "C1/L1" 🚀']));
 
     // The fork's lineage reaches into its source: its portable context covers the root's runs 1-5.
     const forkScene = await draw(t.driver, 'bloom/thread-lineage', { tenant, threadId: seed.fork });
-    expect(idsOf(forkScene)).toEqual(sorted(seed.fork, seed.forkRun, seed.lf, seed.hf, seed.hs, ...runIds(1, 2, 3, 4, 5), seed.c1));
-    expect(typesOf(forkScene)).toEqual({ HAS_RUN: 1, USES: 3, HAS_PROVIDER_THREAD: 1, DELIVERED_TO: 2, DRAWN_FROM: 1, COVERS: 5 });
+    expect(idsOf(forkScene)).toEqual(sorted(seed.fork, seed.forkRun, seed.lf, seed.hf, seed.hs, ...runIds(1, 5), seed.c1));
+    expect(typesOf(forkScene)).toEqual({ HAS_RUN: 1, USES: 3, HAS_PROVIDER_THREAD: 1, DELIVERED_TO: 2, DRAWN_FROM: 1, COVERS: 2 });
   });
 
   it('provider-thread-coverage: the runs a provider thread served and the handoffs it received with the runs they cover', async () => {
     const c1 = await draw(t.driver, 'bloom/provider-thread-coverage', { tenant, providerThreadId: seed.c1 });
-    expect(idsOf(c1)).toEqual(sorted(seed.c1, ...runIds(1, 2, 3, 4, 5, 9), seed.h2, ...runIds(6, 7, 8)));
-    expect(typesOf(c1)).toEqual({ USES: 6, DELIVERED_TO: 1, COVERS: 3 });
+    expect(idsOf(c1)).toEqual(sorted(seed.c1, ...runIds(1, 2, 3, 4, 5, 9), seed.h2, ...runIds(6, 8)));
+    expect(typesOf(c1)).toEqual({ USES: 6, DELIVERED_TO: 1, COVERS: 2 });
     const l1 = await draw(t.driver, 'bloom/provider-thread-coverage', { tenant, providerThreadId: seed.l1 });
-    expect(idsOf(l1)).toEqual(sorted(seed.l1, ...runIds(6, 7, 8), seed.h1, ...runIds(1, 2, 3, 4, 5)));
-    expect(typesOf(l1)).toEqual({ USES: 3, DELIVERED_TO: 1, COVERS: 5 });
+    expect(idsOf(l1)).toEqual(sorted(seed.l1, ...runIds(6, 7, 8), seed.h1, ...runIds(1, 5)));
+    expect(typesOf(l1)).toEqual({ USES: 3, DELIVERED_TO: 1, COVERS: 2 });
     // The fork's provider thread: its own run, the portable context over the root's 1-5 and the subagent's result.
     const lf = await draw(t.driver, 'bloom/provider-thread-coverage', { tenant, providerThreadId: seed.lf });
-    expect(idsOf(lf)).toEqual(sorted(seed.lf, seed.forkRun, seed.hf, ...runIds(1, 2, 3, 4, 5), seed.hs));
-    expect(typesOf(lf)).toEqual({ USES: 1, DELIVERED_TO: 2, COVERS: 5 });
+    expect(idsOf(lf)).toEqual(sorted(seed.lf, seed.forkRun, seed.hf, ...runIds(1, 5), seed.hs));
+    expect(typesOf(lf)).toEqual({ USES: 1, DELIVERED_TO: 2, COVERS: 2 });
   });
 
   it('handoffs-covering-run: where a run\'s work went, in its thread and in a fork', async () => {
     const third = await draw(t.driver, 'bloom/handoffs-covering-run', { tenant, runId: seed.runs[3] });
-    expect(idsOf(third)).toEqual(sorted(seed.runs[3]!, seed.c1, seed.h1, seed.l1, seed.runs[6]!, seed.hf, seed.lf, seed.forkRun));
-    expect(typesOf(third)).toEqual({ USES: 3, COVERS: 2, DELIVERED_TO: 2 });
+    // H1 and the fork's HF hold run 3 in their ranges 1-5; each is drawn with the ends of its range.
+    expect(idsOf(third)).toEqual(sorted(seed.runs[3]!, seed.c1, seed.h1, seed.l1, seed.runs[6]!, seed.hf, seed.lf, seed.forkRun, ...runIds(1, 5)));
+    expect(typesOf(third)).toEqual({ USES: 3, COVERS: 4, DELIVERED_TO: 2 });
     const seventh = await draw(t.driver, 'bloom/handoffs-covering-run', { tenant, runId: seed.runs[7] });
-    expect(idsOf(seventh)).toEqual(sorted(seed.runs[7]!, seed.l1, seed.h2, seed.c1, seed.runs[9]!));
-    expect(typesOf(seventh)).toEqual({ USES: 2, COVERS: 1, DELIVERED_TO: 1 });
+    expect(idsOf(seventh)).toEqual(sorted(seed.runs[7]!, seed.l1, seed.h2, seed.c1, seed.runs[9]!, ...runIds(6, 8)));
+    expect(typesOf(seventh)).toEqual({ USES: 2, COVERS: 2, DELIVERED_TO: 1 });
     const ninth = await draw(t.driver, 'bloom/handoffs-covering-run', { tenant, runId: seed.runs[9] });
     expect(idsOf(ninth)).toEqual(sorted(seed.runs[9]!, seed.c1));
   });
@@ -436,7 +438,7 @@ describe('npm run export', () => {
     // Bloom's phrases read the copy as they read the source.
     const onCopy = await draw(target, 'bloom/thread-lineage', { tenant, threadId: seed.root }, 'neo4j');
     expect(idsOf(onCopy)).toEqual(idsOf(await draw(t.driver, 'bloom/thread-lineage', { tenant, threadId: seed.root })));
-    expect(typesOf(onCopy)).toEqual({ HAS_RUN: 9, USES: 11, HAS_PROVIDER_THREAD: 2, DELIVERED_TO: 2, DRAWN_FROM: 2, COVERS: 8 });
+    expect(typesOf(onCopy)).toEqual({ HAS_RUN: 9, USES: 11, HAS_PROVIDER_THREAD: 2, DELIVERED_TO: 2, DRAWN_FROM: 2, COVERS: 4 });
 
     // The same export through the command line, against the configured Neo4j.
     const out = join(work, 'thread.cypher');
@@ -465,7 +467,7 @@ describe('npm run export', () => {
     const stale = await draw(target, 'bloom/stale-provider-threads', { tenant }, 'neo4j');
     expect(typesOf(stale)).toEqual({ HAS_PROVIDER_THREAD: 2 });
     const forkCoverage = await draw(target, 'bloom/provider-thread-coverage', { tenant, providerThreadId: seed.lf }, 'neo4j');
-    expect(typesOf(forkCoverage)).toEqual({ USES: 1, DELIVERED_TO: 2, COVERS: 5 });
+    expect(typesOf(forkCoverage)).toEqual({ USES: 1, DELIVERED_TO: 2, COVERS: 2 });
   }, 180_000);
 
   it('refuses an unknown thread, and never starts a Neo4j of its own', async () => {

@@ -9,6 +9,8 @@ import { completeRun, coverage, createThread, expectCode, plan, runTurns, startR
 
 const ROLLBACK = `mutation($input: RollbackThreadInput!) { rollbackThread(input: $input) {
   thread { headOrdinal }
+  rolledBackRanges { from to }
+  rolledBackRunCount
   rolledBackRuns { ordinal status checkpoint { status } }
   supersededHandoffs { id status }
   providerThreads { providerThread { id status lastRunOrdinal } action nativeRollback { providerThreadId nativeThreadRef turnsToDrop toOrdinal } }
@@ -44,6 +46,7 @@ describe('rollbackThread', () => {
     const { threadId, c1, l1, h1 } = await designExample(t, false);
     const result = (await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 5 } })).rollbackThread;
     expect(result.thread.headOrdinal).toBe(5);
+    expect(result).toMatchObject({ rolledBackRanges: [{ from: 6, to: 8 }], rolledBackRunCount: 3 });
     expect(result.rolledBackRuns).toEqual([
       { ordinal: 6, status: 'ROLLED_BACK', checkpoint: { status: 'stale' } },
       { ordinal: 7, status: 'ROLLED_BACK', checkpoint: null },
@@ -104,6 +107,29 @@ describe('rollbackThread', () => {
     const l1Entry = result.providerThreads.find((entry: any) => entry.providerThread.id === l1);
     expect(l1Entry).toMatchObject({ action: 'DIVERGENT', nativeRollback: null, providerThread: { status: 'DIVERGENT' } });
     expect(result.providerThreads.find((entry: any) => entry.providerThread.id !== l1)).toMatchObject({ action: 'ROLLED_BACK' });
+  });
+
+  it('answers a long rollback with its ranges, its count and a bounded page of runs', async () => {
+    const threadId = await createThread(t);
+    await runTurns(t, threadId, 'codex', 104);
+    const first = (await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 2 } })).rollbackThread;
+    expect(first).toMatchObject({ rolledBackRanges: [{ from: 3, to: 104 }], rolledBackRunCount: 102 });
+    expect(first.rolledBackRuns.map((run: any) => run.ordinal)).toEqual(Array.from({ length: 100 }, (_, index) => index + 3));
+    // Confirmed, the provider thread serves on after the gap.
+    const providerThreadId = first.providerThreads[0].providerThread.id;
+    const confirm = `mutation { confirmProviderRollback(input: { providerThreadId: "${providerThreadId}" }) { status } }`;
+    await t.ok(confirm);
+    await runTurns(t, threadId, 'codex', 2);
+    // A second rollback withdraws only what is live: the runs after the first one, not its gap.
+    const second = (await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 1 } })).rollbackThread;
+    expect(second).toMatchObject({ rolledBackRanges: [{ from: 2, to: 2 }, { from: 105, to: 106 }], rolledBackRunCount: 3 });
+    expect(second.rolledBackRuns.map((run: any) => run.ordinal)).toEqual([2, 105, 106]);
+    // The provider thread keeps run 1: once its native rollback is confirmed it serves on, knowing just that.
+    expect(second.providerThreads.map((entry: any) => entry.nativeRollback)).toEqual([{ providerThreadId, nativeThreadRef: null, turnsToDrop: 3, toOrdinal: 1 }]);
+    await t.ok(confirm);
+    expect(await plan(t, threadId, 'codex')).toMatchObject({ decision: 'NO_HANDOFF', providerThreadAction: 'REUSE' });
+    const ranges = await t.ok(`query ($id: ID!) { providerThread(id: $id) { coverage { nativeRanges { from to } missingRunCount } } }`, { id: providerThreadId });
+    expect(ranges.providerThread.coverage).toEqual({ nativeRanges: [{ from: 1, to: 1 }], missingRunCount: 0 });
   });
 
   it('rolls back to 0 and never reuses an ordinal', async () => {

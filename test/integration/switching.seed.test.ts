@@ -48,7 +48,20 @@ describe('the design example: Codex 1-5, Claude 6-8, back to Codex at 9', () => 
     const c1Thread = await coverage(t, c1);
     expect(c1Thread).toMatchObject({ firstRunOrdinal: 1, lastRunOrdinal: 9, handoffIds: [h2.id] });
 
-    // The graph itself says the same: COVERS edges, USES edges, DELIVERED_TO and DRAWN_FROM.
+    // The same as ranges: their size follows the switches, not the runs.
+    const ranges = await t.ok(
+      `query ($id: ID!) { providerThread(id: $id) { coverage { nativeRanges { from to } handoffRanges { from to } missingRanges { from to } nativeRunCount missingRunCount } } }`,
+      { id: l1 },
+    );
+    expect(ranges.providerThread.coverage).toEqual({
+      nativeRanges: [{ from: 6, to: 8 }],
+      handoffRanges: [{ from: 1, to: 5 }],
+      missingRanges: [{ from: 9, to: 9 }],
+      nativeRunCount: 3,
+      missingRunCount: 1,
+    });
+
+    // The graph itself says the same: COVERS edges to the ends of H2's range, USES edges, DELIVERED_TO and DRAWN_FROM.
     const { records } = await t.driver.executeQuery(
       `MATCH (h:ContextHandoff {id: $h2})-[:COVERS]->(r:Run) WITH h, collect(r.ordinal) AS covered
        MATCH (h)-[:DELIVERED_TO]->(to:ProviderThread), (h)-[:DRAWN_FROM]->(from:ProviderThread), (target:Run)-[:USES]->(h)
@@ -56,7 +69,7 @@ describe('the design example: Codex 1-5, Claude 6-8, back to Codex at 9', () => 
       { h2: h2.id },
       { database: 'neo4j' },
     );
-    expect(records[0]!.get('covered').map(Number).sort()).toEqual([6, 7, 8]);
+    expect(records[0]!.get('covered').map(Number).sort()).toEqual([6, 8]);
     expect(records[0]!.get('to')).toBe(c1);
     expect(records[0]!.get('from')).toBe(l1);
     expect(Number(records[0]!.get('target'))).toBe(9);

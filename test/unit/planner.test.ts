@@ -51,6 +51,7 @@ function providerThread(id: string, overrides: Partial<ProviderThreadRecord> = {
     runtimeMode: null,
     firstRunOrdinal: 1,
     lastRunOrdinal: null,
+    served: [],
     forkedFromId: null,
     inheritedThroughOrdinal: null,
     createdAt: '2025-01-01T00:00:00.000Z',

@@ -537,18 +537,48 @@ export type ProviderThreadAction =
   | 'resume'
   | 'reuse';
 
+/**
+ * What a provider thread knows of its app thread's live history, as ordinal ranges (ascending,
+ * disjoint, rolled-back runs left out): its size follows the number of switches, not the number of runs.
+ */
 export type ProviderThreadCoverage = {
   __typename?: 'ProviderThreadCoverage';
   /** Highest ordinal it knows, natively or by handoff; 0 when none. */
   coveredThroughOrdinal: Scalars['Int']['output'];
   /** Handoffs it received that still stand (not superseded or failed), oldest first. */
   handoffIds: Array<Scalars['ID']['output']>;
+  /** Live runs it knows only through its standing handoffs. */
+  handoffRanges: Array<OrdinalRange>;
   handoffs: Array<ContextHandoff>;
-  /** Ordinals of the thread's live runs it knows neither natively nor by handoff. */
+  /** Live runs of the thread's history it knows neither natively nor by handoff. */
+  missingRanges: Array<OrdinalRange>;
+  missingRunCount: Scalars['Int']['output'];
+  /** The first ordinals of missingRanges, ascending: at most first (default 1000, at most 10000). */
   missingRunOrdinals: Array<Scalars['Int']['output']>;
-  /** Ordinals of the runs it served itself, ascending, rolled-back runs left out. */
+  /** Live runs it knows natively: served itself, or inherited through a native fork. */
+  nativeRanges: Array<OrdinalRange>;
+  nativeRunCount: Scalars['Int']['output'];
+  /** The first ordinals of nativeRanges, ascending: at most first (default 1000, at most 10000). */
   nativeRunOrdinals: Array<Scalars['Int']['output']>;
   providerThreadId: Scalars['ID']['output'];
+};
+
+
+/**
+ * What a provider thread knows of its app thread's live history, as ordinal ranges (ascending,
+ * disjoint, rolled-back runs left out): its size follows the number of switches, not the number of runs.
+ */
+export type ProviderThreadCoverageMissingRunOrdinalsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * What a provider thread knows of its app thread's live history, as ordinal ranges (ascending,
+ * disjoint, rolled-back runs left out): its size follows the number of switches, not the number of runs.
+ */
+export type ProviderThreadCoverageNativeRunOrdinalsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type ProviderThreadRollback = {
@@ -642,6 +672,10 @@ export type ReportResumeFailureInput = {
 export type RollbackPayload = {
   __typename?: 'RollbackPayload';
   providerThreads: Array<ProviderThreadRollback>;
+  /** The ordinals this rollback withdrew (its live runs above toOrdinal). */
+  rolledBackRanges: Array<OrdinalRange>;
+  rolledBackRunCount: Scalars['Int']['output'];
+  /** The first 100 of those runs, lowest ordinal first; Thread.runs pages through all of them. */
   rolledBackRuns: Array<Run>;
   supersededHandoffs: Array<ContextHandoff>;
   thread: Thread;
@@ -1393,9 +1427,14 @@ export type ProviderThreadActionResolvers = { CREATE: 'create', NATIVE_FORK: 'na
 export type ProviderThreadCoverageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProviderThreadCoverage'] = ResolversParentTypes['ProviderThreadCoverage']> = {
   coveredThroughOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   handoffIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  handoffRanges?: Resolver<Array<ResolversTypes['OrdinalRange']>, ParentType, ContextType>;
   handoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
-  missingRunOrdinals?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
-  nativeRunOrdinals?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  missingRanges?: Resolver<Array<ResolversTypes['OrdinalRange']>, ParentType, ContextType>;
+  missingRunCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  missingRunOrdinals?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType, RequireFields<ProviderThreadCoverageMissingRunOrdinalsArgs, 'first'>>;
+  nativeRanges?: Resolver<Array<ResolversTypes['OrdinalRange']>, ParentType, ContextType>;
+  nativeRunCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  nativeRunOrdinals?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType, RequireFields<ProviderThreadCoverageNativeRunOrdinalsArgs, 'first'>>;
   providerThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
@@ -1420,6 +1459,8 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
 
 export type RollbackPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RollbackPayload'] = ResolversParentTypes['RollbackPayload']> = {
   providerThreads?: Resolver<Array<ResolversTypes['ProviderThreadRollback']>, ParentType, ContextType>;
+  rolledBackRanges?: Resolver<Array<ResolversTypes['OrdinalRange']>, ParentType, ContextType>;
+  rolledBackRunCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   rolledBackRuns?: Resolver<Array<ResolversTypes['Run']>, ParentType, ContextType>;
   supersededHandoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
   thread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;

@@ -1,8 +1,13 @@
 import { bindProviderThread } from '../../operations/runs.js';
 import { reportResumeFailure } from '../../operations/switching.js';
 import type { Resolvers } from '../generated/graphql.js';
-import { LIMITS, requiredText } from '../validation.js';
+import { count, firstOrdinals } from '../../domain/ranges.js';
+import { LIMITS, clamp, requiredText } from '../validation.js';
 import { notFound } from '../errors.js';
+
+// The ordinal lists are a convenience beside the ranges: bounded, so an answer never grows with the thread.
+const ORDINALS_DEFAULT = 1000;
+const ORDINALS_MAX = 10_000;
 
 export const providerResolvers: Resolvers = {
   Query: {
@@ -24,6 +29,10 @@ export const providerResolvers: Resolvers = {
     },
   },
   ProviderThreadCoverage: {
+    nativeRunCount: (coverage) => count(coverage.nativeRanges),
+    missingRunCount: (coverage) => count(coverage.missingRanges),
+    nativeRunOrdinals: (coverage, { first }) => firstOrdinals(coverage.nativeRanges, clamp(first, ORDINALS_DEFAULT, 0, ORDINALS_MAX)),
+    missingRunOrdinals: (coverage, { first }) => firstOrdinals(coverage.missingRanges, clamp(first, ORDINALS_DEFAULT, 0, ORDINALS_MAX)),
     handoffs: async (coverage, _args, { loaders }) => {
       const handoffs = await Promise.all(coverage.handoffIds.map((id) => loaders.handoff.load(id)));
       return handoffs.filter((handoff) => handoff !== null);

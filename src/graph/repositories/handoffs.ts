@@ -10,7 +10,7 @@ import type {
   TransferStatus,
   ProviderThreadRecord,
 } from '../../domain/records.js';
-import type { HistorySegment } from '../../domain/history.js';
+import type { RunAt } from '../../domain/history.js';
 import type { Tx } from '../transactions.js';
 import { toHandoff, toProviderThread, toTransfer } from './mapping.js';
 
@@ -56,16 +56,17 @@ export interface NewTransfer {
 
 /**
  * Creates the handoff and the transfer it materializes (or resolves that transfer when it exists
- * already), COVERS edges to the live runs that `segments` hold, and marks `alsoResolves` consumed.
+ * already), COVERS edges to the first and last live run of its range (`coverageEnds`), and marks
+ * `alsoResolves` consumed.
  */
 export async function createHandoff(
   tx: Tx,
   handoff: NewHandoff,
   transfer: NewTransfer,
-  segments: HistorySegment[],
+  coverageEnds: RunAt[],
   alsoResolves: string[] = [],
 ): Promise<HandoffRecord> {
-  const row = await tx.one<{ handoff: Props }>('handoffs/create', { handoff, transfer, segments, alsoResolves });
+  const row = await tx.one<{ handoff: Props }>('handoffs/create', { handoff, transfer, coverageEnds, alsoResolves });
   return toHandoff(row!.handoff);
 }
 

@@ -1,7 +1,9 @@
 import type { HistorySegment } from '../../domain/history.js';
-import type { HandoffRecord, ProviderThreadRecord, RunRecord, RunStatus, ThreadRecord, ThreadRelationship, TransferRecord } from '../../domain/records.js';
+import type { ServedRuns } from '../../domain/coverage.js';
+import { toLists } from '../../domain/ranges.js';
+import type { HandoffRecord, OrdinalRange, ProviderThreadRecord, RunRecord, RunStatus, ThreadRecord, ThreadRelationship, TransferRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
-import { toHandoff, toProviderThread, toRun, toThread, toTransfer } from './mapping.js';
+import { servedProperties, toHandoff, toProviderThread, toRun, toThread, toTransfer } from './mapping.js';
 
 type Props = Record<string, unknown>;
 
@@ -45,6 +47,8 @@ export interface NewChildThread {
   source: { runId: string | null; runOrdinal: number | null; checkpointId: string | null; providerThreadId: string | null };
   forkOrdinal: number;
   segments: HistorySegment[];
+  /** The inherited ordinals that were not live when it was made. */
+  rolledBack: OrdinalRange[];
   transferId: string;
   transferKind: 'fork' | 'subagent_spawn';
   targetProvider: string | null;
@@ -53,7 +57,9 @@ export interface NewChildThread {
 }
 
 export async function createChildThread(tx: Tx, child: NewChildThread): Promise<ThreadRecord> {
-  const row = await tx.one<{ thread: Props }>('lineage/create-child-thread', { ...child });
+  const { rolledBack, ...fields } = child;
+  const lists = toLists(rolledBack);
+  const row = await tx.one<{ thread: Props }>('lineage/create-child-thread', { ...fields, rolledBackFrom: lists.from, rolledBackTo: lists.to });
   return toThread(row!.thread);
 }
 
@@ -68,42 +74,44 @@ export async function createMergeBack(tx: Tx, forkId: string, ordinal: number, t
   return toTransfer(row!.transfer);
 }
 
-export async function rollBackRuns(tx: Tx, threadId: string, toOrdinal: number): Promise<RunRecord[]> {
-  return (await tx.rows<{ run: Props }>('lineage/roll-back-runs', { threadId, toOrdinal })).map((row) => toRun(row.run));
+/** Rollback step 1: marks the `withdrawn` runs rolled back; their count, and the runs at `pageOrdinals`. */
+export async function rollBackRuns(
+  tx: Tx,
+  threadId: string,
+  toOrdinal: number,
+  ranges: { withdrawn: OrdinalRange[]; rolledBack: OrdinalRange[]; pageOrdinals: number[] },
+): Promise<{ rolledBackRunCount: number; page: RunRecord[] }> {
+  const lists = toLists(ranges.rolledBack);
+  const row = await tx.one<{ rolledBackRunCount: number; page: Props[] }>('lineage/roll-back-runs', {
+    threadId,
+    toOrdinal,
+    withdrawn: ranges.withdrawn,
+    rolledBackFrom: lists.from,
+    rolledBackTo: lists.to,
+    pageOrdinals: ranges.pageOrdinals,
+  });
+  return { rolledBackRunCount: row!.rolledBackRunCount, page: row!.page.map(toRun).sort((a, b) => a.ordinal - b.ordinal) };
 }
 
-export async function supersedeRolledBackHandoffs(tx: Tx, threadId: string, runIds: string[]): Promise<HandoffRecord[]> {
-  return (await tx.rows<{ handoff: Props }>('lineage/supersede-rolled-back-handoffs', { threadId, runIds })).map((row) => toHandoff(row.handoff));
+export async function supersedeRolledBackHandoffs(tx: Tx, threadId: string, toOrdinal: number): Promise<HandoffRecord[]> {
+  return (await tx.rows<{ handoff: Props }>('lineage/supersede-rolled-back-handoffs', { threadId, toOrdinal })).map((row) => toHandoff(row.handoff));
 }
 
 export async function withdrawMergeBacks(tx: Tx, threadId: string, toOrdinal: number): Promise<void> {
   await tx.rows('lineage/withdraw-merge-backs', { threadId, toOrdinal });
 }
 
-export interface AffectedProviderThread {
-  providerThread: ProviderThreadRecord;
-  turnsToDrop: number;
-  keepsEarlierRuns: boolean;
+/** The provider threads that served a run above `toOrdinal` or received a withdrawn handoff. */
+export async function providerThreadsAffectedByRollback(tx: Tx, threadId: string, toOrdinal: number, handoffTargetIds: string[]): Promise<ProviderThreadRecord[]> {
+  const rows = await tx.rows<{ providerThread: Props }>('lineage/affected-provider-threads', { threadId, toOrdinal, handoffTargetIds });
+  return rows.map((row) => toProviderThread(row.providerThread));
 }
 
-export async function providerThreadsAffectedByRollback(
-  tx: Tx,
-  threadId: string,
-  toOrdinal: number,
-  runIds: string[],
-  handoffIds: string[],
-): Promise<AffectedProviderThread[]> {
-  const rows = await tx.rows<{ providerThread: Props; turnsToDrop: number; keepsEarlierRuns: boolean }>('lineage/affected-provider-threads', {
-    threadId,
-    toOrdinal,
-    runIds,
-    handoffIds,
+export async function setRollbackStatuses(tx: Tx, updates: { id: string; status: 'rolled_back' | 'divergent'; served: ServedRuns }[]): Promise<ProviderThreadRecord[]> {
+  const rows = await tx.rows<{ providerThread: Props }>('lineage/set-rollback-status', {
+    updates: updates.map((update) => ({ id: update.id, status: update.status, served: servedProperties(update.served) })),
   });
-  return rows.map((row) => ({ ...row, providerThread: toProviderThread(row.providerThread) }));
-}
-
-export async function setRollbackStatuses(tx: Tx, updates: { id: string; status: 'rolled_back' | 'divergent' }[]): Promise<ProviderThreadRecord[]> {
-  return (await tx.rows<{ providerThread: Props }>('lineage/set-rollback-status', { updates })).map((row) => toProviderThread(row.providerThread));
+  return rows.map((row) => toProviderThread(row.providerThread));
 }
 
 export async function settleProviderRollback(

@@ -1,4 +1,6 @@
 // Node properties (as plain() returns them) -> the domain's records.
+import type { ServedRuns } from '../../domain/coverage.js';
+import { fromLists, toLists } from '../../domain/ranges.js';
 import type {
   CheckpointRecord,
   FileChangeRecord,
@@ -26,6 +28,8 @@ export function toThread(props: Props): ThreadRecord {
     title: text(props.title),
     createdAt: String(props.createdAt),
     headOrdinal: Number(props.headOrdinal),
+    lastOrdinal: int(props.lastOrdinal) ?? 0,
+    rolledBack: fromLists(props.rolledBackFrom as number[] | undefined, props.rolledBackTo as number[] | undefined),
     parentThreadId,
     relationshipToParent: (props.relationshipToParent ?? null) as ThreadRecord['relationshipToParent'],
     rootThreadId: text(props.rootThreadId) ?? String(props.id),
@@ -107,6 +111,7 @@ export function toProviderThread(props: Props): ProviderThreadRecord {
     runtimeMode: text(props.runtimeMode),
     firstRunOrdinal: int(props.firstRunOrdinal),
     lastRunOrdinal: int(props.lastRunOrdinal),
+    served: fromLists(props.servedFrom as number[] | undefined, props.servedTo as number[] | undefined),
     forkedFromId: text(props.forkedFromId),
     inheritedThroughOrdinal: int(props.inheritedThroughOrdinal),
     createdAt: String(props.createdAt),
@@ -199,4 +204,10 @@ export function toCheckpoint(props: Props): CheckpointRecord {
     files: props.filesJson ? (JSON.parse(String(props.filesJson)) as FileChangeRecord[]) : [],
     status: String(props.status),
   };
+}
+
+/** A provider thread's native ranges as the statements that change them write them. */
+export function servedProperties(runs: ServedRuns): Props {
+  const { from, to } = toLists(runs.served);
+  return { servedFrom: from, servedTo: to, firstRunOrdinal: runs.firstRunOrdinal, lastRunOrdinal: runs.lastRunOrdinal };
 }

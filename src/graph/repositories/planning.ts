@@ -1,4 +1,6 @@
-import type { HistorySegment } from '../../domain/history.js';
+import { coveredThrough } from '../../domain/coverage.js';
+import type { LivePiece } from '../../domain/history.js';
+import { count } from '../../domain/ranges.js';
 import type { PlanningSnapshot, RunSinceLastNative } from '../../domain/planner.js';
 import type { ThreadRecord } from '../../domain/records.js';
 import type { SummaryCheckpoint, SummaryFact, SummaryRun } from '../../domain/summary.js';
@@ -34,7 +36,7 @@ export async function loadPlanningSnapshot(
       headProviderThreadId: row.headProviderThreadId,
       target: target && {
         providerThread: target,
-        coveredThroughOrdinal: Math.max(target.lastRunOrdinal ?? 0, row.handoffCoveredThrough ?? 0, target.inheritedThroughOrdinal ?? 0),
+        coveredThroughOrdinal: coveredThrough(target.lastRunOrdinal, row.handoffCoveredThrough, target.inheritedThroughOrdinal),
         standingHandoffCount: row.standingHandoffs,
         runsSinceLastNative: row.runsSinceLastNative,
       },
@@ -44,26 +46,29 @@ export async function loadPlanningSnapshot(
 
 export interface SummarySource {
   threadProviders: string[];
+  /** How many live runs the range holds; more than `runs` when the limit left older ones out. */
+  liveRunCount: number;
   /** Newest first, at most runLimit; each with the provider thread that served it. */
   runs: (SummaryRun & { providerThreadId: string })[];
   facts: SummaryFact[];
   latestCheckpoint: SummaryCheckpoint | null;
 }
 
-/** What the summarizer needs about the history held by `segments`, newest first and within the limits. */
-export async function loadSummarySource(tx: Tx, segments: HistorySegment[], limits: { runs: number; facts: number }): Promise<SummarySource> {
+/** What the summarizer needs about the live runs held by `pieces` (livePiecesFor), newest first and within the limits. */
+export async function loadSummarySource(tx: Tx, pieces: LivePiece[], limits: { runs: number; facts: number }): Promise<SummarySource> {
   const rows = await tx.rows<{
     threadProviders: string[];
     runs: (SummaryRun & { providerThreadId: string })[];
     facts: (SummaryFact & { seq: number })[];
     checkpoint: Props | null;
-  }>('summaries/input', { segments, runLimit: limits.runs, factLimit: limits.facts });
+  }>('summaries/input', { pieces, runLimit: limits.runs, factLimit: limits.facts });
   const newestFirst = <T>(items: T[], ordinalOf: (item: T) => number) => items.sort((a, b) => ordinalOf(b) - ordinalOf(a));
   const newestFactFirst = (a: { runOrdinal: number; seq: number }, b: { runOrdinal: number; seq: number }) => b.runOrdinal - a.runOrdinal || b.seq - a.seq;
   const checkpoints = rows.flatMap((row) => (row.checkpoint ? [toCheckpoint(row.checkpoint)] : []));
   const latest = newestFirst(checkpoints, (checkpoint) => checkpoint.runOrdinal)[0] ?? null;
   return {
     threadProviders: [...new Set(rows.flatMap((row) => row.threadProviders ?? []))],
+    liveRunCount: count(pieces),
     runs: newestFirst(rows.flatMap((row) => row.runs), (run) => run.ordinal).slice(0, limits.runs),
     // The newest facts within the limit, then in recorded order: the summarizer reads a later fact
     // of the same run as the newer one.

@@ -1,6 +1,8 @@
-import { coverageOf, type KnownRuns } from '../../domain/coverage.js';
-import type { CoverageRecord, ProviderThreadRecord } from '../../domain/records.js';
-import { liveOrdinals, threadsByIds } from './threads.js';
+import { coverageOf } from '../../domain/coverage.js';
+import { liveHistory } from '../../domain/history.js';
+import { fromLists } from '../../domain/ranges.js';
+import type { CoverageRecord, OrdinalRange, ProviderThreadRecord } from '../../domain/records.js';
+import { threadsByIds } from './threads.js';
 import type { Tx } from '../transactions.js';
 import { toProviderThread } from './mapping.js';
 
@@ -45,10 +47,20 @@ export async function markProviderThreadStale(tx: Tx, id: string): Promise<void>
   await tx.rows('provider-threads/mark-stale', { id });
 }
 
-/** Coverage of each provider thread against its app thread's history: three reads for any number. */
+/** Coverage of each provider thread against its app thread's live history: two reads for any number, as ranges. */
 export async function coverageByIds(tx: Tx, ids: readonly string[]): Promise<CoverageRecord[]> {
-  const known = await tx.rows<KnownRuns & { threadId: string }>('provider-threads/coverage', { ids });
-  const threads = await threadsByIds(tx, [...new Set(known.map((row) => row.threadId))]);
-  const ordinalsOf = await liveOrdinals(tx, threads.map((thread) => ({ thread, range: { from: 1, to: thread.headOrdinal } })));
-  return known.map((row) => coverageOf(row, ordinalsOf.get(row.threadId) ?? []));
+  const known = await tx.rows<{
+    providerThreadId: string;
+    threadId: string;
+    inheritedThroughOrdinal: number | null;
+    servedFrom: number[];
+    servedTo: number[];
+    handoffIds: string[];
+    handoffRanges: OrdinalRange[];
+  }>('provider-threads/coverage', { ids });
+  const threads = new Map((await threadsByIds(tx, [...new Set(known.map((row) => row.threadId))])).map((thread) => [thread.id, thread]));
+  return known.map((row) => {
+    const thread = threads.get(row.threadId);
+    return coverageOf({ ...row, served: fromLists(row.servedFrom, row.servedTo) }, thread ? liveHistory(thread) : []);
+  });
 }

@@ -1,6 +1,7 @@
 import type { CheckpointRecord, FileChangeRecord, ProviderThreadRecord, RunFactKind, RunFactRecord, RunPlanRecord, RunRecord, RunStatus } from '../../domain/records.js';
+import { leavingRun, servingRun } from '../../domain/coverage.js';
 import type { Tx } from '../transactions.js';
-import { planProperties, toCheckpoint, toProviderThread, toRun } from './mapping.js';
+import { planProperties, servedProperties, toCheckpoint, toProviderThread, toRun } from './mapping.js';
 import { toLockedThread, type LockedThread } from './threads.js';
 
 type Props = Record<string, unknown>;
@@ -18,10 +19,14 @@ export interface NewRun {
   plan: RunPlanRecord;
 }
 
-/** Creates the run; returns it with its provider thread as updated by it. */
-export async function createRun(tx: Tx, run: NewRun, providerThreadId: string): Promise<{ run: RunRecord; providerThread: ProviderThreadRecord }> {
+/** Creates the run, served by `providerThread` (as read under the thread lock); returns both as updated. */
+export async function createRun(tx: Tx, run: NewRun, providerThread: ProviderThreadRecord): Promise<{ run: RunRecord; providerThread: ProviderThreadRecord }> {
   const { plan, ...fields } = run;
-  const row = await tx.one<{ run: Props; providerThread: Props }>('runs/create', { run: { ...fields, ...planProperties(plan) }, providerThreadId });
+  const row = await tx.one<{ run: Props; providerThread: Props }>('runs/create', {
+    run: { ...fields, ...planProperties(plan) },
+    providerThreadId: providerThread.id,
+    served: servedProperties(servingRun(providerThread.served, run.ordinal)),
+  });
   return { run: toRun(row!.run), providerThread: toProviderThread(row!.providerThread) };
 }
 
@@ -77,8 +82,16 @@ export async function finishRun(tx: Tx, runId: string, outcome: RunOutcome): Pro
   return toRun(row!.run);
 }
 
-export async function moveRunToProviderThread(tx: Tx, runId: string, fromId: string, toId: string, error: string): Promise<RunRecord> {
-  const row = await tx.one<{ run: Props }>('runs/move-to-provider-thread', { runId, fromId, toId, error });
+/** Resume failure: the running run leaves `from` for `to` (both as read under the thread lock). */
+export async function moveRunToProviderThread(tx: Tx, run: RunRecord, from: ProviderThreadRecord, to: ProviderThreadRecord, error: string): Promise<RunRecord> {
+  const row = await tx.one<{ run: Props }>('runs/move-to-provider-thread', {
+    runId: run.id,
+    fromId: from.id,
+    toId: to.id,
+    error,
+    fromServed: servedProperties(leavingRun(from.served, run.ordinal)),
+    toServed: servedProperties(servingRun(to.served, run.ordinal)),
+  });
   return toRun(row!.run);
 }
 

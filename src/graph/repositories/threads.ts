@@ -1,13 +1,12 @@
 import { segmentsFor } from '../../domain/history.js';
-import type { CheckpointRecord, OrdinalRange, ThreadRecord } from '../../domain/records.js';
+import type { CheckpointRecord, ThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
 import { toCheckpoint, toThread } from './mapping.js';
 
 type Props = Record<string, unknown>;
 
-/** A thread as seen under its write lock: the record plus the counters startRun needs. */
+/** A thread as seen under its write lock: the record plus its running run. */
 export interface LockedThread extends ThreadRecord {
-  lastOrdinal: number;
   runningRunId: string | null;
 }
 
@@ -36,7 +35,7 @@ export async function lockThread(tx: Tx, threadId: string): Promise<LockedThread
 }
 
 export function toLockedThread(props: Props): LockedThread {
-  return { ...toThread(props), lastOrdinal: Number(props.lastOrdinal), runningRunId: (props.runningRunId as string | undefined) ?? null };
+  return { ...toThread(props), runningRunId: (props.runningRunId as string | undefined) ?? null };
 }
 
 /** The newest checkpoint in each thread's history up to its head, inherited ones included, by thread id. */
@@ -53,11 +52,3 @@ export async function latestCheckpoints(tx: Tx, threads: readonly ThreadRecord[]
   return newest;
 }
 
-
-/** The live ordinals within `range` of each thread's history (inherited runs as live at the fork), by thread id. */
-export async function liveOrdinals(tx: Tx, threads: readonly { thread: ThreadRecord; range: OrdinalRange }[]): Promise<Map<string, number[]>> {
-  const rows = await tx.rows<{ threadId: string; ordinals: number[] }>('threads/history-ordinals', {
-    threads: threads.map(({ thread, range }) => ({ threadId: thread.id, segments: segmentsFor(thread, range) })),
-  });
-  return new Map(rows.map((row) => [row.threadId, row.ordinals]));
-}

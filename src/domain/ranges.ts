@@ -1,0 +1,87 @@
+// Sets of run ordinals kept as sorted, disjoint, non-adjacent inclusive ranges. Coverage, a thread's
+// live history and a provider thread's native runs are all such sets; keeping them as ranges makes
+// their size follow the number of switches and rollbacks, not the number of runs.
+import type { OrdinalRange } from './records.js';
+
+export type Ranges = readonly OrdinalRange[];
+
+/** The same set, sorted, with overlapping and adjacent ranges merged and empty ones dropped. */
+export function normalize(ranges: Ranges): OrdinalRange[] {
+  const sorted = ranges.filter((range) => range.from <= range.to).sort((a, b) => a.from - b.from);
+  const merged: OrdinalRange[] = [];
+  for (const range of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && range.from <= last.to + 1) last.to = Math.max(last.to, range.to);
+    else merged.push({ from: range.from, to: range.to });
+  }
+  return merged;
+}
+
+export function union(...sets: Ranges[]): OrdinalRange[] {
+  return normalize(sets.flat());
+}
+
+export function intersect(a: Ranges, b: Ranges): OrdinalRange[] {
+  const result: OrdinalRange[] = [];
+  for (const left of normalize(a)) {
+    for (const right of normalize(b)) {
+      const from = Math.max(left.from, right.from);
+      const to = Math.min(left.to, right.to);
+      if (from <= to) result.push({ from, to });
+    }
+  }
+  return normalize(result);
+}
+
+/** The ordinals of `a` that are not in `b`. */
+export function subtract(a: Ranges, b: Ranges): OrdinalRange[] {
+  let remaining = normalize(a);
+  for (const cut of normalize(b)) {
+    remaining = remaining.flatMap((range) => {
+      if (cut.to < range.from || cut.from > range.to) return [range];
+      const pieces: OrdinalRange[] = [];
+      if (range.from < cut.from) pieces.push({ from: range.from, to: cut.from - 1 });
+      if (cut.to < range.to) pieces.push({ from: cut.to + 1, to: range.to });
+      return pieces;
+    });
+  }
+  return remaining;
+}
+
+export function contains(ranges: Ranges, ordinal: number): boolean {
+  return ranges.some((range) => range.from <= ordinal && ordinal <= range.to);
+}
+
+export function count(ranges: Ranges): number {
+  return normalize(ranges).reduce((total, range) => total + range.to - range.from + 1, 0);
+}
+
+/** The highest ordinal of the set; 0 when it is empty. */
+export function highest(ranges: Ranges): number {
+  return normalize(ranges).at(-1)?.to ?? 0;
+}
+
+/** The lowest ordinal of the set; null when it is empty. */
+export function lowest(ranges: Ranges): number | null {
+  return normalize(ranges)[0]?.from ?? null;
+}
+
+/** At most `limit` ordinals of the set, ascending: a bounded list for clients that want ordinals. */
+export function firstOrdinals(ranges: Ranges, limit: number): number[] {
+  const ordinals: number[] = [];
+  for (const range of normalize(ranges)) {
+    for (let ordinal = range.from; ordinal <= range.to && ordinals.length < limit; ordinal += 1) ordinals.push(ordinal);
+    if (ordinals.length >= limit) break;
+  }
+  return ordinals;
+}
+
+/** Ranges stored in the graph as two parallel integer lists (`<name>From`, `<name>To`). */
+export function fromLists(from: readonly number[] | null | undefined, to: readonly number[] | null | undefined): OrdinalRange[] {
+  return (from ?? []).map((start, index) => ({ from: Number(start), to: Number(to?.[index]) }));
+}
+
+export function toLists(ranges: Ranges): { from: number[]; to: number[] } {
+  const normal = normalize(ranges);
+  return { from: normal.map((range) => range.from), to: normal.map((range) => range.to) };
+}

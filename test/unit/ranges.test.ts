@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { contains, count, firstOrdinals, fromLists, highest, intersect, lowest, normalize, subtract, toLists, union } from '../../src/domain/ranges.js';
+
+const r = (from: number, to: number) => ({ from, to });
+
+describe('ordinal ranges', () => {
+  it('normalizes: sorted, overlapping and adjacent merged, empty dropped', () => {
+    expect(normalize([r(7, 9), r(1, 3), r(4, 5), r(8, 12), r(6, 5)])).toEqual([r(1, 5), r(7, 12)]);
+    expect(normalize([])).toEqual([]);
+  });
+
+  it('keeps a gap of one ordinal apart', () => {
+    expect(normalize([r(1, 3), r(5, 6)])).toEqual([r(1, 3), r(5, 6)]);
+  });
+
+  it('unions, intersects and subtracts', () => {
+    expect(union([r(1, 2)], [r(3, 4)], [r(10, 10)])).toEqual([r(1, 4), r(10, 10)]);
+    expect(intersect([r(1, 10)], [r(0, 2), r(5, 6), r(9, 20)])).toEqual([r(1, 2), r(5, 6), r(9, 10)]);
+    expect(intersect([r(1, 3)], [r(4, 6)])).toEqual([]);
+    expect(subtract([r(1, 10)], [r(3, 4), r(10, 12)])).toEqual([r(1, 2), r(5, 9)]);
+    expect(subtract([r(1, 10)], [r(1, 10)])).toEqual([]);
+    expect(subtract([r(5, 5)], [])).toEqual([r(5, 5)]);
+  });
+
+  it('counts, finds the ends and tests membership', () => {
+    expect(count([r(1, 3), r(10, 10)])).toBe(4);
+    expect(count([])).toBe(0);
+    expect(highest([r(1, 3), r(10, 12)])).toBe(12);
+    expect(highest([])).toBe(0);
+    expect(lowest([r(4, 6), r(1, 1)])).toBe(1);
+    expect(lowest([])).toBeNull();
+    expect(contains([r(1, 3), r(10, 12)], 11)).toBe(true);
+    expect(contains([r(1, 3), r(10, 12)], 5)).toBe(false);
+  });
+
+  it('lists at most the first ordinals asked for, whatever the size of the ranges', () => {
+    expect(firstOrdinals([r(1, 2), r(5, 1_000_000_000)], 4)).toEqual([1, 2, 5, 6]);
+    expect(firstOrdinals([r(1, 3)], 10)).toEqual([1, 2, 3]);
+    expect(firstOrdinals([r(1, 3)], 0)).toEqual([]);
+  });
+
+  it('round-trips the two parallel lists the graph stores', () => {
+    expect(toLists([r(5, 6), r(1, 2)])).toEqual({ from: [1, 5], to: [2, 6] });
+    expect(fromLists([1, 5], [2, 6])).toEqual([r(1, 2), r(5, 6)]);
+    expect(fromLists(undefined, undefined)).toEqual([]);
+  });
+});
