@@ -1,6 +1,6 @@
 // How a fork's first run takes in its source: natively when the provider can continue the source's
 // own conversation, else through portable context (../shared/design/domain.md, "Fork").
-import type { Plan, PlanRequest } from './planner.js';
+import { configIncompatibility, type Plan, type PlanRequest } from './planner.js';
 import type { HandoffStrategy, ProviderThreadRecord, TransferResolution } from './records.js';
 
 export interface PendingFork {
@@ -42,9 +42,7 @@ function whyNotNative(fork: PendingFork, source: ProviderThreadRecord, request: 
   if (capabilities.nativeThreadIds !== 'strong' || source.nativeThreadRef === null) return `provider thread ${source.id} has no reliable native id`;
   if (UNFORKABLE_STATUSES.has(source.status)) return `provider thread ${source.id} is ${source.status.replace('_', ' ')}`;
   if (request.cleanContext) return 'a clean context was requested';
-  if (request.runtimeMode !== null && source.runtimeMode !== null && request.runtimeMode !== source.runtimeMode) return 'the runtime mode differs';
-  if (request.model !== null && source.model !== null && request.model !== source.model && !capabilities.supportsModelSwitchInThread) return 'the model differs';
-  return null;
+  return configIncompatibility(source, request);
 }
 
 /** The fork's first-run plan: the planner's (a new provider thread with a full summary), or a native fork. */

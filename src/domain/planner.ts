@@ -124,7 +124,7 @@ export function detectStaleness(
   const signals: StalenessSignal[] = [];
   if (target.runsSinceLastNative.length > settings.maxRunsElsewhere) signals.push('too_many_runs_elsewhere');
   if (missesRuns && target.standingHandoffCount >= settings.maxChainedHandoffs) signals.push('too_many_chained_handoffs');
-  if (configIncompatible(thread, request)) signals.push('incompatible_config');
+  if (configIncompatibility(thread, request) !== null) signals.push('incompatible_config');
   if (thread.status === 'resume_failed') signals.push('resume_failed');
   if (thread.status === 'divergent' || thread.status === 'rolled_back') signals.push('rolled_back_or_divergent');
   if (request.cleanContext) signals.push('clean_context_requested');
@@ -133,10 +133,17 @@ export function detectStaleness(
   return signals;
 }
 
-function configIncompatible(thread: ProviderThreadRecord, request: PlanRequest): boolean {
-  const modeChanged = request.runtimeMode !== null && thread.runtimeMode !== null && request.runtimeMode !== thread.runtimeMode;
+/**
+ * The design's "incompatible model / runtime-mode change": what differs between the request and an
+ * existing provider thread, or null when the thread can serve it. A model change is compatible
+ * where the provider switches models within a thread. Both the planner and a fork's native
+ * resolution ask it.
+ */
+export function configIncompatibility(thread: Pick<ProviderThreadRecord, 'model' | 'runtimeMode'>, request: PlanRequest): 'the runtime mode differs' | 'the model differs' | null {
+  if (request.runtimeMode !== null && thread.runtimeMode !== null && request.runtimeMode !== thread.runtimeMode) return 'the runtime mode differs';
   const modelChanged = request.model !== null && thread.model !== null && request.model !== thread.model;
-  return modeChanged || (modelChanged && !request.provider.capabilities.supportsModelSwitchInThread);
+  if (modelChanged && !request.provider.capabilities.supportsModelSwitchInThread) return 'the model differs';
+  return null;
 }
 
 /** Step 1: nothing has happened yet, so nothing needs handing over. */
@@ -253,4 +260,36 @@ function emptyPlan(decision: PlanDecision, providerThreadAction: ProviderThreadA
     reasons: [],
     replacedProviderThreadId: null,
   };
+}
+
+/**
+ * The re-plan after a resume failure (the design's "resume failed": a new provider thread with a
+ * full-thread summary): the run moves to a new provider thread, which gets a full summary of every
+ * live run before it, or no handoff when there is none.
+ */
+export function planAfterResumeFailure(failedProviderThreadId: string, provider: string, error: string, liveBeforeThroughOrdinal: number): Plan {
+  const hasHistory = liveBeforeThroughOrdinal > 0;
+  return {
+    decision: hasHistory ? 'full_handoff_new' : 'no_handoff',
+    providerThreadAction: 'create',
+    providerThreadId: null,
+    handoffStrategy: hasHistory ? 'full_thread_summary' : null,
+    coveredRunOrdinals: hasHistory ? { from: 1, to: liveBeforeThroughOrdinal } : null,
+    stalenessSignals: ['resume_failed'],
+    reasons: [
+      `Provider thread ${failedProviderThreadId} could not be resumed: ${error}`,
+      hasHistory
+        ? `A new ${provider} provider thread gets a full-thread summary of runs 1-${liveBeforeThroughOrdinal}.`
+        : `A new ${provider} provider thread starts without a handoff; there are no earlier runs.`,
+    ],
+    replacedProviderThreadId: failedProviderThreadId,
+  };
+}
+
+/**
+ * A full-thread summary that does not fit the budget even fully condensed is replaced by a
+ * checkpoint summary, when there is a checkpoint to describe the workspace instead.
+ */
+export function fallsBackToCheckpointSummary(strategy: HandoffStrategy, cutToFit: boolean, hasCheckpoint: boolean): boolean {
+  return strategy === 'full_thread_summary' && cutToFit && hasCheckpoint;
 }

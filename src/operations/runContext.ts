@@ -4,7 +4,7 @@
 // resolves. The switch part is written by the source the summary policy names: locally at once, or
 // PENDING for a provider or a configured summarizer to write.
 import { rangeEnds, type RunAt } from '../domain/history.js';
-import type { Plan } from '../domain/planner.js';
+import { fallsBackToCheckpointSummary, type Plan } from '../domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
 import type { ForkResolution } from '../domain/forks.js';
 import type { HandoffRecord, HandoffStrategy, OrdinalRange, ProviderThreadRecord, RunRecord, ThreadRecord, TransferActor, TransferRecord } from '../domain/records.js';
@@ -111,7 +111,7 @@ async function switchPart(tx: Tx, request: RunContextRequest, budget: number | n
     summarize(source, { threadId: run.threadId, title: thread.title, range, strategy, targetProvider: provider.id, budgetChars: budget });
   let strategy = plan.handoffStrategy;
   let summary = summaryOf(strategy);
-  if (strategy === 'full_thread_summary' && summary.cut && source.latestCheckpoint) {
+  if (fallsBackToCheckpointSummary(strategy, summary.cut, source.latestCheckpoint !== null)) {
     strategy = 'checkpoint_summary';
     summary = summaryOf(strategy);
     reasons.push(`Even a fully condensed full-thread summary exceeds ${budget} characters, so a checkpoint summary is sent instead.`);

@@ -3,7 +3,7 @@
 // (src/domain/planner.ts), generate the handoff, then create or resume the provider thread.
 import { createHash } from 'node:crypto';
 import { ThreadlineError, badInput, notFound } from '../api/errors.js';
-import { decidePlan, measurableDeltaRange, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
+import { decidePlan, measurableDeltaRange, planAfterResumeFailure, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
 import { planForFork, resolveFork, type ForkResolution } from '../domain/forks.js';
 import { liveHistory } from '../domain/history.js';
 import { highest, intersect } from '../domain/ranges.js';
@@ -154,21 +154,7 @@ export async function reportResumeFailure(context: OperationContext, runId: stri
     const moved = await moveRunToProviderThread(tx, run, failed!, replacement, error);
     // Rolled-back ordinals below the run are not history: the summary ends at the live run before it.
     const headBefore = highest(intersect(liveHistory(locked.thread), [{ from: 1, to: run.ordinal - 1 }]));
-    const plan: Plan = {
-      decision: headBefore > 0 ? 'full_handoff_new' : 'no_handoff',
-      providerThreadAction: 'create',
-      providerThreadId: null,
-      handoffStrategy: headBefore > 0 ? 'full_thread_summary' : null,
-      coveredRunOrdinals: headBefore > 0 ? { from: 1, to: headBefore } : null,
-      stalenessSignals: ['resume_failed'],
-      reasons: [
-        `Provider thread ${failedId} could not be resumed: ${error}`,
-        headBefore > 0
-          ? `A new ${provider.id} provider thread gets a full-thread summary of runs 1-${headBefore}.`
-          : `A new ${provider.id} provider thread starts without a handoff; there are no earlier runs.`,
-      ],
-      replacedProviderThreadId: failedId,
-    };
+    const plan = planAfterResumeFailure(failedId, provider.id, error, headBefore);
     const replanned = await setRunPlan(tx, run.id, plan);
     const [current] = await providerThreadsByIds(tx, [replacement.id]);
     // The run is still the delivery of the merge-backs its old handoff carried: the new one takes them on.

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
+  configIncompatibility,
   decidePlan,
   DEFAULT_PLANNER_SETTINGS,
   detectStaleness,
+  fallsBackToCheckpointSummary,
   measurableDeltaRange,
+  planAfterResumeFailure,
   type Plan,
   type PlannerSettings,
   type PlanningSnapshot,
@@ -729,5 +732,38 @@ describe('a provider id never changes the decision', () => {
     const b = decidePlan(snap, request({ provider: { id: 'codex', displayName: 'y', capabilities: codexCaps } }), 900, small);
     expect(a.decision).toBe('delta_handoff');
     expect({ ...a, reasons: [] }).toEqual({ ...b, reasons: [] });
+  });
+});
+
+describe('one home per rule', () => {
+  it('configIncompatibility: a changed runtime mode always, a changed model only where the provider cannot switch models', () => {
+    const thread = providerThread('pt', { model: 'm1', runtimeMode: 'write' });
+    expect(configIncompatibility(thread, request())).toBeNull();
+    expect(configIncompatibility(thread, request({ runtimeMode: 'read-only' }))).toBe('the runtime mode differs');
+    expect(configIncompatibility(thread, request({ model: 'm2' }))).toBeNull();
+    expect(configIncompatibility(thread, request({ model: 'm2', provider: provider('codex', { supportsModelSwitchInThread: false }) }))).toBe('the model differs');
+    // Unset on either side is no change.
+    expect(configIncompatibility(providerThread('pt'), request({ model: 'm2', runtimeMode: 'x', provider: provider('codex', { supportsModelSwitchInThread: false }) }))).toBeNull();
+  });
+
+  it('planAfterResumeFailure: a new provider thread with a full summary of every live run before, or none', () => {
+    expect(planAfterResumeFailure('pt_old', 'codex', 'no such session', 7)).toMatchObject({
+      decision: 'full_handoff_new',
+      providerThreadAction: 'create',
+      handoffStrategy: 'full_thread_summary',
+      coveredRunOrdinals: { from: 1, to: 7 },
+      stalenessSignals: ['resume_failed'],
+      replacedProviderThreadId: 'pt_old',
+    });
+    const first = planAfterResumeFailure('pt_old', 'codex', 'gone', 0);
+    expect(first).toMatchObject({ decision: 'no_handoff', handoffStrategy: null, coveredRunOrdinals: null });
+    expect(first.reasons[0]).toBe('Provider thread pt_old could not be resumed: gone');
+  });
+
+  it('fallsBackToCheckpointSummary: only a full summary cut to fit, and only with a checkpoint', () => {
+    expect(fallsBackToCheckpointSummary('full_thread_summary', true, true)).toBe(true);
+    expect(fallsBackToCheckpointSummary('full_thread_summary', true, false)).toBe(false);
+    expect(fallsBackToCheckpointSummary('full_thread_summary', false, true)).toBe(false);
+    expect(fallsBackToCheckpointSummary('delta_since_target_last_seen', true, true)).toBe(false);
   });
 });
