@@ -1,0 +1,259 @@
+// What one run did, gathered from tool calls and their results (matched by call id, since a call and its
+// result are separate records) and turned into facts when the run ends.
+import type { FileChangeKind } from '../domain/records.js';
+import { findTestSummary, type TestSummary } from './testSummary.js';
+import { cleanText, clip, relativePath, tailExcerpt } from './text.js';
+import { SESSION_LIMITS, type ImportedFact } from './types.js';
+import type { PlanStep } from './plan.js';
+
+export interface FileEdit {
+  path: string;
+  change: FileChangeKind;
+  additions: number | null;
+  deletions: number | null;
+  previousPath: string | null;
+}
+
+export interface CommandResult {
+  exitCode: number | null;
+  output: string;
+  interrupted: boolean;
+  /** The tool itself failed (rejected, crashed) rather than the command exiting non-zero. */
+  error: boolean;
+}
+
+export interface PatchResult {
+  applied: boolean;
+  output: string;
+  /** What the tool reports it changed, when it does: replaces the edits read from the call. */
+  edits?: FileEdit[];
+}
+
+export interface SubagentUpdate {
+  task?: string;
+  result?: string;
+  status: string | null;
+}
+
+interface CommandCall {
+  command: string;
+  result: CommandResult | null;
+}
+
+interface PatchCall {
+  tool: string;
+  edits: FileEdit[];
+  result: PatchResult | null;
+}
+
+interface Subagent {
+  task: string | null;
+  result: string | null;
+  status: string | null;
+}
+
+export class RunActivity {
+  private readonly commands = new Map<string, CommandCall>();
+  private readonly patches = new Map<string, PatchCall>();
+  private readonly failures = new Map<string, string>();
+  private readonly subagents = new Map<string, Subagent>();
+  /** The newest plan the run wrote (newest state wins); null when it wrote none. */
+  plan: PlanStep[] | null = null;
+
+  command(callId: string, command: string): void {
+    if (!this.commands.has(callId)) this.commands.set(callId, { command, result: null });
+  }
+
+  /** `command` registers a call seen only through its result (e.g. a command the user ran). */
+  commandResult(callId: string, result: CommandResult, command?: string): void {
+    if (command !== undefined) this.command(callId, command);
+    const call = this.commands.get(callId);
+    if (call) call.result = result;
+  }
+
+  patch(callId: string, tool: string, edits: FileEdit[]): void {
+    if (!this.patches.has(callId)) this.patches.set(callId, { tool, edits, result: null });
+  }
+
+  /** A patch can be reported twice (a tool output and an event): the list of applied edits is kept. */
+  patchResult(callId: string, result: PatchResult): void {
+    const call = this.patches.get(callId);
+    if (call) call.result = { ...result, edits: result.edits ?? call.result?.edits };
+  }
+
+  /** A tool or turn failure; only a short excerpt of `output` is kept. */
+  failure(key: string, summary: string, output = ''): void {
+    const excerpt = tailExcerpt(output);
+    this.failures.set(key, excerpt.length > 0 ? `${summary}: ${excerpt}` : summary);
+  }
+
+  subagent(key: string, update: SubagentUpdate): void {
+    const known = this.subagents.get(key) ?? { task: null, result: null, status: null };
+    this.subagents.set(key, {
+      task: update.task ?? known.task,
+      result: update.result ?? known.result,
+      status: update.status ?? known.status,
+    });
+  }
+
+  facts(cwd: string | null): ImportedFact[] {
+    return [...this.fileFacts(cwd), ...this.commandFacts(), ...this.failureFacts(), ...this.subagentFacts()];
+  }
+
+  private fileFacts(cwd: string | null): ImportedFact[] {
+    const files = new Map<string, FileEdit>();
+    const facts: ImportedFact[] = [];
+    for (const call of this.patches.values()) {
+      // A change counts once its tool reports it applied: a call cut off before its result may not have been.
+      if (call.result === null) continue;
+      if (!call.result.applied) {
+        facts.push(patchFailure(call, cwd));
+        continue;
+      }
+      for (const edit of call.result.edits ?? call.edits) mergeInto(files, relativeEdit(edit, cwd));
+    }
+    return [...[...files.values()].map(fileChangeFact), ...facts];
+  }
+
+  private commandFacts(): ImportedFact[] {
+    // The last execution of a command is its state at the end of the run.
+    const latest = new Map<string, CommandCall>();
+    for (const call of this.commands.values()) {
+      latest.delete(call.command);
+      latest.set(call.command, call);
+    }
+    return [...latest.values()].flatMap(commandCallFacts);
+  }
+
+  private failureFacts(): ImportedFact[] {
+    return [...this.failures].map(([key, text]) => ({
+      kind: 'failure' as const,
+      text: clip(text, SESSION_LIMITS.factText),
+      key: clip(key, SESSION_LIMITS.label),
+      status: null,
+    }));
+  }
+
+  private subagentFacts(): ImportedFact[] {
+    return [...this.subagents].map(([key, agent]) => {
+      const lines = [
+        agent.task === null ? null : `Task: ${clip(agent.task, SESSION_LIMITS.excerpt)}`,
+        agent.result === null ? null : `Result: ${clip(agent.result, SESSION_LIMITS.excerpt)}`,
+      ].filter((line) => line !== null);
+      return {
+        kind: 'subagent_result' as const,
+        text: clip(lines.length > 0 ? lines.join('\n') : `Subagent ${key}`, SESSION_LIMITS.factText),
+        key: clip(key, SESSION_LIMITS.label),
+        status: agent.status === null ? null : clip(agent.status, SESSION_LIMITS.label),
+      };
+    });
+  }
+}
+
+function relativeEdit(edit: FileEdit, cwd: string | null): FileEdit {
+  return {
+    ...edit,
+    path: relativePath(edit.path, cwd),
+    previousPath: edit.previousPath === null ? null : relativePath(edit.previousPath, cwd),
+  };
+}
+
+// Several edits of one file in a run are one change: a rename moves the entry to its new path.
+function mergeInto(files: Map<string, FileEdit>, edit: FileEdit): void {
+  const from = edit.change === 'renamed' && edit.previousPath !== null ? edit.previousPath : edit.path;
+  const previous = files.get(from);
+  files.delete(from);
+  if (previous === undefined) {
+    files.set(edit.path, edit);
+    return;
+  }
+  // Created and removed within the run: the file did not change.
+  if (previous.change === 'added' && edit.change === 'deleted') return;
+  const change = mergedChange(previous.change, edit.change);
+  files.set(edit.path, {
+    path: edit.path,
+    change,
+    additions: sum(previous.additions, edit.additions),
+    deletions: sum(previous.deletions, edit.deletions),
+    previousPath: change === 'renamed' ? (previous.previousPath ?? edit.previousPath) : null,
+  });
+}
+
+function mergedChange(previous: FileChangeKind, next: FileChangeKind): FileChangeKind {
+  if (previous === 'added') return 'added';
+  if (previous === 'deleted' && next === 'added') return 'modified';
+  if (previous === 'renamed' && next === 'modified') return 'renamed';
+  return next;
+}
+
+function sum(a: number | null, b: number | null): number | null {
+  return a === null || b === null ? null : a + b;
+}
+
+function fileChangeFact(edit: FileEdit): ImportedFact {
+  const counts = edit.additions !== null && edit.deletions !== null ? ` (+${edit.additions} -${edit.deletions})` : '';
+  const from = edit.previousPath === null ? '' : ` from ${edit.previousPath}`;
+  return {
+    kind: 'file_change',
+    text: clip(`${edit.path} ${edit.change}${from}${counts}`, SESSION_LIMITS.factText),
+    key: clip(edit.path, SESSION_LIMITS.label),
+    status: edit.change,
+    file: {
+      path: clip(edit.path, SESSION_LIMITS.path),
+      change: edit.change,
+      additions: edit.additions,
+      deletions: edit.deletions,
+      previousPath: edit.previousPath === null ? null : clip(edit.previousPath, SESSION_LIMITS.path),
+    },
+  };
+}
+
+function patchFailure(call: PatchCall, cwd: string | null): ImportedFact {
+  const paths = call.edits.map((edit) => relativePath(edit.path, cwd)).join(', ');
+  const output = call.result === null ? '' : tailExcerpt(call.result.output);
+  return {
+    kind: 'failure',
+    text: clip(`${call.tool} failed${paths ? ` on ${paths}` : ''}${output ? `: ${output}` : ''}`, SESSION_LIMITS.factText),
+    key: clip(`${call.tool} ${paths}`.trim(), SESSION_LIMITS.label),
+    status: null,
+  };
+}
+
+function commandStatus(result: CommandResult | null): string | null {
+  if (result === null) return null;
+  if (result.exitCode !== null) return `exit ${result.exitCode}`;
+  if (result.interrupted) return 'interrupted';
+  return result.error ? 'error' : null;
+}
+
+function commandCallFacts({ command, result }: CommandCall): ImportedFact[] {
+  const status = commandStatus(result);
+  const key = clip(command, SESSION_LIMITS.label);
+  const facts: ImportedFact[] = [
+    { kind: 'command', text: clip(status === null ? command : `${command} (${status})`, SESSION_LIMITS.factText), key, status },
+  ];
+  if (result === null) return facts;
+  const failed = (result.exitCode ?? 0) !== 0 || result.error;
+  const tests = findTestSummary(cleanText(result.output));
+  if (tests !== null) facts.push(testFact(command, key, tests, failed));
+  if (failed) {
+    const output = tailExcerpt(result.output);
+    facts.push({
+      kind: 'failure',
+      text: clip(`Command failed (${status ?? 'error'}): ${command}${output ? `\n${output}` : ''}`, SESSION_LIMITS.factText),
+      key,
+      status: null,
+    });
+  }
+  return facts;
+}
+
+function testFact(command: string, key: string, tests: TestSummary, commandFailed: boolean): ImportedFact {
+  const unit = tests.unit === 'packages' ? ' packages' : '';
+  return {
+    kind: 'test',
+    text: clip(`${command}: ${tests.passed}${unit} passed, ${tests.failed} failed`, SESSION_LIMITS.factText),
+    key,
+    status: tests.failed > 0 || commandFailed ? 'failed' : 'passed',
+  };
+}

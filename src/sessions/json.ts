@@ -1,0 +1,51 @@
+// Reading JSON Lines and untyped JSON values: session files are written by other programs, so every
+// field is checked before use.
+import type { SessionProblem } from './types.js';
+
+export type JsonObject = Record<string, unknown>;
+
+export interface JsonLine {
+  /** 1-based line of the file. */
+  line: number;
+  value: JsonObject;
+}
+
+/** The file's JSON objects; a line that is not one is reported (without its content) and skipped. */
+export function readJsonLines(text: string): { lines: JsonLine[]; problems: SessionProblem[] } {
+  const lines: JsonLine[] = [];
+  const problems: SessionProblem[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    if (raw.trim().length === 0) return;
+    const line = index + 1;
+    const value = parseJson(raw);
+    if (value === undefined) problems.push({ line, reason: 'not valid JSON' });
+    else if (asObject(value) === null) problems.push({ line, reason: 'not a JSON object' });
+    else lines.push({ line, value: value as JsonObject });
+  });
+  return { lines, problems };
+}
+
+/** The parsed value, or undefined when the text is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function asObject(value: unknown): JsonObject | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null;
+}
+
+export function asString(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function asInteger(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) ? value : null;
+}
