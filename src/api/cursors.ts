@@ -1,4 +1,4 @@
-import { badInput } from './errors.js';
+import { badInput } from '../domain/errors.js';
 
 // Cursors are opaque to clients: base64url of a small JSON position.
 

@@ -1,15 +1,4 @@
-import { GraphQLError } from 'graphql';
-
-/** The extensions.code values of the public contract. */
-export type ErrorCode =
-  | 'NOT_FOUND'
-  | 'BAD_USER_INPUT'
-  | 'RUN_IN_PROGRESS'
-  | 'HANDOFF_UNSUPPORTED'
-  | 'CONFLICT'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'SERVICE_UNAVAILABLE';
+import type { ErrorCode } from '../domain/errors.js';
 
 /**
  * Codes of refusals made before any resolver runs, all HTTP 4xx (the contract's "Apollo's own
@@ -22,25 +11,5 @@ export type ErrorCode =
  */
 export type RequestErrorCode = 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED' | 'BAD_USER_INPUT' | 'BAD_REQUEST';
 
-/**
- * A refusal the caller can act on. Thrown anywhere below the resolvers (inside a transaction it
- * also rolls the transaction back), turned into a GraphQLError with the same code at the API edge.
- */
-export class ThreadlineError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
-    super(message);
-    this.name = 'ThreadlineError';
-  }
-}
-
-export const notFound = (what: string, id: string) => new ThreadlineError('NOT_FOUND', `${what} ${JSON.stringify(id)} not found.`, { id });
-
-export const badInput = (field: string, message: string) => new ThreadlineError('BAD_USER_INPUT', `${field}: ${message}`, { field });
-
-export function toGraphQLError(error: ThreadlineError): GraphQLError {
-  return new GraphQLError(error.message, { extensions: { code: error.code, ...error.details } });
-}
+/** Every code an error answer can carry. */
+export type AnswerErrorCode = ErrorCode | RequestErrorCode | 'INTERNAL_SERVER_ERROR';

@@ -1,4 +1,4 @@
-import { badInput } from './errors.js';
+import { badInput } from '../domain/errors.js';
 
 // Input limits, named by field in every refusal. The SDL documents the same numbers.
 export const LIMITS = {

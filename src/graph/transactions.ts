@@ -1,5 +1,5 @@
 import neo4j, { type Driver, type ManagedTransaction, Neo4jError } from 'neo4j-driver';
-import { ThreadlineError } from '../api/errors.js';
+import { ThreadlineError } from '../domain/errors.js';
 import { cypher } from './queries.js';
 import { plain, toParameters } from './values.js';
 

@@ -1,6 +1,6 @@
 // The analysts' queries of cypher/analytics/, run read-only for one tenant: by name for
 // `npm run query`, and mapped to records for the GraphQL analytics fields.
-import { badInput } from '../api/errors.js';
+import { badInput } from '../domain/errors.js';
 import type { StalenessSignal } from '../domain/records.js';
 import { queryNames } from '../graph/queries.js';
 import type { Graph, Params, Row } from '../graph/transactions.js';

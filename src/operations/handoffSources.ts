@@ -2,7 +2,7 @@
 // entered) through submitHandoffSummary, or a configured chat-completions summarizer. Whatever they
 // write is checked for dropped facts; whatever fails or never arrives is replaced by a local summary,
 // so a run is never stuck. Regeneration writes a new handoff; nothing is edited in place.
-import { ThreadlineError, badInput, notFound } from '../api/errors.js';
+import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
 import { rangeEnds } from '../domain/history.js';
 import { appendOmissions, findOmissions } from '../domain/omissions.js';
 import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';

@@ -1,6 +1,6 @@
 // Rollback, fork, merge-back and subagents (../shared/design/domain.md, "Rollback", "Fork" and
 // "The wider lineage model"): each one transaction under the thread's lock.
-import { ThreadlineError, badInput, notFound } from '../api/errors.js';
+import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
 import { rollbackActionFor, servedAfterRollback, turnsDroppedByRollback } from '../domain/coverage.js';
 import { inheritedByFork, rolledBackAfterRollback, rolledBackInheritedByFork, segmentHolding, withdrawnByRollback } from '../domain/history.js';
 import { firstOrdinals } from '../domain/ranges.js';

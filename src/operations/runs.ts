@@ -1,5 +1,5 @@
 // The rest of a run's life cycle: the provider's native id, completion and failure.
-import { ThreadlineError, notFound } from '../api/errors.js';
+import { ThreadlineError, notFound } from '../domain/errors.js';
 import type { ProviderThreadRecord, RunRecord } from '../domain/records.js';
 import { bindProviderThread as bindNativeRef } from '../graph/repositories/providerThreads.js';
 import { finishRun, lockRunForUpdate, type RunOutcome } from '../graph/repositories/runs.js';

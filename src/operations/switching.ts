@@ -2,7 +2,7 @@
 // ../shared/design/domain.md: read the thread, find the best provider thread, decide the strategy
 // (src/domain/planner.ts), generate the handoff, then create or resume the provider thread.
 import { createHash } from 'node:crypto';
-import { ThreadlineError, badInput, notFound } from '../api/errors.js';
+import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
 import { decidePlan, measurableDeltaRange, planAfterResumeFailure, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
 import { planForFork, resolveFork, type ForkResolution } from '../domain/forks.js';
 import { liveHistory } from '../domain/history.js';

@@ -10,7 +10,8 @@ import express, { type ErrorRequestHandler, type Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Driver } from 'neo4j-driver';
 import type { Logger } from 'pino';
-import { ThreadlineError, type ErrorCode, type RequestErrorCode } from '../api/errors.js';
+import type { AnswerErrorCode } from '../api/errors.js';
+import { ThreadlineError } from '../domain/errors.js';
 import type { RequestContext } from '../api/context.js';
 import { lowercaseEnumResolvers } from '../api/enums.js';
 import { createLoaders } from '../api/loaders.js';
@@ -113,7 +114,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   };
 }
 
-function refuse(response: Response, status: number, code: ErrorCode | RequestErrorCode | 'INTERNAL_SERVER_ERROR', message: string): void {
+function refuse(response: Response, status: number, code: AnswerErrorCode, message: string): void {
   response.status(status).json({ errors: [{ message, extensions: { code } }] });
 }
 

@@ -10,7 +10,7 @@ import {
   spawnSubagent,
   subagentsOf,
 } from '../../operations/lineage.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 import type { Resolvers } from '../generated/graphql.js';
 import { LIMITS, clamp, optionalText, requiredText } from '../validation.js';
 

@@ -3,7 +3,7 @@ import { reportResumeFailure } from '../../operations/switching.js';
 import type { Resolvers } from '../generated/graphql.js';
 import { count, firstOrdinals } from '../../domain/ranges.js';
 import { LIMITS, clamp, requiredText } from '../validation.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 
 // The ordinal lists are a convenience beside the ranges: bounded, so an answer never grows with the thread.
 const ORDINALS_DEFAULT = 1000;

@@ -1,6 +1,6 @@
 import { buildDispatch, dispatchProviderThreadId } from '../../domain/dispatch.js';
 import { completeRun, failRun } from '../../operations/runs.js';
-import { notFound } from '../errors.js';
+import { notFound } from '../../domain/errors.js';
 import type { Resolvers } from '../generated/graphql.js';
 import { LIMITS, listOf, nonNegativeInt, optionalText, requiredText } from '../validation.js';
 

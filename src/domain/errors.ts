@@ -1,0 +1,32 @@
+// Refusals the caller can act on, with the extensions.code values of the public contract. They are
+// domain facts (a thread not found, a run in progress), so every layer may throw them; the API edge
+// turns them into GraphQL errors with the same code.
+/** The extensions.code values of the public contract. */
+export type ErrorCode =
+  | 'NOT_FOUND'
+  | 'BAD_USER_INPUT'
+  | 'RUN_IN_PROGRESS'
+  | 'HANDOFF_UNSUPPORTED'
+  | 'CONFLICT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'SERVICE_UNAVAILABLE';
+
+/**
+ * A refusal the caller can act on. Thrown anywhere below the resolvers (inside a transaction it
+ * also rolls the transaction back), turned into a GraphQLError with the same code at the API edge.
+ */
+export class ThreadlineError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'ThreadlineError';
+  }
+}
+
+export const notFound = (what: string, id: string) => new ThreadlineError('NOT_FOUND', `${what} ${JSON.stringify(id)} not found.`, { id });
+
+export const badInput = (field: string, message: string) => new ThreadlineError('BAD_USER_INPUT', `${field}: ${message}`, { field });
