@@ -3,7 +3,7 @@
 // native fork's inheritedThroughOrdinal) nor received them through a standing handoff (pending or
 // ready, transferKind provider_handoff or fork) whose range holds them. Such a provider thread needs a
 // delta (or more) the next time its provider serves the thread. The history goes through the
-// thread's segments, so a fork's inherited runs count.
+// thread's segments, so a fork's inherited runs count; the thread's rolled-back ranges do not.
 //
 // Parameters:
 //   $threadId  one app thread, or null for every thread of the tenant [default: null]
@@ -26,18 +26,18 @@ CALL () {
   RETURN thread
 }
 WITH thread, coalesce(thread.segmentThreadIds, []) AS segmentIds, coalesce(thread.segmentTo, []) AS segmentTo,
-     coalesce(thread.segmentAsOf, []) AS segmentAsOf
-WITH thread,
+     coalesce(thread.rolledBackFrom, []) AS goneFrom, coalesce(thread.rolledBackTo, []) AS goneTo
+WITH thread, goneFrom, goneTo,
      [i IN range(0, size(segmentIds) - 1) |
-       {threadId: segmentIds[i], from: CASE WHEN i = 0 THEN 1 ELSE segmentTo[i - 1] + 1 END, to: segmentTo[i], asOf: segmentAsOf[i]}]
-     + [{threadId: thread.id, from: coalesce(thread.forkOrdinal, 0) + 1, to: coalesce(thread.lastOrdinal, 0), asOf: null}] AS segments
+       {threadId: segmentIds[i], from: CASE WHEN i = 0 THEN 1 ELSE segmentTo[i - 1] + 1 END, to: segmentTo[i]}]
+     + [{threadId: thread.id, from: coalesce(thread.forkOrdinal, 0) + 1, to: coalesce(thread.lastOrdinal, 0)}] AS segments
 MATCH (thread)-[:HAS_PROVIDER_THREAD]->(providerThread:ProviderThread)
 WHERE providerThread.status IN ['active', 'idle']
-CALL (segments, providerThread) {
+CALL (segments, goneFrom, goneTo, providerThread) {
   UNWIND segments AS segment
   MATCH (run:Run {tenant: $tenant, threadId: segment.threadId})
   WHERE run.ordinal >= segment.from AND run.ordinal <= segment.to
-    AND (run.status <> 'rolled_back' OR (segment.asOf IS NOT NULL AND run.rolledBackAt > datetime(segment.asOf)))
+    AND NOT any(i IN range(0, size(goneFrom) - 1) WHERE goneFrom[i] <= run.ordinal <= goneTo[i])
     AND run.ordinal > coalesce(providerThread.inheritedThroughOrdinal, 0)
     AND NOT EXISTS { (run)-[:USES]->(providerThread) }
     AND NOT EXISTS {

@@ -2,8 +2,11 @@
 // threads, how that provider thread knows the run: `native` (it served the run: its USES edge, or a
 // natively forked provider thread's inherited ordinals through inheritedThroughOrdinal), `handoff`
 // (a standing handoff, status pending or ready, of transferKind provider_handoff or fork,
-// DELIVERED_TO it has the run's ordinal in its range coveredFrom..coveredTo) or `missing`. The history goes through the thread's segments, so a
-// fork's inherited runs (which live in its source thread) are rows too; rolled-back runs are not.
+// DELIVERED_TO it has the run's ordinal in its range coveredFrom..coveredTo) or `missing`. The
+// history goes through the thread's segments, so a fork's inherited runs (which live in its source
+// thread) are rows too; the runs of the thread's
+// rolled-back ranges (rolledBackFrom/To: its own rollbacks, and what its source had rolled back when
+// it forked) are not.
 // One page of runs in ordinal order.
 //
 // Parameters:
@@ -22,22 +25,22 @@
 //   cells             one {providerThreadId, caption, kind} per provider thread of $threadId, by seq
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 WITH thread, coalesce(thread.segmentThreadIds, []) AS segmentIds, coalesce(thread.segmentTo, []) AS segmentTo,
-     coalesce(thread.segmentAsOf, []) AS segmentAsOf
-WITH thread,
+     coalesce(thread.rolledBackFrom, []) AS goneFrom, coalesce(thread.rolledBackTo, []) AS goneTo
+WITH thread, goneFrom, goneTo,
      [i IN range(0, size(segmentIds) - 1) |
-       {threadId: segmentIds[i], from: CASE WHEN i = 0 THEN 1 ELSE segmentTo[i - 1] + 1 END, to: segmentTo[i], asOf: segmentAsOf[i]}]
-     + [{threadId: thread.id, from: coalesce(thread.forkOrdinal, 0) + 1, to: coalesce(thread.lastOrdinal, 0), asOf: null}] AS segments
+       {threadId: segmentIds[i], from: CASE WHEN i = 0 THEN 1 ELSE segmentTo[i - 1] + 1 END, to: segmentTo[i]}]
+     + [{threadId: thread.id, from: coalesce(thread.forkOrdinal, 0) + 1, to: coalesce(thread.lastOrdinal, 0)}] AS segments
 CALL (thread) {
   OPTIONAL MATCH (thread)-[:HAS_PROVIDER_THREAD]->(providerThread:ProviderThread)
   WITH providerThread ORDER BY providerThread.seq
   RETURN collect(providerThread) AS providerThreads
 }
-CALL (segments) {
+CALL (segments, goneFrom, goneTo) {
   UNWIND segments AS segment
   MATCH (run:Run {tenant: $tenant, threadId: segment.threadId})
   WHERE run.ordinal >= CASE WHEN segment.from > $fromOrdinal THEN segment.from ELSE $fromOrdinal END
     AND run.ordinal <= segment.to
-    AND (run.status <> 'rolled_back' OR (segment.asOf IS NOT NULL AND run.rolledBackAt > datetime(segment.asOf)))
+    AND NOT any(i IN range(0, size(goneFrom) - 1) WHERE goneFrom[i] <= run.ordinal <= goneTo[i])
   RETURN run ORDER BY run.ordinal LIMIT $limit
 }
 CALL (run, providerThreads) {

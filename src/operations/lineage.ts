@@ -2,7 +2,7 @@
 // "The wider lineage model"): each one transaction under the thread's lock.
 import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
 import { rollbackActionFor, servedAfterRollback, turnsDroppedByRollback } from '../domain/coverage.js';
-import { inheritedByFork, rolledBackAfterRollback, rolledBackInheritedByFork, segmentHolding, withdrawnByRollback } from '../domain/history.js';
+import { inheritedByFork, rolledBackAfterRollback, rolledBackInheritedByFork, withdrawnByRollback } from '../domain/history.js';
 import { firstOrdinals } from '../domain/ranges.js';
 import { deliveryFor } from '../domain/providers.js';
 import type { ProviderThreadRecord, ProviderThreadRollbackRecord, RollbackResult, ThreadRecord, TransferRecord } from '../domain/records.js';
@@ -88,7 +88,7 @@ async function requireRollbackPoint(tx: Tx, thread: ThreadRecord, toOrdinal: num
     throw badInput('toOrdinal', `a fork cannot roll back below its fork point (${thread.forkOrdinal})`);
   }
   if (toOrdinal === thread.forkOrdinal) return;
-  const run = await liveRunAt(tx, { threadId: thread.id, asOf: null }, toOrdinal);
+  const run = await liveRunAt(tx, thread, toOrdinal);
   if (!run) throw badInput('toOrdinal', `run ${toOrdinal} is not a live run of this thread`);
 }
 
@@ -183,7 +183,7 @@ async function resolveSourcePoint(tx: Tx, source: ThreadRecord, input: ForkInput
  * only those live when the fork was made are its history.
  */
 async function inheritedPoint(tx: Tx, source: ThreadRecord, ordinal: number): Promise<{ ordinal: number; run: SourceRun; checkpointId: null }> {
-  const run = await liveRunAt(tx, segmentHolding(source, ordinal), ordinal);
+  const run = await liveRunAt(tx, source, ordinal);
   if (!run) throw badInput('fromOrdinal', `run ${ordinal} was rolled back before this thread was forked`);
   return { ordinal, run, checkpointId: null };
 }

@@ -1,6 +1,6 @@
-import type { HistorySegment } from '../../domain/history.js';
+import { liveHistory, segmentHolding, type HistorySegment, type ThreadHistory } from '../../domain/history.js';
 import type { ServedRuns } from '../../domain/coverage.js';
-import { toLists } from '../../domain/ranges.js';
+import { contains, toLists } from '../../domain/ranges.js';
 import type { HandoffRecord, OrdinalRange, ProviderThreadRecord, RunRecord, RunStatus, ThreadRecord, ThreadRelationship, TransferRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
 import { servedProperties, toHandoff, toProviderThread, toRun, toThread, toTransfer } from './mapping.js';
@@ -34,9 +34,10 @@ export async function lookUpSourcePoint(
   return row && { ...row, thread: toThread(row.thread) };
 }
 
-/** Run `ordinal` of the segment's thread, or null when it was not live as of the segment. */
-export async function liveRunAt(tx: Tx, segment: Pick<HistorySegment, 'threadId' | 'asOf'>, ordinal: number): Promise<SourceRun | null> {
-  return (await tx.one<{ run: SourceRun }>('lineage/live-run-at', { threadId: segment.threadId, asOf: segment.asOf, ordinal }))?.run ?? null;
+/** Run `ordinal` of the thread's history, from the thread that holds it; null when it is not live in that history. */
+export async function liveRunAt(tx: Tx, thread: ThreadHistory, ordinal: number): Promise<SourceRun | null> {
+  if (!contains(liveHistory(thread), ordinal)) return null;
+  return (await tx.one<{ run: SourceRun }>('lineage/run-at', { threadId: segmentHolding(thread, ordinal).threadId, ordinal }))?.run ?? null;
 }
 
 export interface NewChildThread {

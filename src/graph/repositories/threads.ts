@@ -1,4 +1,4 @@
-import { segmentsFor } from '../../domain/history.js';
+import { livePiecesFor } from '../../domain/history.js';
 import type { CheckpointRecord, ThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
 import { toCheckpoint, toThread } from './mapping.js';
@@ -41,7 +41,7 @@ export function toLockedThread(props: Props): LockedThread {
 /** The newest checkpoint in each thread's history up to its head, inherited ones included, by thread id. */
 export async function latestCheckpoints(tx: Tx, threads: readonly ThreadRecord[]): Promise<Map<string, CheckpointRecord>> {
   const rows = await tx.rows<{ threadId: string; checkpoints: Props[] }>('threads/latest-checkpoint', {
-    threads: threads.map((thread) => ({ threadId: thread.id, segments: segmentsFor(thread, { from: 1, to: thread.headOrdinal }) })),
+    threads: threads.map((thread) => ({ threadId: thread.id, pieces: livePiecesFor(thread, { from: 1, to: thread.headOrdinal }) })),
   });
   const newest = new Map<string, CheckpointRecord>();
   for (const row of rows) {
