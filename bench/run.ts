@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { loadConfig } from '../src/config.js';
 import { decidePlan, measurableDeltaRange, type PlanningSnapshot } from '../src/domain/planner.js';
+import { LINEAGE_RULE_PARAMETERS } from '../src/domain/standing.js';
 import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
 import { neo4jFromEnvOrThrowaway } from '../src/graph/localNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
@@ -189,7 +190,7 @@ export async function main(options: BenchOptions) {
 
     // 4. Latency, interleaved across every case.
     const snapshotText = cypher('planner/snapshot');
-    const snapshotParams = (c: PlanCase) => ({ tenant: TENANT, threadId: `${run}-${c.size}`, provider: c.provider, runWindow: neo4j.int(config.planner.maxRunsElsewhere + 1) });
+    const snapshotParams = (c: PlanCase) => ({ ...LINEAGE_RULE_PARAMETERS, tenant: TENANT, threadId: `${run}-${c.size}`, provider: c.provider, runWindow: neo4j.int(config.planner.maxRunsElsewhere + 1) });
     const bolt = driver.session({ database: connection.database, defaultAccessMode: neo4j.session.READ });
     const timed: Case[] = [
       { name: 'floor: { __typename } over HTTP', run: async () => void (await ok('{ __typename }')) },

@@ -5,6 +5,9 @@
 // delta (or more) the next time its provider serves the thread. The history goes through the
 // thread's segments, so a fork's inherited runs count; the thread's rolled-back ranges do not.
 //
+// $standingStatuses and $coverageKinds (the lineage rules of src/domain/standing.ts) are set by the
+// service like $tenant; in Neo4j Browser set them with :param.
+//
 // Parameters:
 //   $threadId  one app thread, or null for every thread of the tenant [default: null]
 //   $limit     at most this many rows [default: 100]
@@ -42,7 +45,7 @@ CALL (segments, goneFrom, goneTo, providerThread) {
     AND NOT EXISTS { (run)-[:USES]->(providerThread) }
     AND NOT EXISTS {
       MATCH (handoff:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
-      WHERE handoff.status IN ['pending', 'ready'] AND handoff.transferKind IN ['provider_handoff', 'fork']
+      WHERE handoff.status IN $standingStatuses AND handoff.transferKind IN $coverageKinds
         AND handoff.coveredFrom <= run.ordinal <= handoff.coveredTo
     }
   WITH run ORDER BY run.ordinal

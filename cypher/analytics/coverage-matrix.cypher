@@ -9,6 +9,9 @@
 // it forked) are not.
 // One page of runs in ordinal order.
 //
+// $standingStatuses and $coverageKinds (the lineage rules of src/domain/standing.ts) are set by the
+// service like $tenant; in Neo4j Browser set them with :param.
+//
 // Parameters:
 //   $threadId     the app thread
 //   $fromOrdinal  first ordinal of the page [default: 1]
@@ -50,7 +53,7 @@ CALL (run, providerThreads) {
          WHEN run.ordinal <= coalesce(providerThread.inheritedThroughOrdinal, 0) OR EXISTS { (run)-[:USES]->(providerThread) } THEN 'native'
          WHEN EXISTS {
            MATCH (handoff:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
-           WHERE handoff.status IN ['pending', 'ready'] AND handoff.transferKind IN ['provider_handoff', 'fork']
+           WHERE handoff.status IN $standingStatuses AND handoff.transferKind IN $coverageKinds
              AND handoff.coveredFrom <= run.ordinal <= handoff.coveredTo
          } THEN 'handoff'
          ELSE 'missing'

@@ -1,6 +1,6 @@
 // A standing handoff's range is 0-0 or 1 <= from <= to (0-0 for a subagent's), a switch or fork handoff's range ends below its target run, and its COVERS edges (at most two) point to runs of its range (in its thread's history, or in its fork for a merge-back; live ones for a switch or fork handoff, which a rollback of those runs withdraws), at least one when the range holds a live run.
 MATCH (handoff:ContextHandoff)
-WHERE handoff.status IN ['pending', 'ready']
+WHERE handoff.status IN $standingStatuses
 OPTIONAL MATCH (target:Run {tenant: handoff.tenant, id: handoff.targetRunId})
 OPTIONAL MATCH (transfer:ContextTransfer {tenant: handoff.tenant, id: handoff.transferId})
 // A merge-back's range is in the ordinals of the fork it merges; every other range is in the handoff's own thread.
@@ -18,7 +18,7 @@ CALL (handoff, from, to, segments) {
   WITH run, [segment IN segments WHERE segment.threadId = run.threadId AND segment.from <= run.ordinal <= segment.to][0] AS segment
   RETURN count(run) AS edges,
          [run IN collect(CASE WHEN segment IS NULL OR run.ordinal < from OR run.ordinal > to
-                                   OR (handoff.transferKind IN ['provider_handoff', 'fork'] AND run.status = 'rolled_back'
+                                   OR (handoff.transferKind IN $coverageKinds AND run.status = 'rolled_back'
                                        AND (segment.asOf IS NULL OR run.rolledBackAt <= datetime(segment.asOf)))
                               THEN run.id END) WHERE run IS NOT NULL] AS badTargets
 }
@@ -37,7 +37,7 @@ WITH handoff, target, from, to, history, edges, badTargets, holdsLiveRun, [probl
        CASE WHEN edges > 2 THEN 'it has more than two COVERS edges' END,
        CASE WHEN size(badTargets) > 0 THEN 'it COVERS a run that is not a live run of its range' END,
        CASE WHEN holdsLiveRun AND edges = 0 THEN 'its range holds live runs but it COVERS none' END,
-       CASE WHEN handoff.transferKind IN ['provider_handoff', 'fork'] AND to >= target.ordinal THEN 'its range reaches its target run' END
+       CASE WHEN handoff.transferKind IN $coverageKinds AND to >= target.ordinal THEN 'its range reaches its target run' END
      ] WHERE problem IS NOT NULL] AS problems
 WHERE size(problems) > 0
 RETURN handoff.tenant AS tenant, handoff.threadId AS threadId, handoff.id AS handoffId, handoff.transferKind AS transferKind,

@@ -5,7 +5,7 @@
 // keeps its merge-backs. A range seek on (tenant, threadId, targetRunOrdinal): the handoffs of
 // earlier runs are never read.
 MATCH (handoff:ContextHandoff {tenant: $tenant, threadId: $threadId})
-WHERE handoff.targetRunOrdinal > $toOrdinal AND handoff.status IN ['pending', 'ready']
+WHERE handoff.targetRunOrdinal > $toOrdinal AND handoff.status IN $standingStatuses
 SET handoff.status = 'superseded', handoff.updatedAt = datetime(), handoff.supersededByRollback = true
 RETURN handoff {.*} AS handoff
 ORDER BY handoff.createdAt, handoff.id

@@ -16,7 +16,7 @@ CALL (thread) {
 CALL (target) {
   // Only handoffs of the thread's own history count as coverage, not merge-backs or subagent context.
   OPTIONAL MATCH (target)<-[:DELIVERED_TO]-(handoff:ContextHandoff)
-  WHERE handoff.status IN ['pending', 'ready'] AND handoff.transferKind IN ['provider_handoff', 'fork']
+  WHERE handoff.status IN $standingStatuses AND handoff.transferKind IN $coverageKinds
   RETURN count(handoff) AS standingHandoffs, max(handoff.coveredTo) AS handoffCoveredThrough
 }
 CALL (target) {

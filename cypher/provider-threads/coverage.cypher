@@ -7,10 +7,10 @@ UNWIND $ids AS id
 MATCH (providerThread:ProviderThread {tenant: $tenant, id: id})
 CALL (providerThread) {
   OPTIONAL MATCH (providerThread)<-[:DELIVERED_TO]-(handoff:ContextHandoff)
-  WHERE handoff.status IN ['pending', 'ready']
+  WHERE handoff.status IN $standingStatuses
   WITH handoff ORDER BY handoff.createdAt, handoff.id
   RETURN collect(handoff.id) AS handoffIds,
-         collect(CASE WHEN handoff.transferKind IN ['provider_handoff', 'fork'] THEN {from: handoff.coveredFrom, to: handoff.coveredTo} END) AS handoffRanges
+         collect(CASE WHEN handoff.transferKind IN $coverageKinds THEN {from: handoff.coveredFrom, to: handoff.coveredTo} END) AS handoffRanges
 }
 RETURN id AS providerThreadId, providerThread.threadId AS threadId, providerThread.inheritedThroughOrdinal AS inheritedThroughOrdinal,
        coalesce(providerThread.servedFrom, []) AS servedFrom, coalesce(providerThread.servedTo, []) AS servedTo,

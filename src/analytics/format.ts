@@ -1,5 +1,6 @@
 // Pure helpers of `npm run query` (tools/query.ts): reading a query file's parameters, parsing
 // key=value arguments, and printing rows as an aligned table or as CSV. No I/O here.
+import { LINEAGE_RULE_PARAMETERS } from '../domain/standing.js';
 
 export type Row = Record<string, unknown>;
 
@@ -93,11 +94,18 @@ export function parseAssignments(args: readonly string[]): Record<string, unknow
  * The parameters to send: the given ones plus documented defaults. Refuses `tenant` (use --tenant),
  * names the statement does not use, and any it uses that are neither given nor defaulted.
  */
+/** Parameters the service sets on every statement: the tenant and the lineage rules. */
+export function isSetByTheService(name: string): boolean {
+  return name === 'tenant' || name in LINEAGE_RULE_PARAMETERS;
+}
+
 export function resolveParameters(text: string, given: Record<string, unknown>): Record<string, unknown> {
   if ('tenant' in given) throw new ArgumentError('The tenant is not a parameter: use --tenant <id>');
+  const fixed = Object.keys(given).filter((name) => isSetByTheService(name));
+  if (fixed.length > 0) throw new ArgumentError(`${fixed.join(', ')} ${fixed.length > 1 ? 'are' : 'is'} set by the service, not a parameter`);
   const documented = new Map(documentedParameters(text).map((parameter) => [parameter.name, parameter]));
   // In the header's order, then any the header does not document.
-  const referenced = referencedParameters(text).filter((name) => name !== 'tenant');
+  const referenced = referencedParameters(text).filter((name) => !isSetByTheService(name));
   const used = [...[...documented.keys()].filter((name) => referenced.includes(name)), ...referenced.filter((name) => !documented.has(name))];
   const unknown = Object.keys(given).filter((name) => !used.includes(name));
   if (unknown.length > 0) throw new ArgumentError(`Unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; this query takes ${describe(used, documented)}`);

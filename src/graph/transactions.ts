@@ -1,12 +1,13 @@
 import neo4j, { type Driver, type ManagedTransaction, Neo4jError } from 'neo4j-driver';
 import { ThreadlineError } from '../domain/errors.js';
+import { LINEAGE_RULE_PARAMETERS } from '../domain/standing.js';
 import { cypher } from './queries.js';
 import { plain, toParameters } from './values.js';
 
 export type Row = Record<string, unknown>;
 export type Params = Record<string, unknown>;
 
-/** One transaction, scoped to one tenant: every statement receives $tenant. */
+/** One transaction, scoped to one tenant: every statement receives $tenant and the lineage rule parameters. */
 export interface Tx {
   rows<T = Row>(query: string, params?: Params): Promise<T[]>;
   one<T = Row>(query: string, params?: Params): Promise<T | null>;
@@ -66,7 +67,7 @@ export class Graph {
 
   private wrap(tx: ManagedTransaction): Tx {
     const rows = async <T>(query: string, params: Params = {}): Promise<T[]> => {
-      const result = await tx.run(cypher(query), toParameters({ ...params, tenant: this.tenant }));
+      const result = await tx.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant }));
       return result.records.map((record) => plain(record.toObject()) as T);
     };
     return {

@@ -2,11 +2,12 @@
 // dedicated tenant seeded through GraphQL: the design example (codex 1-5, claude 6-8, codex 9), a
 // staleness case with a regenerated handoff chain, a rollback, and a fork with a subagent and a
 // merge-back.
+import { LINEAGE_RULE_PARAMETERS } from '../../src/domain/standing.js';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { documentedParameters, referencedParameters } from '../../src/analytics/format.js';
+import { documentedParameters, isSetByTheService, referencedParameters } from '../../src/analytics/format.js';
 import { cypher } from '../../src/graph/queries.js';
 import { plain, toParameters } from '../../src/graph/values.js';
 import { analyticsQueryNames } from '../../src/operations/analytics.js';
@@ -31,7 +32,7 @@ type Row = Record<string, any>;
 
 /** Runs cypher/analytics/<name>.cypher directly over Bolt, scoped to the test's tenant. */
 async function query(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-  const { records } = await service.driver.executeQuery(cypher(`analytics/${name}`), toParameters({ ...params, tenant: TENANT }), { database: inject('neo4j').database });
+  const { records } = await service.driver.executeQuery(cypher(`analytics/${name}`), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: TENANT }), { database: inject('neo4j').database });
   return records.map((record) => plain(record.toObject()) as Row);
 }
 
@@ -141,7 +142,7 @@ describe('the analytics Cypher files', () => {
       expect(text, name).toMatch(/^\/\/ Columns\b.*:$/m);
       const used = referencedParameters(text);
       expect(used, name).toContain('tenant');
-      expect(documentedParameters(text).map((parameter) => parameter.name).sort(), name).toEqual(used.filter((param) => param !== 'tenant'));
+      expect(documentedParameters(text).map((parameter) => parameter.name).sort(), name).toEqual(used.filter((param) => !isSetByTheService(param)));
     }
   });
 });

@@ -2,6 +2,7 @@
 // breaking one invariant with raw Cypher makes the audit report that invariant and no other. Each
 // graph lives in a transaction that is rolled back: the audits that run after the other files,
 // in parallel on the same Neo4j, never see a deliberately broken graph.
+import { LINEAGE_RULE_PARAMETERS } from '../../src/domain/standing.js';
 import neo4j, { type Driver, type Transaction } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AUDIT_INVARIANTS, auditPass, confirmedViolations, type AuditViolation } from '../../src/graph/audit.js';
@@ -148,7 +149,7 @@ afterAll(async () => {
 /** The project's Tx over an explicit transaction, which sees its own uncommitted writes. */
 function txOf(transaction: Transaction): Tx {
   const rows = async <T>(query: string, params: Record<string, unknown> = {}): Promise<T[]> =>
-    (await transaction.run(cypher(query), toParameters(params))).records.map((record) => plain(record.toObject()) as T);
+    (await transaction.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params }))).records.map((record) => plain(record.toObject()) as T);
   return { rows, one: async <T>(query: string, params?: Record<string, unknown>) => (await rows<T>(query, params))[0] ?? null };
 }
 

@@ -44,6 +44,8 @@ describe('query file parameters', () => {
     expect(() => resolveParameters(QUERY, {})).toThrow(/^Missing parameter from; this query takes threadId=\.\.\. \(default null\) from=\.\.\. limit=\.\.\. \(default 50\)$/);
     expect(() => resolveParameters(QUERY, { from: 'x', bogus: 1 })).toThrow(/Unknown parameter bogus/);
     expect(() => resolveParameters(QUERY, { from: 'x', tenant: 'other' })).toThrow(/--tenant/);
+    expect(() => resolveParameters(`${QUERY}\nAND h.status IN $standingStatuses`, { from: 'x', standingStatuses: ['failed'] })).toThrow(/standingStatuses is set by the service/);
+    expect(resolveParameters(`${QUERY}\nAND h.status IN $standingStatuses`, { from: 'x' })).not.toHaveProperty('standingStatuses');
     expect(() => resolveParameters(QUERY, {})).toThrow(ArgumentError);
   });
 });
