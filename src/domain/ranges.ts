@@ -85,3 +85,11 @@ export function toLists(ranges: Ranges): { from: number[]; to: number[] } {
   const normal = normalize(ranges);
   return { from: normal.map((range) => range.from), to: normal.map((range) => range.to) };
 }
+
+/** The set in words, for reasons and summaries: "run 10", "runs 6-8", "runs 1-5, 10". */
+export function describeOrdinals(ranges: Ranges): string {
+  const normal = normalize(ranges);
+  if (normal.length === 0) return 'no runs';
+  const single = normal.length === 1 && normal[0]!.from === normal[0]!.to;
+  return `${single ? 'run' : 'runs'} ${normal.map(({ from, to }) => (from === to ? `${from}` : `${from}-${to}`)).join(', ')}`;
+}

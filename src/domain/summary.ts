@@ -2,6 +2,7 @@
  * Local deterministic handoff summarizer: renders a Markdown handoff document from structured run
  * data. Pure: the same input always gives byte-identical output.
  */
+import { describeOrdinals } from './ranges.js';
 import type { FileChangeKind, HandoffStrategy, RunFactKind, RunStatus } from './records.js';
 
 export type SummaryStrategy = HandoffStrategy;
@@ -42,6 +43,8 @@ export interface SummaryInput {
   title: string | null;
   /** Ordinal range the handoff covers. */
   covered: { from: number; to: number };
+  /** The live runs of that range, as ranges; the whole range when absent. Rolled-back ordinals are never claimed. */
+  coveredLive?: readonly { from: number; to: number }[];
   /** Providers that served the covered runs, in first-use order. */
   providers: string[];
   /** Covered live runs that were loaded, any order. */
@@ -244,12 +247,33 @@ function factItem(fact: SummaryFact, label: string | null = null): string {
 
 interface FileMention { path: string; change: string | null; additions: number | null; deletions: number | null }
 
+/** A file fact's path: its key, else the first word of its text, which may go on to describe the change. */
+function factPath(fact: SummaryFact): string {
+  const named = fact.key !== null && fact.key.trim() !== '' ? fact.key : (firstLine(fact.text).split(/:\s|\s/)[0] ?? '');
+  return filePath(named);
+}
+
+/** One spelling per file: `./src/a.ts` and `src/a.ts` are the same path. */
+function filePath(path: string): string {
+  return oneLine(path.trim().replace(/^(\.\/)+/, ''), PATH_MAX) || '(unnamed file)';
+}
+
+/** The change a file went through over the range, from its previous net change and the next one; null: no change left. */
+function netChange(previous: string | null | undefined, next: string | null): string | null {
+  if (previous === undefined || previous === null || next === null) return next ?? previous ?? null;
+  if (previous === 'added' && next === 'deleted') return null;
+  if (previous === 'added') return 'added';
+  if (previous === 'deleted' && next === 'added') return 'modified';
+  return next;
+}
+
+const sumKnown = (a: number | null | undefined, b: number | null): number | null => (a === null || a === undefined ? b : b === null ? a : a + b);
+
 function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint | null): string[] {
   const factMentions = facts.map((f) => ({
     ordinal: f.runOrdinal,
     mention: {
-      // Only the key or the first line: a file fact's text may carry more than a path.
-      path: oneLine(f.key !== null && f.key.trim() !== '' ? f.key : firstLine(f.text), PATH_MAX) || '(unnamed file)',
+      path: factPath(f),
       change: FILE_CHANGES.has(normStatus(f.status)) ? normStatus(f.status) : null,
       additions: null,
       deletions: null,
@@ -257,34 +281,45 @@ function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint 
   }));
   const checkpointMentions = (checkpoint?.files ?? []).map((file) => ({
     ordinal: checkpoint?.runOrdinal ?? 0,
-    mention: { path: oneLine(file.path, PATH_MAX) || '(unnamed file)', change: file.change, additions: file.additions, deletions: file.deletions },
+    mention: { path: filePath(file.path), change: file.change, additions: file.additions, deletions: file.deletions },
   }));
   // Stable: within one run, facts come before the checkpoint's own file list.
   const mentions = sortByNumber([...factMentions, ...checkpointMentions], (m) => m.ordinal);
 
-  // One entry per path, placed at its latest mention; newer known values win field by field.
-  const byPath = new Map<string, FileMention>();
+  // One entry per path, placed at its latest mention, with its net change and the sum of its known counts.
+  const byPath = new Map<string, FileMention & { gone: boolean }>();
   for (const { mention } of mentions) {
     const prev = byPath.get(mention.path);
     byPath.delete(mention.path);
+    const change = netChange(prev?.gone ? 'deleted' : prev?.change, mention.change);
     byPath.set(mention.path, {
       path: mention.path,
-      change: mention.change ?? prev?.change ?? null,
-      additions: mention.additions ?? prev?.additions ?? null,
-      deletions: mention.deletions ?? prev?.deletions ?? null,
+      change,
+      gone: prev !== undefined && change === null && mention.change === 'deleted',
+      additions: sumKnown(prev?.additions, mention.additions),
+      deletions: sumKnown(prev?.deletions, mention.deletions),
     });
   }
-  return [...byPath.values()].map((m) => {
-    const counts = m.additions === null && m.deletions === null ? '' : `, +${m.additions ?? '?'}/-${m.deletions ?? '?'}`;
-    return `- ${m.path} (${m.change ?? 'changed'}${counts})`;
-  });
+  return [...byPath.values()]
+    .filter((m) => !m.gone)
+    .map((m) => {
+      const counts = [m.additions === null ? '' : `+${m.additions}`, m.deletions === null ? '' : `-${m.deletions}`].filter((count) => count !== '').join('/');
+      return `- ${m.path} (${m.change ?? 'changed'}${counts === '' ? '' : `, ${counts}`})`;
+    });
 }
+
+// A diff summary is a short description; a raw diff (hunks, +/- lines) is left out where the files
+// section already lists the files, as the design asks of large diffs.
+const RAW_DIFF_LINE = /^(diff --git |--- |\+\+\+ |@@ )/m;
+const DIFF_SUMMARY_MAX_LINES = 5;
 
 function checkpointItems(checkpoint: SummaryCheckpoint | null): string[] {
   if (checkpoint === null) return [];
   const items = [`- Ref: ${oneLine(checkpoint.ref, 120) || '(none)'} (run ${checkpoint.runOrdinal})`];
-  const diff = checkpoint.diffSummary === null ? '' : oneLine(checkpoint.diffSummary, ITEM_MAX);
-  if (diff !== '') items.push(`- Diff: ${diff}`);
+  const summary = checkpoint.diffSummary ?? '';
+  const lines = summary.split('\n').length;
+  if (RAW_DIFF_LINE.test(summary) || lines > DIFF_SUMMARY_MAX_LINES) items.push(`- Diff: a raw diff of ${lines} lines, left out (see Files changed)`);
+  else if (oneLine(summary, ITEM_MAX) !== '') items.push(`- Diff: ${oneLine(summary, ITEM_MAX)}`);
   return items;
 }
 
@@ -311,8 +346,8 @@ function runLine(run: SummaryRun): RunLine {
 }
 
 function headerLines(input: SummaryInput, caps: HeaderCaps, compact: boolean): string[] {
-  const { from, to } = input.covered;
-  const range = cut(from === to ? `run ${from}` : `runs ${from}-${to}`, caps.range);
+  // Only the live runs of the covered range: a rolled-back run is never claimed.
+  const range = cut(describeOrdinals(input.coveredLive ?? [input.covered]), caps.range);
   const name = oneLine(input.title ?? '', caps.title) || oneLine(input.threadId, caps.title) || '(unknown)';
   const strategy = STRATEGY_WORDS[input.strategy] ?? oneLine(String(input.strategy), 30);
   const providers = oneLine([...new Set(input.providers.map((p) => oneLine(p, 40)))].filter((p) => p !== '').join(', '), caps.providers);
@@ -334,7 +369,8 @@ function buildModel(input: SummaryInput): Model {
   const items: Record<SectionId, string[]> = {
     goals: ofKind('goal', 'constraint').map((f) => factItem(f, f.kind === 'goal' ? 'Goal' : 'Constraint')),
     decisions: ofKind('decision').map((f) => factItem(f)),
-    files: fileItems(ofKind('file_change'), input.latestCheckpoint),
+    // Every change of a file counts towards its net change, not only the newest fact of its key.
+    files: fileItems(sortByNumber(input.facts.filter((f) => f.kind === 'file_change'), (f) => f.runOrdinal), input.latestCheckpoint),
     commands: ofKind('command', 'test').map((f) => factItem(f, f.kind === 'command' ? 'Command' : 'Test')),
     plan: ofKind('plan_item')
       .filter((f) => !PLAN_DONE.has(normStatus(f.status)))

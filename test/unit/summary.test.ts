@@ -318,7 +318,7 @@ describe('renderSummary document', () => {
       '- src/new.ts (added)',
       '- src/reader.ts (changed)',
       '- src/csv.ts (modified, +10/-2)',
-      '- test/csv.test.ts (added, +30/-?)',
+      '- test/csv.test.ts (added, +30)',
     ]);
     expect(renderSummary(input, null)).not.toContain('DIFF_BODY_LINE');
   });
@@ -505,3 +505,60 @@ describe('renderSummary budget', () => {
 function linesLength(lines: readonly string[]): number {
   return lines.reduce((sum, l) => sum + l.length + 1, 0);
 }
+
+describe('files and diffs in a summary (issue 17)', () => {
+  const withFiles = (facts: SummaryFact[], checkpoint: SummaryInput['latestCheckpoint']) =>
+    renderSummary(baseInput({ facts, latestCheckpoint: checkpoint }), null);
+
+  it('lists a path once, with its net change and summed known counts, and no "?"', () => {
+    const text = withFiles(
+      [
+        fact(6, 'file_change', 'src/csv/parse.ts', 'src/csv/parse.ts', 'added'),
+        fact(7, 'file_change', 'src/csv/parse.ts: handle quotes', null, 'modified'),
+      ],
+      { runOrdinal: 8, ref: 'ckpt', diffSummary: null, files: [{ path: './src/csv/parse.ts', change: 'modified', additions: 140, deletions: null }] },
+    );
+    const lines = text.split('\n').filter((line) => line.includes('src/csv/parse.ts'));
+    expect(lines).toEqual(['- src/csv/parse.ts (added, +140)']);
+    expect(text).not.toContain('?');
+  });
+
+  it('drops a file created and deleted within the range, and keeps a deletion', () => {
+    const text = withFiles(
+      [
+        fact(6, 'file_change', 'tmp/scratch.ts', 'tmp/scratch.ts', 'added'),
+        fact(7, 'file_change', 'tmp/scratch.ts', 'tmp/scratch.ts', 'deleted'),
+        fact(7, 'file_change', 'src/old.ts', 'src/old.ts', 'deleted'),
+      ],
+      null,
+    );
+    expect(text).not.toContain('tmp/scratch.ts');
+    expect(text).toContain('- src/old.ts (deleted)');
+  });
+
+  it('leaves a raw diff out of the checkpoint: the files section already lists the files', () => {
+    const diff = ['diff --git a/src/csv.ts b/src/csv.ts', '--- a/src/csv.ts', '+++ b/src/csv.ts', '@@ -1,3 +1,200 @@', ...Array.from({ length: 200 }, (_, i) => `+const line${i} = ${i};`)].join('\n');
+    const text = withFiles([fact(6, 'file_change', 'src/csv.ts', 'src/csv.ts', 'modified')], { runOrdinal: 8, ref: 'ckpt', diffSummary: diff, files: [] });
+    expect(text).not.toContain('@@');
+    expect(text).not.toContain('+const line');
+    expect(text).toContain('- Diff: a raw diff of 204 lines, left out (see Files changed)');
+  });
+
+  it('keeps a short diff summary as it is', () => {
+    const text = withFiles([], { runOrdinal: 8, ref: 'ckpt', diffSummary: '2 files changed, 40 insertions(+)', files: [] });
+    expect(text).toContain('- Diff: 2 files changed, 40 insertions(+)');
+  });
+});
+
+describe('a covered range with rolled-back gaps (issue 17)', () => {
+  it('claims only the live runs it covers', () => {
+    const text = renderSummary(
+      baseInput({ covered: { from: 6, to: 10 }, coveredLive: [{ from: 10, to: 10 }], providers: ['claude'], runs: [run(10, 'claude')], facts: [], latestCheckpoint: null }),
+      null,
+    );
+    expect(text).toContain('Covers run 10');
+    expect(text).not.toContain('6-10');
+    const gappy = renderSummary(baseInput({ covered: { from: 1, to: 10 }, coveredLive: [{ from: 1, to: 5 }, { from: 10, to: 10 }], runs: [], facts: [], latestCheckpoint: null }), null);
+    expect(gappy).toContain('Covers runs 1-5, 10');
+  });
+});
