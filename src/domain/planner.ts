@@ -1,6 +1,7 @@
 // The provider-switching strategy of ../shared/design/domain.md, as a pure function over the
 // bounded neighbourhood the graph layer reads (PlanningSnapshot). One function per step of the
 // design's strategy order; planRun and startRun both call decidePlan, so they cannot disagree.
+import { describeOrdinals, highest, lowest, subtract } from './ranges.js';
 import type { ProviderDefinition } from './providers.js';
 import type {
   HandoffStrategy,
@@ -55,6 +56,8 @@ export interface PlanningSnapshot {
   /** Provider thread that served the head run; null when there is none. */
   headProviderThreadId: string | null;
   target: TargetView | null;
+  /** Ordinals of the thread's history that are not live (its rolled-back ranges); absent: none. */
+  rolledBack?: OrdinalRange[];
 }
 
 export interface Plan extends RunPlanRecord {
@@ -185,9 +188,9 @@ function fullHandoffIntoNewThread(
   const plan: Plan = {
     ...emptyPlan('full_handoff_new', 'create'),
     handoffStrategy: 'full_thread_summary',
-    coveredRunOrdinals: { from: 1, to: snapshot.headOrdinal },
+    coveredRunOrdinals: liveSpan(snapshot, { from: 1, to: snapshot.headOrdinal }),
     stalenessSignals: signals,
-    reasons: [...reasons, `A new ${request.provider.id} provider thread gets a full-thread summary of runs 1-${snapshot.headOrdinal}.`],
+    reasons: [...reasons, `A new ${request.provider.id} provider thread gets a full-thread summary of ${liveWords(snapshot, { from: 1, to: snapshot.headOrdinal })}.`],
     replacedProviderThreadId: replaced?.providerThread.id ?? null,
   };
   return requireHandoffSupport(plan, request);
@@ -209,8 +212,8 @@ function fullHandoffIntoExistingThread(snapshot: PlanningSnapshot, request: Plan
     ...emptyPlan('full_handoff_existing', 'resume'),
     providerThreadId: target.providerThread.id,
     handoffStrategy: 'full_thread_summary',
-    coveredRunOrdinals: { from: 1, to: snapshot.headOrdinal },
-    reasons: [why, `Provider thread ${target.providerThread.id} is resumed with a full-thread summary of runs 1-${snapshot.headOrdinal}.`],
+    coveredRunOrdinals: liveSpan(snapshot, { from: 1, to: snapshot.headOrdinal }),
+    reasons: [why, `Provider thread ${target.providerThread.id} is resumed with a full-thread summary of ${liveWords(snapshot, { from: 1, to: snapshot.headOrdinal })}.`],
   };
   return requireHandoffSupport(plan, request);
 }
@@ -223,7 +226,7 @@ function deltaHandoff(snapshot: PlanningSnapshot, request: PlanRequest, target: 
     providerThreadId: target.providerThread.id,
     handoffStrategy: 'delta_since_target_last_seen',
     coveredRunOrdinals: range,
-    reasons: [`Provider thread ${target.providerThread.id} is resumed with a delta covering runs ${range.from}-${range.to}, which it missed.`],
+    reasons: [`Provider thread ${target.providerThread.id} is resumed with a delta covering ${liveWords(snapshot, range)}, which it missed.`],
   };
   return requireHandoffSupport(plan, request);
 }
@@ -246,7 +249,25 @@ function requireHandoffSupport(plan: Plan, request: PlanRequest): Plan {
 }
 
 function deltaRange(snapshot: PlanningSnapshot, target: TargetView): OrdinalRange {
-  return { from: target.coveredThroughOrdinal + 1, to: snapshot.headOrdinal };
+  return liveSpan(snapshot, { from: target.coveredThroughOrdinal + 1, to: snapshot.headOrdinal });
+}
+
+/**
+ * A handoff's range runs from the first to the last live run it covers: a rolled-back run is never in
+ * a handoff's coverage, so the range never starts or ends on one (gaps inside it are the thread's
+ * rolled-back ranges).
+ */
+function liveSpan(snapshot: PlanningSnapshot, range: OrdinalRange): OrdinalRange {
+  const live = liveOf(snapshot, range);
+  return { from: lowest(live) ?? range.from, to: live.length > 0 ? highest(live) : range.to };
+}
+
+function liveOf(snapshot: PlanningSnapshot, range: OrdinalRange): OrdinalRange[] {
+  return subtract([range], snapshot.rolledBack ?? []);
+}
+
+function liveWords(snapshot: PlanningSnapshot, range: OrdinalRange): string {
+  return describeOrdinals(liveOf(snapshot, range));
 }
 
 function emptyPlan(decision: PlanDecision, providerThreadAction: ProviderThreadAction): Plan {
@@ -265,22 +286,22 @@ function emptyPlan(decision: PlanDecision, providerThreadAction: ProviderThreadA
 /**
  * The re-plan after a resume failure (the design's "resume failed": a new provider thread with a
  * full-thread summary): the run moves to a new provider thread, which gets a full summary of every
- * live run before it, or no handoff when there is none.
+ * live run before it (`liveBefore`), or no handoff when there is none.
  */
-export function planAfterResumeFailure(failedProviderThreadId: string, provider: string, error: string, liveBeforeThroughOrdinal: number): Plan {
-  const hasHistory = liveBeforeThroughOrdinal > 0;
+export function planAfterResumeFailure(failedProviderThreadId: string, provider: string, error: string, liveBefore: readonly OrdinalRange[]): Plan {
+  const first = lowest(liveBefore);
   return {
-    decision: hasHistory ? 'full_handoff_new' : 'no_handoff',
+    decision: first === null ? 'no_handoff' : 'full_handoff_new',
     providerThreadAction: 'create',
     providerThreadId: null,
-    handoffStrategy: hasHistory ? 'full_thread_summary' : null,
-    coveredRunOrdinals: hasHistory ? { from: 1, to: liveBeforeThroughOrdinal } : null,
+    handoffStrategy: first === null ? null : 'full_thread_summary',
+    coveredRunOrdinals: first === null ? null : { from: first, to: highest(liveBefore) },
     stalenessSignals: ['resume_failed'],
     reasons: [
       `Provider thread ${failedProviderThreadId} could not be resumed: ${error}`,
-      hasHistory
-        ? `A new ${provider} provider thread gets a full-thread summary of runs 1-${liveBeforeThroughOrdinal}.`
-        : `A new ${provider} provider thread starts without a handoff; there are no earlier runs.`,
+      first === null
+        ? `A new ${provider} provider thread starts without a handoff; there are no earlier runs.`
+        : `A new ${provider} provider thread gets a full-thread summary of ${describeOrdinals(liveBefore)}.`,
     ],
     replacedProviderThreadId: failedProviderThreadId,
   };

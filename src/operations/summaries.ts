@@ -1,5 +1,6 @@
 // Writes handoff text with the local deterministic summarizer from what the graph holds.
 import { livePiecesFor, type ThreadHistory } from '../domain/history.js';
+import { count } from '../domain/ranges.js';
 import type { HandoffStrategy, OrdinalRange } from '../domain/records.js';
 import { createHash } from 'node:crypto';
 import { renderSummary, renderSummaryReport, type SummaryInput } from '../domain/summary.js';
@@ -37,13 +38,14 @@ export function summarize(
 ): LocalSummary {
   const runs = [...source.runs].sort((a, b) => a.ordinal - b.ordinal);
   // Rolled-back ordinals in the range are not runs of the history: only live runs left out count.
-  const omittedRunCount = Math.max(0, source.liveRunCount - runs.length);
+  const omittedRunCount = Math.max(0, count(source.liveRanges) - runs.length);
   const providersOfRuns = [...new Set(runs.map((run) => run.provider))];
   const input: SummaryInput = {
     strategy: request.strategy,
     threadId: request.threadId,
     title: request.title,
     covered: request.range,
+    coveredLive: source.liveRanges,
     // Runs older than the loaded window may have had other providers: the threads' lists have them all.
     providers: omittedRunCount > 0 ? source.threadProviders : providersOfRuns,
     runs,

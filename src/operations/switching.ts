@@ -6,7 +6,7 @@ import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
 import { decidePlan, measurableDeltaRange, planAfterResumeFailure, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
 import { planForFork, resolveFork, type ForkResolution } from '../domain/forks.js';
 import { liveHistory } from '../domain/history.js';
-import { highest, intersect } from '../domain/ranges.js';
+import { intersect } from '../domain/ranges.js';
 import { DEFAULT_SUMMARY_POLICY } from '../domain/summaryPolicy.js';
 import type { ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, ThreadRecord, TransferRecord } from '../domain/records.js';
 import { handoffsByIds, mergeBacksCarriedBy, pendingTransfersInto, resolveForkNatively, supersedeHandoff } from '../graph/repositories/handoffs.js';
@@ -153,8 +153,8 @@ export async function reportResumeFailure(context: OperationContext, runId: stri
     const [failed] = await providerThreadsByIds(tx, [failedId]);
     const moved = await moveRunToProviderThread(tx, run, failed!, replacement, error);
     // Rolled-back ordinals below the run are not history: the summary ends at the live run before it.
-    const headBefore = highest(intersect(liveHistory(locked.thread), [{ from: 1, to: run.ordinal - 1 }]));
-    const plan = planAfterResumeFailure(failedId, provider.id, error, headBefore);
+    const liveBefore = intersect(liveHistory(locked.thread), [{ from: 1, to: run.ordinal - 1 }]);
+    const plan = planAfterResumeFailure(failedId, provider.id, error, liveBefore);
     const replanned = await setRunPlan(tx, run.id, plan);
     const [current] = await providerThreadsByIds(tx, [replacement.id]);
     // The run is still the delivery of the merge-backs its old handoff carried: the new one takes them on.

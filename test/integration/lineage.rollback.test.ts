@@ -109,6 +109,22 @@ describe('rollbackThread', () => {
     expect(result.providerThreads.find((entry: any) => entry.providerThread.id !== l1)).toMatchObject({ action: 'ROLLED_BACK' });
   });
 
+  it('hands over only live runs after a rollback: the range, the reasons and the text never claim a rolled-back run', async () => {
+    const { threadId, c1 } = await designExample(t, true);
+    await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 5 } });
+    await t.ok(`mutation { confirmProviderRollback(input: { providerThreadId: "${c1}" }) { status } }`);
+    await runTurns(t, threadId, 'claude', 1);
+    const eleventh = await startRun(t, threadId, 'codex');
+    expect(eleventh.run.ordinal).toBe(11);
+    expect(eleventh.plan).toMatchObject({ decision: 'DELTA_HANDOFF', providerThreadAction: 'RESUME', coveredRunOrdinals: { from: 10, to: 10 } });
+    expect(eleventh.plan.reasons.join(' ')).toContain('a delta covering run 10,');
+    const text: string = eleventh.handoff.summaryText;
+    expect(text).toContain('Covers run 10');
+    expect(text).toMatch(/^Providers: claude$/m);
+    expect(text).not.toMatch(/6-10|earlier runs? not listed/);
+    expect(eleventh.handoff.coveredRunOrdinals).toEqual({ from: 10, to: 10 });
+  });
+
   it('answers a long rollback with its ranges, its count and a bounded page of runs', async () => {
     const threadId = await createThread(t);
     await runTurns(t, threadId, 'codex', 104);

@@ -747,7 +747,7 @@ describe('one home per rule', () => {
   });
 
   it('planAfterResumeFailure: a new provider thread with a full summary of every live run before, or none', () => {
-    expect(planAfterResumeFailure('pt_old', 'codex', 'no such session', 7)).toMatchObject({
+    expect(planAfterResumeFailure('pt_old', 'codex', 'no such session', [{ from: 1, to: 7 }])).toMatchObject({
       decision: 'full_handoff_new',
       providerThreadAction: 'create',
       handoffStrategy: 'full_thread_summary',
@@ -755,9 +755,22 @@ describe('one home per rule', () => {
       stalenessSignals: ['resume_failed'],
       replacedProviderThreadId: 'pt_old',
     });
-    const first = planAfterResumeFailure('pt_old', 'codex', 'gone', 0);
+    const first = planAfterResumeFailure('pt_old', 'codex', 'gone', []);
     expect(first).toMatchObject({ decision: 'no_handoff', handoffStrategy: null, coveredRunOrdinals: null });
     expect(first.reasons[0]).toBe('Provider thread pt_old could not be resumed: gone');
+    // Only live runs are claimed: a gap left by a rollback is not.
+    const gappy = planAfterResumeFailure('pt_old', 'codex', 'gone', [{ from: 1, to: 5 }, { from: 10, to: 10 }]);
+    expect(gappy).toMatchObject({ coveredRunOrdinals: { from: 1, to: 10 } });
+    expect(gappy.reasons[1]).toBe('A new codex provider thread gets a full-thread summary of runs 1-5, 10.');
+  });
+
+  it('plans a delta after a rollback over the live runs only', () => {
+    const snap: PlanningSnapshot = { ...behind(5, 10), rolledBack: [{ from: 6, to: 9 }] };
+    const plan = decidePlan(snap, request(), null, DEFAULT_PLANNER_SETTINGS);
+    expect(plan).toMatchObject({ decision: 'delta_handoff', coveredRunOrdinals: { from: 10, to: 10 } });
+    expect(plan.reasons).toEqual([expect.stringContaining('a delta covering run 10, which it missed')]);
+    const full = decidePlan({ ...snap, target: null }, request(), null, DEFAULT_PLANNER_SETTINGS);
+    expect(full.reasons.at(-1)).toContain('full-thread summary of runs 1-5, 10');
   });
 
   it('fallsBackToCheckpointSummary: only a full summary cut to fit, and only with a checkpoint', () => {

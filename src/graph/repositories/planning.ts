@@ -1,8 +1,8 @@
 import { coveredThrough } from '../../domain/coverage.js';
 import type { LivePiece } from '../../domain/history.js';
-import { count } from '../../domain/ranges.js';
+import { union } from '../../domain/ranges.js';
 import type { PlanningSnapshot, RunSinceLastNative } from '../../domain/planner.js';
-import type { ThreadRecord } from '../../domain/records.js';
+import type { OrdinalRange, ThreadRecord } from '../../domain/records.js';
 import type { SummaryCheckpoint, SummaryFact, SummaryRun } from '../../domain/summary.js';
 import type { Tx } from '../transactions.js';
 import { toCheckpoint, toProviderThread, toThread } from './mapping.js';
@@ -28,10 +28,12 @@ export async function loadPlanningSnapshot(
   }>('planner/snapshot', { threadId, provider, runWindow });
   if (!row) return null;
   const target = row.target && toProviderThread(row.target);
+  const thread = toThread(row.thread);
   return {
-    thread: toThread(row.thread),
+    thread,
     headProvider: row.headProvider,
     snapshot: {
+      rolledBack: thread.rolledBack,
       headOrdinal: row.headOrdinal,
       headProviderThreadId: row.headProviderThreadId,
       target: target && {
@@ -46,8 +48,8 @@ export async function loadPlanningSnapshot(
 
 export interface SummarySource {
   threadProviders: string[];
-  /** How many live runs the range holds; more than `runs` when the limit left older ones out. */
-  liveRunCount: number;
+  /** The live runs of the range, as ranges: more than `runs` when the limit left older ones out. */
+  liveRanges: OrdinalRange[];
   /** Newest first, at most runLimit; each with the provider thread that served it. */
   runs: (SummaryRun & { providerThreadId: string })[];
   facts: SummaryFact[];
@@ -68,7 +70,7 @@ export async function loadSummarySource(tx: Tx, pieces: LivePiece[], limits: { r
   const latest = newestFirst(checkpoints, (checkpoint) => checkpoint.runOrdinal)[0] ?? null;
   return {
     threadProviders: [...new Set(rows.flatMap((row) => row.threadProviders ?? []))],
-    liveRunCount: count(pieces),
+    liveRanges: union(pieces),
     runs: newestFirst(rows.flatMap((row) => row.runs), (run) => run.ordinal).slice(0, limits.runs),
     // The newest facts within the limit, then in recorded order: the summarizer reads a later fact
     // of the same run as the newer one.
