@@ -12,7 +12,7 @@
 //   source, createdByProvider   the group
 //   handoffs                    handoffs in the group
 //   superseded, supersededRate  status superseded (replaced, or withdrawn by a rollback), and its share
-//   withdrawnByRollback         of those, superseded by a rollback (supersededByRollback)
+//   withdrawnByRollback         of those, superseded by a rollback (endedBecause rolled_back)
 //   failed, failedRate          status failed (the writer failed or did not submit in time), and its share
 //   pending                     still waiting for their text
 //   meanOmissions               mean size of `omissions` (facts a non-local summary left out)
@@ -22,7 +22,7 @@ WHERE handoff.createdAt >= datetime($from) AND handoff.createdAt < datetime($to)
 WITH coalesce(handoff.source, 'local') AS source, handoff.createdByProvider AS createdByProvider,
      count(*) AS handoffs,
      sum(CASE handoff.status WHEN 'superseded' THEN 1 ELSE 0 END) AS superseded,
-     sum(CASE WHEN handoff.supersededByRollback = true THEN 1 ELSE 0 END) AS withdrawnByRollback,
+     sum(CASE WHEN handoff.endedBecause = 'rolled_back' THEN 1 ELSE 0 END) AS withdrawnByRollback,
      sum(CASE handoff.status WHEN 'failed' THEN 1 ELSE 0 END) AS failed,
      sum(CASE handoff.status WHEN 'pending' THEN 1 ELSE 0 END) AS pending,
      avg(size(coalesce(handoff.omissions, []))) AS meanOmissions,

@@ -4,7 +4,7 @@
 MATCH (old:ContextHandoff {tenant: $tenant, id: $oldId})
 MATCH (new:ContextHandoff {tenant: $tenant, id: $newId})
 CREATE (new)-[:SUPERSEDES]->(old)
-SET old.status = 'superseded', old.updatedAt = datetime()
+SET old.status = 'superseded', old.updatedAt = datetime(), old.endedBecause = 'resume_failed', old.endedAt = datetime()
 WITH old, new
 // The target run now uses the new handoff only; the old one keeps its targetRunId for the record.
 OPTIONAL MATCH (:Run {tenant: $tenant, id: old.targetRunId})-[uses:USES]->(old)
@@ -14,4 +14,4 @@ MATCH (oldTransfer:ContextTransfer {tenant: $tenant, id: old.transferId})
 WHERE oldTransfer.handoffId = old.id
 MATCH (newTransfer:ContextTransfer {tenant: $tenant, id: $newTransferId})
 CREATE (newTransfer)-[:SUPERSEDES]->(oldTransfer)
-SET oldTransfer.status = 'superseded'
+SET oldTransfer.status = 'superseded', oldTransfer.endedBecause = 'resume_failed', oldTransfer.endedAt = datetime()

@@ -6,5 +6,8 @@ SET providerThread._lock = true
 REMOVE providerThread._lock
 WITH providerThread, providerThread.status = 'rolled_back' AS settles
 SET providerThread.status = CASE WHEN settles THEN $status ELSE providerThread.status END,
-    providerThread.rollbackError = CASE WHEN settles THEN $error ELSE providerThread.rollbackError END
+    providerThread.rollbackError = CASE WHEN settles THEN $error ELSE providerThread.rollbackError END,
+    providerThread.statusReason = CASE WHEN NOT settles THEN providerThread.statusReason
+                                       WHEN $error IS NULL THEN 'Its native rollback was confirmed.'
+                                       ELSE 'Its native rollback failed: ' + $error END
 RETURN providerThread {.*} AS providerThread, settles

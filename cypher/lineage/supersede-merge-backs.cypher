@@ -2,6 +2,6 @@
 MATCH (newer:ContextTransfer {tenant: $tenant, id: $transferId})
 MATCH (older:ContextTransfer {tenant: $tenant, sourceThreadId: newer.sourceThreadId})
 WHERE older.kind = 'merge_back' AND older.status = 'pending' AND older.targetThreadId = newer.targetThreadId AND older.id <> newer.id
-SET older.status = 'superseded'
+SET older.status = 'superseded', older.endedBecause = 'replaced_by_newer_merge_back', older.endedAt = datetime()
 CREATE (newer)-[:SUPERSEDES]->(older)
 RETURN older.id AS supersededId

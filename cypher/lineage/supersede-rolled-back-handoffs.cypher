@@ -6,6 +6,6 @@
 // earlier runs are never read.
 MATCH (handoff:ContextHandoff {tenant: $tenant, threadId: $threadId})
 WHERE handoff.targetRunOrdinal > $toOrdinal AND handoff.status IN $standingStatuses
-SET handoff.status = 'superseded', handoff.updatedAt = datetime(), handoff.supersededByRollback = true
+SET handoff.status = 'superseded', handoff.updatedAt = datetime(), handoff.endedBecause = 'rolled_back', handoff.endedAt = datetime()
 RETURN handoff {.*} AS handoff
 ORDER BY handoff.createdAt, handoff.id

@@ -10,5 +10,6 @@ SET run.providerThreadId = replacement.id,
     replacement.status = 'active',
     failed += $fromServed,
     failed.status = 'resume_failed',
-    failed.resumeError = $error
+    failed.resumeError = $error,
+    failed.statusReason = 'It could not be resumed: ' + $error
 RETURN run {.*} AS run

@@ -4,7 +4,8 @@
 //   its own rolled-back runs, and inherited runs rolled back at or before its segment's asOf;
 // - a provider thread records its native ranges (servedFrom / servedTo) from its live USES edges;
 // - a handoff records the ordinal of the run it was made for, and keeps COVERS edges only to the
-//   first and the last run it covered.
+//   first and the last run it covered;
+// - a handoff withdrawn by a rollback says so as its end reason (endedBecause), not as a flag.
 // Sorted ordinals become ranges by folding each one into the last range when it follows it.
 MATCH (thread:Thread)
 WHERE thread.rolledBackFrom IS NULL
@@ -54,3 +55,10 @@ CALL (handoff) {
     DELETE inner
   }
 } IN TRANSACTIONS OF 5 ROWS;
+
+MATCH (handoff:ContextHandoff)
+WHERE handoff.supersededByRollback = true
+CALL (handoff) {
+  SET handoff.endedBecause = 'rolled_back', handoff.endedAt = handoff.updatedAt
+  REMOVE handoff.supersededByRollback
+} IN TRANSACTIONS OF 1000 ROWS;

@@ -76,8 +76,20 @@ export function turnsDroppedByRollback(served: Ranges, toOrdinal: number): numbe
  * roll back to, and one whose provider cannot roll back diverges.
  */
 export function rollbackActionFor(canRollbackThread: boolean, served: Ranges, inheritedThroughOrdinal: number | null, toOrdinal: number): ProviderRollbackAction {
+  return canRollbackThread && keepsSomethingAt(served, inheritedThroughOrdinal, toOrdinal) ? 'rolled_back' : 'divergent';
+}
+
+function keepsSomethingAt(served: Ranges, inheritedThroughOrdinal: number | null, toOrdinal: number): boolean {
   const keepsNativeRuns = count(intersect(served, [{ from: 1, to: toOrdinal }])) > 0;
-  const keepsInherited = toOrdinal > 0 && (inheritedThroughOrdinal ?? 0) >= toOrdinal;
-  return canRollbackThread && (keepsNativeRuns || keepsInherited) ? 'rolled_back' : 'divergent';
+  return keepsNativeRuns || (toOrdinal > 0 && (inheritedThroughOrdinal ?? 0) >= toOrdinal);
+}
+
+/** Why a rollback left the provider thread rolled back or divergent, in words for its statusReason. */
+export function rollbackReasonFor(canRollbackThread: boolean, served: Ranges, inheritedThroughOrdinal: number | null, toOrdinal: number): string {
+  const dropped = turnsDroppedByRollback(served, toOrdinal);
+  const what = dropped > 0 ? `The rollback to run ${toOrdinal} took ${dropped} of its own turns` : `The rollback to run ${toOrdinal} withdrew a handoff it had received`;
+  if (!keepsSomethingAt(served, inheritedThroughOrdinal, toOrdinal)) return `${what}, and it knew nothing at or before run ${toOrdinal}: divergent, a new provider thread takes over.`;
+  if (!canRollbackThread) return `${what}; its provider cannot roll back natively: divergent, a new provider thread takes over.`;
+  return `${what}; its provider rolls back natively: awaiting confirmProviderRollback or reportProviderRollbackFailure.`;
 }
 

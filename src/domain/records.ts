@@ -25,7 +25,9 @@ export type StalenessSignal =
   | 'clean_context_requested'
   | 'summary_exceeds_policy';
 export type TransferKind = 'fork' | 'provider_handoff' | 'merge_back' | 'subagent_spawn' | 'subagent_result';
-export type TransferStatus = 'pending' | 'resolved_native' | 'resolved_portable' | 'failed' | 'consumed' | 'superseded';
+export type TransferStatus = 'pending' | 'consumed' | 'superseded';
+/** Why a handoff or transfer stopped standing (see src/domain/standing.ts). */
+export type EndReason = 'regenerated' | 'rolled_back' | 'expired' | 'resume_failed' | 'summarizer_failed' | 'replaced_by_newer_merge_back';
 export type TransferResolution = 'native_fork' | 'portable_context' | 'delta_context' | 'checkpoint_context';
 export type TransferActor = 'user' | 'agent' | 'system';
 export type FileChangeKind = 'added' | 'modified' | 'deleted' | 'renamed';
@@ -113,6 +115,12 @@ export interface ProviderThreadRecord {
   lastRunOrdinal: number | null;
   /** The live runs it served itself, as ordinal ranges (native coverage). */
   served: OrdinalRange[];
+  /** Why it is in its status, for the statuses a rollback or a resume failure set; null otherwise. */
+  statusReason: string | null;
+  /** The error reportResumeFailure gave when it became resume_failed. */
+  resumeError: string | null;
+  /** The error reportProviderRollbackFailure gave when its native rollback failed. */
+  rollbackError: string | null;
   forkedFromId: string | null;
   /** A natively forked provider thread knows its fork's inherited runs through this ordinal. */
   inheritedThroughOrdinal: number | null;
@@ -155,6 +163,9 @@ export interface HandoffRecord {
   writtenAt: string | null;
   usedAt: string | null;
   failureReason: string | null;
+  /** Why it stopped standing, and when; null while it stands (and for handoffs ended before this was recorded). */
+  endedBecause: EndReason | null;
+  endedAt: string | null;
   omissions: string[];
   /** Set while a provider or summarizer is asked to write it. */
   summaryRequest: SummaryRequestRecord | null;
@@ -196,6 +207,9 @@ export interface TransferRecord {
   createdBy: TransferActor;
   createdAt: string;
   consumedAt: string | null;
+  /** Why it was superseded, and when; null while pending or consumed. */
+  endedBecause: EndReason | null;
+  endedAt: string | null;
 }
 
 export interface FileChangeRecord {

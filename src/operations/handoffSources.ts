@@ -59,7 +59,7 @@ export async function writeWithConfiguredSummarizer(context: OperationContext, h
     }
   } catch (error) {
     const reason = error instanceof SummarizerError ? `${error.reason}: ${error.message}` : `error: ${(error as Error).message}`;
-    await failAndReplaceWithLocal(context.graph, context, handoff.id, `summarizer ${name} failed (${reason})`);
+    await failAndReplaceWithLocal(context.graph, context, handoff.id, `summarizer ${name} failed (${reason})`, 'summarizer_failed');
     return;
   }
   await context.graph.write((tx) => completeWithText(tx, handoff, text, name));
@@ -78,7 +78,7 @@ export async function regenerateHandoff(context: OperationContext, handoffId: st
     const choice = regenerationSource(context, target, source, mergeBacks.length > 0);
     const writer = choice.kind === 'local' ? null : choice.kind === 'configured' ? choice.name : choice.kind === 'entering' ? target.id : await leavingProviderOf(tx, old);
     const handoff = await writeReplacement(tx, old, target, { label: sourceLabel(choice, writer), writer: choice.kind === 'local' ? null : writer, createdByProvider: choice.kind === 'configured' ? null : writer }, mergeBacks);
-    await replaceHandoff(tx, old.id, handoff.id);
+    if (!(await replaceHandoff(tx, old.id, handoff.id, 'regenerated'))) throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced meanwhile; regenerate its replacement.`);
     return { ...handoff, supersedesId: old.id };
   });
   if (created.status === 'pending' && created.source.startsWith('configured:')) {
@@ -100,28 +100,47 @@ function regenerationSource(context: OperationContext, target: ProviderDefinitio
   return { kind: 'local' };
 }
 
-/** Marks a PENDING handoff FAILED with its reason and supersedes it with a local summary. */
-export async function failAndReplaceWithLocal(graph: Graph, context: OperationContext, handoffId: string, reason: string): Promise<HandoffRecord | null> {
+/**
+ * Marks a PENDING handoff FAILED with its reason and supersedes it with a local summary; null when
+ * it no longer was pending (submitted, regenerated, withdrawn, or failed by another instance's sweep).
+ * It serializes on the thread's lock like every other path that replaces a handoff, and checks the
+ * handoff's status only once the lock is held.
+ */
+export async function failAndReplaceWithLocal(
+  graph: Graph,
+  context: OperationContext,
+  handoffId: string,
+  reason: string,
+  endedBecause: 'expired' | 'summarizer_failed',
+): Promise<HandoffRecord | null> {
   return graph.write(async (tx) => {
-    const failed = await failHandoff(tx, handoffId, reason);
-    if (!failed) return null; // submitted or replaced meanwhile
+    const [seen] = await handoffsByIds(tx, [handoffId]);
+    if (!seen) return null;
+    await lockThread(tx, seen.threadId);
+    const failed = await failHandoff(tx, handoffId, reason, endedBecause);
+    if (!failed) return null;
     const target = await targetProviderOf(tx, context, failed);
     const local = await writeReplacement(tx, failed, target, { label: 'local', writer: null, createdByProvider: null }, await mergeBacksCarriedBy(tx, failed.id));
-    await replaceHandoff(tx, failed.id, local.id);
+    if (!(await replaceHandoff(tx, failed.id, local.id, endedBecause))) throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced meanwhile.`);
     await appendPlanReason(tx, failed.targetRunId, `Handoff ${failed.id} from ${failed.source} failed (${reason}); a local summary replaced it.`);
     return local;
   });
 }
 
-/** Fails every PENDING handoff older than the policy allows (all tenants); returns how many. */
+/**
+ * Fails every PENDING handoff older than the policy allows (all tenants) and replaces it with a local
+ * summary; returns how many this call replaced. Several instances may sweep at once: each expired
+ * handoff is replaced by exactly one of them, and the others count nothing for it.
+ */
 export async function sweepExpiredHandoffs(rootGraph: Graph, contextFor: (tenant: string) => OperationContext): Promise<number> {
   const timeout = contextFor('').summaries.policy.pendingTimeoutSeconds;
   const expired = await rootGraph.read((tx) => expiredPendingHandoffs(tx, timeout));
+  let replaced = 0;
   for (const { tenant, id } of expired) {
     const context = contextFor(tenant);
-    await failAndReplaceWithLocal(context.graph, context, id, `not submitted within ${timeout} s`);
+    if (await failAndReplaceWithLocal(context.graph, context, id, `not submitted within ${timeout} s`, 'expired')) replaced += 1;
   }
-  return expired.length;
+  return replaced;
 }
 
 async function standingHandoff(tx: Tx, id: string): Promise<HandoffRecord> {

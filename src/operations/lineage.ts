@@ -1,7 +1,7 @@
 // Rollback, fork, merge-back and subagents (../shared/design/domain.md, "Rollback", "Fork" and
 // "The wider lineage model"): each one transaction under the thread's lock.
 import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
-import { rollbackActionFor, servedAfterRollback, turnsDroppedByRollback } from '../domain/coverage.js';
+import { rollbackActionFor, rollbackReasonFor, servedAfterRollback, turnsDroppedByRollback } from '../domain/coverage.js';
 import { inheritedByFork, rolledBackAfterRollback, rolledBackInheritedByFork, withdrawnByRollback } from '../domain/history.js';
 import { firstOrdinals } from '../domain/ranges.js';
 import { deliveryFor } from '../domain/providers.js';
@@ -52,11 +52,12 @@ export async function rollbackThread(context: OperationContext, threadId: string
         providerThread,
         turnsToDrop: turnsDroppedByRollback(providerThread.served, toOrdinal),
         action: rollbackActionFor(canRollBack, providerThread.served, providerThread.inheritedThroughOrdinal, toOrdinal),
+        reason: rollbackReasonFor(canRollBack, providerThread.served, providerThread.inheritedThroughOrdinal, toOrdinal),
         served: servedAfterRollback(providerThread.served, toOrdinal),
       };
     });
     const updated = new Map(
-      (await setRollbackStatuses(tx, decisions.map(({ providerThread, action, served }) => ({ id: providerThread.id, status: action, served })))).map((pt) => [pt.id, pt]),
+      (await setRollbackStatuses(tx, decisions.map(({ providerThread, action, reason, served }) => ({ id: providerThread.id, status: action, reason, served })))).map((pt) => [pt.id, pt]),
     );
     const providerThreads: ProviderThreadRollbackRecord[] = decisions.map(({ providerThread, turnsToDrop, action }) => ({
       providerThread: updated.get(providerThread.id) ?? providerThread,

@@ -10,7 +10,7 @@ import { startChatCompletionsServer, type ChatCompletionsServer } from '../suppo
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
 import { HANDOFF_FIELDS, START_RUN, completeRun, coverage, createThread, expectCode, runTurns, startRun } from '../support/lineage.js';
 
-const PROVENANCE = `${HANDOFF_FIELDS} source inputDigest budgetChars length requestedAt writtenAt usedAt failureReason omissions
+const PROVENANCE = `${HANDOFF_FIELDS} source inputDigest budgetChars length requestedAt writtenAt usedAt failureReason omissions endedBecause endedAt
   summaryRequest { handoffId writer targetProvider strategy document budgetChars }`;
 const HANDOFF = `query($id: ID!) { contextHandoff(id: $id) { ${PROVENANCE} } }`;
 const SUBMIT = `mutation($input: SubmitHandoffSummaryInput!) { submitHandoffSummary(input: $input) { ${PROVENANCE} } }`;
@@ -103,7 +103,8 @@ describe('the provider being entered or left writes the summary', () => {
     }
     expect(run.contextHandoff).toMatchObject({ status: 'READY', source: 'local', createdByProvider: null, supersedes: { id: started.handoff.id } });
     const failed = (await t.ok(HANDOFF, { id: started.handoff.id })).contextHandoff;
-    expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'not submitted within 1 s', supersededBy: { id: run.contextHandoff.id } });
+    expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'not submitted within 1 s', supersededBy: { id: run.contextHandoff.id }, endedBecause: 'EXPIRED' });
+    expect(Date.parse(failed.endedAt)).toBeGreaterThan(0);
     expect(run.plan.reasons.join(' ')).toMatch(/failed \(not submitted within 1 s\); a local summary replaced it/);
     expect(run.dispatch.context).toBe(run.contextHandoff.summaryText);
     // Its sweep sees every tenant's handoffs: stop it before other tests leave handoffs pending.

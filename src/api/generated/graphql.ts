@@ -106,6 +106,10 @@ export type ContextHandoff = {
   /** null: written by the local deterministic summarizer. */
   createdByProvider: Maybe<Scalars['String']['output']>;
   delivery: ContextDelivery;
+  /** When it stopped standing; null while it stands. */
+  endedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Why it stopped standing (FAILED or SUPERSEDED); null while it stands. */
+  endedBecause: Maybe<EndReason>;
   /** Why it FAILED (a summarizer error or timeout, or no submission in time). */
   failureReason: Maybe<Scalars['String']['output']>;
   fromProviderThreadIds: Array<Scalars['ID']['output']>;
@@ -142,6 +146,9 @@ export type ContextTransfer = {
   consumedAt: Maybe<Scalars['DateTime']['output']>;
   createdAt: Scalars['DateTime']['output'];
   createdBy: TransferActor;
+  endedAt: Maybe<Scalars['DateTime']['output']>;
+  /** Why it was superseded; null while pending or consumed. */
+  endedBecause: Maybe<EndReason>;
   handoff: Maybe<ContextHandoff>;
   id: Scalars['ID']['output'];
   kind: TransferKind;
@@ -205,6 +212,22 @@ export type Dispatch = {
   providerThreadAction: ProviderThreadAction;
   userMessage: Scalars['String']['output'];
 };
+
+/**
+ * Why a handoff or a transfer stopped standing. REGENERATED: regenerateHandoff wrote a new one.
+ * ROLLED_BACK: a rollback withdrew what it described (no newer one replaces it). EXPIRED: a PENDING
+ * handoff was not submitted within the policy's pendingTimeoutSeconds; a local summary replaced it.
+ * RESUME_FAILED: the provider thread it was for could not be resumed; a full summary into a new one
+ * replaced it. SUMMARIZER_FAILED: the configured summarizer failed; a local summary replaced it.
+ * REPLACED_BY_NEWER_MERGE_BACK: a newer merge-back of the same fork into the same thread (transfers only).
+ */
+export type EndReason =
+  | 'expired'
+  | 'regenerated'
+  | 'replaced_by_newer_merge_back'
+  | 'resume_failed'
+  | 'rolled_back'
+  | 'summarizer_failed';
 
 export type FailRunInput = {
   /** 1..20000 characters. */
@@ -521,8 +544,14 @@ export type ProviderThread = {
   model: Maybe<Scalars['String']['output']>;
   nativeThreadRef: Maybe<Scalars['String']['output']>;
   provider: Scalars['String']['output'];
+  /** The error reportResumeFailure gave when it became RESUME_FAILED. */
+  resumeError: Maybe<Scalars['String']['output']>;
+  /** The error reportProviderRollbackFailure gave when its native rollback failed. */
+  rollbackError: Maybe<Scalars['String']['output']>;
   runtimeMode: Maybe<Scalars['String']['output']>;
   status: ProviderThreadStatus;
+  /** Why it is in its status, in words, for the statuses a rollback or a resume failure set (and a native rollback's outcome); null otherwise. */
+  statusReason: Maybe<Scalars['String']['output']>;
   threadId: Scalars['ID']['output'];
 };
 
@@ -975,12 +1004,13 @@ export type TransferResolution =
   | 'native_fork'
   | 'portable_context';
 
+/**
+ * PENDING: created, waiting for the target's next run. CONSUMED: resolved, natively or by a handoff
+ * (resolution says which). SUPERSEDED: will never be resolved (endedBecause says why).
+ */
 export type TransferStatus =
   | 'consumed'
-  | 'failed'
   | 'pending'
-  | 'resolved_native'
-  | 'resolved_portable'
   | 'superseded';
 
 
@@ -1073,6 +1103,7 @@ export type ResolversTypes = {
   CreateThreadInput: CreateThreadInput;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Dispatch: ResolverTypeWrapper<DispatchRecordModel>;
+  EndReason: null;
   FailRunInput: FailRunInput;
   FileChange: ResolverTypeWrapper<FileChange>;
   FileChangeInput: FileChangeInput;
@@ -1225,6 +1256,8 @@ export type ContextHandoffResolvers<ContextType = RequestContext, ParentType ext
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   createdByProvider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   delivery?: Resolver<ResolversTypes['ContextDelivery'], ParentType, ContextType>;
+  endedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  endedBecause?: Resolver<Maybe<ResolversTypes['EndReason']>, ParentType, ContextType>;
   failureReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   fromProviderThreadIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -1253,6 +1286,8 @@ export type ContextTransferResolvers<ContextType = RequestContext, ParentType ex
   consumedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   createdBy?: Resolver<ResolversTypes['TransferActor'], ParentType, ContextType>;
+  endedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  endedBecause?: Resolver<Maybe<ResolversTypes['EndReason']>, ParentType, ContextType>;
   handoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['TransferKind'], ParentType, ContextType>;
@@ -1297,6 +1332,8 @@ export type DispatchResolvers<ContextType = RequestContext, ParentType extends R
   providerThreadAction?: Resolver<ResolversTypes['ProviderThreadAction'], ParentType, ContextType>;
   userMessage?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
+
+export type EndReasonResolvers = { EXPIRED: 'expired', REGENERATED: 'regenerated', REPLACED_BY_NEWER_MERGE_BACK: 'replaced_by_newer_merge_back', RESUME_FAILED: 'resume_failed', ROLLED_BACK: 'rolled_back', SUMMARIZER_FAILED: 'summarizer_failed' };
 
 export type FileChangeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['FileChange'] = ResolversParentTypes['FileChange']> = {
   additions?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -1417,8 +1454,11 @@ export type ProviderThreadResolvers<ContextType = RequestContext, ParentType ext
   model?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   nativeThreadRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   provider?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  resumeError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rollbackError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   runtimeMode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ProviderThreadStatus'], ParentType, ContextType>;
+  statusReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   threadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
@@ -1597,7 +1637,7 @@ export type TransferKindResolvers = { FORK: 'fork', MERGE_BACK: 'merge_back', PR
 
 export type TransferResolutionResolvers = { CHECKPOINT_CONTEXT: 'checkpoint_context', DELTA_CONTEXT: 'delta_context', NATIVE_FORK: 'native_fork', PORTABLE_CONTEXT: 'portable_context' };
 
-export type TransferStatusResolvers = { CONSUMED: 'consumed', FAILED: 'failed', PENDING: 'pending', RESOLVED_NATIVE: 'resolved_native', RESOLVED_PORTABLE: 'resolved_portable', SUPERSEDED: 'superseded' };
+export type TransferStatusResolvers = { CONSUMED: 'consumed', PENDING: 'pending', SUPERSEDED: 'superseded' };
 
 export type Resolvers<ContextType = RequestContext> = {
   Analytics?: AnalyticsResolvers<ContextType>;
@@ -1611,6 +1651,7 @@ export type Resolvers<ContextType = RequestContext> = {
   CoverageRow?: CoverageRowResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Dispatch?: DispatchResolvers<ContextType>;
+  EndReason?: EndReasonResolvers;
   FileChange?: FileChangeResolvers<ContextType>;
   FileChangeKind?: FileChangeKindResolvers;
   HandoffStatus?: HandoffStatusResolvers;

@@ -1,5 +1,6 @@
 import type {
   ContextDelivery,
+  EndReason,
   HandoffRecord,
   HandoffStatus,
   HandoffStrategy,
@@ -107,13 +108,14 @@ export async function submitHandoff(tx: Tx, id: string, summaryText: string, cre
   return row && toHandoff(row.handoff);
 }
 
-export async function failHandoff(tx: Tx, id: string, reason: string): Promise<HandoffRecord | null> {
-  const row = await tx.one<{ handoff: Props }>('handoffs/fail', { id, reason });
+export async function failHandoff(tx: Tx, id: string, reason: string, endedBecause: Extract<EndReason, 'expired' | 'summarizer_failed'>): Promise<HandoffRecord | null> {
+  const row = await tx.one<{ handoff: Props }>('handoffs/fail', { id, reason, endedBecause });
   return row && toHandoff(row.handoff);
 }
 
-export async function replaceHandoff(tx: Tx, oldId: string, newId: string): Promise<void> {
-  await tx.rows('handoffs/replace', { oldId, newId });
+/** False when `oldId` no longer stands: another writer replaced it first. */
+export async function replaceHandoff(tx: Tx, oldId: string, newId: string, endedBecause: EndReason): Promise<boolean> {
+  return (await tx.one('handoffs/replace', { oldId, newId, endedBecause })) !== null;
 }
 
 export async function expiredPendingHandoffs(tx: Tx, timeoutSeconds: number): Promise<{ tenant: string; id: string }[]> {

@@ -108,9 +108,12 @@ export async function providerThreadsAffectedByRollback(tx: Tx, threadId: string
   return rows.map((row) => toProviderThread(row.providerThread));
 }
 
-export async function setRollbackStatuses(tx: Tx, updates: { id: string; status: 'rolled_back' | 'divergent'; served: ServedRuns }[]): Promise<ProviderThreadRecord[]> {
+export async function setRollbackStatuses(
+  tx: Tx,
+  updates: { id: string; status: 'rolled_back' | 'divergent'; reason: string; served: ServedRuns }[],
+): Promise<ProviderThreadRecord[]> {
   const rows = await tx.rows<{ providerThread: Props }>('lineage/set-rollback-status', {
-    updates: updates.map((update) => ({ id: update.id, status: update.status, served: servedProperties(update.served) })),
+    updates: updates.map((update) => ({ id: update.id, status: update.status, reason: update.reason, served: servedProperties(update.served) })),
   });
   return rows.map((row) => toProviderThread(row.providerThread));
 }

@@ -112,6 +112,9 @@ export function toProviderThread(props: Props): ProviderThreadRecord {
     firstRunOrdinal: int(props.firstRunOrdinal),
     lastRunOrdinal: int(props.lastRunOrdinal),
     served: fromLists(props.servedFrom as number[] | undefined, props.servedTo as number[] | undefined),
+    statusReason: text(props.statusReason),
+    resumeError: text(props.resumeError),
+    rollbackError: text(props.rollbackError),
     forkedFromId: text(props.forkedFromId),
     inheritedThroughOrdinal: int(props.inheritedThroughOrdinal),
     createdAt: String(props.createdAt),
@@ -142,6 +145,8 @@ export function toHandoff(props: Props): HandoffRecord {
     writtenAt: text(props.writtenAt),
     usedAt: text(props.usedAt),
     failureReason: text(props.failureReason),
+    endedBecause: (props.endedBecause ?? null) as HandoffRecord['endedBecause'],
+    endedAt: text(props.endedAt),
     omissions: strings(props.omissions),
     summaryRequest:
       props.status === 'pending' && props.writer
@@ -192,6 +197,8 @@ export function toTransfer(props: Props): TransferRecord {
     createdBy: props.createdBy as TransferRecord['createdBy'],
     createdAt: String(props.createdAt),
     consumedAt: text(props.consumedAt),
+    endedBecause: (props.endedBecause ?? null) as TransferRecord['endedBecause'],
+    endedAt: text(props.endedAt),
   };
 }
 
