@@ -12,6 +12,8 @@ export interface Config {
   /** Schema introspection (and "Did you mean" hints in errors): on outside production by default. */
   introspection: boolean;
   logLevel: string;
+  /** Time bounds and the connection cap, in milliseconds and connections. */
+  limits: ServiceLimits;
   neo4j: {
     /** null: boot the local Neo4j with its store under dataDir. */
     uri: string | null;
@@ -27,6 +29,18 @@ export interface Config {
   providers: ProviderDefinition[];
   planner: PlannerSettings;
   summaries: SummaryPolicy;
+}
+
+export interface ServiceLimits {
+  /** A graph operation that Neo4j has not answered by then is SERVICE_UNAVAILABLE (the transaction is abandoned). */
+  graphDeadlineMs: number;
+  /** /readyz answers 503 when Neo4j has not answered a ping by then. */
+  readinessTimeoutMs: number;
+  /** Node's requestTimeout: the whole request, body included, must arrive by then. */
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
 }
 
 export const SINGLE_TENANT = 'local';
@@ -57,7 +71,20 @@ const envSchema = z.object({
   THREADLINE_MAX_DELTA_SOURCE_THREADS: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxDeltaSourceThreads),
   THREADLINE_MAX_RUNS_ELSEWHERE: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxRunsElsewhere),
   THREADLINE_MAX_CHAINED_HANDOFFS: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxChainedHandoffs),
+  THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: booleanString.default(false),
+  THREADLINE_GRAPH_DEADLINE_MS: integerString(100, 600_000).default(15_000),
+  THREADLINE_READY_TIMEOUT_MS: integerString(100, 60_000).default(2_000),
+  THREADLINE_REQUEST_TIMEOUT_MS: integerString(1_000, 600_000).default(30_000),
+  THREADLINE_HEADERS_TIMEOUT_MS: integerString(1_000, 600_000).default(10_000),
+  THREADLINE_KEEP_ALIVE_TIMEOUT_MS: integerString(100, 600_000).default(5_000),
+  THREADLINE_MAX_CONNECTIONS: integerString(1, 100_000).default(256),
 });
+
+const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.test(host);
+}
 
 export class ConfigError extends Error {}
 
@@ -71,13 +98,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const vars = parsed.data;
   const apiKeys = parseApiKeys(vars.THREADLINE_API_KEYS);
   const production = vars.NODE_ENV === 'production';
+  // Without API keys anyone who can reach the port is the single tenant: keep it on loopback unless
+  // the operator says, in so many words, that the network in front of it is trusted.
+  const host = vars.HOST ?? (apiKeys.size === 0 ? '127.0.0.1' : '0.0.0.0');
+  if (apiKeys.size === 0 && !isLoopback(host) && !vars.THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK) {
+    throw new ConfigError(
+      `Invalid configuration:\n  HOST: ${host} is not a loopback address and THREADLINE_API_KEYS is empty, so anyone who can reach it would be the single tenant; set THREADLINE_API_KEYS, or THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK=true if the network in front of it is trusted`,
+    );
+  }
   return {
     port: vars.PORT,
-    // Without API keys anyone who can reach the port is the single tenant: keep it on loopback.
-    host: vars.HOST ?? (apiKeys.size === 0 ? '127.0.0.1' : '0.0.0.0'),
+    host,
     production,
     introspection: vars.THREADLINE_INTROSPECTION ?? !production,
     logLevel: vars.LOG_LEVEL,
+    limits: {
+      graphDeadlineMs: vars.THREADLINE_GRAPH_DEADLINE_MS,
+      readinessTimeoutMs: vars.THREADLINE_READY_TIMEOUT_MS,
+      requestTimeoutMs: vars.THREADLINE_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: vars.THREADLINE_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: vars.THREADLINE_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: vars.THREADLINE_MAX_CONNECTIONS,
+    },
     neo4j: {
       uri: vars.NEO4J_URI ?? null,
       user: vars.NEO4J_USER,

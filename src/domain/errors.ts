@@ -27,6 +27,12 @@ export class ThreadlineError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string) => new ThreadlineError('NOT_FOUND', `${what} ${JSON.stringify(id)} not found.`, { id });
+/** Ids are echoed in messages and extensions, but never more than this much of one: an answer does not grow with hostile input. */
+const ECHOED_ID_CHARS = 200;
+
+export const notFound = (what: string, id: string) => {
+  const shown = id.length > ECHOED_ID_CHARS ? `${id.slice(0, ECHOED_ID_CHARS)}… (${id.length} characters)` : id;
+  return new ThreadlineError('NOT_FOUND', `${what} ${JSON.stringify(shown)} not found.`, { id: shown });
+};
 
 export const badInput = (field: string, message: string) => new ThreadlineError('BAD_USER_INPUT', `${field}: ${message}`, { field });

@@ -19,16 +19,27 @@ export function isUnavailable(error: unknown): boolean {
   return error instanceof Neo4jError && (UNAVAILABLE_CODES.has(error.code) || error.retriable);
 }
 
-/** Access to the graph for one tenant. Transaction functions may run twice (driver retries): keep them pure of side effects outside the transaction. */
+/**
+ * Access to the graph for one tenant. Transaction functions may run twice (driver retries): keep them
+ * pure of side effects outside the transaction. With a deadline, an operation Neo4j has not answered
+ * by then fails as SERVICE_UNAVAILABLE: the driver's own limits bound connecting and acquiring a
+ * connection, not a server that accepted the query and stalled.
+ */
 export class Graph {
   constructor(
     private readonly driver: Driver,
     private readonly database: string,
     readonly tenant: string,
+    private readonly deadlineMs: number | null = null,
   ) {}
 
   forTenant(tenant: string): Graph {
-    return new Graph(this.driver, this.database, tenant);
+    return new Graph(this.driver, this.database, tenant, this.deadlineMs);
+  }
+
+  /** The same graph with no deadline: for migrations, which may rightly take long on a large store. */
+  withoutDeadline(): Graph {
+    return new Graph(this.driver, this.database, this.tenant, null);
   }
 
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -49,7 +60,7 @@ export class Graph {
   private async session<T>(mode: 'READ' | 'WRITE', use: (session: neo4j.Session) => Promise<T>): Promise<T> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE });
     try {
-      return await use(session);
+      return await this.withinDeadline(use(session));
     } catch (error) {
       if (isUnavailable(error)) {
         throw new ThreadlineError('SERVICE_UNAVAILABLE', 'The graph database is unavailable; retry later.');
@@ -62,6 +73,21 @@ export class Graph {
       throw error;
     } finally {
       await session.close().catch(() => undefined);
+    }
+  }
+
+  private async withinDeadline<T>(work: Promise<T>): Promise<T> {
+    if (this.deadlineMs === null) return work;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new ThreadlineError('SERVICE_UNAVAILABLE', `The graph database did not answer within ${this.deadlineMs} ms; retry later.`)), this.deadlineMs!);
+    });
+    // The abandoned work settles later; its outcome is nobody's to handle.
+    work.catch(() => undefined);
+    try {
+      return await Promise.race([work, deadline]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

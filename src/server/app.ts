@@ -38,12 +38,18 @@ export interface RunningService {
 const BODY_LIMIT = '1mb';
 
 export async function startService(config: Config, driver: Driver, logger: Logger): Promise<RunningService> {
-  const rootGraph = new Graph(driver, config.neo4j.database, '');
-  const readiness = new Readiness(rootGraph, () => applyMigrations(rootGraph), logger);
-  await readiness.check();
+  const rootGraph = new Graph(driver, config.neo4j.database, '', config.limits.graphDeadlineMs);
+  const readiness = new Readiness(rootGraph, () => applyMigrations(rootGraph.withoutDeadline()), logger, config.limits.readinessTimeoutMs);
+  await readiness.settle();
 
   const app = express();
-  const httpServer = createServer(app);
+  // Slow or idle clients cannot hold connections for long, nor open without bound (Node's defaults
+  // allow a request body to trickle in for 300 s).
+  const httpServer = createServer(
+    { requestTimeout: config.limits.requestTimeoutMs, headersTimeout: config.limits.headersTimeoutMs, keepAliveTimeout: config.limits.keepAliveTimeoutMs },
+    app,
+  );
+  httpServer.maxConnections = config.limits.maxConnections;
   const apollo = new ApolloServer<RequestContext>({
     typeDefs: loadTypeDefs(),
     resolvers: { ...lowercaseEnumResolvers(loadTypeDefs()), ...mergedResolvers() },

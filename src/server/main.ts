@@ -1,5 +1,5 @@
 // `npm start`: configuration, Neo4j (given or local), then the HTTP service; Ctrl-C stops both.
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, isLoopback, loadConfig } from '../config.js';
 import { createDriver } from '../graph/driver.js';
 import { startService } from './app.js';
 import { createLogger } from './logger.js';
@@ -12,7 +12,9 @@ async function main(): Promise<void> {
   const driver = createDriver(connection);
   const service = await startService(config, driver, logger);
   if (config.apiKeys.size === 0) {
-    logger.warn(`No THREADLINE_API_KEYS: single-tenant mode (tenant "local"), listening on ${config.host} only.`);
+    const everywhere = config.host === '0.0.0.0' || config.host === '::';
+    const reach = isLoopback(config.host) ? `${config.host} only` : `${everywhere ? 'every interface' : config.host}, with no authentication (THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK)`;
+    logger.warn(`No THREADLINE_API_KEYS: single-tenant mode (tenant "local"), listening on ${reach}.`);
   }
   console.log(`Threadline GraphQL at ${service.url}`);
   console.log(`Neo4j at ${connection.uri}${local ? ` (local, store ${config.dataDir})` : ''}`);

@@ -56,6 +56,7 @@ describe('loadConfig values', () => {
     const config = loadConfig({
       PORT: '8080',
       HOST: '10.0.0.5',
+      THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: 'true',
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       NEO4J_URI: 'neo4j+s://db.example.com:7687',
@@ -115,6 +116,16 @@ describe('loadConfig API keys', () => {
     expect(config.apiKeys).toEqual(new Map([[KEY_A, 'acme']]));
   });
 
+  it('refuses a non-loopback HOST without API keys unless the operator allows it explicitly', () => {
+    for (const host of ['0.0.0.0', '::', '192.168.1.5']) {
+      expect(configError({ HOST: host }).message).toMatch(/\bHOST: .*not a loopback address.*THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK=true/);
+      expect(loadConfig({ HOST: host, THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: 'true' }).host).toBe(host);
+      expect(loadConfig({ HOST: host, THREADLINE_API_KEYS: `${KEY_A}=acme` }).host).toBe(host);
+    }
+    for (const host of ['127.0.0.1', '127.0.0.5', '::1', 'localhost']) expect(loadConfig({ HOST: host }).host).toBe(host);
+    expect(configError({ HOST: '0.0.0.0', THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: 'yes' }).message).toMatch(/\bTHREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: /);
+  });
+
   it('keeps an explicit HOST even with API keys', () => {
     expect(loadConfig({ THREADLINE_API_KEYS: `${KEY_A}=acme`, HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
   });
@@ -148,6 +159,34 @@ describe('loadConfig API keys', () => {
     expect(error.message).toContain('THREADLINE_API_KEYS');
     // The message must not echo the secret back.
     expect(error.message).not.toContain(KEY_A);
+  });
+});
+
+describe('loadConfig time bounds and the connection cap', () => {
+  it('has defaults that answer within seconds', () => {
+    expect(loadConfig({}).limits).toEqual({
+      graphDeadlineMs: 15_000,
+      readinessTimeoutMs: 2_000,
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 256,
+    });
+  });
+
+  it('reads each one, and refuses values out of range', () => {
+    const limits = loadConfig({
+      THREADLINE_GRAPH_DEADLINE_MS: '4000',
+      THREADLINE_READY_TIMEOUT_MS: '500',
+      THREADLINE_REQUEST_TIMEOUT_MS: '60000',
+      THREADLINE_HEADERS_TIMEOUT_MS: '5000',
+      THREADLINE_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      THREADLINE_MAX_CONNECTIONS: '64',
+    }).limits;
+    expect(limits).toEqual({ graphDeadlineMs: 4000, readinessTimeoutMs: 500, requestTimeoutMs: 60000, headersTimeoutMs: 5000, keepAliveTimeoutMs: 1000, maxConnections: 64 });
+    expect(configError({ THREADLINE_GRAPH_DEADLINE_MS: '10' }).message).toMatch(/\bTHREADLINE_GRAPH_DEADLINE_MS: /);
+    expect(configError({ THREADLINE_MAX_CONNECTIONS: '0' }).message).toMatch(/\bTHREADLINE_MAX_CONNECTIONS: /);
+    expect(configError({ THREADLINE_READY_TIMEOUT_MS: '' }).message).toMatch(/\bTHREADLINE_READY_TIMEOUT_MS: /);
   });
 });
 

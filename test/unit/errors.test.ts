@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { notFound } from '../../src/domain/errors.js';
+
+describe('NOT_FOUND', () => {
+  it('echoes an ordinary id whole', () => {
+    const error = notFound('Thread', 'thread-1');
+    expect(error).toMatchObject({ code: 'NOT_FOUND', message: 'Thread "thread-1" not found.', details: { id: 'thread-1' } });
+  });
+
+  it('echoes no more than 200 characters of a hostile id, and says how long it was', () => {
+    const error = notFound('Run', 'x'.repeat(100_000));
+    expect(error.message.length).toBeLessThan(260);
+    expect(error.message).toContain('(100000 characters)');
+    expect(String(error.details.id).length).toBeLessThan(230);
+  });
+});
