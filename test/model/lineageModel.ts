@@ -337,8 +337,8 @@ export class LineageModel {
     run.providerThread = replacement.id;
 
     const earlier = this.history(thread).filter((id) => id !== run.id);
-    const headBefore = maxOf(earlier.map((id) => this.run(id).ordinal));
-    const range = headBefore > 0 ? { from: 1, to: headBefore } : null;
+    const ordinals = earlier.map((id) => this.run(id).ordinal);
+    const range = ordinals.length > 0 ? { from: Math.min(...ordinals), to: maxOf(ordinals) } : null;
     run.plan = {
       decision: range ? 'FULL_HANDOFF_NEW' : 'NO_HANDOFF',
       providerThreadAction: 'CREATE',
@@ -410,7 +410,7 @@ export class LineageModel {
       !capabilities.canConsumeHandoffSummaries || (wanted.handoffStrategy === 'FULL_THREAD_SUMMARY' && !capabilities.supportsFullThreadHandoff)
         ? { ...wanted, decision: 'UNSUPPORTED', providerThreadAction: 'NONE', providerThread: null, handoffStrategy: null }
         : wanted;
-    const whole = { from: 1, to: head };
+    const whole = this.liveSpan(thread, { from: 1, to: head });
 
     // Nothing happened yet: nothing to hand over.
     if (head === 0) return target && signals.length === 0 ? plan('NO_HANDOFF', 'RESUME', null, null) : plan('NO_HANDOFF', 'CREATE', null, null);
@@ -425,7 +425,15 @@ export class LineageModel {
       return unlessUnsupported(plan('FULL_HANDOFF_EXISTING', 'RESUME', 'FULL_THREAD_SUMMARY', whole));
     }
     // 2. The default on return: resume it with a delta of what it missed.
-    return unlessUnsupported(plan('DELTA_HANDOFF', 'RESUME', 'DELTA_SINCE_TARGET_LAST_SEEN', { from: known + 1, to: head }));
+    return unlessUnsupported(plan('DELTA_HANDOFF', 'RESUME', 'DELTA_SINCE_TARGET_LAST_SEEN', this.liveSpan(thread, { from: known + 1, to: head })));
+  }
+
+  /** A handoff never claims a rolled-back run: its range runs from the first to the last live run it covers. */
+  private liveSpan(thread: Thread, range: Range): Range {
+    const ordinals = this.history(thread)
+      .map((id) => this.run(id).ordinal)
+      .filter((ordinal) => ordinal >= range.from && ordinal <= range.to);
+    return ordinals.length > 0 ? { from: Math.min(...ordinals), to: maxOf(ordinals) } : range;
   }
 
   /** Every staleness signal that fires for the provider's current provider thread, in the API's order. */
