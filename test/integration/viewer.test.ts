@@ -1,12 +1,14 @@
 // The lineage viewer (GET /lineage/:threadId) in a real headless browser: Debian's chromium driven by
-// playwright-core, on the design example seeded through GraphQL. Writes a screenshot to test-output/
-// (copy it to docs/images/ when the viewer's look changes on purpose).
+// playwright-core, on the design example seeded through GraphQL, and on a thread longer than the
+// viewer's window. Writes a screenshot to test-output/ (copy it to docs/images/ when the viewer's look
+// changes on purpose).
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/graph/projectRoot.js';
 import { seedDesignExample, viewerUrl } from '../../tools/demo.js';
+import { createThread, runTurns } from '../support/lineage.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -39,23 +41,49 @@ function launchBrowser(): Promise<Browser> {
   return browser;
 }
 
+interface GraphQLExchange {
+  query: string;
+  variables: Record<string, any>;
+  /** The answer's body as sent, and parsed. */
+  text: string;
+  data: Record<string, any>;
+}
+
 interface OpenedPage {
   page: Page;
   /** Every URL the page asked for, and what went wrong in it. */
   requests: string[];
   errors: string[];
+  /** The GraphQL requests answered so far, in the order they were sent. */
+  graphql(): Promise<GraphQLExchange[]>;
 }
 
 async function open(url: string): Promise<OpenedPage> {
   const page = await (await launchBrowser()).newPage({ viewport: { width: 1440, height: 900 } });
   const requests: string[] = [];
   const errors: string[] = [];
-  page.on('request', (request) => requests.push(request.url()));
+  const exchanges: Promise<GraphQLExchange>[] = [];
+  page.on('request', (request) => {
+    requests.push(request.url());
+    if (!request.url().endsWith('/graphql')) return;
+    const { query, variables } = request.postDataJSON() as { query: string; variables: Record<string, any> };
+    exchanges.push(
+      request.response().then(async (response) => {
+        const text = await response!.text();
+        return { query, variables, text, data: JSON.parse(text).data };
+      }),
+    );
+  });
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   await page.goto(url);
   await page.waitForSelector('#drawing[data-state="ready"], #drawing[data-state="error"], #drawing[data-state="not-found"]', { timeout: 20_000 });
-  return { page, requests, errors };
+  return { page, requests, errors, graphql: () => Promise.all(exchanges) };
+}
+
+/** Waits for the side panel to show what was clicked, read in full. */
+async function panelReady(page: Page, kind: string) {
+  await page.waitForSelector(`#details[data-kind="${kind}"][data-state="ready"]`, { timeout: 20_000 });
 }
 
 describe('GET /lineage/:threadId', () => {
@@ -105,14 +133,14 @@ describe('GET /lineage/:threadId', () => {
 
     // A run's plan on click.
     await page.locator('[data-run="9"]').click();
-    expect(await page.locator('#details').getAttribute('data-kind')).toBe('run');
+    await panelReady(page, 'run');
     const runPanel = await page.locator('#details').textContent();
     expect(runPanel).toContain('DELTA_HANDOFF');
     expect(runPanel).toContain('is resumed with a delta covering runs 6-8, which it missed.');
 
     // H1's summary on click, in the side panel.
     await band1.click();
-    expect(await page.locator('#details').getAttribute('data-kind')).toBe('handoff');
+    await panelReady(page, 'handoff');
     expect(await page.locator('#details pre.summary').textContent()).toBe(h1Summary);
     expect(h1Summary).toContain('Covers runs 1-5');
 
@@ -127,6 +155,79 @@ describe('GET /lineage/:threadId', () => {
     expect(statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
     await page.close();
   }, 120_000);
+
+  it('opens a long thread on its newest 200 runs, without reading the rest, and loads earlier runs on demand', async () => {
+    // Codex 1-30, claude 31-40 (full summary of 1-30), codex 41-100 (delta of 31-40), claude 101-150 and
+    // codex 151-260, each on a new provider thread with a full summary (stale after 50+ runs elsewhere).
+    const threadId = await createThread(t, 'a long thread');
+    for (const [provider, runs] of [['codex', 30], ['claude', 10], ['codex', 60], ['claude', 50], ['codex', 110]] as const) await runTurns(t, threadId, provider, runs);
+    const all = (await t.ok(`query($id: ID!) { thread(id: $id) { handoffs { id coveredRunOrdinals { from to } } } }`, { id: threadId })).thread.handoffs;
+    expect(all.map((handoff: { coveredRunOrdinals: unknown }) => handoff.coveredRunOrdinals)).toEqual([{ from: 1, to: 30 }, { from: 31, to: 40 }, { from: 1, to: 100 }, { from: 1, to: 150 }]);
+    const [h31, h41, h101, h151] = all.map((handoff: { id: string }) => handoff.id);
+
+    const { page, graphql, errors } = await open(viewerUrl(t.service.url, threadId));
+    expect(await page.locator('#drawing').getAttribute('data-state')).toBe('ready');
+
+    // The newest window only: runs 61-260, the handoffs made for them, the earlier runs a click away.
+    expect(await page.locator('[data-run]').count()).toBe(200);
+    expect(await page.locator('[data-run="61"]').count()).toBe(1);
+    expect(await page.locator('[data-run="60"]').count()).toBe(0);
+    expect(await page.locator('#window-range').textContent()).toBe('runs 61–260 of 260');
+    expect(await page.locator('#window').textContent()).toContain('60 earlier runs are not read yet');
+    expect(await page.locator('#load-earlier').isVisible()).toBe(true);
+    expect(await page.locator('[data-lane]').count()).toBe(4);
+    expect(await page.locator('[data-handoff]').count()).toBe(2);
+    const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+    for (const [id, covers] of [[h101, '1-100'], [h151, '1-150']]) {
+      const band = page.locator(`[data-handoff="${id}"]`);
+      expect(await band.getAttribute('data-covers')).toBe(covers);
+      expect(await band.getAttribute('data-clipped')).toBe('left');
+      expect((await box(`[data-handoff="${id}"]`)).x).toBeLessThanOrEqual((await box('[data-run="61"]')).x);
+    }
+
+    mkdirSync(join(projectRoot(), 'test-output'), { recursive: true });
+    await page.screenshot({ path: join(projectRoot(), 'test-output', 'viewer-long-thread.png') });
+
+    // Two requests: the thread with its newest 200 runs (read backwards, no paging through the
+    // thread), then the handoffs and transfers of those runs. No long texts.
+    const firstPaint = await graphql();
+    expect(firstPaint).toHaveLength(2);
+    expect(firstPaint[0]!.query).toMatch(/runs\(last: \$last\)/);
+    expect(firstPaint[0]!.variables).toEqual({ id: threadId, last: 200 });
+    expect(firstPaint[0]!.data.thread.runs.edges).toHaveLength(200);
+    expect(firstPaint[1]!.variables).toEqual({ id: threadId, from: 61, to: 261 });
+    expect(firstPaint[1]!.data.thread.handoffs.map((handoff: { id: string }) => handoff.id)).toEqual([h101, h151]);
+    for (const exchange of firstPaint) {
+      expect(exchange.query).not.toMatch(/runs\(first|after:|userMessage|assistantMessage|summaryText|facts|reasons|nativeRunOrdinals|missingRunOrdinals/);
+    }
+
+    // Earlier runs on demand: the 60 before the window, with the handoffs made for them.
+    await page.locator('#load-earlier').click();
+    await page.waitForSelector('[data-run="1"]', { timeout: 20_000 });
+    expect(await page.locator('[data-run]').count()).toBe(260);
+    expect(await page.locator('#window-range').textContent()).toBe('runs 1–260 of 260');
+    expect(await page.locator('#load-earlier').count()).toBe(0);
+    expect(await page.locator('[data-handoff]').count()).toBe(4);
+    expect(await page.locator(`[data-handoff="${h31}"]`).getAttribute('data-covers')).toBe('1-30');
+    expect(await page.locator(`[data-handoff="${h41}"]`).getAttribute('data-covers')).toBe('31-40');
+    expect(await page.locator(`[data-handoff="${h101}"]`).getAttribute('data-clipped')).toBeNull();
+    expect((await box(`[data-handoff="${h101}"]`)).x).toBeLessThanOrEqual((await box('[data-run="1"]')).x + 1);
+    const earlier = (await graphql()).slice(2);
+    expect(earlier.map((exchange) => exchange.variables)).toEqual([
+      { id: threadId, last: 200, before: firstPaint[0]!.data.thread.runs.pageInfo.startCursor },
+      { id: threadId, from: 1, to: 60 },
+    ]);
+    expect(earlier[0]!.data.thread.runs.edges).toHaveLength(60);
+
+    // A run's messages and reasons are read when it is clicked.
+    await page.locator('[data-run="101"]').click();
+    await panelReady(page, 'run');
+    expect(await page.locator('#details').textContent()).toContain('message for claude');
+    expect(await page.locator('#details').textContent()).toContain('FULL_HANDOFF_NEW');
+    expect((await graphql()).at(-1)!.query).toContain('userMessage');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 240_000);
 
   it('passes ?token= through as a bearer token, and says what is wrong without one or for an unknown thread', async () => {
     const threadId = uniqueId('viewer-secured');

@@ -1,7 +1,11 @@
-import type { ThreadRecord } from '../../domain/records.js';
+import { Kind, type GraphQLResolveInfo } from 'graphql';
+import { badInput } from '../../domain/errors.js';
+import type { RunRecord, ThreadRecord } from '../../domain/records.js';
 import { listThreads, createThread } from '../../operations/threads.js';
-import { runPage } from '../../graph/repositories/runs.js';
+import { handoffWindow, transferWindow } from '../../graph/repositories/handoffs.js';
+import { runPage, runPageBackward } from '../../graph/repositories/runs.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
+import type { Loaders } from '../loaders.js';
 import type { Resolvers } from '../generated/graphql.js';
 import { LIMITS, clamp, optionalText } from '../validation.js';
 
@@ -19,10 +23,50 @@ const isThreadCursor = (value: unknown): value is ThreadCursor =>
   typeof (value as ThreadCursor).createdAt === 'string' &&
   isUtcInstant((value as ThreadCursor).createdAt) &&
   typeof (value as ThreadCursor).id === 'string';
+// Ordinals are safe integers; a larger number would reach Neo4j as a float, so it makes a bad cursor.
 const isOrdinalCursor = (value: unknown): value is { ordinal: number } =>
-  typeof value === 'object' && value !== null && Number.isInteger((value as { ordinal: unknown }).ordinal);
+  typeof value === 'object' && value !== null && Number.isSafeInteger((value as { ordinal: unknown }).ordinal);
 
 const threadCursor = (thread: ThreadRecord) => encodeCursor({ createdAt: thread.createdAt, id: thread.id });
+
+/** The widest ordinal window, and the most rows, that Thread.handoffs and Thread.transfers answer at once. */
+const WINDOW_ORDINALS = 1000;
+const WINDOW_ROWS = 2000;
+
+/**
+ * Whether the query itself passed this argument: the SDL's default (runs' first: 50) is filled in
+ * otherwise, so the resolver's arguments cannot tell "first: 50" from no first at all.
+ */
+function argumentPassed(info: GraphQLResolveInfo, name: string): boolean {
+  const value = info.fieldNodes[0]?.arguments?.find((argument) => argument.name.value === name)?.value;
+  if (!value || value.kind === Kind.NULL) return false;
+  return value.kind !== Kind.VARIABLE || (info.variableValues[value.name.value] ?? null) !== null;
+}
+
+/** Both bounds or neither; without them, the whole thread. */
+function ordinalWindow(fromOrdinal: number | null | undefined, toOrdinal: number | null | undefined): { from: number; to: number } | null {
+  const from = fromOrdinal ?? null;
+  const to = toOrdinal ?? null;
+  if (from === null && to === null) return null;
+  if (from === null) throw badInput('fromOrdinal', 'fromOrdinal and toOrdinal go together');
+  if (to === null) throw badInput('toOrdinal', 'fromOrdinal and toOrdinal go together');
+  if (from < 1) throw badInput('fromOrdinal', 'must be at least 1');
+  if (to < from) throw badInput('toOrdinal', 'must be at least fromOrdinal');
+  if (to - from >= WINDOW_ORDINALS) throw badInput('toOrdinal', `a window spans at most ${WINDOW_ORDINALS} ordinals`);
+  return { from, to };
+}
+
+// A thread's own runs are ordinals forkOrdinal + 1 .. lastOrdinal without gaps (ordinals are never
+// skipped and rolled-back runs stay), so whether runs lie beyond the far end of a page follows from the
+// thread record, without another read.
+const ownRunsBelow = (thread: ThreadRecord, ordinal: number) => Math.min(ordinal - 1, thread.lastOrdinal) > thread.forkOrdinal;
+const ownRunsAbove = (thread: ThreadRecord, ordinal: number) => Math.max(ordinal + 1, thread.forkOrdinal + 1) <= thread.lastOrdinal;
+
+function runConnection(runs: RunRecord[], loaders: Loaders, hasPreviousPage: boolean, hasNextPage: boolean) {
+  for (const run of runs) loaders.run.prime(run.id, run);
+  const edges = runs.map((run) => ({ cursor: encodeCursor({ ordinal: run.ordinal }), node: run }));
+  return { edges, pageInfo: { hasPreviousPage, hasNextPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null } };
+}
 
 export const threadResolvers: Resolvers = {
   Query: {
@@ -30,7 +74,10 @@ export const threadResolvers: Resolvers = {
     threads: async (_root, { first, after }, { operations }) => {
       const page = await listThreads(operations, decodeCursor('after', after, isThreadCursor), clamp(first, 20, 1, 100));
       const edges = page.threads.map((thread) => ({ cursor: threadCursor(thread), node: thread }));
-      return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
+      return {
+        edges,
+        pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null, hasPreviousPage: false, startCursor: edges[0]?.cursor ?? null },
+      };
     },
   },
   Mutation: {
@@ -38,18 +85,37 @@ export const threadResolvers: Resolvers = {
       createThread(operations, optionalText('id', input.id, LIMITS.id), optionalText('title', input.title, LIMITS.title)),
   },
   Thread: {
-    runs: async (thread, { first, after }, { operations, loaders }) => {
+    runs: async (thread, { first, after, last, before }, { operations, loaders }, info) => {
+      const backwards = argumentPassed(info, 'last') || argumentPassed(info, 'before');
+      if (backwards && (argumentPassed(info, 'first') || argumentPassed(info, 'after'))) {
+        throw badInput(argumentPassed(info, 'first') ? 'first' : 'after', 'first/after page forwards and last/before backwards: pass one pair');
+      }
+      if (backwards) {
+        const limit = clamp(last, 50, 1, 500);
+        const beforeOrdinal = decodeCursor('before', before, isOrdinalCursor)?.ordinal ?? Number.MAX_SAFE_INTEGER;
+        const rows = await operations.graph.read((tx) => runPageBackward(tx, thread.id, beforeOrdinal, limit + 1));
+        const runs = rows.slice(0, limit).reverse();
+        return runConnection(runs, loaders, rows.length > limit, ownRunsAbove(thread, runs.at(-1)?.ordinal ?? beforeOrdinal - 1));
+      }
       const limit = clamp(first, 50, 1, 500);
       const afterOrdinal = decodeCursor('after', after, isOrdinalCursor)?.ordinal ?? 0;
       const rows = await operations.graph.read((tx) => runPage(tx, thread.id, afterOrdinal, limit + 1));
       const runs = rows.slice(0, limit);
-      for (const run of runs) loaders.run.prime(run.id, run);
-      const edges = runs.map((run) => ({ cursor: encodeCursor({ ordinal: run.ordinal }), node: run }));
-      return { edges, pageInfo: { hasNextPage: rows.length > limit, endCursor: edges.at(-1)?.cursor ?? null } };
+      return runConnection(runs, loaders, ownRunsBelow(thread, runs[0]?.ordinal ?? afterOrdinal + 1), rows.length > limit);
     },
     providerThreads: (thread, _args, { loaders }) => loaders.providerThreadsOfThread.load(thread.id),
-    handoffs: (thread, _args, { loaders }) => loaders.handoffsOfThread.load(thread.id),
-    transfers: (thread, _args, { loaders }) => loaders.transfersOfThread.load(thread.id),
+    handoffs: async (thread, { fromOrdinal, toOrdinal }, { operations, loaders }) => {
+      const window = ordinalWindow(fromOrdinal, toOrdinal);
+      if (!window) return loaders.handoffsOfThread.load(thread.id);
+      const handoffs = await operations.graph.read((tx) => handoffWindow(tx, thread.id, window.from, window.to, WINDOW_ROWS));
+      for (const handoff of handoffs) loaders.handoff.prime(handoff.id, handoff);
+      return handoffs;
+    },
+    transfers: (thread, { fromOrdinal, toOrdinal }, { operations, loaders }) => {
+      const window = ordinalWindow(fromOrdinal, toOrdinal);
+      if (!window) return loaders.transfersOfThread.load(thread.id);
+      return operations.graph.read((tx) => transferWindow(tx, thread.id, window.from, window.to, WINDOW_ROWS));
+    },
     latestCheckpoint: (thread, _args, { loaders }) => loaders.latestCheckpointOfThread.load(thread),
   },
 };

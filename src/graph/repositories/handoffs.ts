@@ -103,6 +103,18 @@ export async function transfersByThreads(tx: Tx, threadIds: readonly string[]): 
   return new Map(rows.map((row) => [row.threadId, row.transfers.map(toTransfer)]));
 }
 
+/** An ordinal window of a thread: at most `limit` handoffs made for runs `from..to`, in the order of those runs. */
+export async function handoffWindow(tx: Tx, threadId: string, fromOrdinal: number, toOrdinal: number, limit: number): Promise<HandoffRecord[]> {
+  const rows = await tx.rows<{ handoff: Props }>('handoffs/window', { threadId, fromOrdinal, toOrdinal, limit });
+  return rows.map((row) => toHandoff(row.handoff));
+}
+
+/** An ordinal window of a thread: at most `limit` transfers with a point in `from..to` (see transfers/window.cypher), oldest first. */
+export async function transferWindow(tx: Tx, threadId: string, fromOrdinal: number, toOrdinal: number, limit: number): Promise<TransferRecord[]> {
+  const rows = await tx.rows<{ transfer: Props }>('transfers/window', { threadId, fromOrdinal, toOrdinal, limit });
+  return rows.map((row) => toTransfer(row.transfer));
+}
+
 export async function submitHandoff(tx: Tx, id: string, summaryText: string, createdByProvider: string | null, omissions: string[]): Promise<HandoffRecord | null> {
   const row = await tx.one<{ handoff: Props }>('handoffs/submit', { id, summaryText, createdByProvider, omissions });
   return row && toHandoff(row.handoff);

@@ -40,6 +40,12 @@ export async function runPage(tx: Tx, threadId: string, afterOrdinal: number, li
   return rows.map((row) => toRun(row.run));
 }
 
+/** The newest `limit` runs below `beforeOrdinal`, newest first. */
+export async function runPageBackward(tx: Tx, threadId: string, beforeOrdinal: number, limit: number): Promise<RunRecord[]> {
+  const rows = await tx.rows<{ run: Props }>('runs/page-backward', { threadId, beforeOrdinal, limit });
+  return rows.map((row) => toRun(row.run));
+}
+
 export async function runByIdempotencyKey(tx: Tx, threadId: string, key: string): Promise<(RunRecord & { idempotencyFingerprint: string }) | null> {
   const row = await tx.one<{ run: Props }>('runs/by-idempotency-key', { threadId, key });
   return row ? { ...toRun(row.run), idempotencyFingerprint: String(row.run.idempotencyFingerprint) } : null;
