@@ -4,7 +4,7 @@
 //
 //   THREADLINE_URL    GraphQL endpoint, default http://127.0.0.1:4000/graphql
 //   THREADLINE_TOKEN  bearer token, when the service runs with THREADLINE_API_KEYS
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
 export const DEFAULT_URL = 'http://127.0.0.1:4000/graphql';
@@ -87,9 +87,68 @@ export interface Turn {
   userMessage: string;
   assistantMessage?: string;
   facts?: Fact[];
+  /** The provider's own records of the turn: completeRun derives more facts from them. */
+  rawEvents?: { format: 'CODEX' | 'CLAUDE'; lines: string[] };
   checkpoint?: { ref: string; diffSummary?: string; files?: { path: string; change: string; additions?: number; deletions?: number }[] };
   cleanContext?: boolean;
 }
+
+/** A tool call as Claude Code records it: the model's tool_use, then the result the tool returned. */
+interface ClaudeToolCall {
+  name: string;
+  input: Record<string, unknown>;
+  result: string;
+  toolUseResult: Record<string, unknown>;
+}
+
+const CLAUDE_PROJECT = '/home/dev/csv-import';
+const CLAUDE_LINE = { isSidechain: false, userType: 'external', cwd: CLAUDE_PROJECT, sessionId: '5f0c2a9e-7b1d-4c3e-9a8f-2d6e4b1c0a97', version: '2.0.14', gitBranch: 'main' };
+
+/**
+ * One turn of a Claude Code session file, as the orchestrator reads it back after the turn: the
+ * user's message, each tool call with its result, and the answer, chained by uuid.
+ */
+function claudeTurn(userMessage: string, calls: ClaudeToolCall[], answer: string): Turn['rawEvents'] {
+  const start = Date.now();
+  const records: Record<string, unknown>[] = [{ type: 'user', message: { role: 'user', content: userMessage } }];
+  calls.forEach((call, index) => {
+    const id = `toolu_${randomBytes(6).toString('hex')}`;
+    records.push({ type: 'assistant', message: { id: `msg_${index}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'tool_use', id, name: call.name, input: call.input }] } });
+    records.push({ type: 'user', message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: call.result }] }, toolUseResult: call.toolUseResult });
+  });
+  records.push({ type: 'assistant', message: { id: `msg_${calls.length}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: answer }] } });
+  const uuids = records.map(() => randomUUID());
+  const lines = records.map((record, index) => ({
+    parentUuid: uuids[index - 1] ?? null,
+    ...CLAUDE_LINE,
+    ...record,
+    uuid: uuids[index],
+    timestamp: new Date(start + index * 1500).toISOString(),
+  }));
+  return { format: 'CLAUDE', lines: lines.map((line) => JSON.stringify(line)) };
+}
+
+function claudeBash(command: string, stdout: string): ClaudeToolCall {
+  return { name: 'Bash', input: { command, description: `Run ${command}` }, result: stdout, toolUseResult: { stdout, stderr: '', interrupted: false, isImage: false } };
+}
+
+function claudeWrite(path: string, content: string): ClaudeToolCall {
+  const filePath = `${CLAUDE_PROJECT}/${path}`;
+  return { name: 'Write', input: { file_path: filePath, content }, result: `File created successfully at: ${filePath}`, toolUseResult: { type: 'create', filePath, content, structuredPatch: [] } };
+}
+
+function claudeEdit(path: string, oldString: string, newString: string): ClaudeToolCall {
+  const filePath = `${CLAUDE_PROJECT}/${path}`;
+  const lines = [...oldString.split('\n').map((line) => `-${line}`), ...newString.split('\n').map((line) => `+${line}`)];
+  return {
+    name: 'Edit',
+    input: { file_path: filePath, old_string: oldString, new_string: newString },
+    result: `The file ${filePath} has been updated.`,
+    toolUseResult: { filePath, oldString, newString, structuredPatch: [{ oldStart: 40, oldLines: 1, newStart: 40, newLines: 1, lines }] },
+  };
+}
+
+const CSV_TESTS = (count: number) => `> csv-import@0.3.0 test\n> vitest run csv\n\n ✓ test/csv.test.ts (${count} tests) 212ms\n\n      Tests  ${count} passed (${count})\n`;
 
 /** The design's example as a small story: Codex builds a CSV import (1-5), Claude reviews it (6-8), Codex benchmarks it (9). */
 export const DESIGN_EXAMPLE: Turn[] = [
@@ -98,9 +157,32 @@ export const DESIGN_EXAMPLE: Turn[] = [
   { provider: 'codex', userMessage: 'Write tests for the parser.', facts: [{ kind: 'TEST', text: 'npm test -- csv: 14 passed', key: 'csv-tests', status: 'passed' }] },
   { provider: 'codex', userMessage: 'Strip a UTF-8 byte order mark.', facts: [{ kind: 'FILE_CHANGE', text: 'src/csv/parse.ts: strip a leading BOM' }, { kind: 'TEST', text: 'npm test -- csv: 15 passed', key: 'csv-tests', status: 'passed' }] },
   { provider: 'codex', userMessage: 'Wire it into `threadline import`.', facts: [{ kind: 'COMMAND', text: 'threadline import data/sample.csv: 1,204 rows', key: 'import-sample', status: 'ok' }, { kind: 'QUESTION', text: 'Should rows with missing columns be skipped or rejected?', key: 'missing-columns', status: 'open' }] },
-  { provider: 'claude', userMessage: 'Review the import for edge cases.', facts: [{ kind: 'DECISION', text: 'Reject rows whose column count differs from the header, with the line number' }, { kind: 'QUESTION', text: 'Should rows with missing columns be skipped or rejected?', key: 'missing-columns', status: 'resolved' }] },
-  { provider: 'claude', userMessage: 'Report errors with line numbers.', facts: [{ kind: 'FILE_CHANGE', text: 'src/csv/errors.ts: ImportError with line and column' }, { kind: 'TEST', text: 'npm test -- csv: 19 passed', key: 'csv-tests', status: 'passed' }] },
-  { provider: 'claude', userMessage: 'Document the command.', facts: [{ kind: 'FILE_CHANGE', text: 'docs/import.md: usage, errors, limits' }], checkpoint: { ref: 'git:9be41d7', files: [{ path: 'docs/import.md', change: 'ADDED', additions: 58 }] } },
+  // Claude's turns complete with Claude Code's own records of them: the files and tests come from those.
+  {
+    provider: 'claude',
+    userMessage: 'Review the import for edge cases.',
+    facts: [{ kind: 'DECISION', text: 'Reject rows whose column count differs from the header, with the line number' }, { kind: 'QUESTION', text: 'Should rows with missing columns be skipped or rejected?', key: 'missing-columns', status: 'resolved' }],
+    rawEvents: claudeTurn('Review the import for edge cases.', [claudeBash('npm test -- csv', CSV_TESTS(15))], 'Rows with a different column count should be rejected, with their line number.'),
+  },
+  {
+    provider: 'claude',
+    userMessage: 'Report errors with line numbers.',
+    rawEvents: claudeTurn(
+      'Report errors with line numbers.',
+      [
+        claudeWrite('src/csv/errors.ts', 'export class ImportError extends Error {\n  constructor(readonly line: number, readonly column: number, message: string) {\n    super(`line ${line}, column ${column}: ${message}`);\n  }\n}\n'),
+        claudeEdit('src/csv/parse.ts', "      throw new Error('wrong column count');", '      throw new ImportError(line, column, `expected ${header.length} columns`);'),
+        claudeBash('npm test -- csv', CSV_TESTS(19)),
+      ],
+      'Import errors are ImportError values with the line and column.',
+    ),
+  },
+  {
+    provider: 'claude',
+    userMessage: 'Document the command.',
+    rawEvents: claudeTurn('Document the command.', [claudeWrite('docs/import.md', '# threadline import\n\nImports CSV files into the store.\n\n## Errors\n\nA row with the wrong column count stops the import with its line.\n')], 'docs/import.md covers usage, errors and limits.'),
+    checkpoint: { ref: 'git:9be41d7', files: [{ path: 'docs/import.md', change: 'ADDED', additions: 7 }] },
+  },
   { provider: 'codex', userMessage: 'Benchmark the import on a 1 GB file.', facts: [{ kind: 'COMMAND', text: 'npm run bench -- import: 1 GB in 41 s, 180 MB peak', key: 'bench-import', status: 'ok' }] },
 ];
 
@@ -157,7 +239,13 @@ export async function playTurn(gql: Gql, threadId: string, turn: Turn, narrator?
 
 export async function finishTurn(gql: Gql, runId: string, turn: Turn) {
   await gql(COMPLETE_RUN, {
-    input: { runId, assistantMessage: turn.assistantMessage ?? `Done: ${turn.userMessage}`, ...(turn.facts ? { facts: turn.facts } : {}), ...(turn.checkpoint ? { checkpoint: turn.checkpoint } : {}) },
+    input: {
+      runId,
+      assistantMessage: turn.assistantMessage ?? `Done: ${turn.userMessage}`,
+      ...(turn.facts ? { facts: turn.facts } : {}),
+      ...(turn.rawEvents ? { rawEvents: turn.rawEvents } : {}),
+      ...(turn.checkpoint ? { checkpoint: turn.checkpoint } : {}),
+    },
   });
 }
 

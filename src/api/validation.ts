@@ -1,4 +1,5 @@
 import { badInput } from '../domain/errors.js';
+import type { RunFactKind } from '../domain/records.js';
 
 // Input limits, named by field in every refusal. The SDL documents the same numbers.
 export const LIMITS = {
@@ -14,6 +15,8 @@ export const LIMITS = {
   diffSummary: 20_000,
   files: 2_000,
   path: 4_000,
+  rawEventLines: 2_000,
+  rawEventLine: 100_000,
 } as const;
 
 // Control characters other than tab, newline and carriage return have no place in stored text.
@@ -46,4 +49,44 @@ export function nonNegativeInt(field: string, value: number | null | undefined):
   if (value === null || value === undefined) return null;
   if (!Number.isInteger(value) || value < 0) throw badInput(field, 'must be a non-negative integer');
   return value;
+}
+
+export interface FactInput {
+  kind: RunFactKind;
+  text: string;
+  key?: string | null;
+  status?: string | null;
+}
+
+/** A run's facts, at most LIMITS.facts, each checked like any other text. */
+export function factsOf(field: string, facts: readonly FactInput[] | null | undefined) {
+  return listOf(field, facts, LIMITS.facts).map((fact, index) => ({
+    kind: fact.kind,
+    text: requiredText(`${field}[${index}].text`, fact.text, LIMITS.factText),
+    key: optionalText(`${field}[${index}].key`, fact.key, LIMITS.label),
+    status: optionalText(`${field}[${index}].status`, fact.status, LIMITS.label),
+  }));
+}
+
+// The DateTime scalar passes any JSON value through: a date-time is checked here, with its offset.
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/** An ISO-8601 date-time with an offset, as UTC with milliseconds (so that two compare as strings). */
+export function dateTime(field: string, value: unknown): string {
+  const time = typeof value === 'string' && ISO_DATE_TIME.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(time)) throw badInput(field, `must be an ISO-8601 date-time with an offset, such as 2026-01-31T09:15:00Z (got ${JSON.stringify(value)?.slice(0, 100)})`);
+  return new Date(time).toISOString();
+}
+
+export function optionalDateTime(field: string, value: unknown): string | null {
+  return value === null || value === undefined ? null : dateTime(field, value);
+}
+
+/** Lines of a JSON Lines file, one record each: a line break inside one would renumber the rest. */
+export function jsonLines(field: string, lines: readonly string[]): string[] {
+  return listOf(field, lines, LIMITS.rawEventLines).map((line, index) => {
+    const checked = requiredText(`${field}[${index}]`, line, LIMITS.rawEventLine);
+    if (/[\r\n]/.test(checked)) throw badInput(`${field}[${index}]`, 'must be one line');
+    return checked;
+  });
 }

@@ -100,6 +100,31 @@ async function storedProperty(label: string, id: string, property: string): Prom
   return records[0]?.get('value');
 }
 
+const IMPORT_RUNS = 'mutation($input: ImportRunsInput!) { importRuns(input: $input) { providerThread { id } } }';
+/** A thread holding an imported session (its provider thread, no runs yet). */
+async function importedSession() {
+  const threadId = await newThread();
+  const nativeThreadRef = uniqueId('session');
+  await a.ok(IMPORT_RUNS, { input: { threadId, providerThread: { provider: 'codex', nativeThreadRef }, runs: [] } });
+  return { threadId, nativeThreadRef };
+}
+const importedRun = () => ({
+  sourceKey: hostile(),
+  startedAt: '2025-07-01T10:00:00Z',
+  completedAt: '2025-07-01T12:01:00+02:00',
+  status: 'FAILED',
+  model: hostile(),
+  userMessage: hostile(),
+  assistantMessage: hostile(),
+  error: hostile(),
+  facts: [{ kind: 'DECISION', text: hostile(), key: hostile(), status: hostile() }],
+});
+/** A Claude Code session's lines for one turn: a user message and its answer. */
+const CLAUDE_TURN = [
+  { type: 'user', uuid: 'u-1', parentUuid: null, sessionId: 's-1', timestamp: '2025-07-01T10:00:00Z', message: { role: 'user', content: 'Add coupons' } },
+  { type: 'assistant', uuid: 'u-2', parentUuid: 'u-1', sessionId: 's-1', timestamp: '2025-07-01T10:00:05Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Done.' }] } },
+].map((record) => JSON.stringify(record));
+
 // Free text of the valid calls: Cypher- and GraphQL-looking, escapes, whitespace and astral
 // characters, each made unique so that its read-back is its own.
 const HOSTILE = [
@@ -195,6 +220,16 @@ const ROWS: Record<string, Row> = {
     args: (s) => ({ input: { threadId: s.threadId, provider: 'codex', model: hostile(), runtimeMode: hostile(), cleanContext: true } }),
     choices: ['provider'],
   },
+  'Query.providerThreadsByNativeRef': {
+    select: '{ id threadId nativeThreadRef }',
+    prepare: importedSession,
+    args: (s) => ({ provider: 'codex', nativeThreadRef: s.nativeThreadRef }),
+    isolation: async (s) => {
+      const variables = { provider: 'codex', nativeThreadRef: s.nativeThreadRef };
+      expect((await call('Query.providerThreadsByNativeRef', '{ threadId }', variables, A.key)).data!.providerThreadsByNativeRef).toEqual([{ threadId: s.threadId }]);
+      expect((await call('Query.providerThreadsByNativeRef', '{ threadId }', variables, B.key)).data!.providerThreadsByNativeRef).toEqual([]);
+    },
+  },
   'Query.analytics': {
     select: '{ crossProvider { switches } staleness { runs } summaryProvenance { handoffs } }',
     prepare: switched,
@@ -254,8 +289,37 @@ const ROWS: Record<string, Row> = {
       { name: 'negative additions', args: (s) => ({ input: { runId: s.runId, checkpoint: { ref: 'r', files: [{ path: 'p', change: 'ADDED', additions: -1 }] } } }), code: 'BAD_USER_INPUT' },
       { name: 'additions past Int', args: (s) => ({ input: { runId: s.runId, checkpoint: { ref: 'r', files: [{ path: 'p', change: 'ADDED', additions: 2 ** 31 }] } } }), code: 'BAD_USER_INPUT' },
       { name: 'an unknown fact kind', args: (s) => ({ input: { runId: s.runId, facts: [{ kind: 'DROP_TABLES', text: 'f' }] } }), code: 'BAD_USER_INPUT' },
+      { name: 'raw events of another format', args: (s) => ({ input: { runId: s.runId, rawEvents: { format: 'CODEX', lines: CLAUDE_TURN } } }), code: 'BAD_USER_INPUT' },
+      { name: 'a raw event that is Cypher', args: (s) => ({ input: { runId: s.runId, rawEvents: { format: 'CLAUDE', lines: [...CLAUDE_TURN, "'}) DETACH DELETE n //"] } } }), code: 'BAD_USER_INPUT' },
+      { name: 'one raw event past the limit', args: (s) => ({ input: { runId: s.runId, rawEvents: { format: 'CLAUDE', lines: Array.from({ length: 2001 }, () => CLAUDE_TURN[0]!) } } }), code: 'BAD_USER_INPUT' },
     ],
     readBack: (s) => a.ok('query($id: ID!) { run(id: $id) { assistantMessage facts { text key status } checkpoint { ref diffSummary files { path } } } }', { id: s.runId }),
+  },
+  'Mutation.importRuns': {
+    select: '{ runs { id } alreadyPresent }',
+    prepare: async () => {
+      const busyThreadId = await newThread();
+      await start(busyThreadId, 'codex');
+      const held = await importedSession();
+      return { threadId: await newThread(), busyThreadId, heldRef: held.nativeThreadRef };
+    },
+    args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'claude', nativeThreadRef: hostile(), model: hostile() }, runs: [importedRun()] } }),
+    choices: ['provider'],
+    refused: [
+      { name: 'a thread with a running run', args: (s) => ({ input: { threadId: s.busyThreadId, providerThread: { provider: 'claude', nativeThreadRef: 'r' }, runs: [importedRun()] } }), code: 'RUN_IN_PROGRESS' },
+      { name: 'a session another thread holds', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'codex', nativeThreadRef: s.heldRef }, runs: [importedRun()] } }), code: 'CONFLICT' },
+      { name: 'an unknown provider', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: "'}) DETACH DELETE n //", nativeThreadRef: 'r' }, runs: [] } }), code: 'BAD_USER_INPUT' },
+      { name: 'a start that is not a date', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'codex', nativeThreadRef: 'r' }, runs: [{ ...importedRun(), startedAt: "'}) DETACH DELETE n //" }] } }), code: 'BAD_USER_INPUT' },
+      { name: 'a start that is a number', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'codex', nativeThreadRef: 'r' }, runs: [{ ...importedRun(), startedAt: 1751364000000 }] } }), code: 'BAD_USER_INPUT' },
+      { name: 'runs out of time order', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'codex', nativeThreadRef: 'r' }, runs: [importedRun(), { ...importedRun(), startedAt: '2025-07-01T09:00:00Z' }] } }), code: 'BAD_USER_INPUT' },
+      { name: 'one run past the limit', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'codex', nativeThreadRef: 'r' }, runs: Array.from({ length: 101 }, (_, index) => ({ sourceKey: `k${index}`, startedAt: '2025-07-01T10:00:00Z', status: 'COMPLETED', userMessage: 'm' })) } }), code: 'BAD_USER_INPUT' },
+    ],
+    // The turn's key is kept inside the run's import key, beside the provider and the session.
+    readBack: async (_s, data) => {
+      const [{ id }] = data.importRuns.runs;
+      const run = await a.ok('query($id: ID!) { run(id: $id) { userMessage assistantMessage error model facts { text key status } providerThread { nativeThreadRef model } } }', { id });
+      return [run, JSON.parse(String(await storedProperty('Run', id, 'importKey')))];
+    },
   },
   'Mutation.failRun': {
     select: '{ id status }',

@@ -82,6 +82,12 @@ export type CompleteRunInput = {
   checkpoint?: InputMaybe<CheckpointInput>;
   /** At most 500 facts. */
   facts?: InputMaybe<Array<RunFactInput>>;
+  /**
+   * The provider's own records of this turn: the service reads them with the session adapters of
+   * npm run import and appends the facts they hold (files changed, commands and tests, plan, failures,
+   * open questions) after facts, up to 500 facts in all.
+   */
+  rawEvents?: InputMaybe<RawEventsInput>;
   runId: Scalars['ID']['input'];
 };
 
@@ -292,6 +298,61 @@ export type IdentityStrength =
   | 'strong'
   | 'weak';
 
+export type ImportRunsInput = {
+  /** The session that served the runs: one provider thread per session. */
+  providerThread: ImportedProviderThreadInput;
+  /**
+   * At most 100 runs, oldest first (startedAt never decreases); an importer sends a longer session in
+   * batches. Empty: the call only finds or creates the session's provider thread.
+   */
+  runs: Array<ImportedRunInput>;
+  threadId: Scalars['ID']['input'];
+};
+
+export type ImportRunsPayload = {
+  __typename?: 'ImportRunsPayload';
+  /** How many of the given runs the session had already imported: they added nothing. */
+  alreadyPresent: Scalars['Int']['output'];
+  providerThread: ProviderThread;
+  /** The runs this call appended, in ordinal order. */
+  runs: Array<Run>;
+  thread: Thread;
+};
+
+export type ImportedProviderThreadInput = {
+  /** The model the session used, at most 200 characters. */
+  model?: InputMaybe<Scalars['String']['input']>;
+  /** The provider's own id of the session, 1..500 characters. */
+  nativeThreadRef: Scalars['String']['input'];
+  /** A configured provider, e.g. codex or claude. */
+  provider: Scalars['String']['input'];
+};
+
+export type ImportedRunInput = {
+  /** At most 100000 characters. */
+  assistantMessage?: InputMaybe<Scalars['String']['input']>;
+  /** When the turn ended, at or after startedAt; null when the session does not say. */
+  completedAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** FAILED and INTERRUPTED runs only, at most 20000 characters. */
+  error?: InputMaybe<Scalars['String']['input']>;
+  /** At most 500 facts. */
+  facts?: InputMaybe<Array<RunFactInput>>;
+  /** At most 200 characters. */
+  model?: InputMaybe<Scalars['String']['input']>;
+  /** The turn's key within its session, stable from one import to the next (e.g. its start time), 1..200 characters. */
+  sourceKey: Scalars['String']['input'];
+  /** When the user's message was sent. */
+  startedAt: Scalars['DateTime']['input'];
+  status: ImportedRunStatus;
+  /** 1..100000 characters. */
+  userMessage: Scalars['String']['input'];
+};
+
+export type ImportedRunStatus =
+  | 'completed'
+  | 'failed'
+  | 'interrupted';
+
 export type MergeBackInput = {
   forkThreadId: Scalars['ID']['input'];
 };
@@ -309,6 +370,18 @@ export type Mutation = {
   failRun: Run;
   /** A new app thread from a stable source point; no provider is chosen until its first run. */
   forkThread: Thread;
+  /**
+   * Records runs that already happened in a provider's own session (npm run import reads them from
+   * Codex and Claude Code session files): they are appended to the thread, after its existing runs and
+   * in the order given, with their original times, served by the provider thread that holds the
+   * session (nativeThreadRef), which is created on the first call for it. One transaction under the
+   * thread's lock; RUN_IN_PROGRESS while the thread has a running run; CONFLICT when another thread
+   * holds the session. Each run's plan says it was imported (NO_HANDOFF, CREATE for the provider
+   * thread's first run, else REUSE or RESUME, reason "imported from <provider> session <id>"); no
+   * handoff is made up for the past. A run whose sourceKey this session already imported adds
+   * nothing, so importing a session again adds only its new turns.
+   */
+  importRuns: ImportRunsPayload;
   /** Offers the fork's work since the fork point back to its source thread; the source's next run takes it in. */
   mergeBack: ContextTransfer;
   /** Writes a new handoff with the same coverage, target run and provider thread; the old one becomes SUPERSEDED. */
@@ -360,6 +433,11 @@ export type MutationFailRunArgs = {
 
 export type MutationForkThreadArgs = {
   input: ForkThreadInput;
+};
+
+
+export type MutationImportRunsArgs = {
+  input: ImportRunsInput;
 };
 
 
@@ -423,6 +501,9 @@ export type PageInfo = {
   __typename?: 'PageInfo';
   endCursor: Maybe<Scalars['String']['output']>;
   hasNextPage: Scalars['Boolean']['output'];
+  /** Whether there are edges before startCursor; a list paged only forwards (threads) answers false. */
+  hasPreviousPage: Scalars['Boolean']['output'];
+  startCursor: Maybe<Scalars['String']['output']>;
 };
 
 export type PlanDecision =
@@ -636,6 +717,12 @@ export type Query = {
   /** What startRun would decide for this provider now. Writes nothing. */
   planRun: RunPlan;
   providerThread: Maybe<ProviderThread>;
+  /**
+   * The provider threads that hold a provider's own conversation (a Codex thread, a Claude Code session),
+   * as imported by importRuns or recorded by bindProviderThread, newest first, at most 20: how an
+   * importer finds the app thread that already holds a session.
+   */
+  providerThreadsByNativeRef: Array<ProviderThread>;
   /** Providers the service knows, built-in and configured. */
   providers: Array<Provider>;
   run: Maybe<Run>;
@@ -667,6 +754,12 @@ export type QueryProviderThreadArgs = {
 };
 
 
+export type QueryProviderThreadsByNativeRefArgs = {
+  nativeThreadRef: Scalars['String']['input'];
+  provider: Scalars['String']['input'];
+};
+
+
 export type QueryRunArgs = {
   id: Scalars['ID']['input'];
 };
@@ -680,6 +773,18 @@ export type QueryThreadArgs = {
 export type QueryThreadsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/**
+ * Lines of the provider's session file for one turn, as the provider wrote them, from the turn's user
+ * message on (a Codex rollout's user_message event, which its turn_context may precede; a Claude Code
+ * session's user message). Refused with BAD_USER_INPUT when they are not records of that format, when a
+ * line is not a JSON object, or when they hold no turn (no user message).
+ */
+export type RawEventsInput = {
+  format: SessionFormat;
+  /** At most 2000 lines, each one JSON record of 1..100000 characters. */
+  lines: Array<Scalars['String']['input']>;
 };
 
 export type RegenerateHandoffInput = {
@@ -814,6 +919,10 @@ export type RunStatus =
   | 'rolled_back'
   | 'running';
 
+export type SessionFormat =
+  | 'claude'
+  | 'codex';
+
 export type SourcePoint = {
   __typename?: 'SourcePoint';
   checkpointId: Maybe<Scalars['ID']['output']>;
@@ -915,7 +1024,13 @@ export type Thread = {
   createdAt: Scalars['DateTime']['output'];
   /** Forks of this thread, oldest first. first is clamped to 1..100. */
   forks: Array<Thread>;
-  /** Every handoff of the thread, superseded ones included, oldest first. */
+  /**
+   * Without arguments, every handoff of the thread, superseded ones included, oldest first. With
+   * fromOrdinal and toOrdinal (together, 1 <= fromOrdinal <= toOrdinal, at most 1000 ordinals), the
+   * handoffs made for the runs of that range, superseded ones included, in the order of those runs, at
+   * most 2000 (the lowest ordinals when a range holds more). A handoff's covered runs may start before
+   * the range.
+   */
   handoffs: Array<ContextHandoff>;
   /** Highest ordinal that is not rolled back; 0 when the thread has no runs. */
   headOrdinal: Scalars['Int']['output'];
@@ -925,12 +1040,26 @@ export type Thread = {
   lineage: ThreadLineage;
   /** Provider threads in creation order. */
   providerThreads: Array<ProviderThread>;
-  /** Runs in ordinal order, rolled-back ones included. first is clamped to 1..500. */
+  /**
+   * Runs in ordinal order, rolled-back ones included. first/after page forwards from the oldest run.
+   * last/before page backwards: the newest last runs before the before cursor (or the newest of all),
+   * still returned oldest first; pageInfo.hasPreviousPage and startCursor go on to earlier runs. first
+   * and last are clamped to 1..500, last defaults to 50 like first; passing first or after together
+   * with last or before is BAD_USER_INPUT.
+   */
   runs: RunConnection;
   /** Subagent threads spawned from this thread's runs, oldest first. first is clamped to 1..100. */
   subagents: Array<Thread>;
   title: Maybe<Scalars['String']['output']>;
-  /** Every context transfer into or out of the thread, oldest first. */
+  /**
+   * Without arguments, every context transfer into or out of the thread, oldest first. With
+   * fromOrdinal and toOrdinal (as for handoffs), the transfers with a point in this thread within that
+   * range, oldest first, at most 2000: one out of the thread from a run of the range (its source
+   * point), one into it taken in by a run of the range (its handoff's run), the transfer that created a
+   * fork or subagent thread at the thread's first own ordinal, and a pending one at the ordinal the
+   * thread's next run will get (one above its newest run; for a fork without runs, its fork point + 1).
+   * A merge-back superseded while pending was never taken in and is in no range.
+   */
   transfers: Array<ContextTransfer>;
 };
 
@@ -951,14 +1080,28 @@ export type ThreadForksArgs = {
 };
 
 
+export type ThreadHandoffsArgs = {
+  fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
+  toOrdinal?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
 export type ThreadRunsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
 export type ThreadSubagentsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type ThreadTransfersArgs = {
+  fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
+  toOrdinal?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type ThreadConnection = {
@@ -1114,6 +1257,11 @@ export type ResolversTypes = {
   HandoffStrategy: null;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IdentityStrength: null;
+  ImportRunsInput: ImportRunsInput;
+  ImportRunsPayload: ResolverTypeWrapper<Omit<ImportRunsPayload, 'providerThread' | 'runs' | 'thread'> & { providerThread: ResolversTypes['ProviderThread'], runs: Array<ResolversTypes['Run']>, thread: ResolversTypes['Thread'] }>;
+  ImportedProviderThreadInput: ImportedProviderThreadInput;
+  ImportedRunInput: ImportedRunInput;
+  ImportedRunStatus: null;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   MergeBackInput: MergeBackInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -1135,6 +1283,7 @@ export type ResolversTypes = {
   ProviderThreadRollback: ResolverTypeWrapper<ProviderThreadRollbackRecordModel>;
   ProviderThreadStatus: null;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RawEventsInput: RawEventsInput;
   RegenerateHandoffInput: RegenerateHandoffInput;
   ReportResumeFailureInput: ReportResumeFailureInput;
   RollbackPayload: ResolverTypeWrapper<RollbackResultModel>;
@@ -1147,6 +1296,7 @@ export type ResolversTypes = {
   RunFactKind: null;
   RunPlan: ResolverTypeWrapper<RunPlanRecordModel>;
   RunStatus: null;
+  SessionFormat: null;
   SourcePoint: ResolverTypeWrapper<SourcePoint>;
   SpawnSubagentInput: SpawnSubagentInput;
   StalenessSignal: null;
@@ -1190,6 +1340,10 @@ export type ResolversParentTypes = {
   Float: Scalars['Float']['output'];
   ForkThreadInput: ForkThreadInput;
   ID: Scalars['ID']['output'];
+  ImportRunsInput: ImportRunsInput;
+  ImportRunsPayload: Omit<ImportRunsPayload, 'providerThread' | 'runs' | 'thread'> & { providerThread: ResolversParentTypes['ProviderThread'], runs: Array<ResolversParentTypes['Run']>, thread: ResolversParentTypes['Thread'] };
+  ImportedProviderThreadInput: ImportedProviderThreadInput;
+  ImportedRunInput: ImportedRunInput;
   Int: Scalars['Int']['output'];
   MergeBackInput: MergeBackInput;
   Mutation: Record<PropertyKey, never>;
@@ -1207,6 +1361,7 @@ export type ResolversParentTypes = {
   ProviderThreadCoverage: CoverageRecordModel;
   ProviderThreadRollback: ProviderThreadRollbackRecordModel;
   Query: Record<PropertyKey, never>;
+  RawEventsInput: RawEventsInput;
   RegenerateHandoffInput: RegenerateHandoffInput;
   ReportResumeFailureInput: ReportResumeFailureInput;
   RollbackPayload: RollbackResultModel;
@@ -1350,6 +1505,15 @@ export type HandoffStrategyResolvers = { CHECKPOINT_SUMMARY: 'checkpoint_summary
 
 export type IdentityStrengthResolvers = { NONE: 'none', STRONG: 'strong', WEAK: 'weak' };
 
+export type ImportRunsPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ImportRunsPayload'] = ResolversParentTypes['ImportRunsPayload']> = {
+  alreadyPresent?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  providerThread?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType>;
+  runs?: Resolver<Array<ResolversTypes['Run']>, ParentType, ContextType>;
+  thread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;
+};
+
+export type ImportedRunStatusResolvers = { COMPLETED: 'completed', FAILED: 'failed', INTERRUPTED: 'interrupted' };
+
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   bindProviderThread?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationBindProviderThreadArgs, 'input'>>;
   completeRun?: Resolver<ResolversTypes['Run'], ParentType, ContextType, RequireFields<MutationCompleteRunArgs, 'input'>>;
@@ -1358,6 +1522,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   createThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationCreateThreadArgs, 'input'>>;
   failRun?: Resolver<ResolversTypes['Run'], ParentType, ContextType, RequireFields<MutationFailRunArgs, 'input'>>;
   forkThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationForkThreadArgs, 'input'>>;
+  importRuns?: Resolver<ResolversTypes['ImportRunsPayload'], ParentType, ContextType, RequireFields<MutationImportRunsArgs, 'input'>>;
   mergeBack?: Resolver<ResolversTypes['ContextTransfer'], ParentType, ContextType, RequireFields<MutationMergeBackArgs, 'input'>>;
   regenerateHandoff?: Resolver<ResolversTypes['ContextHandoff'], ParentType, ContextType, RequireFields<MutationRegenerateHandoffArgs, 'input'>>;
   reportProviderRollbackFailure?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationReportProviderRollbackFailureArgs, 'input'>>;
@@ -1383,6 +1548,8 @@ export type OrdinalRangeResolvers<ContextType = RequestContext, ParentType exten
 export type PageInfoResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
   endCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  hasPreviousPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PlanDecisionResolvers = { DELTA_HANDOFF: 'delta_handoff', FULL_HANDOFF_EXISTING: 'full_handoff_existing', FULL_HANDOFF_NEW: 'full_handoff_new', NO_HANDOFF: 'no_handoff', UNSUPPORTED: 'unsupported' };
@@ -1491,6 +1658,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   contextHandoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType, RequireFields<QueryContextHandoffArgs, 'id'>>;
   planRun?: Resolver<ResolversTypes['RunPlan'], ParentType, ContextType, RequireFields<QueryPlanRunArgs, 'input'>>;
   providerThread?: Resolver<Maybe<ResolversTypes['ProviderThread']>, ParentType, ContextType, RequireFields<QueryProviderThreadArgs, 'id'>>;
+  providerThreadsByNativeRef?: Resolver<Array<ResolversTypes['ProviderThread']>, ParentType, ContextType, RequireFields<QueryProviderThreadsByNativeRefArgs, 'nativeThreadRef' | 'provider'>>;
   providers?: Resolver<Array<ResolversTypes['Provider']>, ParentType, ContextType>;
   run?: Resolver<Maybe<ResolversTypes['Run']>, ParentType, ContextType, RequireFields<QueryRunArgs, 'id'>>;
   thread?: Resolver<Maybe<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<QueryThreadArgs, 'id'>>;
@@ -1559,6 +1727,8 @@ export type RunPlanResolvers<ContextType = RequestContext, ParentType extends Re
 
 export type RunStatusResolvers = { COMPLETED: 'completed', FAILED: 'failed', INTERRUPTED: 'interrupted', ROLLED_BACK: 'rolled_back', RUNNING: 'running' };
 
+export type SessionFormatResolvers = { CLAUDE: 'claude', CODEX: 'codex' };
+
 export type SourcePointResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SourcePoint'] = ResolversParentTypes['SourcePoint']> = {
   checkpointId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   providerThreadId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
@@ -1600,7 +1770,7 @@ export type ThreadResolvers<ContextType = RequestContext, ParentType extends Res
   coverageMatrix?: Resolver<ResolversTypes['CoverageMatrix'], ParentType, ContextType, RequireFields<ThreadCoverageMatrixArgs, 'first' | 'fromOrdinal'>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   forks?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadForksArgs, 'first'>>;
-  handoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
+  handoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType, Partial<ThreadHandoffsArgs>>;
   headOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   latestCheckpoint?: Resolver<Maybe<ResolversTypes['Checkpoint']>, ParentType, ContextType>;
@@ -1609,7 +1779,7 @@ export type ThreadResolvers<ContextType = RequestContext, ParentType extends Res
   runs?: Resolver<ResolversTypes['RunConnection'], ParentType, ContextType, RequireFields<ThreadRunsArgs, 'first'>>;
   subagents?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadSubagentsArgs, 'first'>>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  transfers?: Resolver<Array<ResolversTypes['ContextTransfer']>, ParentType, ContextType>;
+  transfers?: Resolver<Array<ResolversTypes['ContextTransfer']>, ParentType, ContextType, Partial<ThreadTransfersArgs>>;
 };
 
 export type ThreadConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ThreadConnection'] = ResolversParentTypes['ThreadConnection']> = {
@@ -1657,6 +1827,8 @@ export type Resolvers<ContextType = RequestContext> = {
   HandoffStatus?: HandoffStatusResolvers;
   HandoffStrategy?: HandoffStrategyResolvers;
   IdentityStrength?: IdentityStrengthResolvers;
+  ImportRunsPayload?: ImportRunsPayloadResolvers<ContextType>;
+  ImportedRunStatus?: ImportedRunStatusResolvers;
   Mutation?: MutationResolvers<ContextType>;
   NativeRollback?: NativeRollbackResolvers<ContextType>;
   OrdinalRange?: OrdinalRangeResolvers<ContextType>;
@@ -1681,6 +1853,7 @@ export type Resolvers<ContextType = RequestContext> = {
   RunFactKind?: RunFactKindResolvers;
   RunPlan?: RunPlanResolvers<ContextType>;
   RunStatus?: RunStatusResolvers;
+  SessionFormat?: SessionFormatResolvers;
   SourcePoint?: SourcePointResolvers<ContextType>;
   StalenessSignal?: StalenessSignalResolvers;
   StalenessStats?: StalenessStatsResolvers<ContextType>;

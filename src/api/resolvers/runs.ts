@@ -2,7 +2,8 @@ import { buildDispatch, dispatchProviderThreadId } from '../../domain/dispatch.j
 import { completeRun, failRun } from '../../operations/runs.js';
 import { notFound } from '../../domain/errors.js';
 import type { Resolvers } from '../generated/graphql.js';
-import { LIMITS, listOf, nonNegativeInt, optionalText, requiredText } from '../validation.js';
+import { rawEventFacts } from '../rawEvents.js';
+import { LIMITS, factsOf, listOf, nonNegativeInt, optionalText, requiredText } from '../validation.js';
 
 export const runResolvers: Resolvers = {
   Query: {
@@ -10,12 +11,8 @@ export const runResolvers: Resolvers = {
   },
   Mutation: {
     completeRun: (_root, { input }, { operations }) => {
-      const facts = listOf('facts', input.facts, LIMITS.facts).map((fact, index) => ({
-        kind: fact.kind,
-        text: requiredText(`facts[${index}].text`, fact.text, LIMITS.factText),
-        key: optionalText(`facts[${index}].key`, fact.key, LIMITS.label),
-        status: optionalText(`facts[${index}].status`, fact.status, LIMITS.label),
-      }));
+      // The turn's own records add their facts after the hand-made ones, within what a run may record.
+      const facts = [...factsOf('facts', input.facts), ...rawEventFacts(input.rawEvents)].slice(0, LIMITS.facts);
       const checkpoint = input.checkpoint && {
         ref: requiredText('checkpoint.ref', input.checkpoint.ref, LIMITS.ref),
         diffSummary: optionalText('checkpoint.diffSummary', input.checkpoint.diffSummary, LIMITS.diffSummary),

@@ -1,0 +1,73 @@
+import { servingRun, type ServedRuns } from '../../domain/coverage.js';
+import type { ImportedRunInput } from '../../domain/imports.js';
+import type { ProviderThreadRecord, RunPlanRecord, RunRecord, ThreadRecord } from '../../domain/records.js';
+import type { Tx } from '../transactions.js';
+import { planProperties, servedProperties, toProviderThread, toRun, toThread } from './mapping.js';
+
+type Props = Record<string, unknown>;
+
+/** A run to append: its input, and the id, ordinal, plan and import key the service gave it. */
+export interface NewImportedRun {
+  id: string;
+  ordinal: number;
+  importKey: string;
+  plan: RunPlanRecord;
+  input: ImportedRunInput;
+}
+
+export async function providerThreadsByNativeRef(tx: Tx, provider: string, nativeThreadRef: string, limit: number): Promise<ProviderThreadRecord[]> {
+  const rows = await tx.rows<{ providerThread: Props }>('provider-threads/by-native-ref', { provider, nativeThreadRef, limit });
+  return rows.map((row) => toProviderThread(row.providerThread));
+}
+
+/** The import keys of `keys` that runs of the tenant already carry. */
+export async function presentImportKeys(tx: Tx, keys: readonly string[]): Promise<Set<string>> {
+  const rows = await tx.rows<{ key: string }>('runs/by-import-keys', { keys });
+  return new Set(rows.map((row) => row.key));
+}
+
+/**
+ * Appends the runs, numbered after the thread's lastOrdinal, served by `providerThread` (as read under
+ * the thread lock); returns the thread, the provider thread and the runs as written.
+ */
+export async function appendImportedRuns(
+  tx: Tx,
+  threadId: string,
+  providerThread: ProviderThreadRecord,
+  model: string | null,
+  runs: readonly NewImportedRun[],
+): Promise<{ thread: ThreadRecord; providerThread: ProviderThreadRecord; runs: RunRecord[] }> {
+  const row = await tx.one<{ thread: Props; providerThread: Props; runs: Props[] }>('runs/import', {
+    threadId,
+    providerThreadId: providerThread.id,
+    lastOrdinal: runs.at(-1)!.ordinal,
+    model: model ?? runs.findLast((run) => run.input.model !== null)?.input.model ?? null,
+    served: servedProperties(servedWith(providerThread, runs)),
+    runs: runs.map(importedRunParameters),
+  });
+  return { thread: toThread(row!.thread), providerThread: toProviderThread(row!.providerThread), runs: row!.runs.map(toRun) };
+}
+
+function servedWith(providerThread: ProviderThreadRecord, runs: readonly NewImportedRun[]): ServedRuns {
+  const initial: ServedRuns = { served: providerThread.served, firstRunOrdinal: providerThread.firstRunOrdinal, lastRunOrdinal: providerThread.lastRunOrdinal };
+  return runs.reduce((served, run) => servingRun(served.served, run.ordinal), initial);
+}
+
+function importedRunParameters({ id, ordinal, importKey, plan, input }: NewImportedRun): Props {
+  return {
+    run: {
+      id,
+      ordinal,
+      importKey,
+      model: input.model,
+      userMessage: input.userMessage,
+      assistantMessage: input.assistantMessage,
+      error: input.error,
+      status: input.status,
+      ...planProperties(plan),
+    },
+    startedAt: input.startedAt,
+    completedAt: input.completedAt,
+    facts: input.facts,
+  };
+}

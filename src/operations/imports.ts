@@ -1,0 +1,83 @@
+// Importing a provider's own session: runs that already happened, appended to an app thread with
+// their original times, served by the session's provider thread, with no handoff made up for the past.
+import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
+import { checkImportedRuns, importKeyOf, importReason, importedRunAction, importedRunPlan, type ImportedRunInput } from '../domain/imports.js';
+import type { ProviderThreadRecord, RunRecord, ThreadRecord } from '../domain/records.js';
+import { appendImportedRuns, presentImportKeys, providerThreadsByNativeRef, type NewImportedRun } from '../graph/repositories/imports.js';
+import { bindProviderThread, createProviderThread } from '../graph/repositories/providerThreads.js';
+import { lockThread, type LockedThread } from '../graph/repositories/threads.js';
+import type { Tx } from '../graph/transactions.js';
+import { newId, type OperationContext } from './context.js';
+
+/** Provider threads listed for one native id: more than one only when a client bound it to several. */
+const NATIVE_REF_MATCHES = 20;
+
+export interface ImportInput {
+  threadId: string;
+  provider: string;
+  nativeThreadRef: string;
+  model: string | null;
+  runs: ImportedRunInput[];
+}
+
+export interface ImportResult {
+  thread: ThreadRecord;
+  providerThread: ProviderThreadRecord;
+  runs: RunRecord[];
+  alreadyPresent: number;
+}
+
+export async function providerThreadsOfNativeRef(context: OperationContext, provider: string, nativeThreadRef: string): Promise<ProviderThreadRecord[]> {
+  return context.graph.read((tx) => providerThreadsByNativeRef(tx, provider, nativeThreadRef, NATIVE_REF_MATCHES));
+}
+
+export async function importRuns(context: OperationContext, input: ImportInput): Promise<ImportResult> {
+  if (!context.providers.has(input.provider)) {
+    throw badInput('providerThread.provider', `unknown provider ${JSON.stringify(input.provider)}; known: ${[...context.providers.keys()].join(', ')}`);
+  }
+  checkImportedRuns(input.runs);
+  return context.graph.write(async (tx) => {
+    const thread = await lockThread(tx, input.threadId);
+    if (!thread) throw notFound('Thread', input.threadId);
+    if (thread.runningRunId !== null) {
+      throw new ThreadlineError('RUN_IN_PROGRESS', `Thread ${JSON.stringify(input.threadId)} has a running run: imported runs would come after it.`, { runId: thread.runningRunId });
+    }
+    const providerThread = await sessionProviderThread(tx, thread, input);
+    const keys = input.runs.map((run) => importKeyOf(input.provider, input.nativeThreadRef, run.sourceKey));
+    const present = await presentImportKeys(tx, keys);
+    const fresh = input.runs.flatMap((run, index) => (present.has(keys[index]!) ? [] : [{ run, importKey: keys[index]! }]));
+    const alreadyPresent = input.runs.length - fresh.length;
+    if (fresh.length === 0) return { thread, providerThread, runs: [], alreadyPresent };
+    const written = await appendImportedRuns(tx, thread.id, providerThread, input.model, numbered(thread, providerThread, input, fresh));
+    return { ...written, alreadyPresent };
+  });
+}
+
+/** The provider thread that holds the session in this thread, created (and bound to the session) when the session is new. */
+async function sessionProviderThread(tx: Tx, thread: LockedThread, input: ImportInput): Promise<ProviderThreadRecord> {
+  const holders = await providerThreadsByNativeRef(tx, input.provider, input.nativeThreadRef, NATIVE_REF_MATCHES);
+  const own = holders.find((holder) => holder.threadId === thread.id);
+  if (own) return own;
+  const elsewhere = holders[0];
+  if (elsewhere) {
+    throw new ThreadlineError('CONFLICT', `${input.provider} session ${JSON.stringify(input.nativeThreadRef)} is held by thread ${JSON.stringify(elsewhere.threadId)}.`, {
+      threadId: elsewhere.threadId,
+      providerThreadId: elsewhere.id,
+    });
+  }
+  const created = await createProviderThread(tx, { id: newId('pt'), threadId: thread.id, provider: input.provider, model: input.model, runtimeMode: null });
+  return (await bindProviderThread(tx, created.id, input.nativeThreadRef))!;
+}
+
+/** The runs after the thread's last ordinal, each with the plan it would have had. */
+function numbered(thread: LockedThread, providerThread: ProviderThreadRecord, input: ImportInput, fresh: { run: ImportedRunInput; importKey: string }[]): NewImportedRun[] {
+  const first = importedRunAction(providerThread.served, thread.headOrdinal);
+  const reason = importReason(input.provider, input.nativeThreadRef);
+  return fresh.map(({ run, importKey }, index) => ({
+    id: newId('run'),
+    ordinal: thread.lastOrdinal + index + 1,
+    importKey,
+    plan: importedRunPlan(index === 0 ? first : 'reuse', providerThread.id, reason),
+    input: run,
+  }));
+}
