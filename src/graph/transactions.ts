@@ -15,8 +15,12 @@ export interface Tx {
 
 const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable']);
 
+// The driver reports a pool with no free connection, or a server that does not finish the handshake,
+// with no code of its own: by message.
+const UNAVAILABLE_MESSAGES = /^(Connection acquisition timed out|Failed to establish connection)/;
+
 export function isUnavailable(error: unknown): boolean {
-  return error instanceof Neo4jError && (UNAVAILABLE_CODES.has(error.code) || error.retriable);
+  return error instanceof Neo4jError && (UNAVAILABLE_CODES.has(error.code) || error.retriable || UNAVAILABLE_MESSAGES.test(error.message));
 }
 
 /**
@@ -31,15 +35,21 @@ export class Graph {
     private readonly database: string,
     readonly tenant: string,
     private readonly deadlineMs: number | null = null,
+    private readonly scopedToOneRequest = false,
   ) {}
 
+  /**
+   * The graph of one tenant for one request (or one unit of background work): once one of its
+   * operations missed the deadline, its later ones fail at once, so a request that reads in several
+   * rounds answers within about one deadline, not one per round.
+   */
   forTenant(tenant: string): Graph {
-    return new Graph(this.driver, this.database, tenant, this.deadlineMs);
+    return new Graph(this.driver, this.database, tenant, this.deadlineMs, true);
   }
 
   /** The same graph with no deadline: for migrations, which may rightly take long on a large store. */
   withoutDeadline(): Graph {
-    return new Graph(this.driver, this.database, this.tenant, null);
+    return new Graph(this.driver, this.database, this.tenant, null, this.scopedToOneRequest);
   }
 
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -59,9 +69,12 @@ export class Graph {
 
   private async session<T>(mode: 'READ' | 'WRITE', use: (session: neo4j.Session) => Promise<T>): Promise<T> {
     const session = this.driver.session({ database: this.database, defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE });
+    let abandoned = false;
     try {
-      return await this.withinDeadline(use(session));
+      return await this.withinDeadline(() => use(session));
     } catch (error) {
+      // Closing waits for the open transaction, which is what did not answer: let it close later.
+      abandoned = error instanceof ThreadlineError && error.code === 'SERVICE_UNAVAILABLE';
       if (isUnavailable(error)) {
         throw new ThreadlineError('SERVICE_UNAVAILABLE', 'The graph database is unavailable; retry later.');
       }
@@ -72,15 +85,24 @@ export class Graph {
       }
       throw error;
     } finally {
-      await session.close().catch(() => undefined);
+      const closed = session.close().catch(() => undefined);
+      if (!abandoned) await closed;
     }
   }
 
-  private async withinDeadline<T>(work: Promise<T>): Promise<T> {
+  private missedDeadline: ThreadlineError | null = null;
+
+  private async withinDeadline<T>(start: () => Promise<T>): Promise<T> {
+    if (this.missedDeadline) throw this.missedDeadline;
+    const work = start();
     if (this.deadlineMs === null) return work;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new ThreadlineError('SERVICE_UNAVAILABLE', `The graph database did not answer within ${this.deadlineMs} ms; retry later.`)), this.deadlineMs!);
+      timer = setTimeout(() => {
+        const missed = new ThreadlineError('SERVICE_UNAVAILABLE', `The graph database did not answer within ${this.deadlineMs} ms; retry later.`);
+        if (this.scopedToOneRequest) this.missedDeadline = missed;
+        reject(missed);
+      }, this.deadlineMs!);
     });
     // The abandoned work settles later; its outcome is nobody's to handle.
     work.catch(() => undefined);

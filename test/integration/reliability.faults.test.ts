@@ -33,6 +33,9 @@ const MUTATIONS_BETWEEN_FAULTS = 24;
 // shared by other suites. Twice that is the bound; with the driver's default 30 s of retries a
 // request would fail after about 31 s instead.
 const FAIL_FAST_BOUND_MS = 20_000;
+// The service's graph deadline in the stall test (THREADLINE_GRAPH_DEADLINE_MS): short, so the test
+// is, but above what a busy 2-core machine needs for one operation of the load.
+const STALL_DEADLINE_MS = 8_000;
 // A fresh or restarted Neo4j plans every statement afresh: its first answers are slow on a busy machine.
 const COLD_START_TIMEOUT_MS = 120_000;
 
@@ -48,6 +51,7 @@ const figures = {
   failedRequests: 0,
   orphanRunsInterrupted: 0,
   neo4jFault: null as null | { failedRequests: number; slowestFailureMs: number; medianFailureMs: number; neo4jRestartMs: number; readyzAfterRestartMs: number; firstAckAfterRestartMs: number },
+  neo4jStall: null as null | { stalledForMs: number; readyzWhileStalledMs: number; failedRequests: number; slowestFailureMs: number; firstAckAfterResumeMs: number },
   serviceFaults: [] as { fault: string; firstFailureAfterKillMs: number; serviceStartMs: number; firstAckAfterStartMs: number }[],
 };
 
@@ -145,6 +149,58 @@ describe('faults under a write load', () => {
         neo4jRestartMs: backAt - restartAt,
         readyzAfterRestartMs: readyAt - backAt,
         firstAckAfterRestartMs: load.firstAcknowledgedAfter(backAt)! - backAt,
+      };
+      await expectEveryAcknowledgedWriteKept(load);
+    } finally {
+      load.abandon();
+      await service.close();
+      await serviceDriver.close();
+    }
+  }, 600_000);
+
+  it('Neo4j stalled (SIGSTOP) mid-load: /readyz says 503 and requests fail with SERVICE_UNAVAILABLE while it is stopped, then all recovers', async () => {
+    const serviceDriver = createDriver({ uri: neo4j.uri, user: 'neo4j', password: PASSWORD, database: DATABASE });
+    const limits = { THREADLINE_GRAPH_DEADLINE_MS: String(STALL_DEADLINE_MS), THREADLINE_READY_TIMEOUT_MS: '1000' };
+    const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...limits }), serviceDriver, createLogger('silent'));
+    const load = new WriteLoad({ url: () => service.url, clients: CLIENTS, idPrefix: uniqueId('neo4j-stall'), seed: 3 });
+    try {
+      const readyz = service.url.replace('/graphql', '/readyz');
+      load.start();
+      await load.acknowledgedMore(MUTATIONS_BETWEEN_FAULTS, COLD_START_TIMEOUT_MS);
+
+      // A stopped JVM keeps its sockets open: connections succeed, queries never answer. Only the
+      // service's own deadline can end a request then.
+      const stallAt = Date.now();
+      process.kill(neo4j.pid, 'SIGSTOP');
+      figures.faultsInjected++;
+      let resumeAt = 0;
+      try {
+        const probeAt = Date.now();
+        const readyzWhileStalled = await fetch(readyz);
+        const readyzWhileStalledMs = Date.now() - probeAt;
+        expect(readyzWhileStalled.status).toBe(503);
+        await load.failedSince(stallAt, CLIENTS, 4 * STALL_DEADLINE_MS);
+        // Nobody waits for the JVM to come back.
+        expect(load.pendingLongerThan(2 * STALL_DEADLINE_MS)).toEqual([]);
+        figures.neo4jStall = { stalledForMs: 0, readyzWhileStalledMs, failedRequests: 0, slowestFailureMs: 0, firstAckAfterResumeMs: 0 };
+      } finally {
+        process.kill(neo4j.pid, 'SIGCONT');
+        resumeAt = Date.now();
+      }
+      await waitUntilReady(readyz, COLD_START_TIMEOUT_MS);
+      await load.acknowledgedMore(MUTATIONS_BETWEEN_FAULTS, COLD_START_TIMEOUT_MS);
+      await load.stop();
+
+      const stalled = load.failures.filter((failure) => failure.startedAt >= stallAt - STALL_DEADLINE_MS && failure.startedAt < resumeAt);
+      expect(stalled.length).toBeGreaterThanOrEqual(CLIENTS);
+      expect(new Set(stalled.map((failure) => failure.outcome))).toEqual(new Set(['SERVICE_UNAVAILABLE']));
+      const latencies = stalled.map((failure) => failure.latencyMs!);
+      figures.neo4jStall = {
+        ...figures.neo4jStall!,
+        stalledForMs: resumeAt - stallAt,
+        failedRequests: stalled.length,
+        slowestFailureMs: Math.max(...latencies),
+        firstAckAfterResumeMs: load.firstAcknowledgedAfter(resumeAt)! - resumeAt,
       };
       await expectEveryAcknowledgedWriteKept(load);
     } finally {
