@@ -1,22 +1,24 @@
 // Limits on the shape of a GraphQL document, checked before anything runs, so that one request
 // cannot make the service or Neo4j do unbounded work, and the hiding of schema hints in errors. The
-// numbers leave room over the product's heaviest real queries (the lineage viewer's: depth 7, cost
-// ~138k, 239 tokens, no aliases or directives); README.md's Configuration section explains them.
+// numbers leave room over the product's heaviest real queries (the lineage viewer's first read:
+// depth 6, cost ~5.5k, 147 tokens, no aliases or directives); README.md's Configuration section
+// explains them.
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, type ParseOptions, type ValidationContext } from 'graphql';
 
 export const QUERY_LIMITS = {
-  /** Nested selections; the viewer needs 7 (thread > runs > edges > node > plan > providerThread > id). */
+  /** Nested selections; the viewer needs 6 (thread > runs > edges > node > providerThread > id). */
   depth: 10,
   /**
-   * graphql-armor's cost: 2 per object, 1 per scalar, x1.5 per level, times a literal `first`. The
-   * viewer's `runs(first: 500)` costs ~138k; paging nested in paging (threads x runs) costs millions.
+   * graphql-armor's cost: 2 per object, 1 per scalar, x1.5 per level, times a literal `first` or
+   * `last`. The viewer's first read costs ~5.5k (its `runs(last: $last)` is a variable, not multiplied;
+   * a literal `last: 200` would make it ~23k); paging nested in paging (threads x runs) costs millions.
    */
   cost: 250_000,
   /** Aliased fields (`__typename` excepted); no product query uses any. */
   aliases: 20,
   directives: 20,
-  /** Lexical tokens of the document; the viewer's thread query has 239. */
+  /** Lexical tokens of the document; the viewer's thread query has 147. */
   tokens: 2_000,
 } as const;
 
