@@ -23,26 +23,53 @@ export function stats(samples: number[]): Stats {
   return { n: sorted.length, medianMs: round(percentile(sorted, 50)), p95Ms: round(percentile(sorted, 95)), p99Ms: round(percentile(sorted, 99)), minMs: round(sorted[0] ?? NaN) };
 }
 
+/** Times `work` under `name`; what a case does outside its steps (setup, restoring state) is not timed. */
+export type StepTimer = <T>(name: string, work: () => Promise<T>) => Promise<T>;
+
 export interface Case {
   name: string;
-  run: () => Promise<void>;
+  /** Timed as a whole under `name`, unless it calls `step`: then only its steps are recorded, each under its own name. */
+  run: (step: StepTimer) => Promise<void>;
+  /**
+   * Run in only this many of the measured iterations, spread evenly, without warm-up: for a case
+   * that uses up what it measures (a prepared copy of a thread per round).
+   */
+  rounds?: number;
 }
 
 /**
  * Runs every case once per iteration, round-robin, with the order rotated each iteration so that no
- * case always follows the same neighbour; warm-up iterations are not recorded.
+ * case always follows the same neighbour; warm-up iterations are not recorded. A case that failed
+ * and timed no step of its own gets an entry under its name with n 0 and its errors.
  */
-export async function interleaved(cases: Case[], iterations: number, warmup: number): Promise<Record<string, Stats>> {
-  const samples = new Map(cases.map((c) => [c.name, [] as number[]]));
+export async function interleaved(cases: Case[], iterations: number, warmup: number, progress?: (done: number, total: number) => void): Promise<Record<string, Stats>> {
+  const samples = new Map<string, number[]>();
   const errors: Record<string, Record<string, number>> = {};
+  const roundsOf = new Map(cases.filter((c) => c.rounds !== undefined).map((c) => [c.name, roundIterations(c.rounds!, iterations, warmup)]));
   for (let i = 0; i < warmup + iterations; i++) {
     for (let k = 0; k < cases.length; k++) {
       const c = cases[(i + k) % cases.length]!;
+      const only = roundsOf.get(c.name);
+      if (only && !only.has(i)) continue;
       // A case that failed three times is not retried: each failure can cost the driver's retry time.
       if (Object.values(errors[c.name] ?? {}).reduce((a, b) => a + b, 0) >= 3) continue;
+      const record = (name: string, elapsed: number) => {
+        if (i < warmup) return;
+        const list = samples.get(name) ?? [];
+        list.push(elapsed);
+        samples.set(name, list);
+      };
+      let stepped = false;
+      const step: StepTimer = async (name, work) => {
+        stepped = true;
+        const start = performance.now();
+        const result = await work();
+        record(name, performance.now() - start);
+        return result;
+      };
       const start = performance.now();
       try {
-        await c.run();
+        await c.run(step);
       } catch (error) {
         // A failing case is reported with its errors, not allowed to end the benchmark.
         const code = String((error as { code?: unknown }).code ?? (error as Error).message ?? error);
@@ -50,11 +77,18 @@ export async function interleaved(cases: Case[], iterations: number, warmup: num
         counts[code] = (counts[code] ?? 0) + 1;
         continue;
       }
-      const elapsed = performance.now() - start;
-      if (i >= warmup) samples.get(c.name)!.push(elapsed);
+      if (!stepped) record(c.name, performance.now() - start);
     }
+    progress?.(i + 1, warmup + iterations);
   }
+  for (const name of Object.keys(errors)) if (!samples.has(name)) samples.set(name, []);
   return Object.fromEntries([...samples].map(([name, values]) => [name, errors[name] ? { ...stats(values), errors: errors[name] } : stats(values)]));
+}
+
+/** The measured iterations a case limited to `rounds` runs in, evenly spread over the run. */
+function roundIterations(rounds: number, iterations: number, warmup: number): Set<number> {
+  const count = Math.min(rounds, iterations);
+  return new Set(Array.from({ length: count }, (_, k) => warmup + Math.floor((k * iterations) / count)));
 }
 
 /** Peak resident set (VmHWM) of a process in MiB, or null when /proc does not say. */

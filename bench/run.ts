@@ -1,11 +1,11 @@
-// `npm run bench`: the planner's cost against thread length, measured side by side in one run.
-// See docs/benchmarks.md for what it measures and the latest figures.
+// `npm run bench`: what the product costs as a thread grows, every case measured at every size side
+// by side in one run. See docs/benchmarks.md for what it measures and the latest figures.
 import { execSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import neo4j, { type Driver } from 'neo4j-driver';
+import neo4j, { type Driver, type ProfiledPlan } from 'neo4j-driver';
 import { loadConfig } from '../src/config.js';
 import { decidePlan, measurableDeltaRange, type PlanningSnapshot } from '../src/domain/planner.js';
 import { LINEAGE_RULE_PARAMETERS } from '../src/domain/standing.js';
@@ -16,12 +16,17 @@ import { toProviderThread, toThread } from '../src/graph/repositories/mapping.js
 import { loadPlanningSnapshot } from '../src/graph/repositories/planning.js';
 import { Graph } from '../src/graph/transactions.js';
 import { plain } from '../src/graph/values.js';
+import type { AnalyticsWindow } from '../src/operations/analytics.js';
 import type { OperationContext } from '../src/operations/context.js';
 import { readSummarySource, summarize } from '../src/operations/summaries.js';
 import { planRun } from '../src/operations/switching.js';
 import { startService } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
+import { Api, ApiError, describePlan, type PlanView } from './api.js';
+import { measureFootprints, type StoreFootprint } from './footprint.js';
 import { interleaved, peakRssMiB, stats, type Case, type Stats } from './measure.js';
+import { prepareProduct, type ReadThread } from './product.js';
+import { productSection, productTargets, renderProduct, runs, type ProductSection, type Target } from './report.js';
 import { seedThread, TENANT, type SeedResult } from './seed.js';
 
 export interface BenchOptions {
@@ -44,11 +49,63 @@ interface PlanCase {
   cleanContext: boolean;
 }
 
+export interface ThroughputFigures {
+  cyclesPerSecond: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  errors: Record<string, number>;
+}
+
+export interface SummaryFigures {
+  chars: number;
+  runsRead: number;
+  error?: string;
+}
+
+export interface Machine {
+  nproc: number;
+  memoryGiB: number;
+  cpuModel: string;
+  node: string;
+  neo4j: string;
+  /** One-minute load averages at the start and the end: other work on the machine slows every case alike. */
+  loadAverage: { atStart: number; atEnd: number };
+}
+
+export interface Ratios {
+  planRunLargestOverSmallest: Record<string, number>;
+  planRunHttpOverFloor: Record<string, number>;
+  naiveOverPlanner: Record<string, number>;
+  dbHitsLargestOverSmallest: Record<string, number>;
+  fullSummary: Record<number, SummaryFigures & { medianMs: number | null }>;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  options: { sizes: number[]; iterations: number; warmup: number; seconds: number };
+  /** The read thread of each size, which the planner's cases and the product's reads use. */
+  seeding: Record<number, SeedResult>;
+  decisions: Record<string, string>;
+  latency: Record<string, Stats>;
+  naive: { agreements: number; disagreements: string[] };
+  summaries: Record<number, SummaryFigures>;
+  dbHits: Record<string, number>;
+  profiles: Record<string, string[]>;
+  throughput: Record<string, ThroughputFigures>;
+  memory: { nodePeakRssMiB: number; neo4jPeakRssMiB: number | null };
+  machine: Machine;
+  ratios: Ratios;
+  product: ProductSection;
+}
+
 /** Not bench/seed.ts's SEEDED_RUNTIME_MODE: asking for it makes the seeded provider threads stale. */
 const STALE_RUNTIME_MODE = 'read-only';
-const PLAN_QUERY = `query Plan($input: PlanRunInput!) { planRun(input: $input) { decision providerThreadAction providerThread { id } coveredRunOrdinals { from to } stalenessSignals } }`;
-const START = `mutation Start($input: StartRunInput!) { startRun(input: $input) { run { id ordinal } plan { decision } } }`;
-const COMPLETE = `mutation Complete($input: CompleteRunInput!) { completeRun(input: $input) { id } }`;
+const HEAP = '2g';
+/** Room for every seeded thread of a full run, so that no size's reads wait on evictions another size caused. */
+const PAGE_CACHE = '3g';
+const SUMMARY_BUDGET = 32000;
+const DEFAULT_ITERATIONS = 100;
 
 export function parseArgs(argv: string[]): Omit<BenchOptions, 'log' | 'write'> {
   const quick = argv.includes('--quick');
@@ -57,15 +114,20 @@ export function parseArgs(argv: string[]): Omit<BenchOptions, 'log' | 'write'> {
     return index >= 0 ? argv[index + 1] : undefined;
   };
   const sizes = value('--sizes')?.split(',').map(Number) ?? (quick ? [10, 1000, 10000] : [10, 1000, 10000, 100000]);
-  const iterations = Number(value('--iterations') ?? (quick ? 50 : 200));
+  const iterations = Number(value('--iterations') ?? (quick ? 10 : DEFAULT_ITERATIONS));
   return { sizes, iterations, warmup: Math.max(2, Math.round(iterations / 10)), seconds: Number(value('--seconds') ?? (quick ? 3 : 10)) };
 }
 
-export async function main(options: BenchOptions) {
+async function serverNow(driver: Driver, database: string): Promise<string> {
+  const result = await driver.executeQuery('RETURN toString(datetime()) AS now', {}, { database });
+  return String(result.records[0]!.get('now'));
+}
+
+export async function main(options: BenchOptions): Promise<BenchReport> {
   const log = options.log;
   const neo4jInUse = options.neo4j
     ? { connection: options.neo4j, local: null, close: async () => undefined }
-    : await neo4jFromEnvOrThrowaway({ env: process.env, storePrefix: 'threadline-bench-', heap: '2g', pageCache: '1g', log });
+    : await neo4jFromEnvOrThrowaway({ env: process.env, storePrefix: 'threadline-bench-', heap: HEAP, pageCache: PAGE_CACHE, log });
   const { connection, local } = neo4jInUse;
   const driver = createDriver(connection);
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
@@ -77,55 +139,55 @@ export async function main(options: BenchOptions) {
     planner: config.planner,
     summaries: { policy: config.summaries, summarizers: new Map() },
   };
-  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
-    const response = await fetch(service.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-    return (await response.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
-  };
-  const ok = async (query: string, variables: Record<string, unknown> = {}) => {
-    const body = await gql(query, variables);
-    if (body.errors?.length) throw new Error(JSON.stringify(body.errors));
-    return body.data;
-  };
+  const api = new Api(service.url);
   const run = `bench-${Date.now().toString(36)}`;
-  const [main, other] = config.providers.map((p) => p.id) as [string, string];
-  const report: Record<string, any> = { startedAt: new Date().toISOString(), options: { sizes: options.sizes, iterations: options.iterations, warmup: options.warmup, seconds: options.seconds } };
+  const [mainProvider, otherProvider] = config.providers as [(typeof config.providers)[number], (typeof config.providers)[number]];
+  const [main, other] = [mainProvider.id, otherProvider.id];
+  const startedAt = new Date().toISOString();
+  const loadAtStart = loadavg()[0]!;
+  const { sizes } = options;
+  let report: Omit<BenchReport, 'product'> & { prepared: Awaited<ReturnType<typeof prepareProduct>> };
   try {
-    // 1. Seed: one thread per size for the reads, and a copy of it for the write cycles.
-    const seeds: Record<number, SeedResult> = {};
-    const copies: Record<number, SeedResult> = {};
-    for (const size of options.sizes) {
+    // 1. Seed: one read thread per size, each in a time window of its own for the analytics.
+    const seeding: Record<number, SeedResult> = {};
+    const read = new Map<number, ReadThread>();
+    for (const size of sizes) {
       log(`seeding ${size} runs`);
-      seeds[size] = await seedThread(driver, connection.database, { threadId: `${run}-${size}`, size, providers: config.providers.slice(0, 2), planner: config.planner, log });
-      copies[size] = await seedThread(driver, connection.database, { threadId: `${run}-${size}-cycle`, size, providers: config.providers.slice(0, 2), planner: config.planner });
-      const s = seeds[size];
-      log(`  ${size} runs: ${s.providerThreads} provider threads, ${s.handoffs} handoffs, ${s.coversEdges} COVERS, ${s.facts} facts, ${s.checkpoints} checkpoints in ${s.seconds.toFixed(1)} s (${Math.round(s.runsPerSecond)} runs/s)`);
+      const from = await serverNow(driver, connection.database);
+      const seeded = await seedThread(driver, connection.database, { threadId: `${run}-${size}`, size, providers: [mainProvider, otherProvider], planner: config.planner, log });
+      const window: AnalyticsWindow = { from, to: await serverNow(driver, connection.database) };
+      seeding[size] = seeded;
+      read.set(size, { threadId: seeded.threadId, window });
+      log(`  ${size} runs: ${seeded.providerThreads} provider threads, ${seeded.handoffs} handoffs, ${seeded.coversEdges} COVERS, ${seeded.facts} facts, ${seeded.checkpoints} checkpoints in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.runsPerSecond)} runs/s)`);
     }
-    report.seeding = seeds;
 
     // 2. Sanity: the seeded threads plan sensibly through the real planRun.
-    const cases: PlanCase[] = options.sizes.flatMap((size) => [
+    const cases: PlanCase[] = sizes.flatMap((size) => [
       { size, label: `${main} (last provider)`, provider: main, runtimeMode: null, cleanContext: false },
       { size, label: `${other} (delta)`, provider: other, runtimeMode: null, cleanContext: false },
       { size, label: `${other} clean context`, provider: other, runtimeMode: null, cleanContext: true },
       // Stale from what the graph holds: the target provider thread runs in another mode.
       { size, label: `${other} stale (mode changed)`, provider: other, runtimeMode: STALE_RUNTIME_MODE, cleanContext: false },
     ]);
-    const planOverHttp = async (c: PlanCase) => (await ok(PLAN_QUERY, { input: { threadId: `${run}-${c.size}`, provider: c.provider, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext } })).planRun;
-    const sanity: Record<string, string> = {};
+    const planOverHttp = (c: PlanCase) => api.planRun({ threadId: `${run}-${c.size}`, provider: c.provider, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext });
+    const decisions: Record<string, string> = {};
     for (const c of cases) {
       const plan = await planOverHttp(c);
-      sanity[`${c.size} ${c.label}`] = `${plan.decision}/${plan.providerThreadAction}${plan.coveredRunOrdinals ? ` ${plan.coveredRunOrdinals.from}-${plan.coveredRunOrdinals.to}` : ''}${plan.stalenessSignals.length ? ` [${plan.stalenessSignals.join(', ')}]` : ''}`;
+      decisions[`${c.size} ${c.label}`] = describePlan(plan);
       if (c.provider === main && !c.cleanContext && plan.providerThreadAction !== 'REUSE') throw new Error(`seeded ${c.size}: ${main} should reuse, got ${JSON.stringify(plan)}`);
       if (c.runtimeMode === STALE_RUNTIME_MODE && !plan.stalenessSignals.includes('INCOMPATIBLE_CONFIG')) throw new Error(`seeded ${c.size}: ${other} should be stale, got ${JSON.stringify(plan)}`);
       if (c.provider === other && !c.cleanContext && !c.runtimeMode && !['DELTA_HANDOFF', 'FULL_HANDOFF_NEW', 'FULL_HANDOFF_EXISTING'].includes(plan.decision)) throw new Error(`seeded ${c.size}: ${other} should get a handoff, got ${JSON.stringify(plan)}`);
     }
-    report.decisions = sanity;
-    log(`plans: ${JSON.stringify(sanity)}`);
+    log(`plans: ${JSON.stringify(decisions)}`);
 
-    // 3. The naive baseline: the whole thread into TypeScript, then the pure decidePlan.
+    // 3. The whole product: its threads, the sanity of its rounds, its cases.
+    const prepared = await prepareProduct({ api, driver, database: connection.database, context, providers: [mainProvider, otherProvider], planner: config.planner, sizes, iterations: options.iterations, prefix: run, read, log });
+    log(`product: ${JSON.stringify(prepared.sanity)}`);
+
+    // 4. The naive baseline: the whole thread into TypeScript, then the pure decidePlan.
     const naive = async (c: PlanCase) => {
       const threadId = `${run}-${c.size}`;
-      const session = driver.session({ database: connection!.database, defaultAccessMode: neo4j.session.READ });
+      const session = driver.session({ database: connection.database, defaultAccessMode: neo4j.session.READ });
       try {
         const loaded = await session.executeRead(async (tx) => {
           const thread = await tx.run(`MATCH (t:Thread {tenant: $tenant, id: $threadId}) RETURN t {.*} AS thread`, { tenant: TENANT, threadId });
@@ -134,15 +196,15 @@ export async function main(options: BenchOptions) {
             { tenant: TENANT, threadId },
           );
           const pts = await tx.run(`MATCH (p:ProviderThread {tenant: $tenant, threadId: $threadId}) WHERE p.provider = $provider RETURN p {.*} AS pt ORDER BY p.seq DESC LIMIT 1`, { tenant: TENANT, threadId, provider: c.provider });
-          const targetId = pts.records[0]?.get('pt').id ?? null;
+          const target = pts.records[0] ? (plain(pts.records[0].get('pt')) as Record<string, unknown>) : null;
           const handoffs = await tx.run(
             `MATCH (h:ContextHandoff {tenant: $tenant, threadId: $threadId}) WHERE h.toProviderThreadId = $targetId RETURN h.status AS status, h.transferKind AS kind, h.coveredTo AS coveredTo`,
-            { tenant: TENANT, threadId, targetId },
+            { tenant: TENANT, threadId, targetId: target?.id ?? null },
           );
           return {
             thread: plain(thread.records[0]!.get('thread')) as Record<string, unknown>,
             runs: runs.records.map((r) => plain(r.toObject()) as { ordinal: number; provider: string; providerThreadId: string; status: string }),
-            target: pts.records[0] ? (plain(pts.records[0].get('pt')) as Record<string, unknown>) : null,
+            target,
             handoffs: handoffs.records.map((r) => plain(r.toObject()) as { status: string; kind: string; coveredTo: number }),
           };
         });
@@ -155,6 +217,7 @@ export async function main(options: BenchOptions) {
         const snapshot: PlanningSnapshot = {
           headOrdinal: thread.headOrdinal,
           headProviderThreadId: head?.providerThreadId ?? null,
+          rolledBack: thread.rolledBack,
           target: target && {
             providerThread: target,
             coveredThroughOrdinal: Math.max(target.lastRunOrdinal ?? 0, ...standing.map((h) => h.coveredTo), target.inheritedThroughOrdinal ?? 0),
@@ -180,7 +243,7 @@ export async function main(options: BenchOptions) {
     let agreements = 0;
     const disagreements: string[] = [];
     const checkNaive = async (c: PlanCase) => {
-      const [mine, theirs] = [await naive(c), await planOverHttp(c)];
+      const [mine, theirs]: [Awaited<ReturnType<typeof naive>>, PlanView] = [await naive(c), await planOverHttp(c)];
       const a = `${mine.decision.toUpperCase()}/${mine.providerThreadAction.toUpperCase()}/${mine.providerThreadId ?? theirs.providerThread?.id ?? ''}/${mine.coveredRunOrdinals?.from ?? ''}-${mine.coveredRunOrdinals?.to ?? ''}`;
       const b = `${theirs.decision}/${theirs.providerThreadAction}/${theirs.providerThread?.id ?? ''}/${theirs.coveredRunOrdinals?.from ?? ''}-${theirs.coveredRunOrdinals?.to ?? ''}`;
       if (a === b) agreements++;
@@ -188,12 +251,12 @@ export async function main(options: BenchOptions) {
     };
     for (const c of cases) await checkNaive(c);
 
-    // 4. Latency, interleaved across every case.
+    // 5. Latency, interleaved across every case of every size.
     const snapshotText = cypher('planner/snapshot');
     const snapshotParams = (c: PlanCase) => ({ ...LINEAGE_RULE_PARAMETERS, tenant: TENANT, threadId: `${run}-${c.size}`, provider: c.provider, runWindow: neo4j.int(config.planner.maxRunsElsewhere + 1) });
     const bolt = driver.session({ database: connection.database, defaultAccessMode: neo4j.session.READ });
     const timed: Case[] = [
-      { name: 'floor: { __typename } over HTTP', run: async () => void (await ok('{ __typename }')) },
+      { name: 'floor: { __typename } over HTTP', run: async () => void (await api.request('{ __typename }')) },
       { name: 'floor: RETURN 1 over Bolt', run: async () => void (await bolt.run('RETURN 1')) },
     ];
     for (const c of cases) {
@@ -203,77 +266,68 @@ export async function main(options: BenchOptions) {
       timed.push({ name: `snapshot Cypher Bolt ${key}`, run: async () => void (await bolt.run(snapshotText, snapshotParams(c))) });
       timed.push({ name: `naive ${key}`, run: async () => void (await naive(c)) });
     }
-    for (const size of options.sizes) {
-      timed.push({
-        name: `startRun+completeRun ${size}`,
-        run: async () => {
-          const started = await ok(START, { input: { threadId: `${run}-${size}-cycle`, provider: main, userMessage: 'bench cycle' } });
-          await ok(COMPLETE, { input: { runId: started.startRun.run.id, assistantMessage: 'done' } });
-        },
+    const fullSummary = (size: number) =>
+      context.graph.read(async (tx) => {
+        const loaded = (await loadPlanningSnapshot(tx, `${run}-${size}`, main, config.planner.maxRunsElsewhere + 1))!;
+        const range = { from: 1, to: loaded.thread.headOrdinal };
+        const source = await readSummarySource(tx, loaded.thread, range, SUMMARY_BUDGET);
+        const text = summarize(source, { threadId: `${run}-${size}`, title: loaded.thread.title, range, strategy: 'full_thread_summary', targetProvider: other, budgetChars: SUMMARY_BUDGET }).text;
+        return { chars: text.length, runsRead: source.runs.length };
       });
-      timed.push({
-        name: `full summary ${size}`,
-        run: async () => {
-          await context.graph.read(async (tx) => {
-            const loaded = (await loadPlanningSnapshot(tx, `${run}-${size}`, main, config.planner.maxRunsElsewhere + 1))!;
-            const range = { from: 1, to: loaded.thread.headOrdinal };
-            const source = await readSummarySource(tx, loaded.thread, range, 32000);
-            summarize(source, { threadId: `${run}-${size}`, title: loaded.thread.title, range, strategy: 'full_thread_summary', targetProvider: other, budgetChars: 32000 });
-          });
-        },
-      });
-    }
+    for (const size of sizes) timed.push({ name: `full summary ${size}`, run: async () => void (await fullSummary(size)) });
+    timed.push(...prepared.cases);
     log(`measuring ${timed.length} cases x ${options.iterations} iterations (+${options.warmup} warm-up), interleaved`);
-    const latency = await interleaved(timed, options.iterations, options.warmup);
+    let lastProgress = performance.now();
+    const latency = await interleaved(timed, options.iterations, options.warmup, (done, total) => {
+      if (performance.now() - lastProgress < 60_000 && done < total) return;
+      lastProgress = performance.now();
+      log(`  iteration ${done} of ${total}`);
+    });
     await bolt.close();
-    report.latency = latency;
     // Agreement again after the timings (the naive baseline is checked on every case it was timed on).
     for (const c of cases) await checkNaive(c);
-    report.naive = { agreements, disagreements };
 
-    // 5. Summary lengths and PROFILE db hits.
-    const summaries: Record<number, { chars: number; runsRead: number; error?: string }> = {};
+    // 6. Summary lengths and PROFILE db hits.
+    const summaries: Record<number, SummaryFigures> = {};
     const dbHits: Record<string, number> = {};
     const profiles: Record<string, string[]> = {};
-    for (const size of options.sizes) {
-      summaries[size] = await context.graph.read(async (tx): Promise<{ chars: number; runsRead: number; error?: string }> => {
-        const loaded = (await loadPlanningSnapshot(tx, `${run}-${size}`, main, 21))!;
-        const range = { from: 1, to: loaded.thread.headOrdinal };
-        const source = await readSummarySource(tx, loaded.thread, range, 32000);
-        return { chars: summarize(source, { threadId: `${run}-${size}`, title: loaded.thread.title, range, strategy: 'full_thread_summary', targetProvider: other, budgetChars: 32000 }).text.length, runsRead: source.runs.length };
-      }).catch((error: unknown) => ({ chars: NaN, runsRead: NaN, error: String((error as { code?: unknown }).code ?? error) }));
+    for (const size of sizes) {
+      summaries[size] = await fullSummary(size).catch((error: unknown): SummaryFigures => ({ chars: NaN, runsRead: NaN, error: String((error as { code?: unknown }).code ?? error) }));
     }
     const session = driver.session({ database: connection.database });
+    const sum = (plan: ProfiledPlan): number => Number(plan.dbHits ?? 0) + plan.children.reduce((total, child) => total + sum(child), 0);
     for (const c of cases) {
       const result = await session.run(`PROFILE ${snapshotText}`, snapshotParams(c));
-      const sum = (plan: any): number => Number(plan?.dbHits ?? 0) + (plan?.children ?? []).reduce((total: number, child: any) => total + sum(child), 0);
-      dbHits[`${c.size} ${c.label}`] = sum(result.summary.profile);
-      if (c.size === options.sizes[options.sizes.length - 1]) {
+      const profile = result.summary.profile;
+      if (!profile) throw new Error('PROFILE returned no profile');
+      dbHits[`${c.size} ${c.label}`] = sum(profile);
+      if (c.size === sizes[sizes.length - 1]) {
         const operators: string[] = [];
-        const walk = (plan: any, depth: number): void => {
-          operators.push(`${'  '.repeat(depth)}${String(plan.operatorType).replace(/@.*/, '')} dbHits=${Number(plan.dbHits ?? 0)} rows=${Number(plan.rows ?? 0)}`);
-          for (const child of plan.children ?? []) walk(child, depth + 1);
+        const walk = (plan: ProfiledPlan, depth: number): void => {
+          operators.push(`${'  '.repeat(depth)}${plan.operatorType.replace(/@.*/, '')} dbHits=${Number(plan.dbHits ?? 0)} rows=${Number(plan.rows ?? 0)}`);
+          for (const child of plan.children) walk(child, depth + 1);
         };
-        walk(result.summary.profile, 0);
+        walk(profile, 0);
         profiles[`${c.size} ${c.label}`] = operators;
       }
     }
     await session.close();
-    report.summaries = summaries;
-    report.dbHits = dbHits;
-    report.profiles = profiles;
 
-    // 6. Throughput.
-    const throughput: Record<string, any> = {};
-    const cycle = async (threadId: string) => {
-      const started = await gql(START, { input: { threadId, provider: main, userMessage: 'throughput cycle' } });
-      if (started.errors?.length) return started.errors[0]!.extensions?.code ?? 'UNKNOWN';
-      const completed = await gql(COMPLETE, { input: { runId: started.data.startRun.run.id, assistantMessage: 'done' } });
-      return completed.errors?.length ? (completed.errors[0]!.extensions?.code ?? 'UNKNOWN') : null;
+    // 7. Throughput.
+    const throughput: Record<string, ThroughputFigures> = {};
+    const cycle = async (threadId: string): Promise<string | null> => {
+      try {
+        const started = await api.startRun({ threadId, provider: main, userMessage: 'throughput cycle' });
+        await api.completeRun(started.run.id);
+        return null;
+      } catch (error) {
+        if (error instanceof ApiError) return error.code;
+        throw error;
+      }
     };
     for (const [label, workers, shared] of [['1 orchestrator', 1, false], ['4 orchestrators', 4, false], ['16 orchestrators', 16, false], ['16 on one thread', 16, true]] as const) {
       const threads = Array.from({ length: shared ? 1 : workers }, (_, i) => `${run}-tp-${workers}-${shared ? 'shared' : i}`);
-      for (const id of threads) await ok(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, { input: { id, title: 'throughput' } });
+      for (const id of threads) await api.request(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, { input: { id, title: 'throughput' } });
       const latencies: number[] = [];
       const errors: Record<string, number> = {};
       let cycles = 0;
@@ -294,27 +348,49 @@ export async function main(options: BenchOptions) {
       throughput[label] = { cyclesPerSecond: Math.round((cycles / options.seconds) * 10) / 10, p50Ms: s.medianMs, p95Ms: s.p95Ms, p99Ms: s.p99Ms, errors };
       log(`  throughput ${label}: ${throughput[label].cyclesPerSecond} cycles/s, p50 ${s.medianMs} ms, errors ${JSON.stringify(errors)}`);
     }
-    report.throughput = throughput;
 
-    // 7. Memory.
-    report.memory = { nodePeakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), neo4jPeakRssMiB: local ? peakRssMiB(local.pid) : null };
-    report.machine = machine(local?.version ?? (await serverVersion(driver, connection.database)));
-    report.ratios = ratios(report, options.sizes, cases);
+    // 8. Memory.
+    const memory = { nodePeakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), neo4jPeakRssMiB: local ? peakRssMiB(local.pid) : null };
+    const base = {
+      startedAt,
+      options: { sizes, iterations: options.iterations, warmup: options.warmup, seconds: options.seconds },
+      seeding,
+      decisions,
+      latency,
+      naive: { agreements, disagreements },
+      summaries,
+      dbHits,
+      profiles,
+      throughput,
+      memory,
+      machine: machine(local?.version ?? (await serverVersion(driver, connection.database)), loadAtStart),
+    };
+    report = { ...base, ratios: ratios(base, sizes, cases), prepared };
   } finally {
     await service.close();
     await driver.close();
     await neo4jInUse.close();
   }
-  log(table(report));
+
+  // 9. Bytes on disk, in stores of their own: only when the bench runs its own Neo4j.
+  let stores: StoreFootprint[] | null = null;
+  if (local) {
+    log('measuring store and transaction-log bytes, one fresh store per size');
+    stores = await measureFootprints({ sizes, providers: [mainProvider, otherProvider], planner: config.planner, heap: HEAP, pageCache: PAGE_CACHE, log });
+  }
+  const { prepared, ...rest } = report;
+  const result: BenchReport = { ...rest, product: productSection(prepared, sizes, rest.latency, stores) };
+  log(table(result));
+  log(renderProduct(result.product, sizes));
   if (options.write) {
     const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
     mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-    const file = join(root, 'bench', 'results', `${report.startedAt.replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, JSON.stringify(report, null, 2));
-    writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown(report));
+    const file = join(root, 'bench', 'results', `${result.startedAt.replace(/[:.]/g, '-')}.json`);
+    writeFileSync(file, JSON.stringify(result, null, 2));
+    writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown(result));
     log(`wrote ${file} and docs/benchmarks.md`);
   }
-  return report;
+  return result;
 }
 
 async function serverVersion(driver: Driver, database: string): Promise<string> {
@@ -322,7 +398,7 @@ async function serverVersion(driver: Driver, database: string): Promise<string> 
   return String(result.records[0]?.get('version') ?? 'unknown');
 }
 
-function machine(neo4jVersion: string) {
+function machine(neo4jVersion: string, loadAtStart: number): Machine {
   let cpuModel = cpus()[0]?.model ?? 'unknown';
   try {
     cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpuModel;
@@ -331,20 +407,20 @@ function machine(neo4jVersion: string) {
   try {
     nproc = Number(execSync('nproc').toString().trim());
   } catch {}
-  return { nproc, memoryGiB: Math.round(totalmem() / 2 ** 30), cpuModel, node: process.version, neo4j: neo4jVersion };
+  return { nproc, memoryGiB: Math.round(totalmem() / 2 ** 30), cpuModel, node: process.version, neo4j: neo4jVersion, loadAverage: { atStart: round(loadAtStart), atEnd: round(loadavg()[0]!) } };
 }
 
-function ratios(report: Record<string, any>, sizes: number[], cases: PlanCase[]) {
-  const latency = report.latency as Record<string, Stats>;
+function ratios(report: Pick<BenchReport, 'latency' | 'dbHits' | 'summaries'>, sizes: number[], cases: PlanCase[]): Ratios {
+  const latency = report.latency;
   const smallest = sizes[0]!;
   const largest = sizes[sizes.length - 1]!;
   const labels = [...new Set(cases.map((c) => c.label))];
   const floor = latency['floor: { __typename } over HTTP']!.medianMs;
-  const out: Record<string, any> = { planRunLargestOverSmallest: {}, planRunHttpOverFloor: {}, naiveOverPlanner: {}, dbHitsLargestOverSmallest: {}, fullSummary: {} };
+  const out: Ratios = { planRunLargestOverSmallest: {}, planRunHttpOverFloor: {}, naiveOverPlanner: {}, dbHitsLargestOverSmallest: {}, fullSummary: {} };
   for (const label of labels) {
     const key = (size: number) => `${size} ${label}`;
     out.planRunLargestOverSmallest[label] = round(latency[`planRun HTTP ${key(largest)}`]!.medianMs / latency[`planRun HTTP ${key(smallest)}`]!.medianMs);
-    out.dbHitsLargestOverSmallest[label] = round(report.dbHits[key(largest)] / report.dbHits[key(smallest)]);
+    out.dbHitsLargestOverSmallest[label] = round(report.dbHits[key(largest)]! / report.dbHits[key(smallest)]!);
     for (const size of sizes) {
       out.planRunHttpOverFloor[key(size)] = round(latency[`planRun HTTP ${key(size)}`]!.medianMs / floor);
       out.naiveOverPlanner[key(size)] = round(latency[`naive ${key(size)}`]!.medianMs / latency[`planRun in-process ${key(size)}`]!.medianMs);
@@ -352,70 +428,83 @@ function ratios(report: Record<string, any>, sizes: number[], cases: PlanCase[])
   }
   for (const size of sizes) {
     const timing = latency[`full summary ${size}`]!;
-    out.fullSummary[size] = { medianMs: timing.n ? timing.medianMs : null, chars: report.summaries[size].chars, runsRead: report.summaries[size].runsRead, error: report.summaries[size].error ?? (timing.errors ? JSON.stringify(timing.errors) : undefined) };
+    const summary = report.summaries[size]!;
+    out.fullSummary[size] = { medianMs: timing.n ? timing.medianMs : null, chars: summary.chars, runsRead: summary.runsRead, error: summary.error ?? (timing.errors ? JSON.stringify(timing.errors) : undefined) };
   }
   return out;
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
-function table(report: Record<string, any>): string {
+function table(report: BenchReport): string {
   const lines = ['', '| case | median ms | p99 ms |', '| --- | ---: | ---: |'];
-  for (const [name, s] of Object.entries(report.latency as Record<string, Stats>)) lines.push(`| ${name} | ${s.n ? s.medianMs : 'failed'} | ${s.n ? s.p99Ms : '-'} |${s.errors ? ` errors: ${JSON.stringify(s.errors)}` : ''}`);
+  for (const [name, s] of Object.entries(report.latency)) lines.push(`| ${name} | ${s.n ? s.medianMs : 'failed'} | ${s.n ? s.p99Ms : '-'} |${s.errors ? ` errors: ${JSON.stringify(s.errors)}` : ''}`);
   lines.push('', '| PROFILE snapshot | db hits |', '| --- | ---: |');
-  for (const [name, hits] of Object.entries(report.dbHits as Record<string, number>)) lines.push(`| ${name} | ${hits} |`);
+  for (const [name, hits] of Object.entries(report.dbHits)) lines.push(`| ${name} | ${hits} |`);
   lines.push('', '| throughput | cycles/s | p50 ms | p95 ms | p99 ms | errors |', '| --- | ---: | ---: | ---: | ---: | --- |');
-  for (const [name, t] of Object.entries(report.throughput as Record<string, any>)) lines.push(`| ${name} | ${t.cyclesPerSecond} | ${t.p50Ms} | ${t.p95Ms} | ${t.p99Ms} | ${JSON.stringify(t.errors)} |`);
+  for (const [name, t] of Object.entries(report.throughput)) lines.push(`| ${name} | ${t.cyclesPerSecond} | ${t.p50Ms} | ${t.p95Ms} | ${t.p99Ms} | ${JSON.stringify(t.errors)} |`);
   lines.push('', '| seeded size | provider threads | handoffs | COVERS | seconds | runs/s |', '| ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const [size, s] of Object.entries(report.seeding as Record<string, SeedResult>)) lines.push(`| ${size} | ${s.providerThreads} | ${s.handoffs} | ${s.coversEdges} | ${s.seconds.toFixed(1)} | ${Math.round(s.runsPerSecond)} |`);
+  for (const [size, s] of Object.entries(report.seeding)) lines.push(`| ${size} | ${s.providerThreads} | ${s.handoffs} | ${s.coversEdges} | ${s.seconds.toFixed(1)} | ${Math.round(s.runsPerSecond)} |`);
   lines.push('', `Decisions: ${JSON.stringify(report.decisions)}`, `Naive baseline: ${report.naive.agreements} agreements, ${report.naive.disagreements.length} disagreements`);
   lines.push(`Memory: node peak RSS ${report.memory.nodePeakRssMiB} MiB, Neo4j JVM peak RSS ${report.memory.neo4jPeakRssMiB ?? 'n/a (external Neo4j)'} MiB`);
   lines.push('', 'Ratios:', '```json', JSON.stringify(report.ratios, null, 2), '```');
   return lines.join('\n');
 }
 
-function markdown(report: Record<string, any>): string {
+function markdown(report: BenchReport): string {
   const m = report.machine;
   const r = report.ratios;
   const worst = (values: Record<string, number>) => Math.max(...Object.values(values));
-  const sizes: number[] = report.options.sizes;
+  const sizes = report.options.sizes;
   const largest = sizes[sizes.length - 1]!;
   const largestKeys = Object.keys(r.naiveOverPlanner).filter((k) => k.startsWith(`${largest} `));
-  const naiveAtLargest = Math.min(...largestKeys.map((k) => r.naiveOverPlanner[k]));
-  const summary = r.fullSummary[largest];
-  const targets = [
-    ['planRun at the largest size within 1.5x of 10 runs', worst(r.planRunLargestOverSmallest) <= 1.5, `worst ${worst(r.planRunLargestOverSmallest)}x`],
-    ['planner db hits flat in thread length', worst(r.dbHitsLargestOverSmallest) <= 1.5, `worst ${worst(r.dbHitsLargestOverSmallest)}x`],
-    ['planRun over HTTP within 3x the HTTP floor', worst(r.planRunHttpOverFloor) <= 3, `worst ${worst(r.planRunHttpOverFloor)}x`],
-    ['naive baseline at least 50x slower than the planner at the largest size', naiveAtLargest >= 50, `least ${naiveAtLargest}x`],
-    ['a full summary at the largest size bounded by its budget', summary.chars <= 32000, summary.error ? `failed: ${summary.error}` : `${summary.chars} chars from ${summary.runsRead} runs read, ${summary.medianMs} ms`],
+  const naiveAtLargest = Math.min(...largestKeys.map((k) => r.naiveOverPlanner[k]!));
+  const summary = r.fullSummary[largest]!;
+  const met = (ok: boolean) => (ok ? 'met' : 'missed');
+  const targets: Target[] = [
+    ...productTargets(report.product),
+    { name: `planRun at ${runs(largest)} runs within 1.5x of ${runs(sizes[0]!)} runs`, status: met(worst(r.planRunLargestOverSmallest) <= 1.5), figure: `worst ${worst(r.planRunLargestOverSmallest)}x` },
+    { name: `naive baseline at least 50x slower than the planner at ${runs(largest)} runs`, status: met(naiveAtLargest >= 50), figure: `least ${naiveAtLargest}x` },
+    { name: 'planner db hits flat in thread length', status: met(worst(r.dbHitsLargestOverSmallest) <= 1.5), figure: `worst ${worst(r.dbHitsLargestOverSmallest)}x` },
+    { name: 'planRun over HTTP within 3x the HTTP floor', status: met(worst(r.planRunHttpOverFloor) <= 3), figure: `worst ${worst(r.planRunHttpOverFloor)}x` },
+    {
+      name: `a full summary at ${runs(largest)} runs bounded by its budget`,
+      status: met(summary.chars <= SUMMARY_BUDGET),
+      figure: summary.error ? `failed: ${summary.error}` : `${summary.chars} chars from ${summary.runsRead} runs read, ${summary.medianMs} ms`,
+    },
   ];
   return `# Benchmarks
 
-\`npm run bench\` measures what the planner costs as a thread grows (issue 7). It is a benchmark, not a
-test: \`npm test\` runs only its smoke test (\`test/integration/bench.smoke.test.ts\`, tiny sizes, no timing
-assertions). This page is rewritten by every full \`npm run bench\`; the raw figures are in
-\`bench/results/<timestamp>.json\`.
+\`npm run bench\` measures what the product costs as a thread grows: the planner (issue 7) and every
+other operation, write and read (issue 15), at each size, interleaved in one run and compared as
+ratios between sizes of the same run. It is a benchmark, not a test: \`npm test\` runs only its smoke
+test (\`test/integration/bench.smoke.test.ts\`, tiny sizes, no timing assertions). This page is
+rewritten by every full \`npm run bench\`; the raw figures are in \`bench/results/<timestamp>.json\`.
 
 ## Reproduce
 
 \`\`\`sh
-npm run bench                      # sizes 10, 1000, 10000, 100000; 200 iterations; 10 s throughput
-npm run bench -- --quick           # 10, 1000, 10000; 50 iterations; 3 s throughput (under two minutes)
+npm run bench                      # sizes 10, 1000, 10000, 100000; ${DEFAULT_ITERATIONS} iterations; 10 s throughput
+npm run bench -- --quick           # 10, 1000, 10000; 10 iterations; 3 s throughput
 npm run bench -- --sizes 10,1000 --iterations 100 --seconds 5
+npx tsx bench/run.ts --render bench/results/<timestamp>.json     # this page again from a results file
 \`\`\`
 
 It uses \`NEO4J_URI\` (\`NEO4J_USER\`, \`NEO4J_PASSWORD\`, \`NEO4J_DATABASE\`) when set, else boots the local
-Neo4j on a fresh temporary store (heap 2g, page cache 1g), starts the service in-process on
-127.0.0.1 (migrations applied by \`startService\`), and seeds one thread per size plus a copy for the
-write cycles (\`bench/seed.ts\`: batched \`UNWIND\` writes of the service's node and edge shapes, the
-switching history decided by the real \`decidePlan\`: long stretches on codex, short excursions to
-claude, facts every few runs, a checkpoint every 5, a handoff with \`COVERS\` edges at every switch).
-Every case is run once per iteration, round-robin with a rotating order, after a warm-up.
+Neo4j on a fresh temporary store (heap ${HEAP}, page cache ${PAGE_CACHE}), starts the service in-process on
+127.0.0.1 (migrations applied by \`startService\`), and seeds one read thread per size
+(\`bench/seed.ts\`: batched \`UNWIND\` writes of the service's node and edge shapes, the switching
+history decided by the real \`decidePlan\`: long stretches on codex, short excursions to claude, facts
+every few runs, a checkpoint every 5, a handoff at every switch with \`COVERS\` edges to the first and
+last run of its range), then the threads of the write cases ([The whole product](#the-whole-product)).
+Every case is run once per iteration, round-robin with a rotating order, after a warm-up. Ratios are
+taken at ${runs(report.product.largestSize)} runs over ${runs(report.product.referenceSize)} for the whole product, and over ${runs(sizes[0]!)} runs for the planner.
 
 ## Machine
 
-${m.nproc} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, Node ${m.node}, Neo4j ${m.neo4j}.
+${m.nproc} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB memory, Node ${m.node}, Neo4j ${m.neo4j}; one-minute load
+average ${m.loadAverage.atStart} at the start and ${m.loadAverage.atEnd} at the end (other work on the machine slows the
+cases measured side by side alike, not their ratios).
 Run of ${report.startedAt}: sizes ${sizes.join(', ')}, ${report.options.iterations} iterations
 (+${report.options.warmup} warm-up), ${report.options.seconds} s per throughput case.
 
@@ -423,13 +512,14 @@ Run of ${report.startedAt}: sizes ${sizes.join(', ')}, ${report.options.iteratio
 
 | target | met | figure |
 | --- | --- | --- |
-${targets.map(([name, met, figure]) => `| ${name} | ${met ? 'met' : 'missed'} | ${figure} |`).join('\n')}
+${targets.map((target) => `| ${target.name} | ${target.status} | ${target.figure} |`).join('\n')}
 
 ${WHY}
 
-## Figures
+${renderProduct(report.product, sizes)}
+## The planner's figures
 ${table(report)}
-${report.profiles ? `\n## PROFILE of the snapshot query at ${largest} runs\n\n${Object.entries(report.profiles as Record<string, string[]>).map(([name, ops]) => `${name}:\n\n\`\`\`\n${ops.join('\n')}\n\`\`\``).join('\n\n')}\n` : ''}`;
+${Object.keys(report.profiles).length ? `\n## PROFILE of the snapshot query at ${largest} runs\n\n${Object.entries(report.profiles).map(([name, ops]) => `${name}:\n\n\`\`\`\n${ops.join('\n')}\n\`\`\``).join('\n\n')}\n` : ''}`;
 }
 
 const WHY = `### Why a target is missed, and what would reach it
@@ -467,13 +557,14 @@ These notes are kept by hand (\`bench/run.ts\`, \`WHY\`) from the full run of 20
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--render')) {
   // Rewrites docs/benchmarks.md from a results file, e.g. after editing the notes below.
   const file = process.argv[process.argv.indexOf('--render') + 1]!;
-  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const report = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
   const root = join(fileURLToPath(new URL('.', import.meta.url)), '..');
   writeFileSync(join(root, 'docs', 'benchmarks.md'), markdown(report));
   console.log(`rendered docs/benchmarks.md from ${file}`);
 } else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const options = parseArgs(process.argv.slice(2));
-  main({ ...options, write: true, log: (line) => console.log(line) }).then(
+  const started = performance.now();
+  main({ ...options, write: true, log: (line) => console.log(`[${Math.round((performance.now() - started) / 1000)} s] ${line}`) }).then(
     () => process.exit(0),
     (error: unknown) => {
       console.error(error);

@@ -195,14 +195,27 @@ const FACT_TEXTS = [
   { kind: 'question', text: 'Should the lexer keep comments as tokens?', key: null, status: 'open' },
 ];
 
+export interface SeedOptions {
+  threadId: string;
+  size: number;
+  providers: ProviderDefinition[];
+  planner: PlannerSettings;
+  /**
+   * What the other provider is owed at the end: a delta of the main provider's last runs (the
+   * default), or, when the main provider's last two runs asked for a clean context, runs served by
+   * three provider threads: more than maxDeltaSourceThreads (2), so a full summary into its thread.
+   */
+  owed?: 'delta' | 'full-existing';
+  batch?: number;
+  log?: (line: string) => void;
+  /** Called after every write batch, e.g. to sample the transaction log before a checkpoint prunes it. */
+  afterBatch?: () => Promise<void>;
+}
+
 /**
  * Seeds one thread of `size` runs. `log` receives a progress line now and then.
  */
-export async function seedThread(
-  driver: Driver,
-  database: string,
-  options: { threadId: string; size: number; providers: ProviderDefinition[]; planner: PlannerSettings; batch?: number; log?: (line: string) => void },
-): Promise<SeedResult> {
+export async function seedThread(driver: Driver, database: string, options: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
   const { threadId, size, planner } = options;
   const byId = new Map(options.providers.map((p) => [p.id, p]));
@@ -238,7 +251,8 @@ export async function seedThread(
       },
     };
     const range = measurableDeltaRange(snapshot, planner);
-    const plan: Plan = decidePlan(snapshot, { provider, model: null, runtimeMode: null, cleanContext: false }, range ? (range.to - range.from + 1) * 160 : null, planner);
+    const cleanContext = options.owed === 'full-existing' && index >= size - 2 && provider.id === main;
+    const plan: Plan = decidePlan(snapshot, { provider, model: null, runtimeMode: null, cleanContext }, range ? (range.to - range.from + 1) * 160 : null, planner);
     decisions[plan.decision] = (decisions[plan.decision] ?? 0) + 1;
     let pt: SimProviderThread;
     if (plan.providerThreadAction === 'create') {
@@ -326,6 +340,7 @@ export async function seedThread(
     let lastLog = 0;
     for (let offset = 0; offset < runRows.length; offset += batch) {
       await write(CREATE_RUNS, { runs: runRows.slice(offset, offset + batch) });
+      await options.afterBatch?.();
       const done = Math.min(runRows.length, offset + batch);
       if (options.log && (performance.now() - lastLog > 1000 || done === runRows.length)) {
         lastLog = performance.now();
@@ -337,6 +352,7 @@ export async function seedThread(
     }
     for (let offset = 0; offset < handoffRows.length; offset += 500) {
       await write(CREATE_HANDOFFS, { handoffs: handoffRows.slice(offset, offset + 500) });
+      await options.afterBatch?.();
     }
     await write(FINISH_THREAD, {
       head: size,

@@ -1,39 +1,73 @@
 // Keeps `npm run bench` from rotting: the benchmark end to end at tiny sizes against the test
-// Neo4j. No timing is asserted; only that every section is there and the naive baseline agreed.
+// Neo4j. No timing is asserted; only that every section is there, every case ran every iteration
+// and the naive baseline agreed.
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { main } from '../../bench/run.js';
+import { OP } from '../../bench/product.js';
+import { productTargets } from '../../bench/report.js';
+
+const SIZES = [10, 200];
+const ITERATIONS = 3;
 
 describe('npm run bench (smoke)', () => {
   it('runs every section at tiny sizes and the naive baseline agrees with planRun', async () => {
     const neo4j = inject('neo4j');
     const report = await main({
-      sizes: [10, 200],
-      iterations: 3,
+      sizes: SIZES,
+      iterations: ITERATIONS,
       warmup: 1,
       seconds: 1,
       write: false,
       log: () => undefined,
       neo4j: { uri: neo4j.uri, user: neo4j.user, password: neo4j.password, database: neo4j.database },
     });
-    for (const section of ['seeding', 'decisions', 'latency', 'naive', 'summaries', 'dbHits', 'throughput', 'memory', 'machine', 'ratios']) {
+    for (const section of ['seeding', 'decisions', 'latency', 'naive', 'summaries', 'dbHits', 'throughput', 'memory', 'machine', 'ratios', 'product']) {
       expect(report, section).toHaveProperty(section);
     }
     expect(report.naive.disagreements).toEqual([]);
     expect(report.naive.agreements).toBeGreaterThan(0);
     expect(Object.keys(report.throughput)).toEqual(['1 orchestrator', '4 orchestrators', '16 orchestrators', '16 on one thread']);
-    for (const size of [10, 200]) {
-      expect(report.seeding[size].runs).toBe(size);
-      expect(report.latency[`planRun HTTP ${size} codex (last provider)`].n).toBe(3);
-      expect(report.latency[`naive ${size} claude (delta)`].n).toBe(3);
-      expect(report.latency[`startRun+completeRun ${size}`].n).toBe(3);
-      expect(report.latency[`full summary ${size}`].n).toBe(3);
+    for (const [name, figures] of Object.entries(report.latency)) {
+      expect(figures.errors, name).toBeUndefined();
+      expect(figures.n, name).toBe(ITERATIONS);
+    }
+    for (const size of SIZES) {
+      expect(report.seeding[size]!.runs).toBe(size);
+      expect(report.latency[`planRun HTTP ${size} codex (last provider)`]).toBeDefined();
+      expect(report.latency[`naive ${size} claude (delta)`]).toBeDefined();
+      expect(report.latency[`full summary ${size}`]).toBeDefined();
       expect(report.dbHits[`${size} codex (last provider)`]).toBeGreaterThan(0);
-      expect(report.summaries[size].chars).toBeGreaterThan(0);
+      expect(report.summaries[size]!.chars).toBeGreaterThan(0);
     }
     expect(report.decisions['200 codex (last provider)']).toMatch(/^NO_HANDOFF\/REUSE/);
     expect(report.decisions['200 claude (delta)']).toMatch(/^DELTA_HANDOFF\/RESUME/);
     expect(report.ratios).toHaveProperty('naiveOverPlanner');
     expect(report.ratios).toHaveProperty('dbHitsLargestOverSmallest');
-  }, 240_000);
+
+    const product = report.product;
+    expect(product.operations.map((operation) => operation.id)).toEqual(Object.keys(OP));
+    for (const operation of product.operations) {
+      expect(operation.errors, operation.name).toBeNull();
+      for (const size of SIZES) expect(operation.bySize[size]?.n, `${operation.name} at ${size}`).toBe(ITERATIONS);
+      expect(operation.ratio, operation.name).toBeGreaterThan(0);
+    }
+    for (const size of SIZES) {
+      expect(product.sanity[`${size} NO_HANDOFF`]).toMatch(/^NO_HANDOFF\/REUSE.*after a round and its restore: NO_HANDOFF\/REUSE/);
+      expect(product.sanity[`${size} DELTA_HANDOFF`]).toMatch(/^DELTA_HANDOFF\/RESUME.*after a round and its restore: DELTA_HANDOFF\/RESUME/);
+      expect(product.sanity[`${size} FULL_HANDOFF_NEW`]).toMatch(/^FULL_HANDOFF_NEW\/CREATE.*after a round and its restore: FULL_HANDOFF_NEW\/CREATE/);
+      expect(product.sanity[`${size} FULL_HANDOFF_EXISTING`]).toMatch(/^FULL_HANDOFF_EXISTING\/RESUME.*after a round and its restore: FULL_HANDOFF_EXISTING\/RESUME/);
+      expect(product.earlyRollback.msPer1000RolledBackRuns[size]).toBeGreaterThan(0);
+    }
+    expect(product.footprint.bySize.map((entry) => entry.size)).toEqual(SIZES);
+    for (const entry of product.footprint.bySize) {
+      expect(entry.relationshipsPerRun).toBeGreaterThan(1);
+      // The test Neo4j is not one the bench booted: no store of its own to measure.
+      expect(entry.storeBytes).toBeNull();
+      expect(entry.txLogBytes).toBeNull();
+    }
+    const targets = productTargets(product);
+    expect(targets.find((target) => target.name.startsWith('store bytes per run'))?.status).toBe('not measured');
+    expect(targets.filter((target) => target.status === 'not measured')).toHaveLength(1);
+  }, 360_000);
 });
