@@ -51,7 +51,7 @@ const FLAT = 1.5;
 const FOOTPRINT_FLAT = 1.3;
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-export const runs = (size: number) => size.toLocaleString('en-US');
+export const thousands = (size: number) => size.toLocaleString('en-US');
 
 export function productSection(prepared: PreparedProduct, sizes: number[], latency: Record<string, Stats>, stores: StoreFootprint[] | null): ProductSection {
   const referenceSize = sizes.includes(1000) ? 1000 : sizes[0]!;
@@ -97,7 +97,7 @@ export function productSection(prepared: PreparedProduct, sizes: number[], laten
 
 export function productTargets(section: ProductSection): Target[] {
   const { referenceSize: from, largestSize: to } = section;
-  const span = `from ${runs(from)} to ${runs(to)} runs`;
+  const span = `from ${thousands(from)} to ${thousands(to)} runs`;
   const byId = (id: OperationId) => section.operations.find((operation) => operation.id === id)!;
   const median = (operation: OperationFigures, size: number) => operation.bySize[size]?.medianMs;
   const flat = (ids: OperationId[], what: string): Target => {
@@ -128,12 +128,11 @@ export function productTargets(section: ProductSection): Target[] {
       ? {
           name: `rollbackThread to run ${EARLY_ROLLBACK_ORDINAL} linear only in the runs it rolls back: ms per 1,000 rolled-back runs ${span} within ${FLAT}x`,
           status: perKTo / perKFrom <= FLAT ? 'met' : 'missed',
-          figure: `${round(perKTo / perKFrom)}x (${perKFrom} -> ${perKTo} ms per 1,000 runs; ${median(early, to)} ms for ${runs(to - EARLY_ROLLBACK_ORDINAL)} runs, ${section.earlyRollback.rounds[to]} rounds)`,
+          figure: `${round(perKTo / perKFrom)}x (${perKFrom} -> ${perKTo} ms per 1,000 runs; ${median(early, to)} ms for ${thousands(to - EARLY_ROLLBACK_ORDINAL)} runs, ${section.earlyRollback.rounds[to]} rounds)`,
         }
       : { name: `rollbackThread to run ${EARLY_ROLLBACK_ORDINAL} linear only in the runs it rolls back`, status: early.errors ? 'missed' : 'not measured', figure: failedFigure(early) },
   );
-  const head = flat(['rollbackHead'], 'rollbackThread to head-1 (one run, whatever came before it)');
-  targets.push({ ...head, name: head.name.replace('within', 'flat: within') });
+  targets.push(flat(['rollbackHead'], 'rollbackThread to head-1 (one run, whatever came before it) flat:'));
 
   const footprintAt = (size: number) => section.footprint.bySize.find((entry) => entry.size === size)!;
   const [small, large] = [footprintAt(from), footprintAt(to)];
@@ -163,8 +162,8 @@ function failedFigure(operation: OperationFigures): string {
 /** The whole-product part of docs/benchmarks.md. */
 export function renderProduct(section: ProductSection, sizes: number[]): string {
   const { referenceSize: from, largestSize: to } = section;
-  const ratioHeader = `${runs(to)} / ${runs(from)}`;
-  const head = `| | ${sizes.map(runs).join(' | ')} | ${ratioHeader} |\n| --- | ${sizes.map(() => '---:').join(' | ')} | ---: |`;
+  const ratioHeader = `${thousands(to)} / ${thousands(from)}`;
+  const head = `| | ${sizes.map(thousands).join(' | ')} | ${ratioHeader} |\n| --- | ${sizes.map(() => '---:').join(' | ')} | ---: |`;
   const cell = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? '-' : String(value));
   const ratioOf = (a: number | null | undefined, b: number | null | undefined) => (a && b ? `${round(b / a)}x` : '-');
   const threads: Record<SeededThreadRole, string> = {
@@ -172,7 +171,7 @@ export function renderProduct(section: ProductSection, sizes: number[]): string 
     switch: 'the switch thread',
     delta: 'the delta thread',
     full: 'the full thread',
-    'early copies': `one fresh copy per round (${sizes.map((size) => `${section.earlyRollback.rounds[size]} at ${runs(size)}`).join(', ')})`,
+    'early copies': `one fresh copy per round (${sizes.map((size) => `${section.earlyRollback.rounds[size]} at ${thousands(size)}`).join(', ')})`,
   };
   const tables = section.operations.map((operation) => {
     const stat = (size: number) => operation.bySize[size];
@@ -199,8 +198,9 @@ longest-handoff-chains analytics through \`runAnalyticsQuery\`, which is how \`n
 them). Each size has, besides the read thread the planner's cases use, three seeded threads for the
 writes, each written by \`bench/seed.ts\` like the read thread:
 
-- **the switch thread** (a copy of the read thread): the \`${OP.startNoHandoff}\` round (start, complete,
-  then \`${OP.rollbackHead}\`) and the \`${OP.startFullNew}\` round, which goes on to the resume failure;
+- **the switch thread** (a copy of the read thread): the \`${OP.startNoHandoff}\` round (start,
+  complete, then \`${OP.rollbackHead}\`) and the \`${OP.startFullNew}\` round, which goes on to the
+  resume failure;
 - **the delta thread** (another copy): the \`${OP.startDelta}\` round, and the forks;
 - **the full thread**: the same history, but the main provider's last two runs asked for a clean
   context, so the other provider's thread has missed runs of three provider threads, more than
@@ -210,10 +210,10 @@ Each round on those threads ends by rolling back to the seeded head and confirmi
 rollbacks, so every round starts from the same state; the sanity pass below checked, before the
 timings, that the planner decides the same kind again after a round, and every round checks the
 decision it got (a wrong one counts as an error). What stays behind is rolled-back runs above the
-head (one to three per round), the same number at every size. Forks are new threads every round.
+head (one or two per round), the same number at every size. Forks are new threads every round.
 A rollback to run ${EARLY_ROLLBACK_ORDINAL} cannot be undone: it uses up one freshly seeded copy per
-round, so it runs fewer rounds at the larger sizes
-(${sizes.map((size) => `${section.earlyRollback.rounds[size]} at ${runs(size)}`).join(', ')}). Seeding these threads took ${section.seedSeconds} s.
+round, so it runs fewer rounds at the larger sizes (${sizes.map((size) => `${section.earlyRollback.rounds[size]} at ${thousands(size)}`).join(', ')}).
+Seeding these threads took ${section.seedSeconds} s.
 
 The viewer's first paint replays \`loadThread\` of \`src/server/viewer/viewer.js\` as it was when the
 bench ran, with its query texts and window sizes read from the file: \`THREAD_QUERY\` selecting
@@ -235,11 +235,11 @@ every seeding batch, before a checkpoint could prune it).`
 
 | runs | relationships | per run | store bytes | per run | transaction-log bytes | per run |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-${footprint.map((entry) => `| ${runs(entry.size)} | ${entry.relationships} | ${entry.relationshipsPerRun} | ${bytes(entry.storeBytes)} | ${bytes(entry.storeBytesPerRun)} | ${bytes(entry.txLogBytes)} | ${bytes(entry.txLogBytesPerRun)} |`).join('\n')}
+${footprint.map((entry) => `| ${thousands(entry.size)} | ${entry.relationships} | ${entry.relationshipsPerRun} | ${bytes(entry.storeBytes)} | ${bytes(entry.storeBytesPerRun)} | ${bytes(entry.txLogBytes)} | ${bytes(entry.txLogBytesPerRun)} |`).join('\n')}
 
 Relationships per run by type:
 
-| type | ${footprint.map((entry) => runs(entry.size)).join(' | ')} |
+| type | ${footprint.map((entry) => thousands(entry.size)).join(' | ')} |
 | --- | ${footprint.map(() => '---:').join(' | ')} |
 ${types.map((type) => `| ${type} | ${footprint.map((entry) => cell(entry.relationshipsPerRunByType[type] ?? 0)).join(' | ')} |`).join('\n')}
 

@@ -2,14 +2,18 @@
 // the ones the service writes (cypher/threads/create, provider-threads/create, runs/create,
 // runs/finish, handoffs/create, provider-threads/mark-stale); the switching history is simulated
 // with the real planner (decidePlan) over an in-memory snapshot, so every switch gets the decision,
-// provider thread and handoff the service would have produced.
+// provider thread and handoff the service would have produced, and the handoff's text, input
+// document and sources come from the service's own summarizer over the history simulated so far.
 import { createHash, randomUUID } from 'node:crypto';
 import neo4j, { type Driver } from 'neo4j-driver';
-import { decidePlan, measurableDeltaRange, type Plan, type PlannerSettings, type PlanningSnapshot } from '../src/domain/planner.js';
+import type { LivePiece, ThreadHistory } from '../src/domain/history.js';
+import { decidePlan, fallsBackToCheckpointSummary, measurableDeltaRange, type Plan, type PlannerSettings, type PlanningSnapshot } from '../src/domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../src/domain/providers.js';
 import { servingRun } from '../src/domain/coverage.js';
 import { toLists } from '../src/domain/ranges.js';
-import type { OrdinalRange, ProviderThreadRecord } from '../src/domain/records.js';
+import type { HandoffStrategy, OrdinalRange, ProviderThreadRecord } from '../src/domain/records.js';
+import type { Params, Row, Tx } from '../src/graph/transactions.js';
+import { readSummarySource, summarize } from '../src/operations/summaries.js';
 
 export const TENANT = 'local';
 /** Every seeded provider thread runs in this mode, so asking for another one makes it stale. */
@@ -27,10 +31,29 @@ interface SimProviderThread {
   handoffCoveredTo: number;
 }
 
+interface FactText {
+  kind: string;
+  text: string;
+  key: string | null;
+  status: string | null;
+}
+
+interface SimCheckpoint {
+  id: string;
+  ref: string;
+  diffSummary: string;
+  filesJson: string;
+  fileCount: number;
+}
+
 interface SimRun {
   ordinal: number;
   provider: string;
   providerThreadId: string;
+  userMessage: string;
+  assistantMessage: string;
+  facts: FactText[];
+  checkpoint: SimCheckpoint | null;
 }
 
 export interface SeedResult {
@@ -187,13 +210,52 @@ MATCH (providerThread:ProviderThread {tenant: $tenant, id: p.id})
 SET providerThread.status = p.status, providerThread.firstRunOrdinal = p.firstRunOrdinal, providerThread.lastRunOrdinal = p.lastRunOrdinal,
     providerThread.servedFrom = p.servedFrom, providerThread.servedTo = p.servedTo`;
 
-const FACT_TEXTS = [
+const FACT_TEXTS: FactText[] = [
   { kind: 'goal', text: 'Ship the parser refactor behind a flag', key: 'goal', status: null },
   { kind: 'decision', text: 'Use a recursive-descent parser instead of the generated one', key: null, status: null },
   { kind: 'constraint', text: 'Keep the public API of src/parser stable', key: null, status: null },
   { kind: 'test', text: 'npm test: 412 passed, 0 failed', key: 'npm test', status: 'passed' },
   { kind: 'question', text: 'Should the lexer keep comments as tokens?', key: null, status: 'open' },
 ];
+
+/**
+ * Answers `summaries/input` from the simulated history, as Neo4j would once it is written: the newest
+ * runs and facts of each live piece within the limits, and its latest checkpoint. With it the seed
+ * runs the service's readSummarySource and summarize unchanged.
+ */
+function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: string[]): Tx {
+  const answer = ({ pieces, runLimit, factLimit }: { pieces: LivePiece[]; runLimit: number; factLimit: number }): Row[] =>
+    pieces.map((piece) => {
+      const newest = (limit: number, take: (run: SimRun) => boolean) => {
+        for (let ordinal = piece.to; ordinal >= piece.from && limit > 0; ordinal--) if (take(runs[ordinal - 1]!)) limit--;
+      };
+      const pieceRuns: Row[] = [];
+      newest(runLimit, (run) => {
+        pieceRuns.push({ ordinal: run.ordinal, provider: run.provider, providerThreadId: run.providerThreadId, status: 'completed', userMessage: run.userMessage, assistantMessage: run.assistantMessage, error: null });
+        return true;
+      });
+      const facts: Row[] = [];
+      newest(1, (run) => {
+        for (let seq = run.facts.length - 1; seq >= 0 && facts.length < factLimit; seq--) facts.push({ runOrdinal: run.ordinal, seq, ...run.facts[seq]! });
+        return facts.length >= factLimit;
+      });
+      let checkpoint: Row | null = null;
+      newest(1, (run) => {
+        if (run.checkpoint) checkpoint = { ...run.checkpoint, runOrdinal: run.ordinal, threadId, status: 'current' };
+        return run.checkpoint !== null;
+      });
+      return { threadId, threadProviders: [...threadProviders], runs: pieceRuns, facts, checkpoint };
+    });
+  const rows = async <T = Row>(query: string, params: Params = {}): Promise<T[]> => {
+    if (query !== 'summaries/input') throw new Error(`the simulated history answers summaries/input only, not ${query}`);
+    return answer(params as { pieces: LivePiece[]; runLimit: number; factLimit: number }) as T[];
+  };
+  return { rows, one: async <T = Row>(query: string, params?: Params) => (await rows<T>(query, params))[0] ?? null };
+}
+
+/** Handoffs per write: their texts and input documents make them heavy, so a batch is also bounded by its characters. */
+const HANDOFF_BATCH_ROWS = 500;
+const HANDOFF_BATCH_CHARS = 16_000_000;
 
 export interface SeedOptions {
   threadId: string;
@@ -218,6 +280,7 @@ export interface SeedOptions {
 export async function seedThread(driver: Driver, database: string, options: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
   const { threadId, size, planner } = options;
+  const title = `Bench ${size}`;
   const byId = new Map(options.providers.map((p) => [p.id, p]));
   const [main, other] = [options.providers[0]!.id, options.providers[1]!.id];
   const sequence = providerSequence(size, [main, other]);
@@ -227,8 +290,7 @@ export async function seedThread(driver: Driver, database: string, options: Seed
   const runs: SimRun[] = [];
   const decisions: Record<string, number> = {};
   const runRows: Record<string, unknown>[] = [];
-  const handoffRows: { handoff: Record<string, unknown>; transfer: Record<string, unknown> }[] = [];
-  const servedBy: string[] = []; // provider threads that served a run, in order of first run
+  const handoffRows: { handoff: Record<string, unknown> & { summaryText: string; inputDocument: string }; transfer: Record<string, unknown> }[] = [];
   const threadProviders: string[] = [];
   let facts = 0;
   let checkpoints = 0;
@@ -266,20 +328,21 @@ export async function seedThread(driver: Driver, database: string, options: Seed
     } else {
       pt = target!;
     }
-    if (pt.firstRunOrdinal === null) servedBy.push(pt.id);
     pt.firstRunOrdinal ??= ordinal;
     pt.lastRunOrdinal = ordinal;
     pt.served = servingRun(pt.served, ordinal).served;
     pt.status = 'idle';
     if (!threadProviders.includes(provider.id)) threadProviders.push(provider.id);
     const runId = `run_${randomUUID()}`;
+    const userMessage = `Turn ${ordinal}: continue the parser work on ${provider.id}`;
+    const assistantMessage = `Done with step ${ordinal}: updated the grammar and its tests.`;
     const run: Record<string, unknown> = {
       id: runId,
       ordinal,
       provider: provider.id,
       providerThreadId: pt.id,
-      userMessage: `Turn ${ordinal}: continue the parser work on ${provider.id}`,
-      assistantMessage: `Done with step ${ordinal}: updated the grammar and its tests.`,
+      userMessage,
+      assistantMessage,
       planDecision: plan.decision,
       planAction: plan.providerThreadAction,
       planProviderThreadId: plan.providerThreadAction === 'create' ? null : pt.id,
@@ -290,17 +353,31 @@ export async function seedThread(driver: Driver, database: string, options: Seed
       planReasons: plan.reasons,
     };
     if (plan.handoffStrategy && plan.coveredRunOrdinals) {
-      const { from, to } = plan.coveredRunOrdinals;
-      const handoffId = `ho_${randomUUID()}`;
-      const fromIds = to - from < 200 ? [...new Set(runs.slice(from - 1, to).map((r) => r.providerThreadId))] : [...servedBy.filter((id) => id !== pt.id || true)];
+      const range = plan.coveredRunOrdinals;
+      const { from, to } = range;
       const delta = plan.handoffStrategy === 'delta_since_target_last_seen';
-      const text = `# Handoff: runs ${from}-${to} of thread Bench ${size}\nStrategy: ${delta ? 'delta since target last seen' : 'full thread summary'}\nCovers runs ${from}-${to}\nFor: ${provider.id}\n\n## Runs\n- ${to} · ${runs[to - 1]!.provider} · user: Turn ${to} → Done with step ${to}\n`;
+      // As startRun writes it: a delta from the planner's unbounded read, a full summary from a read
+      // bounded by the target's budget, both rendered within that budget.
+      const budget = provider.capabilities.maxRecommendedHandoffChars;
+      const history: ThreadHistory = { id: threadId, forkOrdinal: 0, inherited: [], lastOrdinal: head, rolledBack: [] };
+      const source = await readSummarySource(simulatedHistory(threadId, runs, threadProviders), history, range, delta ? null : budget);
+      const summaryOf = (strategy: HandoffStrategy) => summarize(source, { threadId, title, range, strategy, targetProvider: provider.id, budgetChars: budget });
+      let strategy = plan.handoffStrategy;
+      let summary = summaryOf(strategy);
+      // Past about 2,400 runs even a fully condensed full summary is cut; then startRun sends a
+      // checkpoint summary instead and records why on the run's plan.
+      if (fallsBackToCheckpointSummary(strategy, summary.cut, source.latestCheckpoint !== null)) {
+        strategy = 'checkpoint_summary';
+        summary = summaryOf(strategy);
+        run.planStrategy = strategy;
+        run.planReasons = [...plan.reasons, `Even a fully condensed full-thread summary exceeds ${budget} characters, so a checkpoint summary is sent instead.`];
+      }
       handoffRows.push({
         handoff: {
-          id: handoffId, threadId, targetRunId: runId, fromProviderThreadIds: fromIds, toProviderThreadId: pt.id,
-          coveredFrom: from, coveredTo: to, strategy: plan.handoffStrategy, summaryText: text, status: 'ready',
+          id: `ho_${randomUUID()}`, threadId, targetRunId: runId, fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== pt.id), toProviderThreadId: pt.id,
+          coveredFrom: from, coveredTo: to, strategy, summaryText: summary.text, status: 'ready',
           delivery: deliveryFor(provider.capabilities), source: 'local', targetProvider: provider.id,
-          inputDocument: text, inputDigest: createHash('sha256').update(text).digest('hex'), budgetChars: provider.capabilities.maxRecommendedHandoffChars, omissions: [],
+          inputDocument: summary.document, inputDigest: summary.inputDigest, budgetChars: budget, omissions: [],
         },
         transfer: {
           id: `tr_${randomUUID()}`, kind: 'provider_handoff', sourceThreadId: threadId, targetThreadId: threadId,
@@ -322,7 +399,7 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         : null;
     if (checkpoint) checkpoints++;
     runRows.push({ run, facts: runFacts, checkpoint });
-    runs.push({ ordinal, provider: provider.id, providerThreadId: pt.id });
+    runs.push({ ordinal, provider: provider.id, providerThreadId: pt.id, userMessage, assistantMessage, facts: runFacts, checkpoint });
   }
 
   const session = driver.session({ database });
@@ -334,7 +411,7 @@ export async function seedThread(driver: Driver, database: string, options: Seed
   };
   try {
     const write = (query: string, params: Record<string, unknown>) => session.executeWrite((tx) => tx.run(query, ints({ tenant: TENANT, threadId, ...params }) as Record<string, unknown>));
-    await write(CREATE_THREAD, { id: threadId, title: `Bench ${size}` });
+    await write(CREATE_THREAD, { id: threadId, title });
     await write(CREATE_PROVIDER_THREADS, { providerThreads: providerThreads.map(({ id, provider, seq }) => ({ id, provider, seq, status: 'idle', runtimeMode: SEEDED_RUNTIME_MODE })) });
     const batch = options.batch ?? 5000;
     let lastLog = 0;
@@ -350,9 +427,14 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         options.log(`  seeding ${threadId} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${runRows.length} runs, ${Math.round(done / seconds)} runs/s`);
       }
     }
-    for (let offset = 0; offset < handoffRows.length; offset += 500) {
-      await write(CREATE_HANDOFFS, { handoffs: handoffRows.slice(offset, offset + 500) });
+    for (let offset = 0; offset < handoffRows.length; ) {
+      let end = offset;
+      for (let chars = 0; end < handoffRows.length && end - offset < HANDOFF_BATCH_ROWS && (end === offset || chars < HANDOFF_BATCH_CHARS); end++) {
+        chars += handoffRows[end]!.handoff.summaryText.length + handoffRows[end]!.handoff.inputDocument.length;
+      }
+      await write(CREATE_HANDOFFS, { handoffs: handoffRows.slice(offset, end) });
       await options.afterBatch?.();
+      offset = end;
     }
     await write(FINISH_THREAD, {
       head: size,
