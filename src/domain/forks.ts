@@ -1,5 +1,5 @@
 // How a fork's first run takes in its source: natively when the provider can continue the source's
-// own conversation, else through portable context (../shared/design/domain.md, "Fork").
+// own conversation, else through portable context (docs/design.md, "Fork").
 import { configIncompatibility, type Plan, type PlanRequest } from './planner.js';
 import type { HandoffStrategy, ProviderThreadRecord, TransferResolution } from './records.js';
 

@@ -1,4 +1,4 @@
-// The provider-switching strategy of ../shared/design/domain.md, as a pure function over the
+// The provider-switching strategy of docs/design.md, as a pure function over the
 // bounded neighbourhood the graph layer reads (PlanningSnapshot). One function per step of the
 // design's strategy order; planRun and startRun both call decidePlan, so they cannot disagree.
 import { describeOrdinals, highest, lowest, subtract } from './ranges.js';

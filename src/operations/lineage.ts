@@ -1,4 +1,4 @@
-// Rollback, fork, merge-back and subagents (../shared/design/domain.md, "Rollback", "Fork" and
+// Rollback, fork, merge-back and subagents (docs/design.md, "Rollback", "Fork" and
 // "The wider lineage model"): each one transaction under the thread's lock.
 import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
 import { rollbackActionFor, rollbackReasonFor, servedAfterRollback, turnsDroppedByRollback } from '../domain/coverage.js';

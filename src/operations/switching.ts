@@ -1,5 +1,5 @@
 // Provider switching: planRun, startRun and reportResumeFailure, following the switch flow of
-// ../shared/design/domain.md: read the thread, find the best provider thread, decide the strategy
+// docs/design.md: read the thread, find the best provider thread, decide the strategy
 // (src/domain/planner.ts), generate the handoff, then create or resume the provider thread.
 import { createHash } from 'node:crypto';
 import { ThreadlineError, badInput, notFound } from '../domain/errors.js';

@@ -1,4 +1,4 @@
-// The acceptance case of ../shared/design/domain.md, exactly.
+// The acceptance case of docs/design.md, exactly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { completeRun, coverage, createThread, runTurns, startRun } from '../support/lineage.js';

@@ -1,6 +1,6 @@
 // A reference model of Threadline's lineage rules: threads, runs, provider threads, coverage, the
 // planner's decision order and staleness signals, rollback, fork, merge-back and subagents, held
-// in memory. It restates ../shared/design/domain.md (and the seed design it translates) in the
+// in memory. It restates docs/design.md in the
 // plainest terms the tests can check, and deliberately imports none of the service's logic: a
 // mistake shared by the service and its own planner cannot hide here.
 //
