@@ -7,7 +7,7 @@
 // keeps the ranges of its history that are not live (`rolledBack`): the runs its own rollbacks
 // withdrew, and for a fork the ordinals its source had rolled back before the fork was made. A
 // fork copies them once, at creation, which is the as-of rule: what the fork inherited never changes.
-import { intersect, normalize, subtract, union } from './ranges.js';
+import { intersect, subtract, union } from './ranges.js';
 import type { OrdinalRange } from './records.js';
 
 /** Ordinals from..to of thread threadId, as live at asOf (null: as live now). */
@@ -103,5 +103,5 @@ export function withdrawnByRollback(thread: ThreadHistory, toOrdinal: number): O
 
 /** What a fork at ordinal k of `source` inherits as not live: the source's rolled-back ordinals up to k, as of now. */
 export function rolledBackInheritedByFork(source: ThreadHistory, k: number): OrdinalRange[] {
-  return normalize(intersect(source.rolledBack, [{ from: 1, to: k }]));
+  return intersect(source.rolledBack, [{ from: 1, to: k }]);
 }

@@ -4,6 +4,7 @@
 // reads the files.
 import { renderSummaryReport, type SummaryFact, type SummaryInput, type SummaryRun } from '../domain/summary.js';
 import { parseSession } from './index.js';
+import { INJECTED_MARKERS } from './injected.js';
 import { asObject, parseJson } from './json.js';
 import { redactSecrets } from './redact.js';
 import type { ImportedRun, ParsedSession } from './types.js';
@@ -47,19 +48,6 @@ export interface ThreadEvaluation {
   skipped: string[];
   results: BudgetResult[];
 }
-
-// The wrappers the agent harness puts around injected text (src/sessions/injected.ts strips them from
-// user messages): any of them in a handoff means injected instructions got through.
-const INJECTED_MARKERS = [
-  '<environment_context>',
-  '<user_instructions>',
-  '<INSTRUCTIONS>',
-  '<user_shell_command>',
-  '<system-reminder>',
-  '<command-name>',
-  '<local-command-stdout>',
-  '# AGENTS.md instructions for',
-];
 
 // Record types that carry a model's reasoning: Codex reasoning items and reasoning events, Claude
 // thinking blocks. Their text is never stored, so no part of it may reach a handoff.
