@@ -27,6 +27,11 @@ export function requiredText(field: string, value: string, max: number): string 
   return optionalText(field, value, max)!;
 }
 
+/** A dispatch's fencing token as the caller echoed it; its meaning is checked by src/domain/fencing.ts. */
+export function fencingTokenOf(input: { fencingToken?: string | null }): string | null {
+  return optionalText('fencingToken', input.fencingToken, LIMITS.id + 20);
+}
+
 export function optionalText(field: string, value: string | null | undefined, max: number): string | null {
   if (value === null || value === undefined) return null;
   if (value.length > max) throw badInput(field, `must be at most ${max} characters (got ${value.length})`);

@@ -1,3 +1,4 @@
+import { fencingTokenOf } from './fencing.js';
 import type { DispatchRecord, HandoffRecord, ProviderThreadRecord, RunRecord } from './records.js';
 
 /**
@@ -14,6 +15,7 @@ export function buildDispatch(run: RunRecord, providerThread: ProviderThreadReco
     delivery: ready?.delivery ?? null,
     context: ready?.summaryText ?? null,
     userMessage: run.userMessage,
+    fencingToken: fencingTokenOf(run),
   };
 }
 

@@ -99,6 +99,8 @@ export interface RunRecord {
   providerThreadId: string;
   contextHandoffId: string | null;
   plan: RunPlanRecord;
+  /** Counts the run's dispatches: 1 at startRun, one more each time a resume failure moves it (src/domain/fencing.ts). */
+  dispatchEpoch: number;
   createdAt: string;
   completedAt: string | null;
 }
@@ -243,6 +245,7 @@ export interface DispatchRecord {
   context: string | null;
   userMessage: string;
   forkFromTurn: number | null;
+  fencingToken: string;
 }
 
 /** What startRun and reportResumeFailure return; plan and dispatch derive from it. */

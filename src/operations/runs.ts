@@ -1,33 +1,31 @@
-// The rest of a run's life cycle: the provider's native id, completion and failure.
+// The end of a run's life cycle: completion and failure, fenced when the caller echoes its dispatch's token.
 import { ThreadlineError, notFound } from '../domain/errors.js';
-import type { ProviderThreadRecord, RunRecord } from '../domain/records.js';
-import { bindProviderThread as bindNativeRef } from '../graph/repositories/providerThreads.js';
+import { assertCurrentDispatch, parseFencingToken } from '../domain/fencing.js';
+import type { RunRecord } from '../domain/records.js';
+import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { finishRun, lockRunForUpdate, type RunOutcome } from '../graph/repositories/runs.js';
 import { newId, type OperationContext } from './context.js';
-
-export async function bindProviderThread(context: OperationContext, providerThreadId: string, nativeThreadRef: string): Promise<ProviderThreadRecord> {
-  const bound = await context.graph.write((tx) => bindNativeRef(tx, providerThreadId, nativeThreadRef));
-  if (!bound) throw notFound('ProviderThread', providerThreadId);
-  return bound;
-}
 
 export type CompletionInput = Omit<RunOutcome, 'status' | 'error' | 'checkpoint'> & {
   checkpoint: Omit<NonNullable<RunOutcome['checkpoint']>, 'id'> | null;
 };
 
-export async function completeRun(context: OperationContext, runId: string, input: CompletionInput): Promise<RunRecord> {
+export async function completeRun(context: OperationContext, runId: string, input: CompletionInput, fencingToken: string | null): Promise<RunRecord> {
   const checkpoint = input.checkpoint && { ...input.checkpoint, id: newId('cp') };
-  return endRun(context, runId, { ...input, checkpoint, status: 'completed', error: null });
+  return endRun(context, runId, { ...input, checkpoint, status: 'completed', error: null }, fencingToken);
 }
 
-export async function failRun(context: OperationContext, runId: string, error: string, interrupted: boolean): Promise<RunRecord> {
-  return endRun(context, runId, { status: interrupted ? 'interrupted' : 'failed', error, assistantMessage: null, facts: [], checkpoint: null });
+export async function failRun(context: OperationContext, runId: string, error: string, interrupted: boolean, fencingToken: string | null): Promise<RunRecord> {
+  return endRun(context, runId, { status: interrupted ? 'interrupted' : 'failed', error, assistantMessage: null, facts: [], checkpoint: null }, fencingToken);
 }
 
-async function endRun(context: OperationContext, runId: string, outcome: RunOutcome): Promise<RunRecord> {
+async function endRun(context: OperationContext, runId: string, outcome: RunOutcome, fencingToken: string | null): Promise<RunRecord> {
+  const token = fencingToken === null ? null : parseFencingToken(fencingToken);
   return context.graph.write(async (tx) => {
     const locked = await lockRunForUpdate(tx, runId);
     if (!locked) throw notFound('Run', runId);
+    // A replaced dispatch's late answer is refused before the run's status is looked at: it says why.
+    if (token) assertCurrentDispatch(token, locked.run, (await providerThreadsByIds(tx, [locked.run.providerThreadId]))[0]!);
     if (locked.run.status !== 'running') {
       throw new ThreadlineError('CONFLICT', `Run ${runId} is ${locked.run.status}, not running.`, { status: locked.run.status });
     }

@@ -1,9 +1,10 @@
-// Provider switching: planRun, startRun and reportResumeFailure, following the switch flow of
+// Provider switching: planRun, startRun, reportResumeFailure and bindProviderThread (a resumed blank is a resume failure), following the switch flow of
 // docs/design.md: read the thread, find the best provider thread, decide the strategy
 // (src/domain/planner.ts), generate the handoff, then create or resume the provider thread.
 import { createHash } from 'node:crypto';
 import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
 import { decidePlan, measurableDeltaRange, planAfterResumeFailure, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
+import { assertCurrentDispatch, parseFencingToken, resumedBlank, resumedBlankError } from '../domain/fencing.js';
 import { planForFork, resolveFork, type ForkResolution } from '../domain/forks.js';
 import { liveHistory } from '../domain/history.js';
 import { intersect } from '../domain/ranges.js';
@@ -11,9 +12,9 @@ import { DEFAULT_SUMMARY_POLICY } from '../domain/summaryPolicy.js';
 import type { ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, ThreadRecord, TransferRecord } from '../domain/records.js';
 import { handoffsByIds, mergeBacksCarriedBy, pendingTransfersInto, resolveForkNatively, supersedeHandoff } from '../graph/repositories/handoffs.js';
 import { loadPlanningSnapshot, type SummarySource } from '../graph/repositories/planning.js';
-import { createProviderThread, markProviderThreadStale, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
+import { bindProviderThread as bindNativeRef, createProviderThread, markProviderThreadStale, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { createRun, lockRunForUpdate, moveRunToProviderThread, runByIdempotencyKey, runsByIds, setRunPlan } from '../graph/repositories/runs.js';
-import { lockThread } from '../graph/repositories/threads.js';
+import { lockThread, type LockedThread } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 import { writeWithConfiguredSummarizer } from './handoffSources.js';
@@ -130,59 +131,107 @@ async function recordContextOnPlan(tx: Tx, run: RunRecord, plan: Plan, written: 
  * same run, and a full summary of every earlier live run supersedes the run's old handoff and
  * carries on the merge-backs that handoff delivered.
  */
-export async function reportResumeFailure(context: OperationContext, runId: string, error: string): Promise<StartRunResult> {
+export async function reportResumeFailure(context: OperationContext, runId: string, error: string, fencingToken: string | null): Promise<StartRunResult> {
+  const token = fencingToken === null ? null : parseFencingToken(fencingToken);
   return context.graph.write(async (tx) => {
     const locked = await lockRunForUpdate(tx, runId);
     if (!locked) throw notFound('Run', runId);
-    const { run } = locked;
-    if (run.status !== 'running') throw new ThreadlineError('CONFLICT', `Run ${run.id} is ${run.status}, not running.`);
-    if (run.plan.providerThreadAction !== 'resume' && run.plan.providerThreadAction !== 'reuse') {
-      throw new ThreadlineError('CONFLICT', `Run ${run.id} did not resume a provider thread (action ${run.plan.providerThreadAction}).`);
-    }
-    const provider = context.providers.get(run.provider);
-    if (!provider) throw new ThreadlineError('CONFLICT', `Provider ${run.provider} of run ${run.id} is no longer configured.`);
-
-    const failedId = run.providerThreadId;
-    const replacement = await createProviderThread(tx, {
-      id: newId('pt'),
-      threadId: run.threadId,
-      provider: provider.id,
-      model: run.model,
-      runtimeMode: run.runtimeMode,
-    });
-    const [failed] = await providerThreadsByIds(tx, [failedId]);
-    const moved = await moveRunToProviderThread(tx, run, failed!, replacement, error);
-    // Rolled-back ordinals below the run are not history: the summary ends at the live run before it.
-    const liveBefore = intersect(liveHistory(locked.thread), [{ from: 1, to: run.ordinal - 1 }]);
-    const plan = planAfterResumeFailure(failedId, provider.id, error, liveBefore);
-    const replanned = await setRunPlan(tx, run.id, plan);
-    const [current] = await providerThreadsByIds(tx, [replacement.id]);
-    // The run is still the delivery of the merge-backs its old handoff carried: the new one takes them on.
-    const mergeBacks = run.contextHandoffId ? await mergeBacksCarriedBy(tx, run.contextHandoffId) : [];
-    // Re-planning must not wait on another writer: the replacement summary is always local.
-    const { handoff } = await writeRunContext(tx, {
-      plan,
-      run: moved,
-      thread: locked.thread,
-      provider,
-      providerThread: current!,
-      sourceProviderThreadId: null,
-      leavingProvider: null,
-      baseOrdinal: null,
-      reusableSource: null,
-      fork: null,
-      subagentSpawn: null,
-      mergeBacks,
-      manualContext: null,
-      policy: DEFAULT_SUMMARY_POLICY,
-      createdBy: 'system',
-    });
-    if (handoff && run.contextHandoffId) {
-      await supersedeHandoff(tx, run.contextHandoffId, handoff.id, handoff.transferId);
-      handoff.supersedesId = run.contextHandoffId;
-    }
-    return { run: { ...replanned, contextHandoffId: handoff?.id ?? null }, providerThread: current!, handoff };
+    if (token) assertCurrentDispatch(token, locked.run, (await providerThreadsByIds(tx, [locked.run.providerThreadId]))[0]!);
+    return replanAfterResumeFailure(tx, context, locked.run, locked.thread, error);
   });
+}
+
+export interface BindInput {
+  providerThreadId: string;
+  nativeThreadRef: string;
+  fencingToken: string | null;
+}
+
+/** What bindProviderThread did: bound the native id, or found a resumed blank and re-planned the run. */
+export interface BindResult {
+  /** The provider thread named, as it is now (RESUME_FAILED after a resumed blank). */
+  providerThread: ProviderThreadRecord;
+  /** Set after a resumed blank: the run re-planned onto a new provider thread, and what to send it. */
+  replanned: StartRunResult | null;
+}
+
+/**
+ * Records the provider's native id for a provider thread. When the running run it serves was
+ * dispatched to resume or reuse another native id, the provider resumed blank: that is a resume
+ * failure (src/domain/fencing.ts), not the same continuity.
+ */
+export async function bindProviderThread(context: OperationContext, input: BindInput): Promise<BindResult> {
+  const token = input.fencingToken === null ? null : parseFencingToken(input.fencingToken);
+  return context.graph.write(async (tx) => {
+    const [named] = await providerThreadsByIds(tx, [input.providerThreadId]);
+    if (!named) throw notFound('ProviderThread', input.providerThreadId);
+    const thread = (await lockThread(tx, named.threadId))!;
+    // Read again under the lock: a concurrent resume failure may have replaced it.
+    const [providerThread] = await providerThreadsByIds(tx, [named.id]);
+    const dispatchedRunId = token?.runId ?? thread.runningRunId;
+    const [run] = dispatchedRunId ? await runsByIds(tx, [dispatchedRunId]) : [];
+    if (token) {
+      if (!run) throw notFound('Run', token.runId);
+      assertCurrentDispatch(token, run, providerThread!, providerThread!.id);
+    }
+    const dispatched = run?.status === 'running' && run.providerThreadId === providerThread!.id ? run : null;
+    if (dispatched && resumedBlank(dispatched.plan.providerThreadAction, providerThread!.nativeThreadRef, input.nativeThreadRef)) {
+      const replanned = await replanAfterResumeFailure(tx, context, dispatched, thread, resumedBlankError(providerThread!.nativeThreadRef!, input.nativeThreadRef));
+      const [failed] = await providerThreadsByIds(tx, [providerThread!.id]);
+      return { providerThread: failed!, replanned };
+    }
+    return { providerThread: (await bindNativeRef(tx, providerThread!.id, input.nativeThreadRef))!, replanned: null };
+  });
+}
+
+async function replanAfterResumeFailure(tx: Tx, context: OperationContext, run: RunRecord, thread: LockedThread, error: string): Promise<StartRunResult> {
+  if (run.status !== 'running') throw new ThreadlineError('CONFLICT', `Run ${run.id} is ${run.status}, not running.`);
+  if (run.plan.providerThreadAction !== 'resume' && run.plan.providerThreadAction !== 'reuse') {
+    throw new ThreadlineError('CONFLICT', `Run ${run.id} did not resume a provider thread (action ${run.plan.providerThreadAction}).`);
+  }
+  const provider = context.providers.get(run.provider);
+  if (!provider) throw new ThreadlineError('CONFLICT', `Provider ${run.provider} of run ${run.id} is no longer configured.`);
+
+  const failedId = run.providerThreadId;
+  const replacement = await createProviderThread(tx, {
+    id: newId('pt'),
+    threadId: run.threadId,
+    provider: provider.id,
+    model: run.model,
+    runtimeMode: run.runtimeMode,
+  });
+  const [failed] = await providerThreadsByIds(tx, [failedId]);
+  const moved = await moveRunToProviderThread(tx, run, failed!, replacement, error);
+  // Rolled-back ordinals below the run are not history: the summary ends at the live run before it.
+  const liveBefore = intersect(liveHistory(thread), [{ from: 1, to: run.ordinal - 1 }]);
+  const plan = planAfterResumeFailure(failedId, provider.id, error, liveBefore);
+  const replanned = await setRunPlan(tx, run.id, plan);
+  const [current] = await providerThreadsByIds(tx, [replacement.id]);
+  // The run is still the delivery of the merge-backs its old handoff carried: the new one takes them on.
+  const mergeBacks = run.contextHandoffId ? await mergeBacksCarriedBy(tx, run.contextHandoffId) : [];
+  // Re-planning must not wait on another writer: the replacement summary is always local.
+  const { handoff } = await writeRunContext(tx, {
+    plan,
+    run: moved,
+    thread,
+    provider,
+    providerThread: current!,
+    sourceProviderThreadId: null,
+    leavingProvider: null,
+    baseOrdinal: null,
+    reusableSource: null,
+    fork: null,
+    subagentSpawn: null,
+    mergeBacks,
+    manualContext: null,
+    policy: DEFAULT_SUMMARY_POLICY,
+    createdBy: 'system',
+  });
+  if (handoff && run.contextHandoffId) {
+    await supersedeHandoff(tx, run.contextHandoffId, handoff.id, handoff.transferId);
+    handoff.supersedesId = run.contextHandoffId;
+  }
+  return { run: { ...replanned, contextHandoffId: handoff?.id ?? null }, providerThread: current!, handoff };
 }
 
 function planRequest(context: OperationContext, input: PlanInput): PlanRequest {

@@ -325,12 +325,25 @@ const ROWS: Record<string, Row> = {
     select: '{ id status }',
     prepare: async () => ({ runId: (await start(await newThread(), 'codex')).run.id }),
     args: (s) => ({ input: { runId: s.runId, error: hostile(), interrupted: true } }),
+    refused: [
+      { name: 'a fencing token that is Cypher', args: (s) => ({ input: { runId: s.runId, error: 'e', fencingToken: "'}) DETACH DELETE n //" } }), code: 'BAD_USER_INPUT' },
+      { name: 'a fencing token of another run', args: (s) => ({ input: { runId: s.runId, error: 'e', fencingToken: `${hostile()}~1` } }), code: 'BAD_USER_INPUT' },
+    ],
     readBack: (s) => a.ok('query($id: ID!) { run(id: $id) { error } }', { id: s.runId }),
   },
   'Mutation.bindProviderThread': {
     select: '{ id }',
     prepare: async () => ({ providerThreadId: (await start(await newThread(), 'codex')).providerThread.id }),
     args: (s) => ({ input: { providerThreadId: s.providerThreadId, nativeThreadRef: hostile() } }),
+    readBack: (s) => a.ok('query($id: ID!) { providerThread(id: $id) { nativeThreadRef } }', { id: s.providerThreadId }),
+  },
+  'Mutation.bindNativeThread': {
+    select: '{ providerThread { id } resumedBlank }',
+    prepare: async () => ({ providerThreadId: (await start(await newThread(), 'codex')).providerThread.id }),
+    args: (s) => ({ input: { providerThreadId: s.providerThreadId, nativeThreadRef: hostile() } }),
+    refused: [
+      { name: 'a fencing token that is Cypher', args: (s) => ({ input: { providerThreadId: s.providerThreadId, nativeThreadRef: 'n', fencingToken: "'}) DETACH DELETE n //~1" } }), code: 'NOT_FOUND' },
+    ],
     readBack: (s) => a.ok('query($id: ID!) { providerThread(id: $id) { nativeThreadRef } }', { id: s.providerThreadId }),
   },
   'Mutation.reportResumeFailure': {

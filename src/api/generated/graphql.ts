@@ -50,7 +50,19 @@ export type AnalyticsSummaryProvenanceArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
+export type BindNativeThreadPayload = {
+  __typename?: 'BindNativeThreadPayload';
+  /** The provider thread named, as it is now: RESUME_FAILED after a resumed blank. */
+  providerThread: ProviderThread;
+  /** After a resumed blank: the run, its new plan (FULL_HANDOFF_NEW, RESUME_FAILED), the new provider thread and the dispatch to send instead; null otherwise. */
+  replanned: Maybe<StartRunPayload>;
+  /** The provider reported another native id than the dispatch asked it to resume: the run was re-planned. */
+  resumedBlank: Scalars['Boolean']['output'];
+};
+
 export type BindProviderThreadInput = {
+  /** The Dispatch.fencingToken of the dispatch this session answers; without it the call is not fenced. */
+  fencingToken?: InputMaybe<Scalars['String']['input']>;
   /** 1..500 characters. */
   nativeThreadRef: Scalars['String']['input'];
   providerThreadId: Scalars['ID']['input'];
@@ -82,6 +94,8 @@ export type CompleteRunInput = {
   checkpoint?: InputMaybe<CheckpointInput>;
   /** At most 500 facts. */
   facts?: InputMaybe<Array<RunFactInput>>;
+  /** The Dispatch.fencingToken of the dispatch this completion answers; without it the call is not fenced. */
+  fencingToken?: InputMaybe<Scalars['String']['input']>;
   /**
    * The provider's own records of this turn: the service reads them with the session adapters of
    * npm run import and appends the facts they hold (files changed, commands and tests, plan, failures,
@@ -211,6 +225,13 @@ export type Dispatch = {
   /** The handoff text to send as leading context; null when no handoff. */
   context: Maybe<Scalars['String']['output']>;
   delivery: Maybe<ContextDelivery>;
+  /**
+   * Names this dispatch of the run. Echo it in bindNativeThread, completeRun, failRun and
+   * reportResumeFailure: once the dispatch is replaced (a resume failure or a resumed blank moved the
+   * run to another provider thread, or its provider thread was replaced), calls carrying it are refused
+   * with STALE_DISPATCH and change nothing. Opaque: send it back as given.
+   */
+  fencingToken: Scalars['String']['output'];
   /** For NATIVE_FORK: how many of the source provider thread's turns the fork keeps. */
   forkFromTurn: Maybe<Scalars['Int']['output']>;
   /** Native id to resume or reuse; null when the provider must create a thread. */
@@ -238,6 +259,8 @@ export type EndReason =
 export type FailRunInput = {
   /** 1..20000 characters. */
   error: Scalars['String']['input'];
+  /** The Dispatch.fencingToken of the dispatch this failure answers; without it the call is not fenced. */
+  fencingToken?: InputMaybe<Scalars['String']['input']>;
   /** true: INTERRUPTED (stopped by the user or the orchestrator), false: FAILED. */
   interrupted?: InputMaybe<Scalars['Boolean']['input']>;
   runId: Scalars['ID']['input'];
@@ -359,14 +382,31 @@ export type MergeBackInput = {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** Records the provider's native id for a provider thread once the provider created or resumed it. */
+  /**
+   * Records the provider's native id for a provider thread once the provider created or resumed it.
+   * When the running run it serves was dispatched to RESUME or REUSE another native id (the provider
+   * silently started a fresh session), that is not the same continuity: the provider thread becomes
+   * RESUME_FAILED, the run moves to a new one with a full summary of its live history, and the answer
+   * says resumedBlank with the new dispatch to send. STALE_DISPATCH when fencingToken is a replaced
+   * dispatch's.
+   */
+  bindNativeThread: BindNativeThreadPayload;
+  /**
+   * Records the provider's native id for a provider thread once the provider created or resumed it.
+   * When the running run it serves was dispatched to RESUME or REUSE another native id, the provider
+   * resumed blank: the run is re-planned as after reportResumeFailure and the provider thread returned
+   * is RESUME_FAILED. bindNativeThread answers the same call with what to send then.
+   * @deprecated Use bindNativeThread: it says when the provider resumed blank and what to send instead.
+   */
   bindProviderThread: ProviderThread;
+  /** STALE_DISPATCH when fencingToken is a replaced dispatch's; CONFLICT when the run is not running. */
   completeRun: Run;
   /** Returns a subagent's result to its parent run, where every later summary of the parent includes it. */
   completeSubagent: ContextTransfer;
   /** The orchestrator performed the native rollback asked for: the provider thread is IDLE again, knowing the thread through the rollback point. */
   confirmProviderRollback: ProviderThread;
   createThread: Thread;
+  /** STALE_DISPATCH when fencingToken is a replaced dispatch's; CONFLICT when the run is not running. */
   failRun: Run;
   /** A new app thread from a stable source point; no provider is chosen until its first run. */
   forkThread: Thread;
@@ -388,7 +428,10 @@ export type Mutation = {
   regenerateHandoff: ContextHandoff;
   /** The native rollback failed: the provider thread becomes DIVERGENT and its provider's next run starts a new one. */
   reportProviderRollbackFailure: ProviderThread;
-  /** The provider could not resume the planned provider thread: re-plan onto a new one with a full summary. */
+  /**
+   * The provider could not resume the planned provider thread: re-plan onto a new one with a full summary.
+   * STALE_DISPATCH when fencingToken is a replaced dispatch's.
+   */
   reportResumeFailure: StartRunPayload;
   /** Rolls the thread back to toOrdinal (0: before its first run). Runs above it are kept as ROLLED_BACK; their ordinals are never reused. */
   rollbackThread: RollbackPayload;
@@ -398,6 +441,11 @@ export type Mutation = {
   startRun: StartRunPayload;
   /** The text a provider wrote for a PENDING handoff; makes it READY. Refused over the target's budget. */
   submitHandoffSummary: ContextHandoff;
+};
+
+
+export type MutationBindNativeThreadArgs = {
+  input: BindProviderThreadInput;
 };
 
 
@@ -799,6 +847,8 @@ export type RegenerateHandoffInput = {
 export type ReportResumeFailureInput = {
   /** 1..20000 characters. */
   error: Scalars['String']['input'];
+  /** The Dispatch.fencingToken of the dispatch that failed to resume; without it the call is not fenced. */
+  fencingToken?: InputMaybe<Scalars['String']['input']>;
   runId: Scalars['ID']['input'];
 };
 
@@ -1230,6 +1280,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   Analytics: ResolverTypeWrapper<AnalyticsWindowModel>;
+  BindNativeThreadPayload: ResolverTypeWrapper<Omit<BindNativeThreadPayload, 'providerThread' | 'replanned'> & { providerThread: ResolversTypes['ProviderThread'], replanned?: Maybe<ResolversTypes['StartRunPayload']> }>;
   BindProviderThreadInput: BindProviderThreadInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Checkpoint: ResolverTypeWrapper<CheckpointRecordModel>;
@@ -1320,6 +1371,7 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   Analytics: AnalyticsWindowModel;
+  BindNativeThreadPayload: Omit<BindNativeThreadPayload, 'providerThread' | 'replanned'> & { providerThread: ResolversParentTypes['ProviderThread'], replanned?: Maybe<ResolversParentTypes['StartRunPayload']> };
   BindProviderThreadInput: BindProviderThreadInput;
   Boolean: Scalars['Boolean']['output'];
   Checkpoint: CheckpointRecordModel;
@@ -1392,6 +1444,12 @@ export type AnalyticsResolvers<ContextType = RequestContext, ParentType extends 
   staleness?: Resolver<Array<ResolversTypes['StalenessStats']>, ParentType, ContextType, RequireFields<AnalyticsStalenessArgs, 'first'>>;
   summaryProvenance?: Resolver<Array<ResolversTypes['ProvenanceStats']>, ParentType, ContextType, RequireFields<AnalyticsSummaryProvenanceArgs, 'first'>>;
   to?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type BindNativeThreadPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['BindNativeThreadPayload'] = ResolversParentTypes['BindNativeThreadPayload']> = {
+  providerThread?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType>;
+  replanned?: Resolver<Maybe<ResolversTypes['StartRunPayload']>, ParentType, ContextType>;
+  resumedBlank?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type CheckpointResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Checkpoint'] = ResolversParentTypes['Checkpoint']> = {
@@ -1482,6 +1540,7 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 export type DispatchResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Dispatch'] = ResolversParentTypes['Dispatch']> = {
   context?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   delivery?: Resolver<Maybe<ResolversTypes['ContextDelivery']>, ParentType, ContextType>;
+  fencingToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   forkFromTurn?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   nativeThreadRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   providerThreadAction?: Resolver<ResolversTypes['ProviderThreadAction'], ParentType, ContextType>;
@@ -1515,6 +1574,7 @@ export type ImportRunsPayloadResolvers<ContextType = RequestContext, ParentType 
 export type ImportedRunStatusResolvers = { COMPLETED: 'completed', FAILED: 'failed', INTERRUPTED: 'interrupted' };
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  bindNativeThread?: Resolver<ResolversTypes['BindNativeThreadPayload'], ParentType, ContextType, RequireFields<MutationBindNativeThreadArgs, 'input'>>;
   bindProviderThread?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationBindProviderThreadArgs, 'input'>>;
   completeRun?: Resolver<ResolversTypes['Run'], ParentType, ContextType, RequireFields<MutationCompleteRunArgs, 'input'>>;
   completeSubagent?: Resolver<ResolversTypes['ContextTransfer'], ParentType, ContextType, RequireFields<MutationCompleteSubagentArgs, 'input'>>;
@@ -1811,6 +1871,7 @@ export type TransferStatusResolvers = { CONSUMED: 'consumed', PENDING: 'pending'
 
 export type Resolvers<ContextType = RequestContext> = {
   Analytics?: AnalyticsResolvers<ContextType>;
+  BindNativeThreadPayload?: BindNativeThreadPayloadResolvers<ContextType>;
   Checkpoint?: CheckpointResolvers<ContextType>;
   ContextDelivery?: ContextDeliveryResolvers;
   ContextHandoff?: ContextHandoffResolvers<ContextType>;

@@ -1,13 +1,20 @@
-import { bindProviderThread } from '../../operations/runs.js';
-import { reportResumeFailure } from '../../operations/switching.js';
-import type { Resolvers } from '../generated/graphql.js';
+import { bindProviderThread, reportResumeFailure } from '../../operations/switching.js';
+import type { BindProviderThreadInput, Resolvers } from '../generated/graphql.js';
 import { count, firstOrdinals } from '../../domain/ranges.js';
-import { LIMITS, clamp, requiredText } from '../validation.js';
+import { LIMITS, clamp, fencingTokenOf, requiredText } from '../validation.js';
 import { notFound } from '../../domain/errors.js';
 
 // The ordinal lists are a convenience beside the ranges: bounded, so an answer never grows with the thread.
 const ORDINALS_DEFAULT = 1000;
 const ORDINALS_MAX = 10_000;
+
+function bindInput(input: BindProviderThreadInput) {
+  return {
+    providerThreadId: input.providerThreadId,
+    nativeThreadRef: requiredText('nativeThreadRef', input.nativeThreadRef, LIMITS.ref),
+    fencingToken: fencingTokenOf(input),
+  };
+}
 
 export const providerResolvers: Resolvers = {
   Query: {
@@ -15,10 +22,13 @@ export const providerResolvers: Resolvers = {
     providerThread: (_root, { id }, { loaders }) => loaders.providerThread.load(id),
   },
   Mutation: {
-    bindProviderThread: (_root, { input }, { operations }) =>
-      bindProviderThread(operations, input.providerThreadId, requiredText('nativeThreadRef', input.nativeThreadRef, LIMITS.ref)),
+    bindProviderThread: async (_root, { input }, { operations }) => (await bindProviderThread(operations, bindInput(input))).providerThread,
+    bindNativeThread: async (_root, { input }, { operations }) => {
+      const { providerThread, replanned } = await bindProviderThread(operations, bindInput(input));
+      return { providerThread, resumedBlank: replanned !== null, replanned };
+    },
     reportResumeFailure: (_root, { input }, { operations }) =>
-      reportResumeFailure(operations, input.runId, requiredText('error', input.error, LIMITS.error)),
+      reportResumeFailure(operations, input.runId, requiredText('error', input.error, LIMITS.error), fencingTokenOf(input)),
   },
   ProviderThread: {
     handoffIds: async (providerThread, _args, { loaders }) => (await loaders.coverage.load(providerThread.id))?.handoffIds ?? [],

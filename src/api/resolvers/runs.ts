@@ -3,7 +3,7 @@ import { completeRun, failRun } from '../../operations/runs.js';
 import { notFound } from '../../domain/errors.js';
 import type { Resolvers } from '../generated/graphql.js';
 import { rawEventFacts } from '../rawEvents.js';
-import { LIMITS, factsOf, listOf, nonNegativeInt, optionalText, requiredText } from '../validation.js';
+import { LIMITS, factsOf, fencingTokenOf, listOf, nonNegativeInt, optionalText, requiredText } from '../validation.js';
 
 export const runResolvers: Resolvers = {
   Query: {
@@ -27,10 +27,10 @@ export const runResolvers: Resolvers = {
         assistantMessage: optionalText('assistantMessage', input.assistantMessage, LIMITS.assistantMessage),
         facts,
         checkpoint: checkpoint ?? null,
-      });
+      }, fencingTokenOf(input));
     },
     failRun: (_root, { input }, { operations }) =>
-      failRun(operations, input.runId, requiredText('error', input.error, LIMITS.error), input.interrupted ?? false),
+      failRun(operations, input.runId, requiredText('error', input.error, LIMITS.error), input.interrupted ?? false, fencingTokenOf(input)),
   },
   Run: {
     providerThread: async (run, _args, { loaders }) => {

@@ -95,6 +95,8 @@ export function toRun(props: Props): RunRecord {
     providerThreadId: String(props.providerThreadId),
     contextHandoffId: text(props.contextHandoffId),
     plan: toPlan(props),
+    // Runs written before fencing have no epoch: theirs is the first dispatch.
+    dispatchEpoch: int(props.dispatchEpoch) ?? 1,
     createdAt: String(props.createdAt),
     completedAt: text(props.completedAt),
   };

@@ -23,7 +23,7 @@ export interface NewRun {
 export async function createRun(tx: Tx, run: NewRun, providerThread: ProviderThreadRecord): Promise<{ run: RunRecord; providerThread: ProviderThreadRecord }> {
   const { plan, ...fields } = run;
   const row = await tx.one<{ run: Props; providerThread: Props }>('runs/create', {
-    run: { ...fields, ...planProperties(plan) },
+    run: { ...fields, ...planProperties(plan), dispatchEpoch: 1 },
     providerThreadId: providerThread.id,
     served: servedProperties(servingRun(providerThread.served, run.ordinal)),
   });
