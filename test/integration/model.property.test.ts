@@ -71,6 +71,30 @@ describe('the reference model', () => {
   });
 });
 
+describe('the fencing and resumed-blank rules', () => {
+  it("a resumed blank re-plans the run, and the replaced dispatch's late calls are refused", async () => {
+    const script: Operation[] = [
+      { op: 'createThread', thread: 't1' },
+      ...turns('t1', 'codex', 1, 2),
+      { op: 'bindProviderThread', providerThread: 'p1' },
+      ...turns('t1', 'claude', 3, 1),
+      { op: 'startRun', thread: 't1', provider: 'codex' },
+      { op: 'bindProviderThread', providerThread: 'p1', nativeRef: 'native-p1-blank', dispatch: { run: 't1#4', epoch: 1 } },
+      { op: 'completeRun', run: 't1#4', checkpoint: false, dispatch: 1 },
+      { op: 'bindProviderThread', providerThread: 'p1', nativeRef: 'native-p1-late', dispatch: { run: 't1#4', epoch: 1 } },
+      { op: 'completeRun', run: 't1#4', checkpoint: false, dispatch: 2 },
+      { op: 'failRun', run: 't1#4', interrupted: false, dispatch: 2 },
+    ];
+    const model = new LineageModel();
+    const outcomes = script.map((operation) => model.apply(operation));
+    expect(outcomes[9]).toMatchObject({
+      ok: { providerThread: 'p1', status: 'RESUME_FAILED', resumedBlank: true, replanned: { providerThread: 'p3', plan: { decision: 'FULL_HANDOFF_NEW', stalenessSignals: ['RESUME_FAILED'] }, fencingToken: 't1#4@2' } },
+    });
+    expect(outcomes.slice(10)).toEqual([{ error: 'STALE_DISPATCH' }, { error: 'STALE_DISPATCH' }, expect.objectContaining({ ok: expect.anything() }), { error: 'CONFLICT' }]);
+    await replay(t.gql, script, () => {});
+  });
+});
+
 // Minimal sequences on which the service once broke a rule of the design that the model states,
 // found by the random sequences (which reach them only now and then; these, every time).
 describe('disagreements the random sequences found', () => {

@@ -6,7 +6,7 @@
 //
 // Everything is named by symbols (see operations.ts). Each operation returns the Outcome the
 // service should return; observe() gives the state the service should show.
-import type { ForkFrom, Operation, Outcome, RunOptions } from './operations.js';
+import { nativeRefOf, tokenSymbol, type ForkFrom, type Operation, type Outcome, type RunOptions } from './operations.js';
 import { capabilitiesOf, LIMITS } from './providers.js';
 
 type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'INTERRUPTED' | 'ROLLED_BACK';
@@ -68,6 +68,8 @@ interface Run {
   handoff: string | null;
   hasCheckpoint: boolean;
   plan: Plan;
+  /** Its dispatches so far: 1 at the start, one more each time a resume failure moves it. */
+  epoch: number;
 }
 
 interface ProviderThread {
@@ -79,8 +81,8 @@ interface ProviderThread {
   runtimeMode: string | null;
   /** A native fork knows its thread's history through this ordinal without having served it. */
   inheritedThrough: number | null;
-  /** The provider told us its native id (bindProviderThread): needed to fork it natively. */
-  bound: boolean;
+  /** The native id the provider told us (bindProviderThread), needed to fork it natively; null until then. */
+  nativeRef: string | null;
 }
 
 interface Handoff {
@@ -128,7 +130,10 @@ const REGENERABLE: ReadonlySet<Strategy> = new Set(['DELTA_SINCE_TARGET_LAST_SEE
 const NOT_RESUMABLE: ReadonlySet<ProviderThreadStatus> = new Set(['DIVERGENT', 'ROLLED_BACK']);
 /** A native fork needs a source provider thread in a known, current state. */
 const NOT_FORKABLE: ReadonlySet<ProviderThreadStatus> = new Set(['DIVERGENT', 'STALE', 'RESUME_FAILED', 'ROLLED_BACK']);
+/** A provider thread replaced by another: a call fenced by one of its dispatches is refused. */
+const REPLACED: ReadonlySet<ProviderThreadStatus> = new Set(['STALE', 'RESUME_FAILED', 'DIVERGENT', 'ROLLED_BACK']);
 
+const resumes = (run: Run) => run.plan.providerThreadAction === 'RESUME' || run.plan.providerThreadAction === 'REUSE';
 const error = (code: string): Outcome => ({ error: code });
 const ok = (data: unknown): Outcome => ({ ok: data });
 const maxOf = (values: number[]) => values.reduce((a, b) => Math.max(a, b), 0);
@@ -150,14 +155,13 @@ export class LineageModel {
       case 'planRun':
         return ok(this.plan(this.thread(operation.thread), operation.provider, operation));
       case 'completeRun':
-        return this.finishRun(operation.run, 'COMPLETED', operation.checkpoint);
+        return this.finishRun(operation.run, 'COMPLETED', operation.checkpoint, operation.dispatch);
       case 'failRun':
-        return this.finishRun(operation.run, operation.interrupted ? 'INTERRUPTED' : 'FAILED', false);
+        return this.finishRun(operation.run, operation.interrupted ? 'INTERRUPTED' : 'FAILED', false, operation.dispatch);
       case 'reportResumeFailure':
-        return this.reportResumeFailure(operation.run);
+        return this.reportResumeFailure(operation.run, operation.dispatch);
       case 'bindProviderThread':
-        this.providerThread(operation.providerThread).bound = true;
-        return ok({ providerThread: operation.providerThread });
+        return this.bind(operation.providerThread, nativeRefOf(operation), operation.dispatch);
       case 'rollbackThread':
         return this.rollback(operation.thread, operation.toOrdinal);
       case 'confirmProviderRollback':
@@ -252,6 +256,7 @@ export class LineageModel {
       handoff: null,
       hasCheckpoint: false,
       plan,
+      epoch: 1,
     };
     this.runs.set(run.id, run);
     thread.head = thread.last = ordinal;
@@ -310,8 +315,19 @@ export class LineageModel {
     return this.newHandoff({ ...base, kind: 'mergeBack', strategy: 'FORK_DELTA_SUMMARY', range, covers: this.inRange(this.liveOwnRuns(forkThread), range) });
   }
 
-  private finishRun(runId: string, status: RunStatus, checkpoint: boolean): Outcome {
+  /**
+   * A call echoing the fencing token of dispatch `epoch` of the run comes from a replaced session
+   * unless it is the run's current dispatch, on the provider thread the call names (a bind), and
+   * that provider thread was not replaced since. No token, no fencing.
+   */
+  private fencedOff(run: Run, epoch: number | undefined, named: string | null = null): boolean {
+    if (epoch === undefined) return false;
+    return epoch < run.epoch || (named !== null && named !== run.providerThread) || REPLACED.has(this.providerThread(run.providerThread).status);
+  }
+
+  private finishRun(runId: string, status: RunStatus, checkpoint: boolean, epoch: number | undefined): Outcome {
     const run = this.run(runId);
+    if (this.fencedOff(run, epoch)) return error('STALE_DISPATCH');
     if (run.status !== 'RUNNING') return error('CONFLICT');
     run.status = status;
     run.hasCheckpoint = checkpoint;
@@ -326,15 +342,40 @@ export class LineageModel {
    * with a full summary of every earlier live run, which supersedes the run's old handoff and
    * carries the merge-backs the run had taken in (the run is still their delivery).
    */
-  private reportResumeFailure(runId: string): Outcome {
+  private reportResumeFailure(runId: string, epoch: number | undefined): Outcome {
     const run = this.run(runId);
-    if (run.status !== 'RUNNING' || !['RESUME', 'REUSE'].includes(run.plan.providerThreadAction)) return error('CONFLICT');
+    if (this.fencedOff(run, epoch)) return error('STALE_DISPATCH');
+    if (run.status !== 'RUNNING' || !resumes(run)) return error('CONFLICT');
+    return ok(this.replanAfterResumeFailure(run));
+  }
+
+  /**
+   * The provider's native id. When the running run it serves was dispatched to resume or reuse
+   * another one, the provider resumed blank: a resume failure, not the same continuity (the provider
+   * thread keeps the native id it had).
+   */
+  private bind(id: string, nativeRef: string, dispatch: { run: string; epoch: number } | undefined): Outcome {
+    const providerThread = this.providerThread(id);
+    const runId = dispatch?.run ?? this.thread(providerThread.thread).running;
+    const run = runId === null ? null : this.run(runId);
+    if (dispatch && this.fencedOff(run!, dispatch.epoch, id)) return error('STALE_DISPATCH');
+    const dispatched = run?.status === 'RUNNING' && run.providerThread === id ? run : null;
+    if (dispatched && resumes(dispatched) && providerThread.nativeRef !== null && providerThread.nativeRef !== nativeRef) {
+      const replanned = this.replanAfterResumeFailure(dispatched);
+      return ok({ providerThread: id, status: providerThread.status, resumedBlank: true, replanned });
+    }
+    providerThread.nativeRef = nativeRef;
+    return ok({ providerThread: id, status: providerThread.status, resumedBlank: false, replanned: null });
+  }
+
+  private replanAfterResumeFailure(run: Run) {
     const thread = this.thread(run.thread);
     const failed = this.providerThread(run.providerThread);
     const replacement = this.newProviderThread(thread, run.provider, { model: run.model ?? undefined, runtimeMode: run.runtimeMode ?? undefined }, null);
     failed.status = 'RESUME_FAILED';
     replacement.status = 'ACTIVE';
     run.providerThread = replacement.id;
+    run.epoch += 1;
 
     const earlier = this.history(thread).filter((id) => id !== run.id);
     const ordinals = earlier.map((id) => this.run(id).ordinal);
@@ -356,7 +397,7 @@ export class LineageModel {
       }
       run.handoff = handoff.id;
     }
-    return ok(this.startRunView(run));
+    return this.startRunView(run);
   }
 
   /**
@@ -464,7 +505,7 @@ export class LineageModel {
       capabilities.canForkThread &&
       (atLatestTurn || capabilities.canForkFromTurn) &&
       capabilities.nativeThreadIds === 'strong' &&
-      source.bound &&
+      source.nativeRef !== null &&
       !NOT_FORKABLE.has(source.status) &&
       !options.cleanContext &&
       !differs(options.runtimeMode, source.runtimeMode) &&
@@ -713,6 +754,7 @@ export class LineageModel {
       providerThread: run.providerThread,
       plan: run.plan,
       handoff: handoff && { id: handoff.id, strategy: handoff.strategy, coveredRunOrdinals: handoff.range },
+      fencingToken: tokenSymbol(run.id, run.epoch),
     };
   }
 
@@ -725,7 +767,7 @@ export class LineageModel {
       model: options.model ?? null,
       runtimeMode: options.runtimeMode ?? null,
       inheritedThrough,
-      bound: false,
+      nativeRef: null,
     };
     this.providerThreads.set(pt.id, pt);
     thread.providerThreads.push(pt.id);

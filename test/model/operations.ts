@@ -17,10 +17,13 @@ export type Operation =
   // manualContext: operator-written context, taken instead of what the run would have been given.
   | ({ op: 'startRun'; thread: string; provider: string; manualContext?: string } & RunOptions)
   | ({ op: 'planRun'; thread: string; provider: string } & RunOptions)
-  | { op: 'completeRun'; run: string; checkpoint: boolean }
-  | { op: 'failRun'; run: string; interrupted: boolean }
-  | { op: 'reportResumeFailure'; run: string }
-  | { op: 'bindProviderThread'; providerThread: string }
+  // dispatch: the epoch of the run's dispatch whose fencing token the call echoes (the token's
+  // symbol is run@epoch, e.g. t1#3@1); absent, the call carries no token.
+  | { op: 'completeRun'; run: string; checkpoint: boolean; dispatch?: number }
+  | { op: 'failRun'; run: string; interrupted: boolean; dispatch?: number }
+  | { op: 'reportResumeFailure'; run: string; dispatch?: number }
+  // nativeRef: the native id the provider reports (native-<providerThread> when absent).
+  | { op: 'bindProviderThread'; providerThread: string; nativeRef?: string; dispatch?: { run: string; epoch: number } }
   | { op: 'rollbackThread'; thread: string; toOrdinal: number }
   | { op: 'confirmProviderRollback'; providerThread: string }
   | { op: 'reportProviderRollbackFailure'; providerThread: string }
@@ -29,6 +32,12 @@ export type Operation =
   | { op: 'spawnSubagent'; parentRun: string; child: string; provider: string }
   | { op: 'completeSubagent'; child: string }
   | { op: 'regenerateHandoff'; handoff: string };
+
+/** The symbol of the fencing token of a run's dispatch number `epoch`. */
+export const tokenSymbol = (run: string, epoch: number) => `${run}@${epoch}`;
+
+/** The native id a bind reports when the operation names none. */
+export const nativeRefOf = (operation: { providerThread: string; nativeRef?: string }) => operation.nativeRef ?? `native-${operation.providerThread}`;
 
 /** What an operation returned: an error code, or data in which every id is a symbol. */
 export type Outcome = { error: string } | { ok: unknown };

@@ -1,6 +1,6 @@
 // Runs the model's operations against the real service over GraphQL and reports what it answered
 // in the model's terms: every id the service gave out is translated back to the model's symbol.
-import type { Operation, Outcome } from './operations.js';
+import { nativeRefOf, tokenSymbol, type Operation, type Outcome } from './operations.js';
 import { checkpointOf, type ThreadView } from './lineageModel.js';
 
 export interface GraphQLResult {
@@ -12,7 +12,7 @@ export interface GraphQLResult {
 export type GraphQLClient = (query: string, variables: Record<string, unknown>) => Promise<GraphQLResult>;
 
 const PLAN = `decision providerThreadAction providerThread { id } handoffStrategy coveredRunOrdinals { from to } stalenessSignals`;
-const START_PAYLOAD = `run { id ordinal } plan { ${PLAN} } providerThread { id } handoff { id strategy coveredRunOrdinals { from to } }`;
+const START_PAYLOAD = `run { id ordinal } plan { ${PLAN} } providerThread { id } handoff { id strategy coveredRunOrdinals { from to } } dispatch { fencingToken }`;
 
 const DOCUMENTS: Record<Operation['op'], string> = {
   createThread: `mutation($input: CreateThreadInput!) { createThread(input: $input) { id headOrdinal } }`,
@@ -21,7 +21,7 @@ const DOCUMENTS: Record<Operation['op'], string> = {
   completeRun: `mutation($input: CompleteRunInput!) { completeRun(input: $input) { id status checkpoint { id } } }`,
   failRun: `mutation($input: FailRunInput!) { failRun(input: $input) { id status checkpoint { id } } }`,
   reportResumeFailure: `mutation($input: ReportResumeFailureInput!) { reportResumeFailure(input: $input) { ${START_PAYLOAD} } }`,
-  bindProviderThread: `mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id } }`,
+  bindProviderThread: `mutation($input: BindProviderThreadInput!) { bindNativeThread(input: $input) { providerThread { id status } resumedBlank replanned { ${START_PAYLOAD} } } }`,
   rollbackThread: `mutation($input: RollbackThreadInput!) { rollbackThread(input: $input) {
     thread { headOrdinal } rolledBackRuns { id } supersededHandoffs { id } providerThreads { providerThread { id } action } } }`,
   confirmProviderRollback: `mutation($input: ProviderRollbackInput!) { confirmProviderRollback(input: $input) { id status } }`,
@@ -110,22 +110,21 @@ export class ServiceRunner {
         return { ok: { thread: name(data.id), headOrdinal: data.headOrdinal } };
       case 'startRun':
       case 'reportResumeFailure':
-        return {
-          ok: {
-            run: name(data.run.id, hint.run),
-            ordinal: data.run.ordinal,
-            providerThread: name(data.providerThread.id, hint.providerThread),
-            plan: this.plan(data.plan, hint.plan),
-            handoff: data.handoff && { id: name(data.handoff.id, hint.handoff?.id), strategy: data.handoff.strategy, coveredRunOrdinals: data.handoff.coveredRunOrdinals },
-          },
-        };
+        return { ok: this.startPayload(data, hint) };
       case 'planRun':
         return { ok: this.plan(data, hint) };
       case 'completeRun':
       case 'failRun':
         return { ok: { run: name(data.id), status: data.status, checkpoint: name(data.checkpoint?.id, hint.checkpoint) } };
       case 'bindProviderThread':
-        return { ok: { providerThread: name(data.id) } };
+        return {
+          ok: {
+            providerThread: name(data.providerThread.id),
+            status: data.providerThread.status,
+            resumedBlank: data.resumedBlank,
+            replanned: data.replanned && this.startPayload(data.replanned, hint.replanned),
+          },
+        };
       case 'rollbackThread':
         return {
           ok: {
@@ -197,6 +196,18 @@ export class ServiceRunner {
     );
   }
 
+  private startPayload(data: any, hint: any) {
+    const name = (id: string | null | undefined, expectedSymbol?: unknown) => this.names.symbolOf(id, expectedSymbol);
+    return {
+      run: name(data.run.id, hint?.run),
+      ordinal: data.run.ordinal,
+      providerThread: name(data.providerThread.id, hint?.providerThread),
+      plan: this.plan(data.plan, hint?.plan),
+      handoff: data.handoff && { id: name(data.handoff.id, hint?.handoff?.id), strategy: data.handoff.strategy, coveredRunOrdinals: data.handoff.coveredRunOrdinals },
+      fencingToken: name(data.dispatch.fencingToken, hint?.fencingToken),
+    };
+  }
+
   private plan(plan: any, expected: any) {
     return { ...plan, providerThread: this.names.symbolOf(plan.providerThread?.id, expected?.providerThread) };
   }
@@ -204,6 +215,7 @@ export class ServiceRunner {
   /** The mutation's input, with symbols replaced by the service's ids. */
   private input(operation: Operation): Record<string, unknown> {
     const id = (symbol: string) => this.names.idOf(symbol);
+    const token = (run: string | undefined, epoch: number | undefined) => (run === undefined || epoch === undefined ? {} : { fencingToken: id(tokenSymbol(run, epoch)) });
     const newThread = (symbol: string) => {
       const threadId = `${this.prefix}-${symbol}`;
       this.names.bind(symbol, threadId);
@@ -218,13 +230,13 @@ export class ServiceRunner {
         return { threadId: id(thread), ...options, ...(op === 'startRun' ? { userMessage: `message ${thread}` } : {}) };
       }
       case 'completeRun':
-        return { runId: id(operation.run), assistantMessage: 'done', ...(operation.checkpoint ? { checkpoint: { ref: `ref-${operation.run}` } } : {}) };
+        return { runId: id(operation.run), assistantMessage: 'done', ...(operation.checkpoint ? { checkpoint: { ref: `ref-${operation.run}` } } : {}), ...token(operation.run, operation.dispatch) };
       case 'failRun':
-        return { runId: id(operation.run), error: 'provider error', interrupted: operation.interrupted };
+        return { runId: id(operation.run), error: 'provider error', interrupted: operation.interrupted, ...token(operation.run, operation.dispatch) };
       case 'reportResumeFailure':
-        return { runId: id(operation.run), error: 'thread not found' };
+        return { runId: id(operation.run), error: 'thread not found', ...token(operation.run, operation.dispatch) };
       case 'bindProviderThread':
-        return { providerThreadId: id(operation.providerThread), nativeThreadRef: `native-${operation.providerThread}` };
+        return { providerThreadId: id(operation.providerThread), nativeThreadRef: nativeRefOf(operation), ...token(operation.dispatch?.run, operation.dispatch?.epoch) };
       case 'rollbackThread':
         return { threadId: id(operation.thread), toOrdinal: operation.toOrdinal };
       case 'confirmProviderRollback':

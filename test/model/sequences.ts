@@ -20,12 +20,16 @@ import { ServiceRunner, type GraphQLClient } from './runner.js';
 
 type Options = { model?: string | undefined; runtimeMode?: string | undefined; cleanContext?: boolean | undefined; manualContext?: string | undefined };
 type Finish = 'complete' | 'checkpoint' | 'fail' | 'interrupt';
+/** Which fencing token a call echoes: none, its run's current dispatch's, or a replaced one's (when there is one). */
+type Fence = 'none' | 'current' | 'stale';
 type ForkKind = 'latest' | 'ordinal' | 'checkpoint' | 'providerThread';
 
 export type Step =
   // The common case: runs started and ended one after the other on one provider (the last one
-  // ending as `how` says, after failing to resume for 'resumeFailure').
-  | ({ do: 'turn'; thread: number; provider: string; times: number; how: Finish | 'resumeFailure' } & Options)
+  // ending as `how` says, after failing to resume for 'resumeFailure', after the provider resumed
+  // blank for 'resumedBlank'). `fenced`: the last run's calls echo their dispatch's token, and a
+  // replaced dispatch's late completion follows.
+  | ({ do: 'turn'; thread: number; provider: string; times: number; how: Finish | 'resumeFailure' | 'resumedBlank'; fenced: boolean } & Options)
   // A subagent's whole life inside one run of its parent.
   | { do: 'subagent'; thread: number; provider: string; childProvider: string }
   // A fork, a run on it (on the source point's provider, natively when it can), and a merge-back.
@@ -33,9 +37,10 @@ export type Step =
   // Single operations, for the interleavings the steps above never produce.
   | ({ do: 'start'; thread: number; provider: string } & Options)
   | ({ do: 'plan'; thread: number; provider: string } & Options)
-  | { do: 'finish'; run: number; how: Finish }
-  | { do: 'resumeFailure'; run: number }
-  | { do: 'bind'; providerThread: number }
+  | { do: 'finish'; run: number; how: Finish; fence: Fence }
+  | { do: 'resumeFailure'; run: number; fence: Fence }
+  // `fresh`: the provider reports a native id of its own choosing, not the one it was given.
+  | { do: 'bind'; providerThread: number; fresh: number; fence: Fence }
   | { do: 'rollback'; thread: number; to: number }
   | { do: 'settleRollback'; providerThread: number; confirmed: boolean }
   | { do: 'fork'; thread: number; from: ForkKind; pick: number }
@@ -60,18 +65,29 @@ const runOptions = {
   manualContext: mostlyUnset(fc.constant("Operator: only touch src/ ('}) DETACH DELETE n //")),
 };
 const finish = fc.constantFrom<Finish>('complete', 'complete', 'complete', 'checkpoint', 'fail', 'interrupt');
+const fence = fc.constantFrom<Fence>('none', 'none', 'current', 'stale');
 const forkKind = fc.constantFrom<ForkKind>('latest', 'ordinal', 'checkpoint', 'providerThread');
 const step = <T extends Step['do'], R>(name: T, fields: { [K in keyof R]: fc.Arbitrary<R[K]> }) => fc.record({ do: fc.constant(name), ...fields });
 
 export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 30, arbitrary: step('turn', { thread: pick, provider, ...runOptions, times: fc.constantFrom(1, 1, 1, 2, 3), how: fc.oneof({ arbitrary: finish, weight: 9 }, { arbitrary: fc.constant('resumeFailure' as const), weight: 1 }) }) },
+  {
+    weight: 30,
+    arbitrary: step('turn', {
+      thread: pick,
+      provider,
+      ...runOptions,
+      times: fc.constantFrom(1, 1, 1, 2, 3),
+      how: fc.oneof({ arbitrary: finish, weight: 8 }, { arbitrary: fc.constantFrom('resumeFailure' as const, 'resumedBlank' as const), weight: 2 }),
+      fenced: fc.boolean(),
+    }),
+  },
   { weight: 4, arbitrary: step('subagent', { thread: pick, provider, childProvider: provider }) },
   { weight: 6, arbitrary: step('forkAndWork', { thread: pick, from: forkKind, pick, bindFirst: fc.boolean(), sameProvider: fc.boolean(), provider, merge: fc.boolean() }) },
   { weight: 6, arbitrary: step('start', { thread: pick, provider, ...runOptions }) },
-  { weight: 5, arbitrary: step('finish', { run: pick, how: finish }) },
+  { weight: 5, arbitrary: step('finish', { run: pick, how: finish, fence }) },
   { weight: 5, arbitrary: step('plan', { thread: pick, provider, ...planOptions }) },
-  { weight: 3, arbitrary: step('resumeFailure', { run: pick }) },
-  { weight: 4, arbitrary: step('bind', { providerThread: pick }) },
+  { weight: 3, arbitrary: step('resumeFailure', { run: pick, fence }) },
+  { weight: 4, arbitrary: step('bind', { providerThread: pick, fresh: fc.constantFrom(0, 0, 1, 2), fence }) },
   { weight: 8, arbitrary: step('rollback', { thread: pick, to: pick }) },
   { weight: 4, arbitrary: step('settleRollback', { providerThread: pick, confirmed: fc.boolean() }) },
   { weight: 4, arbitrary: step('fork', { thread: pick, from: forkKind, pick }) },
@@ -104,9 +120,17 @@ function startOptions(step: Options): RunOptions & { manualContext?: string } {
   return { ...definedOptions(step), ...(step.manualContext !== undefined && { manualContext: step.manualContext }) };
 }
 
-function finishing(run: string, how: Finish): Operation {
-  if (how === 'fail' || how === 'interrupt') return { op: 'failRun', run, interrupted: how === 'interrupt' };
-  return { op: 'completeRun', run, checkpoint: how === 'checkpoint' };
+function finishing(run: string, how: Finish, dispatch?: number): Operation {
+  const fenced = dispatch === undefined ? {} : { dispatch };
+  if (how === 'fail' || how === 'interrupt') return { op: 'failRun', run, interrupted: how === 'interrupt', ...fenced };
+  return { op: 'completeRun', run, checkpoint: how === 'checkpoint', ...fenced };
+}
+
+/** The dispatch epoch whose token a call on `run` echoes; a stale one only exists once a resume failure replaced the first. */
+function epochFor(model: LineageModel, run: string, fence: Fence): number | undefined {
+  const { epoch } = model.runInfo(run);
+  if (fence === 'none') return undefined;
+  return fence === 'stale' && epoch > 1 ? epoch - 1 : epoch;
 }
 
 /**
@@ -122,6 +146,11 @@ export function* operationsFor(model: LineageModel, step: Step): Generator<Opera
   const nextThread = () => `t${model.threadIds().length + 1}`;
   const runningRun = (threadId: string) => model.threadInfo(threadId).running!;
   const runningRuns = threads.flatMap((id) => model.threadInfo(id).running ?? []);
+  const allRuns = threads.flatMap((id) => model.ownRuns(id).map((run) => run.id));
+  const fenced = (run: string, fence: Fence) => {
+    const epoch = epochFor(model, run, fence);
+    return epoch === undefined ? {} : { dispatch: epoch };
+  };
   switch (step.do) {
     case 'newThread':
       return yield { op: 'createThread', thread: nextThread() };
@@ -136,9 +165,17 @@ export function* operationsFor(model: LineageModel, step: Step): Generator<Opera
       // Only a run that resumes a provider thread can fail to resume it; planRun tells which will.
       const plan = model.apply({ op: 'planRun', thread: start.thread, provider: step.provider, ...definedOptions(step) }) as { ok: { providerThreadAction: string } };
       yield start;
-      if (step.how !== 'resumeFailure') return yield finishing(runningRun(start.thread), step.how);
-      if (['RESUME', 'REUSE'].includes(plan.ok.providerThreadAction)) yield { op: 'reportResumeFailure', run: runningRun(start.thread) };
-      return yield finishing(runningRun(start.thread), 'complete');
+      const run = runningRun(start.thread);
+      const current = () => (step.fenced ? model.runInfo(run).epoch : undefined);
+      if (step.how === 'resumeFailure' || step.how === 'resumedBlank') {
+        if (['RESUME', 'REUSE'].includes(plan.ok.providerThreadAction)) yield* failingToResume(model, run, step.how, current());
+        yield finishing(run, 'complete', current());
+      } else {
+        yield finishing(run, step.how, current());
+      }
+      // The replaced session answers late: refused, and nothing changes.
+      if (step.fenced && model.runInfo(run).epoch > 1) yield finishing(run, 'complete', 1);
+      return;
     }
     case 'subagent': {
       const parent = thread(step.thread);
@@ -168,18 +205,30 @@ export function* operationsFor(model: LineageModel, step: Step): Generator<Opera
     case 'plan':
       return yield { op: 'planRun', thread: thread(step.thread), provider: step.provider, ...definedOptions(step) };
     case 'finish': {
-      const run = choose(runningRuns, step.run);
-      if (run) yield finishing(run, step.how);
+      // Mostly running runs; a fenced call may also come late, for a run that already ended.
+      const run = choose(step.fence === 'stale' ? allRuns : runningRuns, step.run);
+      if (run) yield finishing(run, step.how, epochFor(model, run, step.fence));
       return;
     }
     case 'resumeFailure': {
       const run = choose(runningRuns, step.run);
-      if (run) yield { op: 'reportResumeFailure', run };
+      if (run) yield { op: 'reportResumeFailure', run, ...fenced(run, step.fence) };
       return;
     }
     case 'bind': {
       const providerThread = choose(model.providerThreadIds(), step.providerThread);
-      if (providerThread) yield { op: 'bindProviderThread', providerThread };
+      if (!providerThread) return;
+      // The token of the run the provider thread serves now, or of the last run it served.
+      const { thread: threadId } = model.providerThreadInfo(providerThread);
+      const served = model.ownRuns(threadId).filter((run) => run.providerThread === providerThread || run.id === model.threadInfo(threadId).running);
+      const run = served.at(-1)?.id;
+      const epoch = run === undefined ? undefined : epochFor(model, run, step.fence);
+      yield {
+        op: 'bindProviderThread',
+        providerThread,
+        ...(step.fresh > 0 && { nativeRef: `native-${providerThread}-v${step.fresh}` }),
+        ...(run !== undefined && epoch !== undefined && { dispatch: { run, epoch } }),
+      };
       return;
     }
     case 'rollback': {
@@ -219,6 +268,19 @@ export function* operationsFor(model: LineageModel, step: Step): Generator<Opera
       return;
     }
   }
+}
+
+/**
+ * A resumed run that cannot go on in its provider thread: the orchestrator reports a resume failure,
+ * or the provider resumed blank, reporting a fresh native id of its own (after the one it was to
+ * resume, when none was bound yet).
+ */
+function* failingToResume(model: LineageModel, run: string, how: 'resumeFailure' | 'resumedBlank', dispatch: number | undefined): Generator<Operation> {
+  if (how === 'resumeFailure') return yield { op: 'reportResumeFailure', run, ...(dispatch !== undefined && { dispatch }) };
+  const { providerThread } = model.runInfo(run);
+  const token = dispatch === undefined ? {} : { dispatch: { run, epoch: dispatch } };
+  if (model.providerThreadInfo(providerThread).nativeRef === null) yield { op: 'bindProviderThread', providerThread, ...token };
+  yield { op: 'bindProviderThread', providerThread, nativeRef: `native-${providerThread}-blank`, ...token };
 }
 
 function forkPoint(model: LineageModel, source: string, kind: ForkKind, index: number): ForkFrom {
