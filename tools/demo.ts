@@ -1,5 +1,6 @@
 // `npm run demo`: replays, through the public GraphQL API of a running service, the design's example
-// and the rest of a conversation's life (staleness, rollback, fork with merge-back, a subagent),
+// and the rest of a conversation's life (staleness, rollback, fork with merge-back, a subagent, a
+// provider that resumes blank),
 // printing every plan decision with its reasons and the viewer URL of every thread.
 //
 //   THREADLINE_URL    GraphQL endpoint, default http://127.0.0.1:4000/graphql
@@ -24,7 +25,7 @@ export interface DemoOptions {
 }
 
 export interface DemoResult {
-  /** Thread ids by role: design, staleness, rollback, source, fork, parent, subagent. */
+  /** Thread ids by role: design, staleness, rollback, source, fork, parent, subagent, blank. */
   threads: Record<string, string>;
   /** Viewer URL of each thread, by the same roles. */
   viewerUrls: Record<string, string>;
@@ -64,10 +65,14 @@ const START_RUN = `mutation($input: StartRunInput!) { startRun(input: $input) {
   plan { ${PLAN} }
   providerThread { id provider nativeThreadRef }
   handoff { id strategy coveredRunOrdinals { from to } toProviderThreadId }
-  dispatch { providerThreadAction nativeThreadRef forkFromTurn }
+  dispatch { providerThreadAction nativeThreadRef forkFromTurn fencingToken }
 } }`;
 const COMPLETE_RUN = `mutation($input: CompleteRunInput!) { completeRun(input: $input) { id status } }`;
-const BIND = `mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id nativeThreadRef } }`;
+const BIND = `mutation($input: BindProviderThreadInput!) { bindNativeThread(input: $input) {
+  providerThread { id status nativeThreadRef resumeError }
+  resumedBlank
+  replanned { run { ordinal } plan { ${PLAN} } providerThread { id } handoff { id strategy coveredRunOrdinals { from to } } dispatch { providerThreadAction fencingToken } }
+} }`;
 const CREATE_THREAD = `mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`;
 const ROLLBACK = `mutation($input: RollbackThreadInput!) { rollbackThread(input: $input) {
   thread { headOrdinal }
@@ -232,15 +237,17 @@ export async function playTurn(gql: Gql, threadId: string, turn: Turn, narrator?
   const started = (await gql(START_RUN, { input: { threadId, provider: turn.provider, userMessage: turn.userMessage, ...(turn.cleanContext ? { cleanContext: true } : {}) } })).startRun;
   narrator?.decision(started.run.ordinal, turn.provider, started.plan, started.handoff);
   if (!started.providerThread.nativeThreadRef) {
-    await gql(BIND, { input: { providerThreadId: started.providerThread.id, nativeThreadRef: `${turn.provider}-native-${randomBytes(4).toString('hex')}` } });
+    await gql(BIND, { input: { providerThreadId: started.providerThread.id, nativeThreadRef: `${turn.provider}-native-${randomBytes(4).toString('hex')}`, fencingToken: started.dispatch.fencingToken } });
   }
   return started;
 }
 
-export async function finishTurn(gql: Gql, runId: string, turn: Turn) {
+/** Ends the run; `fencingToken` is the dispatch's the completion answers. */
+export async function finishTurn(gql: Gql, runId: string, turn: Turn, fencingToken?: string) {
   await gql(COMPLETE_RUN, {
     input: {
       runId,
+      ...(fencingToken ? { fencingToken } : {}),
       assistantMessage: turn.assistantMessage ?? `Done: ${turn.userMessage}`,
       ...(turn.facts ? { facts: turn.facts } : {}),
       ...(turn.rawEvents ? { rawEvents: turn.rawEvents } : {}),
@@ -253,7 +260,7 @@ export async function playTurns(gql: Gql, threadId: string, turns: Turn[], narra
   const started = [];
   for (const turn of turns) {
     const run = await playTurn(gql, threadId, turn, narrator);
-    await finishTurn(gql, run.run.id, turn);
+    await finishTurn(gql, run.run.id, turn, run.dispatch.fencingToken);
     started.push(run);
   }
   return started;
@@ -353,6 +360,26 @@ export async function main(options: DemoOptions = {}): Promise<DemoResult> {
   await playTurns(gql, parent, [{ provider: 'claude', userMessage: 'Review the rename.' }], say);
   show('parent', parent);
   show('subagent', child.id);
+
+  say.line('');
+  say.line('6. A resumed blank: back on Codex at run 4, the provider starts a fresh session instead of resuming');
+  const blank = await createThread(gql, `${prefix}-blank`, 'Resumed blank: a fresh session where a resume was asked');
+  await playTurns(gql, blank, [...filler('codex', 2, 'Write the exporter, step'), { provider: 'claude', userMessage: 'Review the exporter.' }], say);
+  const back: Turn = { provider: 'codex', userMessage: 'Apply the review comments.' };
+  const resuming = await playTurn(gql, blank, back, say);
+  const fresh = `codex-native-${randomBytes(4).toString('hex')}`;
+  const bound = (await gql(BIND, { input: { providerThreadId: resuming.providerThread.id, nativeThreadRef: fresh, fencingToken: resuming.dispatch.fencingToken } })).bindNativeThread;
+  say.line(`  bindNativeThread ${fresh} where ${resuming.dispatch.nativeThreadRef} was to be resumed: resumedBlank ${bound.resumedBlank}, ${bound.providerThread.id} ${bound.providerThread.status}`);
+  const { replanned } = bound;
+  say.decision(replanned.run.ordinal, 'codex', replanned.plan, replanned.handoff);
+  try {
+    await finishTurn(gql, resuming.run.id, back, resuming.dispatch.fencingToken);
+    say.line('  the blank session\'s late completion was recorded (it should not have been)');
+  } catch (error) {
+    say.line(`  the blank session's late completion: ${(error as Error).message}`);
+  }
+  await finishTurn(gql, resuming.run.id, back, replanned.dispatch.fencingToken);
+  show('blank', blank);
 
   say.flush();
   return { threads, viewerUrls };

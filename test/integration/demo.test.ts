@@ -14,7 +14,7 @@ afterAll(async () => {
 const DECISION_LINE = /^ {2}#(\d+(?:-\d+)?) (\S+): ([A-Z_]+) \(([A-Z_]+)[^)]*\)(?: \[([A-Z_, ]+)\])?/;
 
 describe('npm run demo', () => {
-  it('replays the design example, staleness, a rollback, a fork with merge-back and a subagent, printing each decision and viewer URL', async () => {
+  it('replays the design example, staleness, a rollback, a fork with merge-back, a subagent and a resumed blank, printing each decision and viewer URL', async () => {
     const lines: string[] = [];
     const prefix = uniqueId('demo');
     const result = await main({ url: t.service.url, log: (line) => lines.push(line), prefix });
@@ -52,7 +52,15 @@ describe('npm run demo', () => {
       '2 codex NO_HANDOFF REUSE',
       '1 claude NO_HANDOFF CREATE',
       '3 claude FULL_HANDOFF_NEW CREATE',
+      // 6. a resumed blank: the delta planned at run 4 becomes a full summary into a new provider thread
+      '1 codex NO_HANDOFF CREATE',
+      '2 codex NO_HANDOFF REUSE',
+      '3 claude FULL_HANDOFF_NEW CREATE',
+      '4 codex DELTA_HANDOFF RESUME',
+      '4 codex FULL_HANDOFF_NEW CREATE [RESUME_FAILED]',
     ]);
+    expect(output).toMatch(/resumedBlank true, pt_\S+ RESUME_FAILED/);
+    expect(output).toMatch(/the blank session's late completion: GraphQL error STALE_DISPATCH/);
 
     // Every decision comes with its reasons, one per line below it.
     lines.forEach((line, index) => {
@@ -81,7 +89,7 @@ describe('npm run demo', () => {
     // The viewer URL of each thread, which the service serves.
     const origin = new URL(t.service.url).origin;
     const urls = lines.filter((line) => line.startsWith('  viewer: ')).map((line) => line.slice('  viewer: '.length));
-    const roles = ['design', 'staleness', 'rollback', 'source', 'fork', 'parent', 'subagent'];
+    const roles = ['design', 'staleness', 'rollback', 'source', 'fork', 'parent', 'subagent', 'blank'];
     expect(urls).toEqual(roles.map((role) => `${origin}/lineage/${prefix}-${role}`));
     expect(Object.keys(result.threads)).toEqual(roles);
     expect(Object.values(result.viewerUrls)).toEqual(urls);
