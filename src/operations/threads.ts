@@ -1,4 +1,7 @@
-import type { ThreadRecord } from '../domain/records.js';
+import { liveHistory, livePiecesFor, segmentsFor } from '../domain/history.js';
+import { contains } from '../domain/ranges.js';
+import type { RunRecord, ThreadRecord } from '../domain/records.js';
+import { runPage } from '../graph/repositories/runs.js';
 import { createThread as mergeThread, threadPage } from '../graph/repositories/threads.js';
 import { newId, type OperationContext } from './context.js';
 
@@ -14,4 +17,34 @@ export interface ThreadPage {
 export async function listThreads(context: OperationContext, after: { createdAt: string; id: string } | null, first: number): Promise<ThreadPage> {
   const rows = await context.graph.read((tx) => threadPage(tx, after, first + 1));
   return { threads: rows.slice(0, first), hasNextPage: rows.length > first };
+}
+
+/** A run of a thread's history as the thread sees it: inherited from its source, and live for it. */
+export interface HistoryEntry {
+  run: RunRecord;
+  inherited: boolean;
+  live: boolean;
+}
+
+/**
+ * One page of the thread's whole history in ordinal order, a fork's inherited runs included: the
+ * first `limit` ordinals above `afterOrdinal`, each read from the thread that holds it. Liveness is
+ * the thread's own (an inherited run its source rolled back after the fork is still live here).
+ * With `liveOnly`, the ordinals that are not live are left out. One read per segment (or live piece)
+ * the page touches, each a range seek of at most limit + 1 runs.
+ */
+export async function historyPage(context: OperationContext, thread: ThreadRecord, afterOrdinal: number, limit: number, liveOnly: boolean): Promise<{ entries: HistoryEntry[]; hasNextPage: boolean }> {
+  const rest = { from: afterOrdinal + 1, to: thread.lastOrdinal };
+  const pieces = rest.from > rest.to ? [] : liveOnly ? livePiecesFor(thread, rest) : segmentsFor(thread, rest);
+  const live = liveHistory(thread);
+  const entries = await context.graph.read(async (tx) => {
+    const read: HistoryEntry[] = [];
+    for (const piece of pieces) {
+      if (read.length > limit) break;
+      const runs = await runPage(tx, piece.threadId, piece.from - 1, limit + 1 - read.length, piece.to);
+      read.push(...runs.map((run) => ({ run, inherited: piece.threadId !== thread.id, live: contains(live, run.ordinal) })));
+    }
+    return read;
+  });
+  return { entries: entries.slice(0, limit), hasNextPage: entries.length > limit };
 }

@@ -321,3 +321,41 @@ describe('subagents', () => {
     await expectCode(t.gql(`mutation { completeSubagent(input: { childThreadId: "${threadId}", result: "r" }) { id } }`), 'BAD_USER_INPUT');
   });
 });
+
+describe('Thread.history', () => {
+  const HISTORY = `query($id: ID!, $first: Int, $after: String, $liveOnly: Boolean) { thread(id: $id) {
+    history(first: $first, after: $after, liveOnly: $liveOnly) { edges { cursor inherited live node { threadId ordinal status } } pageInfo { hasNextPage hasPreviousPage endCursor } } } }`;
+  const page = async (id: string, variables: Record<string, unknown> = {}) => (await t.ok(HISTORY, { id, ...variables })).thread.history;
+  const rows = (history: any) => history.edges.map((edge: any) => `${edge.node.ordinal} ${edge.inherited ? 'inherited' : 'own'} ${edge.live ? 'live' : 'not-live'} ${edge.node.status}`);
+
+  it("pages a fork's whole history, inherited runs marked, liveness as the fork sees it", async () => {
+    const threadId = await createThread(t, 'source');
+    await runTurns(t, threadId, 'codex', 3);
+    const forked = await fork({ sourceThreadId: threadId, fromOrdinal: 2 });
+    await runTurns(t, forked.id, 'claude', 2);
+    // The source rolls back run 2 after the fork: the fork's inherited run 2 stays live for it.
+    await t.ok(`mutation { rollbackThread(input: { threadId: "${threadId}", toOrdinal: 1 }) { thread { headOrdinal } } }`);
+    const first = await page(forked.id, { first: 3 });
+    expect(rows(first)).toEqual(['1 inherited live COMPLETED', '2 inherited live ROLLED_BACK', '3 own live COMPLETED']);
+    expect(first.edges.slice(0, 2).map((edge: any) => edge.node.threadId)).toEqual([threadId, threadId]);
+    expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    const rest = await page(forked.id, { first: 3, after: first.pageInfo.endCursor });
+    expect(rows(rest)).toEqual(['4 own live COMPLETED']);
+    expect(rest.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    // The source's own history: run 2 and 3 are rolled back there.
+    expect(rows(await page(threadId))).toEqual(['1 own live COMPLETED', '2 own not-live ROLLED_BACK', '3 own not-live ROLLED_BACK']);
+    expect(rows(await page(threadId, { liveOnly: true }))).toEqual(['1 own live COMPLETED']);
+  });
+
+  it('leaves out, with liveOnly, what the source had rolled back before the fork', async () => {
+    const threadId = await createThread(t, 'source');
+    await runTurns(t, threadId, 'codex', 3);
+    await t.ok(`mutation { rollbackThread(input: { threadId: "${threadId}", toOrdinal: 1 }) { thread { headOrdinal } } }`);
+    await runTurns(t, threadId, 'codex', 1);
+    const forked = await fork({ sourceThreadId: threadId, fromOrdinal: 4 });
+    expect(rows(await page(forked.id))).toEqual(['1 inherited live COMPLETED', '2 inherited not-live ROLLED_BACK', '3 inherited not-live ROLLED_BACK', '4 inherited live COMPLETED']);
+    const live = await page(forked.id, { liveOnly: true, first: 1 });
+    expect(rows(live)).toEqual(['1 inherited live COMPLETED']);
+    expect(rows(await page(forked.id, { liveOnly: true, after: live.pageInfo.endCursor }))).toEqual(['4 inherited live COMPLETED']);
+  });
+});

@@ -316,6 +316,23 @@ export type HandoffStrategy =
   | 'full_thread_summary'
   | 'manual_context';
 
+export type HistoryConnection = {
+  __typename?: 'HistoryConnection';
+  edges: Array<HistoryEdge>;
+  pageInfo: PageInfo;
+};
+
+export type HistoryEdge = {
+  __typename?: 'HistoryEdge';
+  cursor: Scalars['String']['output'];
+  /** Inherited from the fork's source (or its sources), not run on this thread. */
+  inherited: Scalars['Boolean']['output'];
+  /** Part of this thread's live history: not rolled back here, nor before the fork in its source. */
+  live: Scalars['Boolean']['output'];
+  /** The run at this ordinal of the history; for an inherited one, a run of the thread it was inherited from. */
+  node: Run;
+};
+
 export type IdentityStrength =
   | 'none'
   | 'strong'
@@ -1084,6 +1101,13 @@ export type Thread = {
   handoffs: Array<ContextHandoff>;
   /** Highest ordinal that is not rolled back; 0 when the thread has no runs. */
   headOrdinal: Scalars['Int']['output'];
+  /**
+   * The thread's whole history in ordinal order, a fork's inherited runs included (read from the
+   * threads that hold them, marked inherited), each marked live or not as this thread sees it: an
+   * inherited run its source rolled back after the fork is still live here. liveOnly leaves out what
+   * is not live. Pages forwards: first is clamped to 1..500.
+   */
+  history: HistoryConnection;
   id: Scalars['ID']['output'];
   /** Checkpoint of the newest live run of the thread's history (a fork's inherited runs included) that captured one. */
   latestCheckpoint: Maybe<Checkpoint>;
@@ -1133,6 +1157,13 @@ export type ThreadForksArgs = {
 export type ThreadHandoffsArgs = {
   fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
   toOrdinal?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type ThreadHistoryArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  liveOnly?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -1306,6 +1337,8 @@ export type ResolversTypes = {
   ForkThreadInput: ForkThreadInput;
   HandoffStatus: null;
   HandoffStrategy: null;
+  HistoryConnection: ResolverTypeWrapper<Omit<HistoryConnection, 'edges'> & { edges: Array<ResolversTypes['HistoryEdge']> }>;
+  HistoryEdge: ResolverTypeWrapper<Omit<HistoryEdge, 'node'> & { node: ResolversTypes['Run'] }>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IdentityStrength: null;
   ImportRunsInput: ImportRunsInput;
@@ -1391,6 +1424,8 @@ export type ResolversParentTypes = {
   FileChangeInput: FileChangeInput;
   Float: Scalars['Float']['output'];
   ForkThreadInput: ForkThreadInput;
+  HistoryConnection: Omit<HistoryConnection, 'edges'> & { edges: Array<ResolversParentTypes['HistoryEdge']> };
+  HistoryEdge: Omit<HistoryEdge, 'node'> & { node: ResolversParentTypes['Run'] };
   ID: Scalars['ID']['output'];
   ImportRunsInput: ImportRunsInput;
   ImportRunsPayload: Omit<ImportRunsPayload, 'providerThread' | 'runs' | 'thread'> & { providerThread: ResolversParentTypes['ProviderThread'], runs: Array<ResolversParentTypes['Run']>, thread: ResolversParentTypes['Thread'] };
@@ -1561,6 +1596,18 @@ export type FileChangeKindResolvers = { ADDED: 'added', DELETED: 'deleted', MODI
 export type HandoffStatusResolvers = { FAILED: 'failed', PENDING: 'pending', READY: 'ready', SUPERSEDED: 'superseded' };
 
 export type HandoffStrategyResolvers = { CHECKPOINT_SUMMARY: 'checkpoint_summary', DELTA_SINCE_TARGET_LAST_SEEN: 'delta_since_target_last_seen', FORK_DELTA_SUMMARY: 'fork_delta_summary', FULL_THREAD_SUMMARY: 'full_thread_summary', MANUAL_CONTEXT: 'manual_context' };
+
+export type HistoryConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['HistoryConnection'] = ResolversParentTypes['HistoryConnection']> = {
+  edges?: Resolver<Array<ResolversTypes['HistoryEdge']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type HistoryEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['HistoryEdge'] = ResolversParentTypes['HistoryEdge']> = {
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  inherited?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  live?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['Run'], ParentType, ContextType>;
+};
 
 export type IdentityStrengthResolvers = { NONE: 'none', STRONG: 'strong', WEAK: 'weak' };
 
@@ -1832,6 +1879,7 @@ export type ThreadResolvers<ContextType = RequestContext, ParentType extends Res
   forks?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadForksArgs, 'first'>>;
   handoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType, Partial<ThreadHandoffsArgs>>;
   headOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  history?: Resolver<ResolversTypes['HistoryConnection'], ParentType, ContextType, RequireFields<ThreadHistoryArgs, 'first' | 'liveOnly'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   latestCheckpoint?: Resolver<Maybe<ResolversTypes['Checkpoint']>, ParentType, ContextType>;
   lineage?: Resolver<ResolversTypes['ThreadLineage'], ParentType, ContextType>;
@@ -1887,6 +1935,8 @@ export type Resolvers<ContextType = RequestContext> = {
   FileChangeKind?: FileChangeKindResolvers;
   HandoffStatus?: HandoffStatusResolvers;
   HandoffStrategy?: HandoffStrategyResolvers;
+  HistoryConnection?: HistoryConnectionResolvers<ContextType>;
+  HistoryEdge?: HistoryEdgeResolvers<ContextType>;
   IdentityStrength?: IdentityStrengthResolvers;
   ImportRunsPayload?: ImportRunsPayloadResolvers<ContextType>;
   ImportedRunStatus?: ImportedRunStatusResolvers;

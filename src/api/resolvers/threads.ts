@@ -1,7 +1,7 @@
 import { Kind, type GraphQLResolveInfo } from 'graphql';
 import { badInput } from '../../domain/errors.js';
 import type { RunRecord, ThreadRecord } from '../../domain/records.js';
-import { listThreads, createThread } from '../../operations/threads.js';
+import { historyPage, listThreads, createThread } from '../../operations/threads.js';
 import { handoffWindow, transferWindow } from '../../graph/repositories/handoffs.js';
 import { runPage, runPageBackward } from '../../graph/repositories/runs.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
@@ -102,6 +102,13 @@ export const threadResolvers: Resolvers = {
       const rows = await operations.graph.read((tx) => runPage(tx, thread.id, afterOrdinal, limit + 1));
       const runs = rows.slice(0, limit);
       return runConnection(runs, loaders, ownRunsBelow(thread, runs[0]?.ordinal ?? afterOrdinal + 1), rows.length > limit);
+    },
+    history: async (thread, { first, after, liveOnly }, { operations, loaders }) => {
+      const afterOrdinal = decodeCursor('after', after, isOrdinalCursor)?.ordinal ?? 0;
+      const page = await historyPage(operations, thread, afterOrdinal, clamp(first, 50, 1, 500), liveOnly ?? false);
+      for (const { run } of page.entries) loaders.run.prime(run.id, run);
+      const edges = page.entries.map(({ run, inherited, live }) => ({ cursor: encodeCursor({ ordinal: run.ordinal }), node: run, inherited, live }));
+      return { edges, pageInfo: { hasPreviousPage: afterOrdinal > 0, hasNextPage: page.hasNextPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null } };
     },
     providerThreads: (thread, _args, { loaders }) => loaders.providerThreadsOfThread.load(thread.id),
     handoffs: async (thread, { fromOrdinal, toOrdinal }, { operations, loaders }) => {

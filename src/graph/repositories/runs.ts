@@ -35,8 +35,9 @@ export async function runsByIds(tx: Tx, ids: readonly string[]): Promise<RunReco
   return rows.map((row) => toRun(row.run));
 }
 
-export async function runPage(tx: Tx, threadId: string, afterOrdinal: number, limit: number): Promise<RunRecord[]> {
-  const rows = await tx.rows<{ run: Props }>('runs/page', { threadId, afterOrdinal: afterOrdinal, limit: limit });
+/** The first `limit` runs of the thread above `afterOrdinal` (and at most `toOrdinal`), oldest first. */
+export async function runPage(tx: Tx, threadId: string, afterOrdinal: number, limit: number, toOrdinal = Number.MAX_SAFE_INTEGER): Promise<RunRecord[]> {
+  const rows = await tx.rows<{ run: Props }>('runs/page', { threadId, afterOrdinal, toOrdinal, limit });
   return rows.map((row) => toRun(row.run));
 }
 
