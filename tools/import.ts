@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MAX_IMPORTED_RUNS } from '../src/domain/imports.js';
 import { detectFormat, parseSession, type ImportedRun, type ParsedSession } from '../src/sessions/index.js';
+import { fileOf } from '../src/sessions/turn.js';
 import { graphqlClient, viewerUrl, type Gql } from './demo.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:4000';
@@ -196,7 +197,10 @@ function runInput(run: ImportedRun, sourceKey: string): Record<string, unknown> 
     userMessage: run.userMessage,
     assistantMessage: run.assistantMessage,
     error: failure?.text ?? null,
-    facts: run.facts.map(({ kind, text, key, status }) => ({ kind: kind.toUpperCase(), text, key, status })),
+    facts: run.facts.map((fact) => {
+      const file = fileOf(fact);
+      return { kind: fact.kind.toUpperCase(), text: fact.text, key: fact.key, status: fact.status, ...(file && { file: { ...file, change: file.change.toUpperCase() } }) };
+    }),
   };
 }
 

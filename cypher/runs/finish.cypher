@@ -18,6 +18,7 @@ CALL (run) {
   CREATE (run)-[:RECORDED]->(:RunFact {
     tenant: $tenant, threadId: run.threadId, runOrdinal: run.ordinal, seq: seq,
     kind: fact.kind, text: fact.text, key: fact.key, status: fact.status,
+    filePath: fact.file.path, fileChange: fact.file.change, fileAdditions: fact.file.additions, fileDeletions: fact.file.deletions,
     caption: fact.kind + ': ' + left(fact.text, 40)
   })
 }

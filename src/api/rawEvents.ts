@@ -1,8 +1,8 @@
 // completeRun's rawEvents: the provider's own records of the turn, turned into facts by the session
 // adapters, or refused with the line or the reason that makes them unreadable.
 import { badInput } from '../domain/errors.js';
-import type { RunFactKind } from '../domain/records.js';
-import { factsOfTurn } from '../sessions/turn.js';
+import type { NewRunFact } from '../domain/records.js';
+import { factsOfTurn, fileOf } from '../sessions/turn.js';
 import type { SessionFormat } from '../sessions/types.js';
 import { jsonLines } from './validation.js';
 
@@ -11,10 +11,10 @@ export interface RawEvents {
   lines: readonly string[];
 }
 
-export function rawEventFacts(rawEvents: RawEvents | null | undefined): { kind: RunFactKind; text: string; key: string | null; status: string | null }[] {
+export function rawEventFacts(rawEvents: RawEvents | null | undefined): NewRunFact[] {
   if (!rawEvents) return [];
   const read = factsOfTurn(rawEvents.format, jsonLines('rawEvents.lines', rawEvents.lines));
-  if ('facts' in read) return read.facts.map(({ kind, text, key, status }) => ({ kind, text, key, status }));
+  if ('facts' in read) return read.facts.map((fact) => ({ kind: fact.kind, text: fact.text, key: fact.key, status: fact.status, file: fileOf(fact) }));
   switch (read.refusal) {
     case 'format':
       throw badInput('rawEvents.format', `the lines are not ${rawEvents.format.toUpperCase()} records${read.detected ? ` (they look like ${read.detected.toUpperCase()} records)` : ''}`);

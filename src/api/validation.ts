@@ -1,5 +1,5 @@
 import { badInput } from '../domain/errors.js';
-import type { RunFactKind } from '../domain/records.js';
+import type { FileChangeKind, FileChangeRecord, NewRunFact, RunFactKind } from '../domain/records.js';
 
 // Input limits, named by field in every refusal. The SDL documents the same numbers.
 export const LIMITS = {
@@ -56,21 +56,47 @@ export function nonNegativeInt(field: string, value: number | null | undefined):
   return value;
 }
 
+export interface FileChangeInput {
+  path: string;
+  change: FileChangeKind;
+  additions?: number | null;
+  deletions?: number | null;
+}
+
+export function fileChangeOf(field: string, file: FileChangeInput): FileChangeRecord {
+  return {
+    path: requiredText(`${field}.path`, file.path, LIMITS.path),
+    change: file.change,
+    additions: nonNegativeInt(`${field}.additions`, file.additions),
+    deletions: nonNegativeInt(`${field}.deletions`, file.deletions),
+  };
+}
+
 export interface FactInput {
   kind: RunFactKind;
   text: string;
   key?: string | null;
   status?: string | null;
+  file?: FileChangeInput | null;
 }
 
-/** A run's facts, at most LIMITS.facts, each checked like any other text. */
-export function factsOf(field: string, facts: readonly FactInput[] | null | undefined) {
-  return listOf(field, facts, LIMITS.facts).map((fact, index) => ({
-    kind: fact.kind,
-    text: requiredText(`${field}[${index}].text`, fact.text, LIMITS.factText),
-    key: optionalText(`${field}[${index}].key`, fact.key, LIMITS.label),
-    status: optionalText(`${field}[${index}].status`, fact.status, LIMITS.label),
-  }));
+/**
+ * A run's facts, at most LIMITS.facts, each checked like any other text. A FILE_CHANGE fact's typed
+ * `file` also fills what older clients read: key (the path) and status (the change), unless given.
+ */
+export function factsOf(field: string, facts: readonly FactInput[] | null | undefined): NewRunFact[] {
+  return listOf(field, facts, LIMITS.facts).map((fact, index) => {
+    const at = `${field}[${index}]`;
+    if (fact.file && fact.kind !== 'file_change') throw badInput(`${at}.file`, 'only a FILE_CHANGE fact carries a file');
+    const file = fact.file ? fileChangeOf(`${at}.file`, fact.file) : null;
+    return {
+      kind: fact.kind,
+      text: requiredText(`${at}.text`, fact.text, LIMITS.factText),
+      key: optionalText(`${at}.key`, fact.key, LIMITS.label) ?? (file && file.path.slice(0, LIMITS.label)),
+      status: optionalText(`${at}.status`, fact.status, LIMITS.label) ?? file?.change ?? null,
+      file,
+    };
+  });
 }
 
 // The DateTime scalar passes any JSON value through: a date-time is checked here, with its offset.

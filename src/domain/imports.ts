@@ -2,7 +2,7 @@
 // again on the next import, and the order imported runs must come in.
 import { badInput } from './errors.js';
 import { contains, count, type Ranges } from './ranges.js';
-import type { ProviderThreadAction, RunFactKind, RunPlanRecord, RunStatus } from './records.js';
+import type { NewRunFact, ProviderThreadAction, RunPlanRecord, RunStatus } from './records.js';
 
 /** Runs one importRuns call takes; an importer sends a longer session in batches. */
 export const MAX_IMPORTED_RUNS = 100;
@@ -19,7 +19,7 @@ export interface ImportedRunInput {
   userMessage: string;
   assistantMessage: string | null;
   error: string | null;
-  facts: { kind: RunFactKind; text: string; key: string | null; status: string | null }[];
+  facts: NewRunFact[];
 }
 
 /**

@@ -230,12 +230,17 @@ export interface CheckpointRecord {
   status: string;
 }
 
-export interface RunFactRecord {
+export interface RunFactRecord extends NewRunFact {
+  runOrdinal: number;
+}
+
+/** A fact as a run records it: a file_change fact may carry its change typed; other kinds never do. */
+export interface NewRunFact {
   kind: RunFactKind;
   text: string;
   key: string | null;
   status: string | null;
-  runOrdinal: number;
+  file: FileChangeRecord | null;
 }
 
 export interface DispatchRecord {

@@ -24,6 +24,8 @@ export interface SummaryFact {
   text: string;
   key: string | null;
   status: string | null;
+  /** A file_change fact's typed change, when it was recorded with one. */
+  file?: SummaryFile | null;
 }
 export interface SummaryFile {
   path: string;
@@ -272,12 +274,10 @@ const sumKnown = (a: number | null | undefined, b: number | null): number | null
 function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint | null): string[] {
   const factMentions = facts.map((f) => ({
     ordinal: f.runOrdinal,
-    mention: {
-      path: factPath(f),
-      change: FILE_CHANGES.has(normStatus(f.status)) ? normStatus(f.status) : null,
-      additions: null,
-      deletions: null,
-    } satisfies FileMention,
+    // A typed change says it all; an untyped one has a path (key or text) and maybe a change in its status.
+    mention: (f.file
+      ? { path: filePath(f.file.path), change: f.file.change, additions: f.file.additions, deletions: f.file.deletions }
+      : { path: factPath(f), change: FILE_CHANGES.has(normStatus(f.status)) ? normStatus(f.status) : null, additions: null, deletions: null }) satisfies FileMention,
   }));
   const checkpointMentions = (checkpoint?.files ?? []).map((file) => ({
     ordinal: checkpoint?.runOrdinal ?? 0,

@@ -1,6 +1,7 @@
 // A provider's own records of one turn, sent with completeRun, read as a session file by the same
 // adapters that import whole sessions.
 import { detectFormat, parseSession } from './index.js';
+import type { FileChangeRecord } from '../domain/records.js';
 import type { ImportedFact, SessionFormat, SessionProblem } from './types.js';
 
 // The adapters recognise a session file by its extension before its content.
@@ -18,4 +19,11 @@ export function factsOfTurn(format: SessionFormat, lines: readonly string[]): Tu
   if (problem) return { refusal: 'line', problem };
   if (session.runs.length === 0) return { refusal: 'no_turn' };
   return { facts: session.runs.flatMap((run) => run.facts) };
+}
+
+/** The typed change a file_change fact carries, as a run records it (the path before a rename stays in its text). */
+export function fileOf(fact: ImportedFact): FileChangeRecord | null {
+  if (fact.kind !== 'file_change') return null;
+  const { path, change, additions, deletions } = fact.file;
+  return { path, change, additions, deletions };
 }

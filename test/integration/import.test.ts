@@ -183,10 +183,12 @@ describe('npm run import', () => {
     expect(codeOf(busy)).toBe('RUN_IN_PROGRESS');
 
     // The turn completes with Codex's own records of it: their facts come after the hand-made one.
-    const completed = await ok(`mutation($input: CompleteRunInput!) { completeRun(input: $input) { status facts { kind text key status } } }`, {
+    const completed = await ok(`mutation($input: CompleteRunInput!) { completeRun(input: $input) { status facts { kind text key status file { path change additions deletions } } } }`, {
       input: { runId: startRun.run.id, assistantMessage: 'Coupons are in.', facts: [{ kind: 'DECISION', text: 'Apply coupons before the cap' }], rawEvents: { format: 'CODEX', lines: codexTurn('Add coupons to the cart') } },
     });
-    expect(completed.completeRun).toEqual({ status: 'COMPLETED', facts: [{ kind: 'DECISION', text: 'Apply coupons before the cap', key: null, status: null }, ...CODEX_TURN_FACTS] });
+    // A file change the adapters read is typed, as a checkpoint's files are.
+    const typed = (fact: (typeof CODEX_TURN_FACTS)[number]) => ({ ...fact, file: fact.kind === 'FILE_CHANGE' ? { path: 'src/coupon.ts', change: 'ADDED', additions: 1, deletions: 0 } : null });
+    expect(completed.completeRun).toEqual({ status: 'COMPLETED', facts: [{ kind: 'DECISION', text: 'Apply coupons before the cap', key: null, status: null, file: null }, ...CODEX_TURN_FACTS.map(typed)] });
   });
 
   it('adds only the new turns of a session that grew', async () => {

@@ -80,3 +80,46 @@ describe('handoff text from the local summarizer', () => {
     expect((await plan(t, threadId, 'codex')).decision).toBe('NO_HANDOFF');
   });
 });
+
+describe('typed file changes', () => {
+  const COMPLETE = `mutation($input: CompleteRunInput!) { completeRun(input: $input) { facts { kind key status file { path change additions deletions } } } }`;
+
+  it('are stored typed, read back with key and status filled for older clients, and summed per path', async () => {
+    const threadId = await createThread(t);
+    const first = await startRun(t, threadId, 'claude');
+    const written = (await t.ok(COMPLETE, {
+      input: { runId: first.run.id, facts: [{ kind: 'FILE_CHANGE', text: 'Added the CSV parser', file: { path: 'src/csv/parse.ts', change: 'ADDED', additions: 140 } }] },
+    })).completeRun;
+    expect(written.facts).toEqual([{ kind: 'FILE_CHANGE', key: 'src/csv/parse.ts', status: 'added', file: { path: 'src/csv/parse.ts', change: 'ADDED', additions: 140, deletions: null } }]);
+    const second = await startRun(t, threadId, 'claude');
+    await t.ok(COMPLETE, {
+      input: {
+        runId: second.run.id,
+        facts: [
+          { kind: 'FILE_CHANGE', text: 'Handled quoted fields', file: { path: './src/csv/parse.ts', change: 'MODIFIED', additions: 12, deletions: 3 } },
+          // An untyped one, the form older clients send: path in key, change in status.
+          { kind: 'FILE_CHANGE', text: 'Parser tests', key: 'test/parse.test.ts', status: 'added' },
+        ],
+      },
+    });
+    const handoff = await startRun(t, threadId, 'codex');
+    const text: string = handoff.handoff.summaryText;
+    expect(text.match(/src\/csv\/parse\.ts/g)).toHaveLength(1);
+    expect(text).toContain('- src/csv/parse.ts (added, +152/-3)');
+    expect(text).toContain('- test/parse.test.ts (added)');
+    expect(text).not.toContain('?');
+  });
+
+  it('refuses a file on a fact that is not a FILE_CHANGE, and a negative count', async () => {
+    const threadId = await createThread(t);
+    const run = await startRun(t, threadId, 'claude');
+    for (const fact of [
+      { kind: 'NOTE', text: 'n', file: { path: 'a.ts', change: 'ADDED' } },
+      { kind: 'FILE_CHANGE', text: 'n', file: { path: 'a.ts', change: 'ADDED', deletions: -1 } },
+    ]) {
+      const refused = await t.gql(COMPLETE, { input: { runId: run.run.id, facts: [fact] } });
+      expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    }
+    expect((await t.ok(`query($id: ID!) { run(id: $id) { status facts { kind } } }`, { id: run.run.id })).run).toEqual({ status: 'RUNNING', facts: [] });
+  });
+});

@@ -927,6 +927,8 @@ export type RunEdge = {
 
 export type RunFact = {
   __typename?: 'RunFact';
+  /** A FILE_CHANGE fact's typed change, when it was recorded with one (RunFactInput.file, or raw events); null otherwise. */
+  file: Maybe<FileChange>;
   key: Maybe<Scalars['String']['output']>;
   kind: RunFactKind;
   runOrdinal: Scalars['Int']['output'];
@@ -936,6 +938,12 @@ export type RunFact = {
 
 /** Structured facts a run produced; the local summarizer builds handoffs from these. */
 export type RunFactInput = {
+  /**
+   * FILE_CHANGE only (BAD_USER_INPUT on other kinds): the change, typed like a checkpoint's files.
+   * key defaults to its path and status to its change in lower case, so readers of key and status
+   * (the form FILE_CHANGE facts had before) see what they saw. Summaries sum its line counts per path.
+   */
+  file?: InputMaybe<FileChangeInput>;
   /** Facts with the same kind and key: the newest run's one supersedes older ones (e.g. the last result of one test command). */
   key?: InputMaybe<Scalars['String']['input']>;
   kind: RunFactKind;
@@ -1813,6 +1821,7 @@ export type RunEdgeResolvers<ContextType = RequestContext, ParentType extends Re
 };
 
 export type RunFactResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RunFact'] = ResolversParentTypes['RunFact']> = {
+  file?: Resolver<Maybe<ResolversTypes['FileChange']>, ParentType, ContextType>;
   key?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   kind?: Resolver<ResolversTypes['RunFactKind'], ParentType, ContextType>;
   runOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;

@@ -3,7 +3,7 @@ import { completeRun, failRun } from '../../operations/runs.js';
 import { notFound } from '../../domain/errors.js';
 import type { Resolvers } from '../generated/graphql.js';
 import { rawEventFacts } from '../rawEvents.js';
-import { LIMITS, factsOf, fencingTokenOf, listOf, nonNegativeInt, optionalText, requiredText } from '../validation.js';
+import { LIMITS, factsOf, fencingTokenOf, fileChangeOf, listOf, optionalText, requiredText } from '../validation.js';
 
 export const runResolvers: Resolvers = {
   Query: {
@@ -16,12 +16,7 @@ export const runResolvers: Resolvers = {
       const checkpoint = input.checkpoint && {
         ref: requiredText('checkpoint.ref', input.checkpoint.ref, LIMITS.ref),
         diffSummary: optionalText('checkpoint.diffSummary', input.checkpoint.diffSummary, LIMITS.diffSummary),
-        files: listOf('checkpoint.files', input.checkpoint.files, LIMITS.files).map((file, index) => ({
-          path: requiredText(`checkpoint.files[${index}].path`, file.path, LIMITS.path),
-          change: file.change,
-          additions: nonNegativeInt(`checkpoint.files[${index}].additions`, file.additions),
-          deletions: nonNegativeInt(`checkpoint.files[${index}].deletions`, file.deletions),
-        })),
+        files: listOf('checkpoint.files', input.checkpoint.files, LIMITS.files).map((file, index) => fileChangeOf(`checkpoint.files[${index}]`, file)),
       };
       return completeRun(operations, input.runId, {
         assistantMessage: optionalText('assistantMessage', input.assistantMessage, LIMITS.assistantMessage),

@@ -1,4 +1,4 @@
-import type { CheckpointRecord, FileChangeRecord, ProviderThreadRecord, RunFactKind, RunFactRecord, RunPlanRecord, RunRecord, RunStatus } from '../../domain/records.js';
+import type { CheckpointRecord, FileChangeRecord, NewRunFact, ProviderThreadRecord, RunFactRecord, RunPlanRecord, RunRecord, RunStatus } from '../../domain/records.js';
 import { leavingRun, servingRun } from '../../domain/coverage.js';
 import type { Tx } from '../transactions.js';
 import { planProperties, servedProperties, toCheckpoint, toProviderThread, toRun } from './mapping.js';
@@ -66,7 +66,7 @@ export interface RunOutcome {
   status: Extract<RunStatus, 'completed' | 'failed' | 'interrupted'>;
   assistantMessage: string | null;
   error: string | null;
-  facts: { kind: RunFactKind; text: string; key: string | null; status: string | null }[];
+  facts: NewRunFact[];
   checkpoint: { id: string; ref: string; diffSummary: string | null; files: FileChangeRecord[] } | null;
 }
 
