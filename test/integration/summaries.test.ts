@@ -123,3 +123,23 @@ describe('typed file changes', () => {
     expect((await t.ok(`query($id: ID!) { run(id: $id) { status facts { kind } } }`, { id: run.run.id })).run).toEqual({ status: 'RUNNING', facts: [] });
   });
 });
+
+describe('facts of rolled-back runs', () => {
+  it('never crowd a live fact out of a summary: the fact limit applies to live runs only', async () => {
+    const threadId = await createThread(t);
+    const first = await startRun(t, threadId, 'claude');
+    await completeRun(t, first.run.id, { facts: [{ kind: 'DECISION', text: 'Keep the streaming parser' }] });
+    // Two runs with more facts than the summary reads for codex's 1500-character budget, then rolled back.
+    for (let run = 2; run <= 3; run++) {
+      const started = await startRun(t, threadId, 'claude');
+      await completeRun(t, started.run.id, { facts: Array.from({ length: 300 }, (_, index) => ({ kind: 'DECISION', text: `Withdrawn decision ${run}.${index}` })) });
+    }
+    await t.ok(`mutation { rollbackThread(input: { threadId: "${threadId}", toOrdinal: 1 }) { thread { headOrdinal } } }`);
+    const codex = await startRun(t, threadId, 'codex');
+    expect(codex.handoff.coveredRunOrdinals).toEqual({ from: 1, to: 1 });
+    const text: string = codex.handoff.summaryText;
+    expect(text).toContain('Keep the streaming parser');
+    expect(text).not.toContain('Withdrawn decision');
+    expect(text).not.toMatch(/not listed/);
+  });
+});
