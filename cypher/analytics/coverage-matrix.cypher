@@ -1,13 +1,16 @@
 // Coverage matrix: for each live run of thread $threadId's history and each of the thread's provider
-// threads, how that provider thread knows the run: `native` (it served the run: its USES edge, or a
-// natively forked provider thread's inherited ordinals through inheritedThroughOrdinal), `handoff`
-// (a standing handoff, status pending or ready, of transferKind provider_handoff or fork,
-// DELIVERED_TO it has the run's ordinal in its range coveredFrom..coveredTo) or `missing`. The
-// history goes through the thread's segments, so a fork's inherited runs (which live in its source
-// thread) are rows too; the runs of the thread's
+// threads, how that provider thread knows the run: `native` (it served the run: its served ranges
+// servedFrom..servedTo, which follow its USES edges, or a natively forked provider thread's
+// inherited ordinals through inheritedThroughOrdinal), `handoff` (a standing handoff, status pending
+// or ready, of transferKind provider_handoff or fork, DELIVERED_TO it has the run's ordinal in its
+// range coveredFrom..coveredTo) or `missing`. The history goes through the thread's segments, so a
+// fork's inherited runs (which live in its source thread) are rows too; the runs of the thread's
 // rolled-back ranges (rolledBackFrom/To: its own rollbacks, and what its source had rolled back when
-// it forked) are not.
-// One page of runs in ordinal order.
+// it forked) are not. One page of runs in ordinal order.
+//
+// Its cost follows the page and the thread's switches, not its length: each segment's runs are read
+// in the run index's key order, stopping at $limit, and each provider thread's ranges are read once a
+// page, not once a cell.
 //
 // $standingStatuses and $coverageKinds (the lineage rules of src/domain/standing.ts) are set by the
 // service like $tenant; in Neo4j Browser set them with :param.
@@ -34,28 +37,41 @@ WITH thread, goneFrom, goneTo,
        {threadId: segmentIds[i], from: CASE WHEN i = 0 THEN 1 ELSE segmentTo[i - 1] + 1 END, to: segmentTo[i]}]
      + [{threadId: thread.id, from: coalesce(thread.forkOrdinal, 0) + 1, to: coalesce(thread.lastOrdinal, 0)}] AS segments
 CALL (thread) {
-  OPTIONAL MATCH (thread)-[:HAS_PROVIDER_THREAD]->(providerThread:ProviderThread)
+  MATCH (thread)-[:HAS_PROVIDER_THREAD]->(providerThread:ProviderThread)
   WITH providerThread ORDER BY providerThread.seq
-  RETURN collect(providerThread) AS providerThreads
+  CALL (providerThread) {
+    OPTIONAL MATCH (handoff:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
+    WHERE handoff.status IN $standingStatuses AND handoff.transferKind IN $coverageKinds
+    RETURN collect([handoff.coveredFrom, handoff.coveredTo]) AS handoffRanges
+  }
+  RETURN collect({
+    id: providerThread.id, caption: providerThread.caption,
+    inheritedThrough: coalesce(providerThread.inheritedThroughOrdinal, 0),
+    servedFrom: coalesce(providerThread.servedFrom, []), servedTo: coalesce(providerThread.servedTo, []),
+    handoffRanges: handoffRanges
+  }) AS providerThreads
 }
 CALL (segments, goneFrom, goneTo) {
   UNWIND segments AS segment
-  MATCH (run:Run {tenant: $tenant, threadId: segment.threadId})
-  WHERE run.ordinal >= CASE WHEN segment.from > $fromOrdinal THEN segment.from ELSE $fromOrdinal END
-    AND run.ordinal <= segment.to
-    AND NOT any(i IN range(0, size(goneFrom) - 1) WHERE goneFrom[i] <= run.ordinal <= goneTo[i])
+  CALL (segment, goneFrom, goneTo) {
+    MATCH (run:Run {tenant: $tenant, threadId: segment.threadId})
+    WHERE run.ordinal >= CASE WHEN segment.from > $fromOrdinal THEN segment.from ELSE $fromOrdinal END
+      AND run.ordinal <= segment.to
+      AND NOT any(i IN range(0, size(goneFrom) - 1) WHERE goneFrom[i] <= run.ordinal <= goneTo[i])
+    WITH run ORDER BY run.tenant, run.threadId, run.ordinal
+    LIMIT $limit
+    RETURN run
+  }
   RETURN run ORDER BY run.ordinal LIMIT $limit
 }
 CALL (run, providerThreads) {
   UNWIND providerThreads AS providerThread
   WITH providerThread,
        CASE
-         WHEN run.ordinal <= coalesce(providerThread.inheritedThroughOrdinal, 0) OR EXISTS { (run)-[:USES]->(providerThread) } THEN 'native'
-         WHEN EXISTS {
-           MATCH (handoff:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
-           WHERE handoff.status IN $standingStatuses AND handoff.transferKind IN $coverageKinds
-             AND handoff.coveredFrom <= run.ordinal <= handoff.coveredTo
-         } THEN 'handoff'
+         WHEN run.ordinal <= providerThread.inheritedThrough
+           OR any(i IN range(0, size(providerThread.servedFrom) - 1) WHERE providerThread.servedFrom[i] <= run.ordinal <= providerThread.servedTo[i])
+           THEN 'native'
+         WHEN any(covered IN providerThread.handoffRanges WHERE covered[0] <= run.ordinal <= covered[1]) THEN 'handoff'
          ELSE 'missing'
        END AS kind
   RETURN collect({providerThreadId: providerThread.id, caption: providerThread.caption, kind: kind}) AS cells

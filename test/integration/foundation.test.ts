@@ -56,6 +56,15 @@ describe('the foundation', () => {
   it.each(READ_IN_INDEX_ORDER)('cypher/%s.cypher reads in index order, without sorting', async (name) => {
     expect((await planOperators(name)).filter((operator) => /^(Sort|Top)@/.test(operator))).toEqual([]);
   });
+
+  // The matrix sorts a few rows (each segment's page, the provider threads), never a segment's runs.
+  it("cypher/analytics/coverage-matrix.cypher stops each segment's run read at the page's limit", async () => {
+    const operators = await planOperators('analytics/coverage-matrix');
+    const seek = operators.findIndex((operator) => /^NodeUniqueIndexSeek@.*run:Run\(tenant, threadId, ordinal\)/.test(operator));
+    expect(seek).toBeGreaterThan(0);
+    const nearestOrdering = operators.slice(0, seek).findLast((operator) => /^(Limit|Top|Sort)@/.test(operator));
+    expect(nearestOrdering).toMatch(/^Limit@/);
+  });
 });
 
 async function planOperators(name: string): Promise<string[]> {
