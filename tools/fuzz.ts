@@ -1,12 +1,14 @@
 /**
- * `npm run fuzz -- [--seconds N | --minutes N] [--max-steps N] [--seed N]`: runs the model-based
+ * `npm run fuzz -- [--seconds N | --minutes N] [--max-steps N] [--seed N] [--instances N]`: runs the model-based
  * property of test/integration/model.property.test.ts (random operation sequences against the
  * reference model and the real service, the invariant audit after each) for as long as asked,
  * default 5 minutes, and stops at the first disagreement with the shrunk sequence as a script.
  *
  * `npm run fuzz -- --replay script.json` runs such a script once and prints what each operation
  * returned. Uses the Neo4j named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), else
- * boots a throwaway local one, and a service of its own on a free port. Exit 1 on a disagreement.
+ * boots a throwaway local one, and services of its own on free ports: --instances of them (default
+ * 1), each with its own driver, taking the operations in turn, so that nothing a sequence relies on
+ * may live in one service's memory. Exit 1 on a disagreement.
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -25,13 +27,14 @@ interface FuzzOptions {
   maxSteps: number;
   seed: number | null;
   replay: string | null;
+  instances: number;
 }
 
 /** Sequences per fast-check run: the clock is looked at between runs, never during a shrink. */
 const BATCH = 5;
 
 function parseArgs(argv: readonly string[]): FuzzOptions {
-  const options: FuzzOptions = { seconds: 300, maxSteps: 25, seed: null, replay: null };
+  const options: FuzzOptions = { seconds: 300, maxSteps: 25, seed: null, replay: null, instances: 1 };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = argv[++i];
@@ -42,6 +45,7 @@ function parseArgs(argv: readonly string[]): FuzzOptions {
     else if (flag === '--minutes') options.seconds = number * 60;
     else if (flag === '--max-steps') options.maxSteps = Math.floor(number);
     else if (flag === '--seed') options.seed = Math.floor(number);
+    else if (flag === '--instances') options.instances = Math.floor(number);
     else throw new Error(`unknown option ${flag}`);
   }
   return options;
@@ -50,13 +54,21 @@ function parseArgs(argv: readonly string[]): FuzzOptions {
 async function main(options: FuzzOptions): Promise<number> {
   const neo4j = await neo4jFromEnvOrThrowaway({ env: process.env, storePrefix: 'threadline-fuzz-', heap: '1g', pageCache: '256m', log: console.log });
   const { connection } = neo4j;
-  const driver = createDriver(connection);
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serviceEnvironment() });
-  const service = await startService({ ...config, neo4j: { ...config.neo4j, database: connection.database } }, driver, createLogger('silent'));
+  const instances = await Promise.all(
+    Array.from({ length: options.instances }, async () => {
+      const driver = createDriver(connection);
+      return { driver, service: await startService({ ...config, neo4j: { ...config.neo4j, database: connection.database } }, driver, createLogger('silent')) };
+    }),
+  );
+  const driver = instances[0]!.driver;
+  let requests = 0;
   const client: GraphQLClient = async (query, variables) => {
+    const { service } = instances[requests++ % instances.length]!;
     const response = await fetch(service.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
     return (await response.json()) as GraphQLResult;
   };
+  if (instances.length > 1) console.log(`${instances.length} service instances on one Neo4j, taking the requests in turn`);
   try {
     if (options.replay) {
       const script = JSON.parse(readFileSync(options.replay, 'utf8')) as Operation[];
@@ -69,8 +81,10 @@ async function main(options: FuzzOptions): Promise<number> {
     console.error(error instanceof Error ? error.message : String(error));
     return 1;
   } finally {
-    await service.close();
-    await driver.close();
+    for (const instance of instances) {
+      await instance.service.close();
+      await instance.driver.close();
+    }
     await neo4j.close();
   }
 }
