@@ -26,6 +26,8 @@ export interface Config {
   dataDir: string;
   /** Bearer token -> tenant; empty: single-tenant mode, tenant "local". */
   apiKeys: Map<string, string>;
+  /** GET /metrics (Prometheus), off by default; with a token, only for `Authorization: Bearer <token>`. */
+  metrics: { enabled: boolean; token: string | null };
   providers: ProviderDefinition[];
   planner: PlannerSettings;
   summaries: SummaryPolicy;
@@ -78,6 +80,8 @@ const envSchema = z.object({
   THREADLINE_HEADERS_TIMEOUT_MS: integerString(1_000, 600_000).default(10_000),
   THREADLINE_KEEP_ALIVE_TIMEOUT_MS: integerString(100, 600_000).default(5_000),
   THREADLINE_MAX_CONNECTIONS: integerString(1, 100_000).default(256),
+  THREADLINE_METRICS: z.enum(['on', 'off']).default('off'),
+  THREADLINE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
@@ -106,6 +110,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration:\n  HOST: ${host} is not a loopback address and THREADLINE_API_KEYS is empty, so anyone who can reach it would be the single tenant; set THREADLINE_API_KEYS, or THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK=true if the network in front of it is trusted`,
     );
   }
+  // The same rule for the metrics: they say what the service does, so only a trusted network reads them without a token.
+  const metricsToken = vars.THREADLINE_METRICS_TOKEN ?? null;
+  if (vars.THREADLINE_METRICS === 'on' && metricsToken === null && !isLoopback(host) && !vars.THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK) {
+    throw new ConfigError(
+      `Invalid configuration:\n  THREADLINE_METRICS: on, with HOST ${host} not a loopback address and no THREADLINE_METRICS_TOKEN; set one, or THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK=true if the network in front of it is trusted`,
+    );
+  }
   return {
     port: vars.PORT,
     host,
@@ -130,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     dataDir: vars.THREADLINE_DATA_DIR,
     apiKeys,
+    metrics: { enabled: vars.THREADLINE_METRICS === 'on', token: metricsToken },
     providers: vars.THREADLINE_PROVIDERS_FILE ? readJsonFile('THREADLINE_PROVIDERS_FILE', vars.THREADLINE_PROVIDERS_FILE, mergeProviders) : [...BUILT_IN_PROVIDERS],
     summaries: vars.THREADLINE_SUMMARIES_FILE ? readJsonFile('THREADLINE_SUMMARIES_FILE', vars.THREADLINE_SUMMARIES_FILE, parseSummaryPolicy) : DEFAULT_SUMMARY_POLICY,
     planner: {

@@ -23,6 +23,13 @@ export function isUnavailable(error: unknown): boolean {
   return error instanceof Neo4jError && (UNAVAILABLE_CODES.has(error.code) || error.retriable || UNAVAILABLE_MESSAGES.test(error.message));
 }
 
+/** How a transaction ended, and how many times the driver ran its work (more than once: retried). */
+export interface TransactionObserver {
+  transactionEnded(mode: 'read' | 'write', attempts: number, outcome: 'committed' | 'failed' | 'unavailable'): void;
+}
+
+const NO_OBSERVER: TransactionObserver = { transactionEnded: () => undefined };
+
 /**
  * Access to the graph for one tenant. Transaction functions may run twice (driver retries): keep them
  * pure of side effects outside the transaction. With a deadline, an operation Neo4j has not answered
@@ -36,6 +43,7 @@ export class Graph {
     readonly tenant: string,
     private readonly deadlineMs: number | null = null,
     private readonly scopedToOneRequest = false,
+    private readonly observer: TransactionObserver = NO_OBSERVER,
   ) {}
 
   /**
@@ -44,20 +52,42 @@ export class Graph {
    * rounds answers within about one deadline, not one per round.
    */
   forTenant(tenant: string): Graph {
-    return new Graph(this.driver, this.database, tenant, this.deadlineMs, true);
+    return new Graph(this.driver, this.database, tenant, this.deadlineMs, true, this.observer);
   }
 
   /** The same graph with no deadline: for migrations, which may rightly take long on a large store. */
   withoutDeadline(): Graph {
-    return new Graph(this.driver, this.database, this.tenant, null, this.scopedToOneRequest);
+    return new Graph(this.driver, this.database, this.tenant, null, this.scopedToOneRequest, this.observer);
+  }
+
+  /** The same graph, telling `observer` how each transaction ended. */
+  observedBy(observer: TransactionObserver): Graph {
+    return new Graph(this.driver, this.database, this.tenant, this.deadlineMs, this.scopedToOneRequest, observer);
   }
 
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.session('READ', (session) => session.executeRead((tx) => work(this.wrap(tx))));
+    return this.transaction('READ', work);
   }
 
   write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.session('WRITE', (session) => session.executeWrite((tx) => work(this.wrap(tx))));
+    return this.transaction('WRITE', work);
+  }
+
+  private async transaction<T>(mode: 'READ' | 'WRITE', work: (tx: Tx) => Promise<T>): Promise<T> {
+    let attempts = 0;
+    const attempt = (tx: ManagedTransaction) => {
+      attempts++;
+      return work(this.wrap(tx));
+    };
+    const observed = mode === 'READ' ? 'read' : 'write';
+    try {
+      const result = await this.session(mode, (session) => (mode === 'READ' ? session.executeRead(attempt) : session.executeWrite(attempt)));
+      this.observer.transactionEnded(observed, attempts, 'committed');
+      return result;
+    } catch (error) {
+      this.observer.transactionEnded(observed, attempts, error instanceof ThreadlineError && error.code === 'SERVICE_UNAVAILABLE' ? 'unavailable' : 'failed');
+      throw error;
+    }
   }
 
   /** An auto-commit statement, for schema commands that cannot share a transaction with writes. */

@@ -1,4 +1,5 @@
 // The HTTP service: GraphQL at /graphql, /healthz and /readyz, on one Node http server.
+import { createMetrics, type Metrics } from './metrics.js';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,7 +39,9 @@ export interface RunningService {
 const BODY_LIMIT = '1mb';
 
 export async function startService(config: Config, driver: Driver, logger: Logger): Promise<RunningService> {
-  const rootGraph = new Graph(driver, config.neo4j.database, '', config.limits.graphDeadlineMs);
+  const metrics = config.metrics.enabled ? createMetrics() : null;
+  const unobserved = new Graph(driver, config.neo4j.database, '', config.limits.graphDeadlineMs);
+  const rootGraph = metrics ? unobserved.observedBy(metrics.transactions) : unobserved;
   const readiness = new Readiness(rootGraph, () => applyMigrations(rootGraph.withoutDeadline()), logger, config.limits.readinessTimeoutMs);
   await readiness.settle();
 
@@ -64,7 +67,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     // main.ts owns shutdown: it stops the HTTP server, then the driver, then the local Neo4j.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), ...(metrics ? [metrics.graphqlPlugin] : [])],
   });
   await apollo.start();
 
@@ -77,7 +80,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     ),
   };
   const operationsFor = (tenant: string): OperationContext => ({ graph: rootGraph.forTenant(tenant), providers, planner: config.planner, summaries });
-  const sweeper = startPendingHandoffSweeper(rootGraph, operationsFor, config.summaries.pendingTimeoutSeconds, logger);
+  const sweeper = startPendingHandoffSweeper(rootGraph, operationsFor, config.summaries.pendingTimeoutSeconds, logger, metrics);
 
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
@@ -87,6 +90,16 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     const state = await readiness.check();
     response.status(state.ready ? 200 : 503).json(state);
   });
+  if (metrics) {
+    // The metrics token is checked like an API key (for a tenant of its own), and only opens /metrics.
+    const reader = config.metrics.token === null ? null : createTenantResolver(new Map([[config.metrics.token, 'metrics']]));
+    app.get('/metrics', async (request, response) => {
+      if (reader !== null && reader(request.headers.authorization) === null) {
+        return refuse(response, 401, 'UNAUTHENTICATED', 'The metrics token is required.');
+      }
+      response.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    });
+  }
   app.use(
     '/graphql',
     (request, response, next) => {
@@ -145,14 +158,20 @@ function answerHttpError(logger: Logger): ErrorRequestHandler {
 }
 
 /** PENDING handoffs nobody submitted in time fail and are replaced by local summaries. */
-function startPendingHandoffSweeper(rootGraph: Graph, operationsFor: (tenant: string) => OperationContext, timeoutSeconds: number, logger: Logger) {
+function startPendingHandoffSweeper(rootGraph: Graph, operationsFor: (tenant: string) => OperationContext, timeoutSeconds: number, logger: Logger, metrics: Metrics | null) {
   let sweeping = false;
   const sweeper = setInterval(() => {
     if (sweeping) return;
     sweeping = true;
     sweepExpiredHandoffs(rootGraph, operationsFor)
-      .then((count) => count > 0 && logger.info({ count }, 'expired pending handoffs replaced by local summaries'))
-      .catch((error: unknown) => logger.warn({ err: error }, 'pending handoff sweep failed'))
+      .then((count) => {
+        metrics?.sweepEnded('ok', count);
+        if (count > 0) logger.info({ count }, 'expired pending handoffs replaced by local summaries');
+      })
+      .catch((error: unknown) => {
+        metrics?.sweepEnded('failed', 0);
+        logger.warn({ err: error }, 'pending handoff sweep failed');
+      })
       .finally(() => {
         sweeping = false;
       });

@@ -126,6 +126,17 @@ describe('loadConfig API keys', () => {
     expect(configError({ HOST: '0.0.0.0', THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: 'yes' }).message).toMatch(/\bTHREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: /);
   });
 
+  it('serves metrics only when asked, and beyond loopback only with a token or an explicit trust', () => {
+    expect(loadConfig({}).metrics).toEqual({ enabled: false, token: null });
+    expect(loadConfig({ THREADLINE_METRICS: 'on' }).metrics).toEqual({ enabled: true, token: null });
+    const network = { HOST: '0.0.0.0', THREADLINE_API_KEYS: `${KEY_A}=acme`, THREADLINE_METRICS: 'on' };
+    expect(configError(network).message).toMatch(/THREADLINE_METRICS: on, with HOST 0\.0\.0\.0 .*THREADLINE_METRICS_TOKEN/);
+    expect(loadConfig({ ...network, THREADLINE_METRICS_TOKEN: 'a-token-of-16-chars' }).metrics).toEqual({ enabled: true, token: 'a-token-of-16-chars' });
+    expect(loadConfig({ ...network, THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: 'true' }).metrics.enabled).toBe(true);
+    expect(configError({ THREADLINE_METRICS: 'on', THREADLINE_METRICS_TOKEN: 'short' }).message).toMatch(/THREADLINE_METRICS_TOKEN: must be at least 16/);
+    expect(configError({ THREADLINE_METRICS: 'yes' }).message).toMatch(/THREADLINE_METRICS: /);
+  });
+
   it('keeps an explicit HOST even with API keys', () => {
     expect(loadConfig({ THREADLINE_API_KEYS: `${KEY_A}=acme`, HOST: '127.0.0.1' }).host).toBe('127.0.0.1');
   });
