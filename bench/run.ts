@@ -545,15 +545,16 @@ the same way.
   summarize only the runs after it.
 - **Thread.coverageMatrix: missed (4.03x: 90 -> 364 ms; 1.54x from 10,000 to 100,000).** PROFILE of
   \`cypher/analytics/coverage-matrix.cypher\` for the first page (50 runs) at 100,000 runs: 412,796 db
-  hits against 113,528 at 1,000. Two parts grow. The page's runs are read with \`ORDER BY run.ordinal
-  LIMIT $limit\`: Neo4j reads every run from \`fromOrdinal\` on through the (tenant, threadId, ordinal)
-  index (NodeUniqueIndexSeek, 100,000 rows, 100,001 db hits) and keeps 51 with Top; ordering by the
-  index's full key, as \`runs/page.cypher\` does, would stop the read at the LIMIT. And the cells: one
-  per run and provider thread (51 x 224 = 11,424 at 100,000 runs, 51 x 48 at 1,000), each an EXISTS
-  over the run's \`USES\` edge and one over the handoffs delivered to that provider thread, 311,905 db
-  hits in all. The provider threads follow the thread's switches, not its runs, but they still grow;
-  deciding the cells from each provider thread's served ranges and standing handoff ranges, as
-  ProviderThread.coverage does (flat: 0.83x and 0.76x), would read each provider thread once a page.
+  hits against 113,528 at 1,000. Two parts grew. The page's runs were read with \`ORDER BY run.ordinal
+  LIMIT $limit\`, so Neo4j read every run from \`fromOrdinal\` on and kept 51 with Top; and each cell (one
+  per run and provider thread: 51 x 224 at 100,000 runs, 51 x 48 at 1,000) was two EXISTS probes.
+  Since this run both are fixed: each segment's runs are read in the index's key order and stop at the
+  limit (a query-shape test holds it), and each provider thread's served and standing handoff ranges
+  are read once a page. Measured after the change, 1,000 against 100,000 runs interleaved on a machine
+  loaded by other test runs (load average about 10 on 2 CPUs), 35 iterations: 2.33x (617 -> 1,437 ms
+  medians). What remains is the answer itself: a cell per run and provider thread, and the seeded
+  100,000-run thread has 4.7 times the provider threads of the 1,000-run one. Paging the provider
+  threads (columns) as the runs are paged would bound it.
 - **planRun over HTTP within 3x the HTTP floor: missed (4.1x to 4.4x for the reusing provider, 5.1x to
   6.05x for the handoff cases).** The floor is an empty GraphQL operation (1.6 ms median); a \`RETURN
   1\` over Bolt alone is 2.0 ms, so a planRun, which reads the snapshot in a managed transaction, costs
