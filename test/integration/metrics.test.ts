@@ -62,7 +62,7 @@ describe('GET /metrics', () => {
     expect((await fetch(metricsUrl(off))).status).toBe(404);
     const refused = await fetch(metricsUrl(guarded));
     expect(refused.status).toBe(401);
-    expect((await refused.json()).errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
     expect((await fetch(metricsUrl(guarded), { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
     const allowed = await fetch(metricsUrl(guarded), { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(allowed.status).toBe(200);
