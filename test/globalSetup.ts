@@ -17,7 +17,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { NEO4J_URI, NEO4J_USER = 'neo4j', NEO4J_PASSWORD, NEO4J_DATABASE = 'neo4j' } = process.env;
   if (NEO4J_URI) {
     project.provide('neo4j', { uri: NEO4J_URI, user: NEO4J_USER, password: NEO4J_PASSWORD ?? null, database: NEO4J_DATABASE, source: 'env' });
-    return async () => undefined;
+    return () => Promise.resolve();
   }
   const container = await startContainerIfDockerAnswers();
   if (container) {

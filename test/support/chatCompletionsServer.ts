@@ -62,7 +62,7 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = null;
+      let body: unknown;
       try {
         body = rawBody === '' ? null : JSON.parse(rawBody);
       } catch {
