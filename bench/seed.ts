@@ -246,6 +246,7 @@ function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: str
       });
       return { threadId, threadProviders: [...threadProviders], runs: pieceRuns, facts, checkpoint };
     });
+  // eslint-disable-next-line @typescript-eslint/require-await -- async so a throw rejects, like the real Tx.rows
   const rows = async <T = Row>(query: string, params: Params = {}): Promise<T[]> => {
     if (query !== 'summaries/input') throw new Error(`the simulated history answers summaries/input only, not ${query}`);
     return answer(params as { pieces: LivePiece[]; runLimit: number; factLimit: number }) as T[];
