@@ -63,7 +63,7 @@ const finish = fc.constantFrom<Finish>('complete', 'complete', 'complete', 'chec
 const forkKind = fc.constantFrom<ForkKind>('latest', 'ordinal', 'checkpoint', 'providerThread');
 const step = <T extends Step['do'], R>(name: T, fields: { [K in keyof R]: fc.Arbitrary<R[K]> }) => fc.record({ do: fc.constant(name), ...fields });
 
-export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 30, arbitrary: step('turn', { thread: pick, provider, ...runOptions, times: fc.constantFrom(1, 1, 1, 2, 3), how: fc.oneof({ arbitrary: finish, weight: 9 }, { arbitrary: fc.constant('resumeFailure' as const), weight: 1 }) }) },
   { weight: 4, arbitrary: step('subagent', { thread: pick, provider, childProvider: provider }) },
   { weight: 6, arbitrary: step('forkAndWork', { thread: pick, from: forkKind, pick, bindFirst: fc.boolean(), sameProvider: fc.boolean(), provider, merge: fc.boolean() }) },
@@ -116,7 +116,7 @@ function finishing(run: string, how: Finish): Operation {
  * purpose (a start on a running thread, a rollback to the head, a fork from a rolled-back
  * ordinal), whose error codes are compared too.
  */
-export function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
+function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
   const threads = model.threadIds();
   const thread = (index: number) => choose(threads, index)!;
   const nextThread = () => `t${model.threadIds().length + 1}`;
@@ -233,7 +233,7 @@ function forkPoint(model: LineageModel, source: string, kind: ForkKind, index: n
 }
 
 /** The model and the service disagreed; the message holds the replayable script. */
-export class SequenceFailure extends Error {}
+class SequenceFailure extends Error {}
 
 export interface SequenceResult {
   operations: number;

@@ -31,7 +31,7 @@ export interface ChatCompletionsServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_CANNED_SUMMARY = 'canned summary';
+const DEFAULT_CANNED_SUMMARY = 'canned summary';
 const BASE_PATH = '/v1';
 
 function completion(model: unknown, content: string): string {

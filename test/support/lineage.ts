@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { codeOf, uniqueId, type TestService } from './service.js';
 
-export const PLAN_FIELDS = `decision providerThreadAction providerThread { id } handoffStrategy coveredRunOrdinals { from to } stalenessSignals reasons`;
+const PLAN_FIELDS = `decision providerThreadAction providerThread { id } handoffStrategy coveredRunOrdinals { from to } stalenessSignals reasons`;
 export const HANDOFF_FIELDS = `id transferId threadId targetRunId fromProviderThreadIds toProviderThreadId coveredRunOrdinals { from to } strategy summaryText status createdByProvider delivery supersedes { id } supersededBy { id }`;
 export const START_RUN = `mutation Start($input: StartRunInput!) {
   startRun(input: $input) {
@@ -15,7 +15,7 @@ export const START_RUN = `mutation Start($input: StartRunInput!) {
 }`;
 export const COMPLETE_RUN = `mutation Complete($input: CompleteRunInput!) { completeRun(input: $input) { id status } }`;
 export const PLAN_RUN = `query Plan($input: PlanRunInput!) { planRun(input: $input) { ${PLAN_FIELDS} } }`;
-export const COVERAGE = `query Coverage($id: ID!) {
+const COVERAGE = `query Coverage($id: ID!) {
   providerThread(id: $id) { id provider status firstRunOrdinal lastRunOrdinal handoffIds
     coverage { nativeRunOrdinals handoffIds coveredThroughOrdinal missingRunOrdinals } }
 }`;
