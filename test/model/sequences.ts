@@ -1,5 +1,5 @@
 // Random operation sequences, run against the model and the real service side by side. Shared by
-// test/integration/model.property.test.ts (a bounded number in CI) and tools/fuzz.ts (for as long
+// test/reliability/model.property.test.ts (a bounded number in CI) and tools/fuzz.ts (for as long
 // as asked).
 //
 // fast-check generates abstract steps ("a turn on some thread with some provider", "fork some
