@@ -93,6 +93,14 @@ describe('summarySourceFor', () => {
     expect(summarySourceFor(policy, 'codex', 'elsewhere')).toBeNull();
     expect(summarySourceFor(policy, 'codex', 'Local')).toBeNull();
   });
+
+  it('takes no name inherited from Object.prototype for a summarizer or a provider value', () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      expect(summarySourceFor(policy, 'codex', name), name).toBeNull();
+      expect(summarySourceFor(policy, name), name).toEqual({ kind: 'leaving' });
+      expect(refusal({ default: name }), name).toBe(`summaries.json: default: "${name}" is not local, leaving, entering or a configured summarizer`);
+    }
+  });
 });
 
 describe('sourceLabel', () => {
