@@ -26,7 +26,7 @@ const TX_LOG_DIR = path.join('data', 'transactions', DATABASE);
 const TX_LOG_FILE = /^neostore\.transaction\.db\.(\d+)$/;
 
 export async function measureFootprints(options: { sizes: number[]; providers: ProviderDefinition[]; planner: PlannerSettings; heap: string; pageCache: string; log: (line: string) => void }): Promise<StoreFootprint[]> {
-  const empty = await withStore(options, async () => undefined);
+  const empty = await withStore(options, () => Promise.resolve(undefined));
   options.log(`  footprint: a store without threads holds ${empty.databaseBytes} bytes`);
   const footprints: StoreFootprint[] = [];
   for (const size of options.sizes) {

@@ -185,7 +185,7 @@ class CycledThread {
   }
 }
 
-export function productOperations(main: string, other: string): OperationSpec[] {
+function productOperations(main: string, other: string): OperationSpec[] {
   const op = (id: OperationId, thread: SeededThreadRole, round: string | null, about: string): OperationSpec => ({ id, name: OP[id], about, thread, caseName: round ?? OP[id] });
   return [
     op('startNoHandoff', 'switch', ROUND.noHandoff, `${main}, the last provider: reuses its provider thread`),

@@ -126,7 +126,7 @@ async function serverNow(driver: Driver, database: string): Promise<string> {
 export async function main(options: BenchOptions): Promise<BenchReport> {
   const log = options.log;
   const neo4jInUse = options.neo4j
-    ? { connection: options.neo4j, local: null, close: async () => undefined }
+    ? { connection: options.neo4j, local: null, close: () => Promise.resolve() }
     : await neo4jFromEnvOrThrowaway({ env: process.env, storePrefix: 'threadline-bench-', heap: HEAP, pageCache: PAGE_CACHE, log });
   const { connection, local } = neo4jInUse;
   const driver = createDriver(connection);
@@ -402,11 +402,15 @@ function machine(neo4jVersion: string, loadAtStart: number): Machine {
   let cpuModel = cpus()[0]?.model ?? 'unknown';
   try {
     cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpuModel;
-  } catch {}
+  } catch {
+    // No /proc/cpuinfo: the model os.cpus() names stands.
+  }
   let nproc = cpus().length;
   try {
     nproc = Number(execSync('nproc').toString().trim());
-  } catch {}
+  } catch {
+    // No nproc: the count os.cpus() gives stands.
+  }
   return { nproc, memoryGiB: Math.round(totalmem() / 2 ** 30), cpuModel, node: process.version, neo4j: neo4jVersion, loadAverage: { atStart: round(loadAtStart), atEnd: round(loadavg()[0]!) } };
 }
 

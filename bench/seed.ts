@@ -17,7 +17,7 @@ import { readSummarySource, summarize } from '../src/operations/summaries.js';
 
 export const TENANT = 'local';
 /** Every seeded provider thread runs in this mode, so asking for another one makes it stale. */
-export const SEEDED_RUNTIME_MODE = 'workspace-write';
+const SEEDED_RUNTIME_MODE = 'workspace-write';
 
 interface SimProviderThread {
   id: string;
@@ -86,7 +86,7 @@ function rng(seed: number): () => number {
  * occasionally a longer stay there. Stretches grow with the thread so that a 100k thread has a
  * few hundred switches, not thousands.
  */
-export function providerSequence(size: number, providers: [string, string], seed = size): string[] {
+function providerSequence(size: number, providers: [string, string], seed = size): string[] {
   const random = rng(seed * 7919 + 17);
   const [main, other] = providers;
   const sequence: string[] = [];
@@ -246,6 +246,7 @@ function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: str
       });
       return { threadId, threadProviders: [...threadProviders], runs: pieceRuns, facts, checkpoint };
     });
+  // eslint-disable-next-line @typescript-eslint/require-await -- async so a throw rejects, like the real Tx.rows
   const rows = async <T = Row>(query: string, params: Params = {}): Promise<T[]> => {
     if (query !== 'summaries/input') throw new Error(`the simulated history answers summaries/input only, not ${query}`);
     return answer(params as { pieces: LivePiece[]; runLimit: number; factLimit: number }) as T[];

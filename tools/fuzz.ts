@@ -1,6 +1,6 @@
 /**
  * `npm run fuzz -- [--seconds N | --minutes N] [--max-steps N] [--seed N] [--instances N]`: runs the model-based
- * property of test/integration/model.property.test.ts (random operation sequences against the
+ * property of test/reliability/model.property.test.ts (random operation sequences against the
  * reference model and the real service, the invariant audit after each) for as long as asked,
  * default 5 minutes, and stops at the first disagreement with the shrunk sequence as a script.
  *

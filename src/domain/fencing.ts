@@ -8,7 +8,7 @@ import { ThreadlineError, badInput } from './errors.js';
 import type { ProviderThreadAction, ProviderThreadRecord, ProviderThreadStatus, RunRecord } from './records.js';
 
 /** A provider thread in one of these was replaced: nothing more is recorded from its sessions. */
-export const REPLACED_PROVIDER_THREAD_STATUSES: ReadonlySet<ProviderThreadStatus> = new Set(['stale', 'resume_failed', 'divergent', 'rolled_back']);
+const REPLACED_PROVIDER_THREAD_STATUSES: ReadonlySet<ProviderThreadStatus> = new Set(['stale', 'resume_failed', 'divergent', 'rolled_back']);
 
 export interface DispatchToken {
   runId: string;

@@ -53,7 +53,7 @@ export function parseSummaryPolicy(content: unknown, source: string): SummaryPol
   if (!parsed.success) throw new Error(`${source}: ${z.prettifyError(parsed.error)}`);
   const policy = parsed.data;
   for (const [where, value] of [['default', policy.default], ...Object.entries(policy.providers).map(([provider, value]) => [`providers.${provider}`, value])]) {
-    if (!BUILT_IN_SOURCES.has(value!) && !(value! in policy.summarizers)) {
+    if (!BUILT_IN_SOURCES.has(value!) && !Object.hasOwn(policy.summarizers, value!)) {
       throw new Error(`${source}: ${where}: "${value}" is not local, leaving, entering or a configured summarizer`);
     }
   }
@@ -62,9 +62,10 @@ export function parseSummaryPolicy(content: unknown, source: string): SummaryPol
 
 /** The source a handoff for `targetProvider` is written by, or the one named explicitly. */
 export function summarySourceFor(policy: SummaryPolicy, targetProvider: string, explicit: string | null = null): SummarySource | null {
-  const value = explicit ?? policy.providers[targetProvider] ?? policy.default;
+  // Own keys only: a name such as toString or constructor is neither a provider's value nor a summarizer.
+  const value = explicit ?? (Object.hasOwn(policy.providers, targetProvider) ? policy.providers[targetProvider] : undefined) ?? policy.default;
   if (value === 'local' || value === 'leaving' || value === 'entering') return { kind: value };
-  return value in policy.summarizers ? { kind: 'configured', name: value } : null;
+  return Object.hasOwn(policy.summarizers, value) ? { kind: 'configured', name: value } : null;
 }
 
 /** The handoff's stored source: local, configured:<name>, provider:<id>. */

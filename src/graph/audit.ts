@@ -15,7 +15,7 @@ export const AUDIT_INVARIANTS: readonly string[] = queryNames()
   .map((name) => name.slice('audit/'.length));
 
 /** The invariant in plain words: the comment line each audit file opens with. */
-export function invariantStatement(invariant: string): string {
+function invariantStatement(invariant: string): string {
   return cypher(`audit/${invariant}`).split('\n')[0]!.replace(/^\/\/\s*/, '');
 }
 

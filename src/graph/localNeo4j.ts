@@ -379,7 +379,7 @@ export async function neo4jFromEnvOrThrowaway(opts: {
   const { env } = opts;
   if (env.NEO4J_URI) {
     const connection = { uri: env.NEO4J_URI, user: env.NEO4J_USER ?? 'neo4j', password: env.NEO4J_PASSWORD ?? null, database: env.NEO4J_DATABASE ?? 'neo4j' };
-    return { connection, local: null, close: async () => undefined };
+    return { connection, local: null, close: () => Promise.resolve() };
   }
   const storeDir = await mkdtemp(path.join(tmpdir(), opts.storePrefix));
   opts.log(`booting a local Neo4j ${NEO4J_VERSION} in ${storeDir} (heap ${opts.heap}, page cache ${opts.pageCache})`);

@@ -4,7 +4,7 @@
 import { queryNames, statementsOf } from './queries.js';
 import type { Graph } from './transactions.js';
 
-export function schemaMigrationNames(): string[] {
+function schemaMigrationNames(): string[] {
   return queryNames().filter((name) => /^schema\/\d+_/.test(name));
 }
 

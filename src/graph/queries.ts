@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { projectRoot } from './projectRoot.js';
 
-export const CYPHER_DIR = join(projectRoot(), 'cypher');
+const CYPHER_DIR = join(projectRoot(), 'cypher');
 
 function loadAll(): Map<string, string> {
   const queries = new Map<string, string>();

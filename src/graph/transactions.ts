@@ -19,7 +19,7 @@ const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.
 // with no code of its own: by message.
 const UNAVAILABLE_MESSAGES = /^(Connection acquisition timed out|Failed to establish connection)/;
 
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   return error instanceof Neo4jError && (UNAVAILABLE_CODES.has(error.code) || error.retriable || UNAVAILABLE_MESSAGES.test(error.message));
 }
 

@@ -29,7 +29,7 @@ function isGraphEntity(value: unknown): value is { properties: Record<string, un
  * Parameters as Neo4j should store them: the driver sends every JS number as a float, so whole
  * numbers (ordinals, counts, limits) become Neo4j integers, recursively through lists and maps.
  */
-export function toParameters(value: unknown): any {
+export function toParameters(value: unknown): unknown {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return neo4j.int(value);
   if (Array.isArray(value)) return value.map(toParameters);
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {

@@ -28,7 +28,7 @@ import { newId, type OperationContext } from './context.js';
 
 const STABLE = new Set(['completed', 'failed', 'interrupted']);
 /** A rollback answers with at most this many of the runs it rolled back; the count and ranges give the rest. */
-export const ROLLED_BACK_RUNS_PAGE = 100;
+const ROLLED_BACK_RUNS_PAGE = 100;
 
 export async function rollbackThread(context: OperationContext, threadId: string, toOrdinal: number): Promise<RollbackResult> {
   return context.graph.write(async (tx) => {

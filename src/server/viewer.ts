@@ -6,7 +6,7 @@ import express, { Router, type Request, type Response } from 'express';
 import { projectRoot } from '../graph/projectRoot.js';
 
 /** Where index.html, viewer.js and viewer.css live, for the service run from src/ or from dist/. */
-export function viewerDirectory(): string {
+function viewerDirectory(): string {
   return join(projectRoot(), 'src', 'server', 'viewer');
 }
 

@@ -10,7 +10,7 @@ import { redactSecrets } from './redact.js';
 import type { ImportedRun, ParsedSession } from './types.js';
 
 export const DEFAULT_BUDGET = 32_000;
-export const TIGHT_BUDGET = 4_000;
+const TIGHT_BUDGET = 4_000;
 /** The default-budget overall share below which the evaluation fails. */
 export const REQUIRED_SHARE = 0.95;
 
@@ -69,7 +69,7 @@ const ASK_OPEN = new Set(['', 'open', 'pending']);
  * 1..n), each run's facts on its ordinal, a failed run's error its last failure, as tools/import.ts
  * sends them.
  */
-export function threadOf(name: string, files: readonly SessionFile[]): { input: SummaryInput; sessions: ParsedSession[]; skipped: string[] } {
+function threadOf(name: string, files: readonly SessionFile[]): { input: SummaryInput; sessions: ParsedSession[]; skipped: string[] } {
   const sessions = new Map<string, ParsedSession>();
   const skipped: string[] = [];
   for (const file of files) {
@@ -120,7 +120,7 @@ function errorOf(run: ImportedRun): string | null {
  * questions still open at the end (the newest state of each), failures, and runs that failed or were
  * cut off. Each once.
  */
-export function artifactsOf(input: SummaryInput): Artifact[] {
+function artifactsOf(input: SummaryInput): Artifact[] {
   const newest = new Map<string, SummaryFact>();
   for (const fact of input.facts) newest.set(`${fact.kind}\u0000${fact.key ?? fact.text}`, fact);
   const latest = [...newest.values()];

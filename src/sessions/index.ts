@@ -5,8 +5,6 @@ import { isCodexRecord, parseCodexSession } from './codex.js';
 import { asObject, parseJson } from './json.js';
 import type { ParsedSession, SessionFormat } from './types.js';
 
-export { parseClaudeSession } from './claude.js';
-export { parseCodexSession } from './codex.js';
 export * from './types.js';
 
 // Enough to get past the lines that come before the first message (titles, snapshots, metadata).

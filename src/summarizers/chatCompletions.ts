@@ -49,11 +49,11 @@ export interface Summarizer {
 const BODY_EXCERPT_CHARS = 200;
 const REDACTED = '[redacted]';
 
-export function chatCompletionsUrl(baseUrl: string): string {
+function chatCompletionsUrl(baseUrl: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/chat/completions`;
 }
 
-export function buildSystemPrompt(request: SummaryRequest): string {
+function buildSystemPrompt(request: SummaryRequest): string {
   const budget =
     request.budgetChars === null
       ? 'There is no fixed length limit, but be concise.'

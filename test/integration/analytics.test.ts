@@ -13,7 +13,7 @@ import { plain, toParameters } from '../../src/graph/values.js';
 import { analyticsQueryNames } from '../../src/operations/analytics.js';
 import { projectRoot } from '../../src/graph/projectRoot.js';
 import { codeOf, startTestService, type TestService } from '../support/service.js';
-import { HANDOFF_FIELDS, completeRun, createThread, runTurns, startRun, type StartOptions } from '../support/lineage.js';
+import { HANDOFF_FIELDS, completeRun, createThread, runTurns, startRun } from '../support/lineage.js';
 
 const TENANT = `analytics-${randomUUID().slice(0, 8)}`;
 const KEY = `analytics-key-${randomUUID()}`;
@@ -50,7 +50,7 @@ beforeAll(async () => {
     ...service,
     gql: (text: string, variables?: Record<string, unknown>, token?: string) => service.gql(text, variables, token ?? KEY),
     ok: (text: string, variables?: Record<string, unknown>, token?: string) => service.ok(text, variables, token ?? KEY),
-  } as TestService;
+  };
 
   // The design example: Codex 1-5 on C1, Claude 6-8 on L1 with H1 (full 1-5), Codex 9 resumes C1 with H2 (delta 6-8).
   const designId = await createThread(t, 'design');
@@ -103,7 +103,7 @@ beforeAll(async () => {
   const rolledBack = (await t.ok(ROLLBACK, { input: { threadId: rollbackId, toOrdinal: 2 } })).rollbackThread;
   expect(rolledBack).toEqual({ rolledBackRuns: [{ ordinal: 3 }], supersededHandoffs: [{ id: third.handoff.id }] });
   await runTurns(t, rollbackId, 'codex', 1);
-  const fifth = await runTurns(t, rollbackId, 'claude', 1, { manualContext: 'Operator note: runs 1, 2 and 4 built the parser.' } as StartOptions);
+  const fifth = await runTurns(t, rollbackId, 'claude', 1, { manualContext: 'Operator note: runs 1, 2 and 4 built the parser.' });
   expect(fifth.plan).toMatchObject({ providerThreadAction: 'CREATE', stalenessSignals: ['ROLLED_BACK_OR_DIVERGENT'], handoffStrategy: 'MANUAL_CONTEXT' });
   seed.rollback = { threadId: rollbackId, codex, claudeOld: third.providerThread.id, claudeNew: fifth.providerThread.id, withdrawn: third.handoff.id, manual: fifth.handoff.id };
 

@@ -52,7 +52,7 @@ beforeAll(async () => {
   // The second Neo4j boots while the first one is seeded.
   const booting = startLocalNeo4j({ storeDir: join(work, 'second-neo4j'), password: 'second-neo4j' });
   t = await startTestService({ THREADLINE_API_KEYS: `${token}=${tenant}` });
-  api = { ...t, gql: (query, variables) => t.gql(query, variables, token), ok: (query, variables) => t.ok(query, variables, token) } as TestService;
+  api = { ...t, gql: (query, variables) => t.gql(query, variables, token), ok: (query, variables) => t.ok(query, variables, token) };
   seed = await seedLineage();
   second = await booting;
   target = createDriver({ uri: second.uri, user: 'neo4j', password: 'second-neo4j', database: 'neo4j' });

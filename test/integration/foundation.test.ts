@@ -76,6 +76,6 @@ async function planOperators(name: string): Promise<string[]> {
     operators.push(`${plan.operatorType} ${plan.arguments.Details ?? ''}`);
     plan.children.forEach((child) => walk(child as never));
   };
-  walk(summary.plan as never);
+  walk(summary.plan);
   return operators;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '../support/chatCompletionsServer.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
-import { HANDOFF_FIELDS, START_RUN, completeRun, coverage, createThread, expectCode, runTurns, startRun } from '../support/lineage.js';
+import { HANDOFF_FIELDS, START_RUN, completeRun, coverage, createThread, expectCode, startRun } from '../support/lineage.js';
 
 const PROVENANCE = `${HANDOFF_FIELDS} source inputDigest budgetChars length requestedAt writtenAt usedAt failureReason omissions endedBecause endedAt
   summaryRequest { handoffId writer targetProvider strategy document budgetChars }`;

@@ -1,5 +1,5 @@
 // Random operation sequences, run against the model and the real service side by side. Shared by
-// test/integration/model.property.test.ts (a bounded number in CI) and tools/fuzz.ts (for as long
+// test/reliability/model.property.test.ts (a bounded number in CI) and tools/fuzz.ts (for as long
 // as asked).
 //
 // fast-check generates abstract steps ("a turn on some thread with some provider", "fork some
@@ -69,7 +69,7 @@ const fence = fc.constantFrom<Fence>('none', 'none', 'current', 'stale');
 const forkKind = fc.constantFrom<ForkKind>('latest', 'ordinal', 'checkpoint', 'providerThread');
 const step = <T extends Step['do'], R>(name: T, fields: { [K in keyof R]: fc.Arbitrary<R[K]> }) => fc.record({ do: fc.constant(name), ...fields });
 
-export const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
+const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 30,
     arbitrary: step('turn', {
@@ -140,7 +140,7 @@ function epochFor(model: LineageModel, run: string, fence: Fence): number | unde
  * purpose (a start on a running thread, a rollback to the head, a fork from a rolled-back
  * ordinal), whose error codes are compared too.
  */
-export function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
+function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
   const threads = model.threadIds();
   const thread = (index: number) => choose(threads, index)!;
   const nextThread = () => `t${model.threadIds().length + 1}`;
@@ -295,7 +295,7 @@ function forkPoint(model: LineageModel, source: string, kind: ForkKind, index: n
 }
 
 /** The model and the service disagreed; the message holds the replayable script. */
-export class SequenceFailure extends Error {}
+class SequenceFailure extends Error {}
 
 export interface SequenceResult {
   operations: number;

@@ -31,7 +31,7 @@ export interface ChatCompletionsServer {
   close(): Promise<void>;
 }
 
-export const DEFAULT_CANNED_SUMMARY = 'canned summary';
+const DEFAULT_CANNED_SUMMARY = 'canned summary';
 const BASE_PATH = '/v1';
 
 function completion(model: unknown, content: string): string {
@@ -62,7 +62,7 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks).toString('utf8');
-      let body: unknown = null;
+      let body: unknown;
       try {
         body = rawBody === '' ? null : JSON.parse(rawBody);
       } catch {

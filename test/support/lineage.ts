@@ -15,7 +15,7 @@ export const START_RUN = `mutation Start($input: StartRunInput!) {
 }`;
 export const COMPLETE_RUN = `mutation Complete($input: CompleteRunInput!) { completeRun(input: $input) { id status } }`;
 export const PLAN_RUN = `query Plan($input: PlanRunInput!) { planRun(input: $input) { ${PLAN_FIELDS} } }`;
-export const COVERAGE = `query Coverage($id: ID!) {
+const COVERAGE = `query Coverage($id: ID!) {
   providerThread(id: $id) { id provider status firstRunOrdinal lastRunOrdinal handoffIds
     coverage { nativeRunOrdinals handoffIds coveredThroughOrdinal missingRunOrdinals } }
 }`;

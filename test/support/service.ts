@@ -20,9 +20,9 @@ export interface TestService {
   config: Config;
   /** Sessions the service has opened so far: one per transaction or loader batch. */
   sessionsOpened(): number;
-  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GraphQLResponse<T>>;
+  gql: <T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<GraphQLResponse<T>>;
   /** Like gql, but fails the test on any GraphQL error and returns data. */
-  ok<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<T>;
+  ok: <T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<T>;
   close(): Promise<void>;
 }
 

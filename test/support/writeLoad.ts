@@ -383,7 +383,7 @@ export class WriteLoad {
       status = response.status;
       text = await response.text();
     } catch (error) {
-      if ((error as Error).name === 'TimeoutError') throw new Error(`a request sent at ${new Date(sentAt).toISOString()} got no answer within ${REQUEST_TIMEOUT_MS} ms: ${query}`);
+      if ((error as Error).name === 'TimeoutError') throw new Error(`a request sent at ${new Date(sentAt).toISOString()} got no answer within ${REQUEST_TIMEOUT_MS} ms: ${query}`, { cause: error });
       return { ok: false, code: 'NETWORK', error: { message: String((error as Error).cause ?? error) }, afterAmbiguity: false };
     }
     let body: { data?: unknown; errors?: GraphQLError[] };

@@ -4,6 +4,7 @@ import {
   coveredThrough,
   leavingRun,
   rollbackActionFor,
+  rollbackReasonFor,
   servedAfterRollback,
   servingRun,
   turnsDroppedByRollback,
@@ -19,6 +20,7 @@ import {
   withdrawnByRollback,
   type ThreadHistory,
 } from '../../src/domain/history.js';
+import type { OrdinalRange } from '../../src/domain/records.js';
 
 const r = (from: number, to: number) => ({ from, to });
 
@@ -117,5 +119,64 @@ describe('native ranges as runs come, move and are rolled back', () => {
     // A native fork keeps what it inherited through the fork point.
     expect(rollbackActionFor(true, [r(4, 4)], 3, 3)).toBe('rolled_back');
     expect(rollbackActionFor(true, [r(4, 4)], 3, 0)).toBe('divergent');
+  });
+});
+
+describe('native ranges at their edges', () => {
+  it('merges a run adjacent to a range, and splits a range a run leaves from its middle', () => {
+    expect(servingRun([r(1, 2)], 3)).toEqual({ served: [r(1, 3)], firstRunOrdinal: 1, lastRunOrdinal: 3 });
+    expect(servingRun([r(2, 3)], 1)).toEqual({ served: [r(1, 3)], firstRunOrdinal: 1, lastRunOrdinal: 3 });
+    expect(leavingRun([r(1, 5)], 3)).toEqual({ served: [r(1, 2), r(4, 5)], firstRunOrdinal: 1, lastRunOrdinal: 5 });
+    expect(leavingRun([r(1, 5)], 1)).toEqual({ served: [r(2, 5)], firstRunOrdinal: 2, lastRunOrdinal: 5 });
+    expect(leavingRun([r(1, 5)], 5)).toEqual({ served: [r(1, 4)], firstRunOrdinal: 1, lastRunOrdinal: 4 });
+  });
+
+  it('keeps nothing after a rollback to 0, and drops every turn', () => {
+    expect(servedAfterRollback([r(1, 5), r(9, 9)], 0)).toEqual({ served: [], firstRunOrdinal: null, lastRunOrdinal: null });
+    expect(turnsDroppedByRollback([r(1, 5), r(9, 9)], 0)).toBe(6);
+    expect(turnsDroppedByRollback([], 3)).toBe(0);
+  });
+
+  it('knows nothing of an empty history', () => {
+    const known = coverageOf({ providerThreadId: 'P', served: [], inheritedThroughOrdinal: null, handoffRanges: [r(1, 3)], handoffIds: ['H'] }, []);
+    expect(known).toEqual({ providerThreadId: 'P', nativeRanges: [], handoffRanges: [], handoffIds: ['H'], coveredThroughOrdinal: 0, missingRanges: [] });
+  });
+
+  it('counts a run both served and handed over as native only', () => {
+    const known = coverageOf({ providerThreadId: 'P', served: [r(3, 4)], inheritedThroughOrdinal: null, handoffRanges: [r(1, 4)], handoffIds: ['H'] }, [r(1, 5)]);
+    expect(known).toMatchObject({ nativeRanges: [r(3, 4)], handoffRanges: [r(1, 2)], coveredThroughOrdinal: 4, missingRanges: [r(5, 5)] });
+  });
+});
+
+describe('rollbackReasonFor', () => {
+  it('says what the rollback took and what follows, in each of its three outcomes', () => {
+    expect(rollbackReasonFor(true, [r(1, 5), r(9, 12)], null, 7)).toBe(
+      'The rollback to run 7 took 4 of its own turns; its provider rolls back natively: awaiting confirmProviderRollback or reportProviderRollbackFailure.',
+    );
+    expect(rollbackReasonFor(false, [r(1, 5), r(9, 12)], null, 7)).toBe(
+      'The rollback to run 7 took 4 of its own turns; its provider cannot roll back natively: divergent, a new provider thread takes over.',
+    );
+    expect(rollbackReasonFor(true, [r(6, 8)], null, 5)).toBe(
+      'The rollback to run 5 took 3 of its own turns, and it knew nothing at or before run 5: divergent, a new provider thread takes over.',
+    );
+  });
+
+  it('speaks of a withdrawn handoff when the rollback took none of its own turns', () => {
+    expect(rollbackReasonFor(true, [r(1, 5)], null, 7)).toBe(
+      'The rollback to run 7 withdrew a handoff it had received; its provider rolls back natively: awaiting confirmProviderRollback or reportProviderRollbackFailure.',
+    );
+  });
+
+  it('agrees with rollbackActionFor at every rollback point', () => {
+    const cases: [OrdinalRange[], number | null][] = [[[], null], [[r(1, 1)], null], [[r(2, 3), r(6, 6)], null], [[r(4, 5)], 3], [[], 3], [[r(5, 5)], 0]];
+    for (const canRollbackThread of [true, false]) {
+      for (const [served, inherited] of cases) {
+        for (let toOrdinal = 0; toOrdinal <= 7; toOrdinal++) {
+          const action = rollbackActionFor(canRollbackThread, served, inherited, toOrdinal);
+          const reason = rollbackReasonFor(canRollbackThread, served, inherited, toOrdinal);
+          expect(reason.endsWith('divergent, a new provider thread takes over.'), `${canRollbackThread} ${JSON.stringify(served)} ${inherited} ${toOrdinal}`).toBe(action === 'divergent');
+        }
+      }
+    }
   });
 });

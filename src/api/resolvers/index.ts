@@ -14,7 +14,7 @@ const modules: Resolvers[] = [threadResolvers, runResolvers, providerResolvers, 
 export function mergedResolvers(): Record<string, Record<string, unknown>> {
   const merged: Record<string, Record<string, unknown>> = {};
   for (const module of modules) {
-    for (const [typeName, fields] of Object.entries(module)) merged[typeName] = { ...merged[typeName], ...(fields as object) };
+    for (const [typeName, fields] of Object.entries(module)) merged[typeName] = { ...merged[typeName], ...fields };
   }
   return merged;
 }

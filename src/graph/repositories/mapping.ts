@@ -51,7 +51,7 @@ export function toThread(props: Props): ThreadRecord {
 }
 
 /** The plan is stored flat on the run (plan* properties) so analysts can query decisions directly. */
-export function toPlan(props: Props): RunPlanRecord {
+function toPlan(props: Props): RunPlanRecord {
   const from = int(props.planCoveredFrom);
   const to = int(props.planCoveredTo);
   return {

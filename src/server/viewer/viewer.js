@@ -21,7 +21,7 @@ const LINKS_RANGE = 1000;
 /** A fork's inherited runs are drawn as one hatched region of at most this many columns. */
 const INHERITED_COLUMNS = 20;
 
-// Each query is complete with $id alone, the other variables optional: test/integration/hostile-input.test.ts
+// Each query is complete with $id alone, the other variables optional: test/reliability/hostile-input.test.ts
 // sends every *_QUERY of this file that way to check it stays within the service's query limits.
 const RUN_FIELDS = `id ordinal provider status providerThread { id } plan { decision providerThreadAction }`;
 const RUN_PAGE = `pageInfo { hasPreviousPage startCursor } edges { node { ${RUN_FIELDS} } }`;

@@ -52,7 +52,7 @@ const ROOT_FIELDS = new Map<string, GraphQLField<unknown, unknown>>(
 function operation(path: string, select: string): string {
   const [root, name] = path.split('.') as [string, string];
   const { args } = ROOT_FIELDS.get(path)!;
-  const definitions = args.length ? `(${args.map((arg) => `$${arg.name}: ${arg.type}`).join(', ')})` : '';
+  const definitions = args.length ? `(${args.map((arg) => `$${arg.name}: ${arg.type.toString()}`).join(', ')})` : '';
   const passed = args.length ? `(${args.map((arg) => `${arg.name}: $${arg.name}`).join(', ')})` : '';
   return `${root.toLowerCase()}${definitions} { ${name}${passed} ${select} }`;
 }
@@ -521,7 +521,7 @@ function wrongShapes(type: GraphQLInputType, value: unknown): [string, unknown][
   const nullable = getNullableType(type);
   const named = getNamedType(type).name;
   const wrong = isInputObjectType(nullable) ? 42 : named === 'Int' ? 'seven' : named === 'Boolean' ? 'yes' : true;
-  const shapes: [string, unknown][] = [[`a ${typeof wrong} for ${type}`, wrong]];
+  const shapes: [string, unknown][] = [[`a ${typeof wrong} for ${type.toString()}`, wrong]];
   if (isNonNullType(type)) shapes.push(['null', null]);
   if (isInputObjectType(nullable)) {
     shapes.push(['an unknown input field', { ...(value as Vars), unexpected: 1 }]);

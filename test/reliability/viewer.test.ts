@@ -55,7 +55,7 @@ interface OpenedPage {
   requests: string[];
   errors: string[];
   /** The GraphQL requests answered so far, in the order they were sent. */
-  graphql(): Promise<GraphQLExchange[]>;
+  graphql: () => Promise<GraphQLExchange[]>;
 }
 
 async function open(url: string): Promise<OpenedPage> {

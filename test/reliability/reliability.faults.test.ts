@@ -196,7 +196,7 @@ describe('faults under a write load', () => {
       expect(new Set(stalled.map((failure) => failure.outcome))).toEqual(new Set(['SERVICE_UNAVAILABLE']));
       const latencies = stalled.map((failure) => failure.latencyMs!);
       figures.neo4jStall = {
-        ...figures.neo4jStall!,
+        ...figures.neo4jStall,
         stalledForMs: resumeAt - stallAt,
         failedRequests: stalled.length,
         slowestFailureMs: Math.max(...latencies),
@@ -295,10 +295,10 @@ async function startServiceProcess(port: number): Promise<ServiceProcess> {
   Object.assign(env, { NEO4J_URI: neo4j.uri, NEO4J_USER: 'neo4j', NEO4J_PASSWORD: PASSWORD, NEO4J_DATABASE: DATABASE, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' });
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: projectRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  createInterface({ input: child.stderr! }).on('line', (line) => serviceErrorLines.push(line));
+  createInterface({ input: child.stderr }).on('line', (line) => serviceErrorLines.push(line));
   const listening = await new Promise<boolean>((resolve) => {
     const timer = setTimeout(() => resolve(false), 60_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       if (line.startsWith('Threadline GraphQL at ')) {
         clearTimeout(timer);
         resolve(true);
