@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { Neo4jConnection } from '../src/graph/driver.js';
-import { NEO4J_VERSION, startLocalNeo4j } from '../src/graph/localNeo4j.js';
+import { startLocalNeo4j } from '../src/graph/localNeo4j.js';
+import { NEO4J_VERSION } from '../src/graph/localNeo4jInstall.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

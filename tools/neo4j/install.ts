@@ -2,7 +2,7 @@
  * `npm run neo4j:install`: fetches the Neo4j Community jars and compiles the launcher into .cache/neo4j/<version>.
  * Does nothing when that is already done; the server and the tests run the same check before starting Neo4j.
  */
-import { ensureLocalNeo4jInstalled, NEO4J_VERSION } from '../../src/graph/localNeo4j.js';
+import { ensureLocalNeo4jInstalled, NEO4J_VERSION } from '../../src/graph/localNeo4jInstall.js';
 
 try {
   const started = Date.now();
