@@ -9,16 +9,16 @@ import { AUDIT_INVARIANTS, describeViolations, runAudit } from '../src/graph/aud
 import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 
 async function main(): Promise<number> {
-  const neo4j = connectConfiguredNeo4j('npm run audit');
+  const neo4j = await connectConfiguredNeo4j('npm run audit');
   if ('problem' in neo4j) {
     console.error(neo4j.problem);
     return 2;
   }
-  const { driver, config } = neo4j;
+  const { driver, connection, config } = neo4j;
   try {
     const violations = await runAudit(driver, config.neo4j.database);
     if (violations.length === 0) {
-      console.log(`audit: clean, ${AUDIT_INVARIANTS.length} invariants hold in database ${config.neo4j.database} at ${config.neo4j.uri}`);
+      console.log(`audit: clean, ${AUDIT_INVARIANTS.length} invariants hold in database ${config.neo4j.database} at ${connection.uri}`);
       return 0;
     }
     console.log(describeViolations(violations));

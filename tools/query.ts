@@ -86,7 +86,7 @@ async function main(argv: readonly string[]): Promise<number> {
     throw error;
   }
 
-  const neo4j = connectConfiguredNeo4j('npm run query');
+  const neo4j = await connectConfiguredNeo4j('npm run query');
   if ('problem' in neo4j) {
     console.error(neo4j.problem);
     return 1;

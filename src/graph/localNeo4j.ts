@@ -5,12 +5,10 @@
  * is chosen in chooseNeo4j.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Neo4jConnection } from './driver.js';
-import { ensureLocalNeo4jInstalled, JDK_HINT, lastLines, NEO4J_VERSION } from './localNeo4jInstall.js';
+import { ensureLocalNeo4jInstalled, JDK_HINT, lastLines } from './localNeo4jInstall.js';
 
 const READY_LINE = /^THREADLINE_NEO4J_READY (bolt:\/\/\S+) version=(\S+)$/;
 const LAUNCHER_FAILURE = '[launcher] Neo4j failed to start: ';
@@ -172,33 +170,4 @@ async function stopProcess(child: ChildProcess, exited: Promise<void>): Promise<
     child.kill('SIGKILL');
     await exited;
   }
-}
-
-/**
- * The Neo4j a benchmark or exploration tool uses: the one NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD,
- * NEO4J_DATABASE) names, else a local one on a fresh temporary store that `close` removes again.
- */
-export async function neo4jFromEnvOrThrowaway(opts: {
-  env: NodeJS.ProcessEnv;
-  storePrefix: string;
-  heap: string;
-  pageCache: string;
-  log: (line: string) => void;
-}): Promise<{ connection: Neo4jConnection; local: LocalNeo4j | null; close: () => Promise<void> }> {
-  const { env } = opts;
-  if (env.NEO4J_URI) {
-    const connection = { uri: env.NEO4J_URI, user: env.NEO4J_USER ?? 'neo4j', password: env.NEO4J_PASSWORD ?? null, database: env.NEO4J_DATABASE ?? 'neo4j' };
-    return { connection, local: null, close: async () => undefined };
-  }
-  const storeDir = await mkdtemp(path.join(tmpdir(), opts.storePrefix));
-  opts.log(`booting a local Neo4j ${NEO4J_VERSION} in ${storeDir} (heap ${opts.heap}, page cache ${opts.pageCache})`);
-  const local = await startLocalNeo4j({ storeDir, heap: opts.heap, pageCache: opts.pageCache });
-  return {
-    connection: { uri: local.uri, user: 'neo4j', password: null, database: 'neo4j' },
-    local,
-    close: async () => {
-      await local.stop();
-      await rm(storeDir, { recursive: true, force: true });
-    },
-  };
 }
