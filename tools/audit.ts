@@ -1,6 +1,7 @@
 /**
  * `npm run audit`: checks every invariant of cypher/audit/*.cypher against the Neo4j named by
- * NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), across all tenants, and prints the
+ * NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), else the local Neo4j of a running
+ * `npm start` (tools/configuredNeo4j.ts), across all tenants, and prints the
  * violations grouped by invariant. Exit 0 when every invariant holds, 1 when any is violated, 2 when
  * the audit could not run. It only reads, and can run beside a live service: a violation is
  * reported only when it is seen again on a second and third reading (src/graph/audit.ts).

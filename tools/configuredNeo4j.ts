@@ -1,5 +1,6 @@
-// The Neo4j a read-only command-line tool works on, chosen like the service chooses (chooseNeo4j):
-// the one NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) names. These tools never start a Neo4j.
+// The Neo4j a read-only command-line tool works on, chosen by chooseNeo4j like the service's: the one
+// NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) names, else the local Neo4j that a running
+// `npm start` recorded in <THREADLINE_DATA_DIR>/neo4j.json. These tools never start a Neo4j.
 import type { Driver } from 'neo4j-driver';
 import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { chooseNeo4j, NoNeo4jError } from '../src/graph/chooseNeo4j.js';

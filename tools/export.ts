@@ -1,8 +1,8 @@
 /**
  * `npm run export -- --thread ID [--tenant T] [--out FILE]` or `npm run export -- --tenant T [--out FILE]`:
  * writes a Cypher script that recreates that lineage in an empty Neo4j 5 (Desktop, Aura) for Bloom; see
- * docs/bloom.md. It reads the database named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE)
- * and never starts a Neo4j itself. Without --out the script goes to stdout (use `npm run --silent export`).
+ * docs/bloom.md. It reads the database named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE),
+ * else the local Neo4j of a running `npm start`, and never starts a Neo4j itself. Without --out the script goes to stdout (use `npm run --silent export`).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -20,7 +20,8 @@ const USAGE = `Usage: npm run export -- --thread ID [--tenant TENANT] [--out FIL
                    forks and subagent threads included
   --out FILE       write the script there instead of stdout
 
-Reads the Neo4j named by NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE.`;
+Reads the Neo4j named by NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE; without
+NEO4J_URI, the local Neo4j of a running \`npm start\`.`;
 
 async function main(): Promise<number> {
   let values: { thread?: string; tenant?: string; out?: string; help?: boolean };

@@ -1,8 +1,9 @@
 /**
  * `npm run query -- <name> [key=value ...] [--tenant T] [--json | --csv]`: runs
  * cypher/analytics/<name>.cypher against the configured Neo4j (NEO4J_URI, NEO4J_USER,
- * NEO4J_PASSWORD, NEO4J_DATABASE), read-only and scoped to one tenant (default `local`, the
- * single-tenant mode's), and prints the rows as an aligned table, JSON or CSV.
+ * NEO4J_PASSWORD, NEO4J_DATABASE; without NEO4J_URI, the local Neo4j of a running `npm start`),
+ * read-only and scoped to one tenant (default `local`, the single-tenant mode's), and prints the rows
+ * as an aligned table, JSON or CSV.
  *
  * Values are parsed as JSON when they parse (10, true, null, [1,2], "\"42\"" for a string of
  * digits), else taken as strings. Parameters a query documents with a default may be left out.
@@ -38,7 +39,8 @@ function usage(): string {
     'Queries (cypher/analytics/<name>.cypher; each file\'s header says what it answers):',
     ...lines,
     '',
-    'Needs NEO4J_URI (and NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) naming the database to read.',
+    'Reads the local Neo4j of a running `npm start`, or the one NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD,',
+    'NEO4J_DATABASE) names.',
   ].join('\n');
 }
 

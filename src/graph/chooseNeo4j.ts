@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Neo4jConnection } from './driver.js';
 import { startLocalNeo4j, type LocalNeo4j } from './localNeo4j.js';
 import { NEO4J_VERSION } from './localNeo4jInstall.js';
+import { localNeo4jRecordFile, readLocalNeo4jRecord, removeLocalNeo4jRecord, writeLocalNeo4jRecord } from './localNeo4jState.js';
 
 /** The Neo4j settings of the configuration (src/config.ts); `uri` is null when NEO4J_URI is not set. */
 export interface Neo4jSettings {
@@ -20,10 +21,10 @@ export interface Neo4jSettings {
 export type WithoutUri =
   /**
    * `npm start`: start the local Neo4j on its store in <dataDir>/neo4j (data survives restarts), with
-   * auth when a password is set.
+   * auth when a password is set, and record it in <dataDir>/neo4j.json while it runs.
    */
   | { start: 'store'; dataDir: string; heap: string; pageCache: string; progress: (message: string) => void; neo4jLog?: (line: string) => void }
-  /** The command-line tools: they never start a Neo4j. */
+  /** The command-line tools: the local Neo4j that a running `npm start` recorded. They never start one. */
   | { start: 'none'; dataDir: string; tool: string }
   /**
    * Tests, the benchmark, the fuzzer: a local Neo4j on a fresh store in the temporary directory, which
@@ -41,8 +42,8 @@ export type WithoutUri =
 
 export interface ChosenNeo4j {
   connection: Neo4jConnection;
-  /** NEO4J_URI; a local Neo4j this process started; a container. */
-  source: 'env' | 'local' | 'container';
+  /** NEO4J_URI; a local Neo4j this process started; the one a running `npm start` recorded; a container. */
+  source: 'env' | 'local' | 'running' | 'container';
   /** The local Neo4j this process started, if it did. */
   local: LocalNeo4j | null;
   /** Stops what this process started (removing a throwaway store); leaves any other Neo4j alone. */
@@ -68,18 +69,37 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
         pageCache: withoutUri.pageCache,
         log: withoutUri.neo4jLog,
       });
+      const record = { uri: local.uri, pid: local.pid, startedAt: new Date().toISOString(), storeDir, version: local.version, auth: password !== null };
+      await writeLocalNeo4jRecord(withoutUri.dataDir, record);
       return {
         connection: { uri: local.uri, user, password, database },
         source: 'local',
         local,
-        close: () => local.stop(),
+        close: async () => {
+          await removeLocalNeo4jRecord(withoutUri.dataDir, local.pid);
+          await local.stop();
+        },
       };
     }
-    case 'none':
-      throw new NoNeo4jError(
-        `${withoutUri.tool} needs a running Neo4j, and NEO4J_URI is not set: set it (e.g. bolt://127.0.0.1:7687) and, as needed, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE. ` +
-          'It does not start the local Neo4j; while `npm start` runs one, point NEO4J_URI at it.',
-      );
+    case 'none': {
+      const found = await readLocalNeo4jRecord(withoutUri.dataDir);
+      const file = path.relative(process.cwd(), localNeo4jRecordFile(withoutUri.dataDir)) || localNeo4jRecordFile(withoutUri.dataDir);
+      const remedy =
+        'Start the service with `npm start` (its local Neo4j is then found by itself), or set NEO4J_URI ' +
+        '(and NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) to the Neo4j to read.';
+      if (found === null) {
+        throw new NoNeo4jError(`${withoutUri.tool} needs a running Neo4j: NEO4J_URI is not set, and no local Neo4j of \`npm start\` runs (none is recorded in ${file}). ${remedy}`);
+      }
+      if (!found.alive) {
+        throw new NoNeo4jError(
+          `${withoutUri.tool} needs a running Neo4j: NEO4J_URI is not set, and the local Neo4j recorded in ${file} (pid ${found.record.pid}, started ${found.record.startedAt}) no longer runs. ${remedy}`,
+        );
+      }
+      if (found.record.auth && password === null) {
+        throw new NoNeo4jError(`${withoutUri.tool}: the local Neo4j at ${found.record.uri} was started with a password; set NEO4J_PASSWORD to the same one.`);
+      }
+      return { connection: { uri: found.record.uri, user, password, database }, source: 'running', local: null, close: async () => undefined };
+    }
     case 'throwaway': {
       const other = await withoutUri.instead?.();
       if (other) return other;

@@ -19,7 +19,11 @@ async function main(): Promise<void> {
   });
   const { connection, local } = neo4j;
   const driver = createDriver(connection);
-  const service = await startService(config, driver, logger);
+  const service = await startService(config, driver, logger).catch(async (error: unknown) => {
+    await driver.close();
+    await neo4j.close(); // a local Neo4j stops with the service that started it, and its record goes
+    throw error;
+  });
   if (config.apiKeys.size === 0) {
     const everywhere = config.host === '0.0.0.0' || config.host === '::';
     const reach = isLoopback(config.host) ? `${config.host} only` : `${everywhere ? 'every interface' : config.host}, with no authentication (THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK)`;
