@@ -61,12 +61,13 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
   switch (withoutUri.start) {
     case 'store': {
       const storeDir = path.resolve(withoutUri.dataDir, 'neo4j');
-      withoutUri.progress(`NEO4J_URI is not set: starting the local Neo4j ${NEO4J_VERSION}, store ${storeDir}`);
+      withoutUri.progress(`NEO4J_URI is not set: starting the local Neo4j ${NEO4J_VERSION} on its store ${storeDir}`);
       const local = await startLocalNeo4j({
         storeDir,
         password: password ?? undefined,
         heap: withoutUri.heap,
         pageCache: withoutUri.pageCache,
+        progress: withoutUri.progress,
         log: withoutUri.neo4jLog,
       });
       const record = { uri: local.uri, pid: local.pid, startedAt: new Date().toISOString(), storeDir, version: local.version, auth: password !== null };
@@ -111,6 +112,7 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
         password: throwawayPassword ?? undefined,
         heap: withoutUri.heap,
         pageCache: withoutUri.pageCache,
+        progress: withoutUri.progress,
       });
       return {
         connection: { uri: local.uri, user: 'neo4j', password: throwawayPassword, database: 'neo4j' },

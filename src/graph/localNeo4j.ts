@@ -44,6 +44,8 @@ export interface LocalNeo4jOptions {
   startTimeoutMs?: number;
   /** Receives every line the launcher prints (stdout and stderr). */
   log?: (line: string) => void;
+  /** Receives what the install (once: Maven, javac) is doing, and when Neo4j is ready. */
+  progress?: (message: string) => void;
 }
 
 export interface LocalNeo4j {
@@ -56,7 +58,8 @@ export interface LocalNeo4j {
 }
 
 export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo4j> {
-  const { libDir, classesDir } = await ensureLocalNeo4jInstalled(opts);
+  const { libDir, classesDir } = await ensureLocalNeo4jInstalled({ progress: opts.progress });
+  const started = Date.now();
   const storeDir = path.resolve(opts.storeDir);
   const startTimeoutMs = opts.startTimeoutMs ?? 120_000;
 
@@ -146,6 +149,7 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
   });
 
   const uri = ready[1]!;
+  opts.progress?.(`Neo4j ${ready[2]} ready at ${uri} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return {
     uri,
     port: Number(new URL(uri).port),

@@ -9,11 +9,15 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { projectRoot } from './projectRoot.js';
 
 export const NEO4J_VERSION = '5.26.30';
 
 const INSTALL_MARKER = '.threadline-install.json';
+/** What Maven downloads on a machine whose local Maven repository has none of it: the jars and their poms and plugins. */
+const APPROXIMATE_DOWNLOAD_MB = 150;
+const PROGRESS_INTERVAL_MS = 10_000;
 const MIN_JAVA_MAJOR = 17;
 const OUTPUT_TAIL_LINES = 40;
 
@@ -47,8 +51,8 @@ function installPaths(): InstallPaths {
  * already complete and up to date. Safe to run from several processes at once: everything is built in a private
  * temporary directory and renamed into place.
  */
-export async function ensureLocalNeo4jInstalled(opts: { log?: (msg: string) => void } = {}): Promise<{ libDir: string; classesDir: string }> {
-  const log = opts.log ?? (() => {});
+export async function ensureLocalNeo4jInstalled(opts: { progress?: (message: string) => void } = {}): Promise<{ libDir: string; classesDir: string }> {
+  const log = opts.progress ?? (() => {});
   const paths = installPaths();
 
   const pomText = await readFile(paths.pom, 'utf8');
@@ -95,12 +99,26 @@ async function mtimeMs(file: string): Promise<number | undefined> {
 }
 
 async function fetchJars(paths: InstallPaths, pomSha256: string, log: (msg: string) => void): Promise<void> {
-  log(`Fetching Neo4j ${NEO4J_VERSION} jars with Maven into ${paths.libDir} ...`);
+  const cache = path.relative(process.cwd(), path.dirname(paths.libDir)) || path.dirname(paths.libDir);
+  log(
+    `Fetching the Neo4j ${NEO4J_VERSION} Community jars with Maven (about ${APPROXIMATE_DOWNLOAD_MB} MB into Maven's local repository when it does not hold them yet, ` +
+      `then copied to ${cache}); this happens once, later starts reuse them.`,
+  );
   const started = Date.now();
+  const downloaded = { files: 0, bytes: 0 };
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
+  const ticker = setInterval(() => log(`Maven still fetching: ${downloaded.files} files, ${megabytes(downloaded.bytes)} MB downloaded so far (${seconds()} s)`), PROGRESS_INTERVAL_MS);
   const tmp = temporarySibling(paths.libDir);
   await mkdir(path.dirname(tmp), { recursive: true });
   try {
-    await run('mvn', ['-q', '-B', '-f', paths.pom, 'dependency:copy-dependencies', `-DoutputDirectory=${tmp}`]);
+    // Batch mode without -q: Maven prints one "Downloaded from" line per file, which the progress lines count.
+    await run('mvn', ['-B', '-f', paths.pom, 'dependency:copy-dependencies', `-DoutputDirectory=${tmp}`], (line) => {
+      const bytes = mavenDownloadedBytes(line);
+      if (bytes !== null) {
+        downloaded.files++;
+        downloaded.bytes += bytes;
+      }
+    });
     // The marker is written last, so a lib directory that has one is complete.
     await writeFile(path.join(tmp, INSTALL_MARKER), JSON.stringify({ version: NEO4J_VERSION, pomSha256 }) + '\n');
     // Another process may have finished the same work meanwhile; then its result stays.
@@ -108,13 +126,27 @@ async function fetchJars(paths: InstallPaths, pomSha256: string, log: (msg: stri
       await replaceDirectory(tmp, paths.libDir);
     }
   } finally {
+    clearInterval(ticker);
     await rm(tmp, { recursive: true, force: true });
   }
-  log(`Fetched Neo4j jars in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`Fetched the Neo4j jars in ${((Date.now() - started) / 1000).toFixed(1)} s (${downloaded.files} files, ${megabytes(downloaded.bytes)} MB downloaded)`);
+}
+
+/** The size of the file a Maven "Downloaded from <repo>: <url> (<size> at <speed>)" line reports, in bytes; null for any other line. */
+export function mavenDownloadedBytes(line: string): number | null {
+  const match = /Downloaded from [^:]+: \S+ \(([\d.]+) (B|kB|KB|MB|GB)\b/.exec(line);
+  if (!match) return null;
+  const unit = { B: 1, kB: 1e3, KB: 1e3, MB: 1e6, GB: 1e9 }[match[2] as 'B' | 'kB' | 'KB' | 'MB' | 'GB'];
+  return Math.round(Number(match[1]) * unit);
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / 1e6).toFixed(1);
 }
 
 async function compileLauncher(paths: InstallPaths, log: (msg: string) => void): Promise<void> {
-  log(`Compiling ${paths.launcherSource} ...`);
+  log(`Compiling the launcher ${path.relative(process.cwd(), paths.launcherSource) || paths.launcherSource} (once) ...`);
+  const started = Date.now();
   await checkJdk();
   const tmp = temporarySibling(paths.classesDir);
   await mkdir(tmp, { recursive: true });
@@ -127,6 +159,7 @@ async function compileLauncher(paths: InstallPaths, log: (msg: string) => void):
   } finally {
     await rm(tmp, { recursive: true, force: true });
   }
+  log(`Compiled the launcher in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 async function checkJdk(): Promise<void> {
@@ -160,12 +193,16 @@ async function replaceDirectory(from: string, to: string): Promise<void> {
   }
 }
 
-/** Runs a tool to completion, resolving with its combined output; rejects with that output if it fails. */
-function run(command: string, args: string[]): Promise<{ output: string }> {
+/**
+ * Runs a tool to completion, resolving with its combined output; rejects with that output if it fails.
+ * `onLine` sees each line of its standard output as it comes.
+ */
+function run(command: string, args: string[], onLine?: (line: string) => void): Promise<{ output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    if (onLine) createInterface({ input: child.stdout }).on('line', onLine);
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'ENOENT' ? new Error(`\`${command}\` was not found on PATH. ${TOOL_HINTS[command] ?? ''}`.trim()) : error);

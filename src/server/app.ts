@@ -42,7 +42,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   const metrics = config.metrics.enabled ? createMetrics() : null;
   const unobserved = new Graph(driver, config.neo4j.database, '', config.limits.graphDeadlineMs);
   const rootGraph = metrics ? unobserved.observedBy(metrics.transactions) : unobserved;
-  const readiness = new Readiness(rootGraph, () => applyMigrations(rootGraph.withoutDeadline()), logger, config.limits.readinessTimeoutMs);
+  const readiness = new Readiness(rootGraph, () => applyMigrations(rootGraph.withoutDeadline(), (message) => logger.info(message)), logger, config.limits.readinessTimeoutMs);
   await readiness.settle();
 
   const app = express();
