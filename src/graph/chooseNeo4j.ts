@@ -84,7 +84,7 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
     }
     case 'none': {
       const found = await readLocalNeo4jRecord(withoutUri.dataDir);
-      const file = path.relative(process.cwd(), localNeo4jRecordFile(withoutUri.dataDir)) || localNeo4jRecordFile(withoutUri.dataDir);
+      const file = readablePath(localNeo4jRecordFile(withoutUri.dataDir));
       const remedy =
         'Start the service with `npm start` (its local Neo4j is then found by itself), or set NEO4J_URI ' +
         '(and NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) to the Neo4j to read.';
@@ -125,4 +125,10 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
       };
     }
   }
+}
+
+/** Relative to the working directory when it lies below it (.threadline/neo4j.json), else absolute. */
+function readablePath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
 }
