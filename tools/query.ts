@@ -9,7 +9,7 @@
  * digits), else taken as strings. Parameters a query documents with a default may be left out.
  */
 import { SINGLE_TENANT } from '../src/config.js';
-import { ArgumentError, documentedParameters, formatCsv, formatTable, parseAssignments, resolveParameters } from '../src/analytics/format.js';
+import { ArgumentError, documentedParameters, formatCsv, formatTable, parseAssignments, resolveParameters, usageOf } from '../src/analytics/format.js';
 import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
 import { Graph } from '../src/graph/transactions.js';
@@ -27,17 +27,15 @@ interface Invocation {
 }
 
 function usage(): string {
-  const lines = analyticsQueryNames().map((name) => {
-    const params = documentedParameters(cypher(`analytics/${name}`))
-      .map((parameter) => (parameter.default !== undefined ? `[${parameter.name}=${JSON.stringify(parameter.default)}]` : `${parameter.name}=...`))
-      .join(' ');
-    return `  ${name.padEnd(24)} ${params}`;
-  });
+  const lines = analyticsQueryNames().map((name) => `  ${name.padEnd(24)} ${usageOf(documentedParameters(cypher(`analytics/${name}`)))}`);
   return [
     'Usage: npm run query -- <name> [key=value ...] [--tenant T] [--json | --csv]',
     '',
-    'Queries (cypher/analytics/<name>.cypher; each file\'s header says what it answers):',
+    "Queries (cypher/analytics/<name>.cypher; each file's header says what it answers):",
     ...lines,
+    '',
+    'from and to are ISO 8601 date-times, the window from inclusive and to exclusive, for example',
+    '  npm run query -- staleness from=2026-01-01T00:00:00Z to=2026-02-01T00:00:00Z',
     '',
     'Reads the local Neo4j of a running `npm start`, or the one NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD,',
     'NEO4J_DATABASE) names.',

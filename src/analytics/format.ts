@@ -125,8 +125,21 @@ function describe(used: string[], documented: Map<string, QueryParameter>): stri
   return used
     .map((name) => {
       const parameter = documented.get(name);
-      return parameter?.default !== undefined ? `${name}=... (default ${JSON.stringify(parameter.default)})` : `${name}=...`;
+      const assignment = `${name}=${placeholder(parameter)}`;
+      return parameter?.default !== undefined ? `${assignment} (default ${JSON.stringify(parameter.default)})` : assignment;
     })
+    .join(' ');
+}
+
+/** What a parameter's value looks like, for usage lines: `<ISO date-time>` for the time windows' from and to, else `...`. */
+export function placeholder(parameter: QueryParameter | undefined): string {
+  return parameter && /^ISO date-?time\b/i.test(parameter.description) ? '<ISO date-time>' : '...';
+}
+
+/** How a query is called: `name=<placeholder>` for required parameters, `[name=<default>]` for the others. */
+export function usageOf(parameters: readonly QueryParameter[]): string {
+  return parameters
+    .map((parameter) => (parameter.default !== undefined ? `[${parameter.name}=${JSON.stringify(parameter.default)}]` : `${parameter.name}=${placeholder(parameter)}`))
     .join(' ');
 }
 

@@ -7,8 +7,10 @@ import {
   formatTable,
   parseAssignments,
   parseValue,
+  placeholder,
   referencedParameters,
   resolveParameters,
+  usageOf,
 } from '../../src/analytics/format.js';
 
 const QUERY = `// What it answers, between $from and $to (mentioned here, not a parameter line).
@@ -41,12 +43,21 @@ describe('query file parameters', () => {
   it('fills defaults and refuses missing, unknown and tenant parameters', () => {
     expect(resolveParameters(QUERY, { from: '2026-01-01T00:00:00Z' })).toEqual({ threadId: null, from: '2026-01-01T00:00:00Z', limit: 50 });
     expect(resolveParameters(QUERY, { from: 'x', limit: 5, threadId: 't1' })).toEqual({ threadId: 't1', from: 'x', limit: 5 });
-    expect(() => resolveParameters(QUERY, {})).toThrow(/^Missing parameter from; this query takes threadId=\.\.\. \(default null\) from=\.\.\. limit=\.\.\. \(default 50\)$/);
+    expect(() => resolveParameters(QUERY, {})).toThrow(/^Missing parameter from; this query takes threadId=\.\.\. \(default null\) from=<ISO date-time> limit=\.\.\. \(default 50\)$/);
     expect(() => resolveParameters(QUERY, { from: 'x', bogus: 1 })).toThrow(/Unknown parameter bogus/);
     expect(() => resolveParameters(QUERY, { from: 'x', tenant: 'other' })).toThrow(/--tenant/);
     expect(() => resolveParameters(`${QUERY}\nAND h.status IN $standingStatuses`, { from: 'x', standingStatuses: ['failed'] })).toThrow(/standingStatuses is set by the service/);
     expect(resolveParameters(`${QUERY}\nAND h.status IN $standingStatuses`, { from: 'x' })).not.toHaveProperty('standingStatuses');
     expect(() => resolveParameters(QUERY, {})).toThrow(ArgumentError);
+  });
+});
+
+describe('usage lines', () => {
+  it('say which values are ISO date-times, and show defaults', () => {
+    expect(usageOf(documentedParameters(QUERY))).toBe('[threadId=null] from=<ISO date-time> [limit=50]');
+    expect(placeholder({ name: 'to', description: 'ISO date-time, end of the window (exclusive)' })).toBe('<ISO date-time>');
+    expect(placeholder({ name: 'threadId', description: 'the app thread' })).toBe('...');
+    expect(placeholder(undefined)).toBe('...');
   });
 });
 
