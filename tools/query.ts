@@ -3,13 +3,14 @@
  * cypher/analytics/<name>.cypher against the configured Neo4j (NEO4J_URI, NEO4J_USER,
  * NEO4J_PASSWORD, NEO4J_DATABASE; without NEO4J_URI, the local Neo4j of a running `npm start`),
  * read-only and scoped to one tenant (default `local`, the single-tenant mode's), and prints the rows
- * as an aligned table, JSON or CSV.
+ * as an aligned table (as wide as the terminal, else 100 columns; wider tables print one block per
+ * row; the coverage matrix prints one column per provider thread), JSON or CSV.
  *
  * Values are parsed as JSON when they parse (10, true, null, [1,2], "\"42\"" for a string of
  * digits), else taken as strings. Parameters a query documents with a default may be left out.
  */
 import { SINGLE_TENANT } from '../src/config.js';
-import { ArgumentError, documentedParameters, formatCsv, formatTable, parseAssignments, resolveParameters, usageOf } from '../src/analytics/format.js';
+import { ArgumentError, documentedParameters, formatCsv, formatTable, parseAssignments, resolveParameters, TABLE_VIEWS, TABLE_WIDTH, usageOf } from '../src/analytics/format.js';
 import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
 import { Graph } from '../src/graph/transactions.js';
@@ -96,7 +97,13 @@ async function main(argv: readonly string[]): Promise<number> {
     const rows = await runAnalyticsQuery(new Graph(driver, config.neo4j.database, invocation.tenant), invocation.name, params);
     if (invocation.output === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     else if (invocation.output === 'csv') process.stdout.write(formatCsv(rows));
-    else process.stdout.write(formatTable(rows));
+    else {
+      const view = TABLE_VIEWS[invocation.name];
+      // As wide as the terminal, or TABLE_WIDTH when the output is not one.
+      const width = (process.stdout.isTTY && process.stdout.columns) || TABLE_WIDTH;
+      process.stdout.write(formatTable(view ? view.view(rows) : rows, width));
+      if (view && rows.length > 0) process.stdout.write(`${view.note}\n`);
+    }
     return 0;
   } catch (error) {
     console.error(`npm run query: ${invocation.name} failed: ${error instanceof Error ? error.message : String(error)}`);
