@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config.js';
 import { decidePlan, measurableDeltaRange, type PlanningSnapshot } from '../src/domain/planner.js';
 import { LINEAGE_RULE_PARAMETERS } from '../src/domain/standing.js';
 import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
-import { neo4jFromEnvOrThrowaway } from '../src/graph/localNeo4j.js';
+import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
 import { toProviderThread, toThread } from '../src/graph/repositories/mapping.js';
 import { loadPlanningSnapshot } from '../src/graph/repositories/planning.js';
@@ -127,7 +127,7 @@ export async function main(options: BenchOptions): Promise<BenchReport> {
   const log = options.log;
   const neo4jInUse = options.neo4j
     ? { connection: options.neo4j, local: null, close: () => Promise.resolve() }
-    : await neo4jFromEnvOrThrowaway({ env: process.env, storePrefix: 'threadline-bench-', heap: HEAP, pageCache: PAGE_CACHE, log });
+    : await chooseNeo4j(loadConfig(process.env).neo4j, { start: 'throwaway', storePrefix: 'threadline-bench-', heap: HEAP, pageCache: PAGE_CACHE, progress: log });
   const { connection, local } = neo4jInUse;
   const driver = createDriver(connection);
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });

@@ -1,16 +1,15 @@
-// One real Neo4j for the integration run, chosen like the service chooses: NEO4J_URI when set, else
-// a container when a Docker engine answers, else the local Neo4j from Maven Central's jars.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// One real Neo4j for the integration run, chosen by chooseNeo4j like the service's: NEO4J_URI when
+// set, else a container when a Docker engine answers, else a throwaway local Neo4j from Maven Central's jars.
 import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../src/config.js';
+import { chooseNeo4j, type ChosenNeo4j } from '../src/graph/chooseNeo4j.js';
 import type { Neo4jConnection } from '../src/graph/driver.js';
-import { NEO4J_VERSION, startLocalNeo4j } from '../src/graph/localNeo4j.js';
+import { NEO4J_VERSION } from '../src/graph/localNeo4jInstall.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    neo4j: Neo4jConnection & { source: 'env' | 'testcontainers' | 'local' };
+    neo4j: Neo4jConnection & { source: ChosenNeo4j['source'] };
   }
 }
 
@@ -38,28 +37,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function startNeo4j(): Promise<{ connection: TestNeo4j; stop: () => Promise<void> }> {
-  const { NEO4J_URI, NEO4J_USER = 'neo4j', NEO4J_PASSWORD, NEO4J_DATABASE = 'neo4j' } = process.env;
-  if (NEO4J_URI) {
-    return {
-      connection: { uri: NEO4J_URI, user: NEO4J_USER, password: NEO4J_PASSWORD ?? null, database: NEO4J_DATABASE, source: 'env' },
-      stop: () => Promise.resolve(),
-    };
-  }
-  const container = await startContainerIfDockerAnswers();
-  if (container) return { connection: { ...container.connection, source: 'testcontainers' }, stop: container.stop };
-  const storeDir = await mkdtemp(join(tmpdir(), 'threadline-test-neo4j-'));
-  const password = 'threadline-test';
-  const local = await startLocalNeo4j({ storeDir, password, heap: '1g', pageCache: '256m' });
-  return {
-    connection: { uri: local.uri, user: 'neo4j', password, database: 'neo4j', source: 'local' },
-    stop: async () => {
-      await local.stop();
-      await rm(storeDir, { recursive: true, force: true });
-    },
-  };
+  const chosen = await chooseNeo4j(loadConfig(process.env).neo4j, {
+    start: 'throwaway',
+    storePrefix: 'threadline-test-neo4j-',
+    password: 'threadline-test',
+    heap: '1g',
+    pageCache: '256m',
+    progress: () => undefined,
+    instead: startContainerIfDockerAnswers,
+  });
+  return { connection: { ...chosen.connection, source: chosen.source }, stop: () => chosen.close() };
 }
 
-async function startContainerIfDockerAnswers(): Promise<{ connection: Neo4jConnection; stop: () => Promise<void> } | null> {
+async function startContainerIfDockerAnswers(): Promise<ChosenNeo4j | null> {
   const { getContainerRuntimeClient } = await import('testcontainers');
   try {
     await getContainerRuntimeClient();
@@ -70,7 +60,9 @@ async function startContainerIfDockerAnswers(): Promise<{ connection: Neo4jConne
   const container = await new Neo4jContainer(`neo4j:${NEO4J_VERSION}-community`).withPassword('threadline-test').start();
   return {
     connection: { uri: container.getBoltUri().replace(/\/$/, ''), user: container.getUsername(), password: container.getPassword(), database: 'neo4j' },
-    stop: async () => {
+    source: 'container',
+    local: null,
+    close: async () => {
       await container.stop();
     },
   };

@@ -1,6 +1,7 @@
 /**
  * `npm run audit`: checks every invariant of cypher/audit/*.cypher against the Neo4j named by
- * NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), across all tenants, and prints the
+ * NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), else the local Neo4j of a running
+ * `npm start` (tools/configuredNeo4j.ts), across all tenants, and prints the
  * violations grouped by invariant. Exit 0 when every invariant holds, 1 when any is violated, 2 when
  * the audit could not run. It only reads, and can run beside a live service: a violation is
  * reported only when it is seen again on a second and third reading (src/graph/audit.ts).
@@ -9,16 +10,16 @@ import { AUDIT_INVARIANTS, describeViolations, runAudit } from '../src/graph/aud
 import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 
 async function main(): Promise<number> {
-  const neo4j = connectConfiguredNeo4j('npm run audit');
+  const neo4j = await connectConfiguredNeo4j('npm run audit');
   if ('problem' in neo4j) {
     console.error(neo4j.problem);
     return 2;
   }
-  const { driver, config } = neo4j;
+  const { driver, connection, config } = neo4j;
   try {
     const violations = await runAudit(driver, config.neo4j.database);
     if (violations.length === 0) {
-      console.log(`audit: clean, ${AUDIT_INVARIANTS.length} invariants hold in database ${config.neo4j.database} at ${config.neo4j.uri}`);
+      console.log(`audit: clean, ${AUDIT_INVARIANTS.length} invariants hold in database ${config.neo4j.database} at ${connection.uri}`);
       return 0;
     }
     console.log(describeViolations(violations));

@@ -3,18 +3,25 @@
 // provider that resumes blank),
 // printing every plan decision with its reasons and the viewer URL of every thread.
 //
-//   THREADLINE_URL    GraphQL endpoint, default http://127.0.0.1:4000/graphql
+//   THREADLINE_URL    the service's base URL, default http://127.0.0.1:4000 (a URL ending in /graphql works too)
 //   THREADLINE_TOKEN  bearer token, when the service runs with THREADLINE_API_KEYS
 import { randomBytes, randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
-export const DEFAULT_URL = 'http://127.0.0.1:4000/graphql';
+/** The service's base URL when neither an option nor THREADLINE_URL names one. */
+export const DEFAULT_URL = 'http://127.0.0.1:4000';
+
+/** The GraphQL endpoint of a service's URL: its base URL, or the endpoint itself (ending in /graphql). */
+export function graphqlEndpoint(url: string): string {
+  const trimmed = url.replace(/\/+$/, '');
+  return trimmed.endsWith('/graphql') ? trimmed : `${trimmed}/graphql`;
+}
 
 /** Runs one GraphQL operation and returns its data; throws on any GraphQL or HTTP error. */
 export type Gql = (query: string, variables?: Record<string, unknown>) => Promise<any>;
 
 export interface DemoOptions {
-  /** GraphQL endpoint; default THREADLINE_URL, else DEFAULT_URL. */
+  /** The service's base URL (or its /graphql endpoint); default THREADLINE_URL, else DEFAULT_URL. */
   url?: string;
   /** Bearer token; default THREADLINE_TOKEN. */
   token?: string;
@@ -54,9 +61,9 @@ export function graphqlClient(url: string, token?: string): Gql {
   };
 }
 
-/** The viewer page of a thread, next to the GraphQL endpoint. */
-export function viewerUrl(graphqlUrl: string, threadId: string): string {
-  return new URL(`/lineage/${encodeURIComponent(threadId)}`, graphqlUrl).href;
+/** The viewer page of a thread, on the service at `url` (its base URL or its /graphql endpoint). */
+export function viewerUrl(url: string, threadId: string): string {
+  return new URL(`/lineage/${encodeURIComponent(threadId)}`, url).href;
 }
 
 const PLAN = 'decision providerThreadAction providerThread { id } handoffStrategy coveredRunOrdinals { from to } stalenessSignals reasons';
@@ -282,7 +289,7 @@ const filler = (provider: string, n: number, what: string): Turn[] =>
   Array.from({ length: n }, (_, i) => ({ provider, userMessage: `${what} ${i + 1}`, facts: [{ kind: 'NOTE', text: `${what} ${i + 1} done` }] }));
 
 export async function main(options: DemoOptions = {}): Promise<DemoResult> {
-  const url = options.url ?? process.env.THREADLINE_URL ?? DEFAULT_URL;
+  const url = graphqlEndpoint(options.url ?? (process.env.THREADLINE_URL || DEFAULT_URL));
   const token = options.token ?? (process.env.THREADLINE_TOKEN || undefined);
   const log = options.log ?? ((line: string) => console.log(line));
   const prefix = options.prefix ?? `demo-${randomBytes(3).toString('hex')}`;
@@ -390,7 +397,7 @@ if (invokedDirectly) {
   main().catch((error: unknown) => {
     const cause = (error as { cause?: { code?: string } }).cause;
     if (cause?.code === 'ECONNREFUSED') {
-      console.error(`No Threadline service answers at ${process.env.THREADLINE_URL ?? DEFAULT_URL}: start one with \`npm start\` (or set THREADLINE_URL).`);
+      console.error(`No Threadline service answers at ${graphqlEndpoint(process.env.THREADLINE_URL || DEFAULT_URL)}: start one with \`npm start\` (or set THREADLINE_URL to its base URL).`);
     } else {
       console.error(error instanceof Error ? error.message : error);
     }

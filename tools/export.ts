@@ -1,15 +1,15 @@
 /**
  * `npm run export -- --thread ID [--tenant T] [--out FILE]` or `npm run export -- --tenant T [--out FILE]`:
  * writes a Cypher script that recreates that lineage in an empty Neo4j 5 (Desktop, Aura) for Bloom; see
- * docs/bloom.md. It reads the database named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE)
- * and never starts a Neo4j itself. Without --out the script goes to stdout (use `npm run --silent export`).
+ * docs/bloom.md. It reads the database named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE),
+ * else the local Neo4j of a running `npm start`, and never starts a Neo4j itself. Without --out the script goes to stdout (use `npm run --silent export`).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, SINGLE_TENANT } from '../src/config.js';
-import { createDriver } from '../src/graph/driver.js';
+import { SINGLE_TENANT } from '../src/config.js';
 import { ExportError, exportLineage } from '../src/export/cypherScript.js';
+import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 
 const USAGE = `Usage: npm run export -- --thread ID [--tenant TENANT] [--out FILE]
        npm run export -- --tenant TENANT [--out FILE]
@@ -20,7 +20,8 @@ const USAGE = `Usage: npm run export -- --thread ID [--tenant TENANT] [--out FIL
                    forks and subagent threads included
   --out FILE       write the script there instead of stdout
 
-Reads the Neo4j named by NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE.`;
+Reads the Neo4j named by NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE; without
+NEO4J_URI, the local Neo4j of a running \`npm start\`.`;
 
 async function main(): Promise<number> {
   let values: { thread?: string; tenant?: string; out?: string; help?: boolean };
@@ -42,22 +43,19 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const config = loadConfig();
-  if (config.neo4j.uri === null) {
-    console.error(
-      'NEO4J_URI is not set. The export reads an existing database and never starts one: point NEO4J_URI ' +
-        '(and NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) at it. With `npm start` on the local Neo4j, use the ' +
-        'bolt:// address it prints as "Neo4j at ...".',
-    );
+  const neo4j = await connectConfiguredNeo4j('npm run export');
+  if ('problem' in neo4j) {
+    console.error(neo4j.problem);
     return 2;
   }
+  const { driver, config } = neo4j;
   if (values.thread !== undefined && values.tenant === undefined && config.apiKeys.size > 0) {
+    await driver.close();
     console.error('THREADLINE_API_KEYS is set, so threads belong to named tenants: pass --tenant with --thread.');
     return 2;
   }
   const tenant = values.tenant ?? SINGLE_TENANT;
 
-  const driver = createDriver({ uri: config.neo4j.uri, user: config.neo4j.user, password: config.neo4j.password, database: config.neo4j.database });
   try {
     const result = await exportLineage(driver, { tenant, ...(values.thread !== undefined ? { threadId: values.thread } : {}) }, { database: config.neo4j.database });
     if (values.out !== undefined) {
@@ -79,7 +77,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(error instanceof ConfigError || error instanceof ExportError ? error.message : error);
+    console.error(error instanceof ExportError ? error.message : error);
     process.exitCode = 1;
   },
 );

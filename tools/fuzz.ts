@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { loadConfig } from '../src/config.js';
 import { createDriver } from '../src/graph/driver.js';
-import { neo4jFromEnvOrThrowaway } from '../src/graph/localNeo4j.js';
+import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
 import { startService } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
 import type { Operation } from '../test/model/operations.js';
@@ -52,7 +52,7 @@ function parseArgs(argv: readonly string[]): FuzzOptions {
 }
 
 async function main(options: FuzzOptions): Promise<number> {
-  const neo4j = await neo4jFromEnvOrThrowaway({ env: process.env, storePrefix: 'threadline-fuzz-', heap: '1g', pageCache: '256m', log: console.log });
+  const neo4j = await chooseNeo4j(loadConfig(process.env).neo4j, { start: 'throwaway', storePrefix: 'threadline-fuzz-', heap: '1g', pageCache: '256m', progress: console.log });
   const { connection } = neo4j;
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serviceEnvironment() });
   const instances = await Promise.all(

@@ -14,9 +14,8 @@ import { parseArgs } from 'node:util';
 import { MAX_IMPORTED_RUNS } from '../src/domain/imports.js';
 import { detectFormat, parseSession, type ImportedRun, type ParsedSession } from '../src/sessions/index.js';
 import { fileOf } from '../src/sessions/turn.js';
-import { graphqlClient, viewerUrl, type Gql } from './demo.js';
+import { DEFAULT_URL, graphqlClient, graphqlEndpoint, viewerUrl, type Gql } from './demo.js';
 
-export const DEFAULT_URL = 'http://127.0.0.1:4000';
 // Well under the service's 1 MB limit on a request body, whatever the runs hold.
 const BATCH_BYTES = 512 * 1024;
 const TITLE_CHARS = 100;
@@ -25,8 +24,8 @@ const USAGE = `Usage: npm run import -- [--url URL] [--token TOKEN] [--thread ID
 
   PATH          a session file, or a folder searched for *.jsonl session files: a Codex sessions
                 folder, a Claude Code project folder (its subagents included)
-  --url URL     the Threadline service (default ${DEFAULT_URL}, or THREADLINE_URL); a URL ending
-                in /graphql works too
+  --url URL     the Threadline service's base URL (default THREADLINE_URL, else ${DEFAULT_URL});
+                a URL ending in /graphql works too
   --token TOKEN bearer token, when the service runs with THREADLINE_API_KEYS (or THREADLINE_TOKEN)
   --thread ID   add the sessions to this thread (created when missing) instead of a new one
   --json        print one JSON object: threadId, runsImported, runsAlreadyPresent,
@@ -76,12 +75,6 @@ interface Options {
   thread: string | undefined;
   json: boolean;
   paths: string[];
-}
-
-/** The GraphQL endpoint of a service's base URL. */
-export function graphqlEndpoint(url: string): string {
-  const trimmed = url.replace(/\/+$/, '');
-  return trimmed.endsWith('/graphql') ? trimmed : `${trimmed}/graphql`;
 }
 
 async function importSessions(options: Options, progress: (done: number, total: number) => void) {
@@ -279,7 +272,7 @@ function parseOptions(argv: string[]): Options | string {
     if (values.help) return USAGE;
     if (positionals.length === 0) return `Name at least one session file or folder.\n\n${USAGE}`;
     return {
-      url: values.url ?? process.env.THREADLINE_URL ?? DEFAULT_URL,
+      url: values.url ?? (process.env.THREADLINE_URL || DEFAULT_URL),
       token: values.token ?? (process.env.THREADLINE_TOKEN || undefined),
       thread: values.thread,
       json: values.json ?? false,

@@ -1,14 +1,16 @@
 /**
  * `npm run query -- <name> [key=value ...] [--tenant T] [--json | --csv]`: runs
  * cypher/analytics/<name>.cypher against the configured Neo4j (NEO4J_URI, NEO4J_USER,
- * NEO4J_PASSWORD, NEO4J_DATABASE), read-only and scoped to one tenant (default `local`, the
- * single-tenant mode's), and prints the rows as an aligned table, JSON or CSV.
+ * NEO4J_PASSWORD, NEO4J_DATABASE; without NEO4J_URI, the local Neo4j of a running `npm start`),
+ * read-only and scoped to one tenant (default `local`, the single-tenant mode's), and prints the rows
+ * as an aligned table (as wide as the terminal, else 100 columns; wider tables print one block per
+ * row; the coverage matrix prints one column per provider thread), JSON or CSV.
  *
  * Values are parsed as JSON when they parse (10, true, null, [1,2], "\"42\"" for a string of
  * digits), else taken as strings. Parameters a query documents with a default may be left out.
  */
 import { SINGLE_TENANT } from '../src/config.js';
-import { ArgumentError, documentedParameters, formatCsv, formatTable, parseAssignments, resolveParameters } from '../src/analytics/format.js';
+import { ArgumentError, documentedParameters, formatCsv, formatTable, parseAssignments, resolveParameters, TABLE_VIEWS, TABLE_WIDTH, usageOf } from '../src/analytics/format.js';
 import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
 import { Graph } from '../src/graph/transactions.js';
@@ -26,19 +28,18 @@ interface Invocation {
 }
 
 function usage(): string {
-  const lines = analyticsQueryNames().map((name) => {
-    const params = documentedParameters(cypher(`analytics/${name}`))
-      .map((parameter) => (parameter.default !== undefined ? `[${parameter.name}=${JSON.stringify(parameter.default)}]` : `${parameter.name}=...`))
-      .join(' ');
-    return `  ${name.padEnd(24)} ${params}`;
-  });
+  const lines = analyticsQueryNames().map((name) => `  ${name.padEnd(24)} ${usageOf(documentedParameters(cypher(`analytics/${name}`)))}`);
   return [
     'Usage: npm run query -- <name> [key=value ...] [--tenant T] [--json | --csv]',
     '',
-    'Queries (cypher/analytics/<name>.cypher; each file\'s header says what it answers):',
+    "Queries (cypher/analytics/<name>.cypher; each file's header says what it answers):",
     ...lines,
     '',
-    'Needs NEO4J_URI (and NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) naming the database to read.',
+    'from and to are ISO 8601 date-times, the window from inclusive and to exclusive, for example',
+    '  npm run query -- staleness from=2026-01-01T00:00:00Z to=2026-02-01T00:00:00Z',
+    '',
+    'Reads the local Neo4j of a running `npm start`, or the one NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD,',
+    'NEO4J_DATABASE) names.',
   ].join('\n');
 }
 
@@ -86,7 +87,7 @@ async function main(argv: readonly string[]): Promise<number> {
     throw error;
   }
 
-  const neo4j = connectConfiguredNeo4j('npm run query');
+  const neo4j = await connectConfiguredNeo4j('npm run query');
   if ('problem' in neo4j) {
     console.error(neo4j.problem);
     return 1;
@@ -96,7 +97,13 @@ async function main(argv: readonly string[]): Promise<number> {
     const rows = await runAnalyticsQuery(new Graph(driver, config.neo4j.database, invocation.tenant), invocation.name, params);
     if (invocation.output === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     else if (invocation.output === 'csv') process.stdout.write(formatCsv(rows));
-    else process.stdout.write(formatTable(rows));
+    else {
+      const view = TABLE_VIEWS[invocation.name];
+      // As wide as the terminal, or TABLE_WIDTH when the output is not one.
+      const width = (process.stdout.isTTY && process.stdout.columns) || TABLE_WIDTH;
+      process.stdout.write(formatTable(view ? view.view(rows) : rows, width));
+      if (view && rows.length > 0) process.stdout.write(`${view.note}\n`);
+    }
     return 0;
   } catch (error) {
     console.error(`npm run query: ${invocation.name} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -125,8 +125,21 @@ function describe(used: string[], documented: Map<string, QueryParameter>): stri
   return used
     .map((name) => {
       const parameter = documented.get(name);
-      return parameter?.default !== undefined ? `${name}=... (default ${JSON.stringify(parameter.default)})` : `${name}=...`;
+      const assignment = `${name}=${placeholder(parameter)}`;
+      return parameter?.default !== undefined ? `${assignment} (default ${JSON.stringify(parameter.default)})` : assignment;
     })
+    .join(' ');
+}
+
+/** What a parameter's value looks like, for usage lines: `<ISO date-time>` for the time windows' from and to, else `...`. */
+export function placeholder(parameter: QueryParameter | undefined): string {
+  return parameter && /^ISO date-?time\b/i.test(parameter.description) ? '<ISO date-time>' : '...';
+}
+
+/** How a query is called: `name=<placeholder>` for required parameters, `[name=<default>]` for the others. */
+export function usageOf(parameters: readonly QueryParameter[]): string {
+  return parameters
+    .map((parameter) => (parameter.default !== undefined ? `[${parameter.name}=${JSON.stringify(parameter.default)}]` : `${parameter.name}=${placeholder(parameter)}`))
     .join(' ');
 }
 
@@ -143,21 +156,86 @@ function columnsOf(rows: readonly Row[]): string[] {
   return columns;
 }
 
-/** Rows as an aligned text table with a header and a rule; numbers are right-aligned. */
-export function formatTable(rows: readonly Row[]): string {
+/** Columns a table may take when no width is given: what fits a terminal of about 100 columns. */
+export const TABLE_WIDTH = 100;
+
+/**
+ * Rows as an aligned text table with a header and a rule; numbers are right-aligned. A table wider than
+ * `width` is printed one row per block instead, a column per line, long values wrapped (see formatRecords).
+ */
+export function formatTable(rows: readonly Row[], width = TABLE_WIDTH): string {
   if (rows.length === 0) return '(no rows)\n';
   const columns = columnsOf(rows);
   const cells = rows.map((row) => columns.map((column) => cellText(row[column]).replace(/\r?\n/g, '\\n')));
   const numeric = columns.map((column) => rows.every((row) => row[column] === null || row[column] === undefined || typeof row[column] === 'number'));
   const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((line) => line[i]!.length)));
+  if (widths.reduce((sum, columnWidth) => sum + columnWidth, 2 * (columns.length - 1)) > width) return formatRecords(rows, width);
   const render = (line: string[]) =>
     line
       .map((text, i) => (numeric[i] ? text.padStart(widths[i]!) : text.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd();
-  const lines = [render(columns), widths.map((width) => '-'.repeat(width)).join('  '), ...cells.map(render)];
-  return `${lines.join('\n')}\n${rows.length} row${rows.length === 1 ? '' : 's'}\n`;
+  const lines = [render(columns), widths.map((columnWidth) => '-'.repeat(columnWidth)).join('  '), ...cells.map(render)];
+  return `${lines.join('\n')}\n${rowCount(rows)}\n`;
 }
+
+/**
+ * Rows as blocks, for tables too wide for the screen: a `-[ n ]---` line, then one `column  value` line
+ * per column, values longer than the line wrapped onto indented lines (after a comma or a space in the
+ * line's second half, else in the middle of a word). Nothing is left out: every value is there whole.
+ */
+export function formatRecords(rows: readonly Row[], width = TABLE_WIDTH): string {
+  if (rows.length === 0) return '(no rows)\n';
+  const columns = columnsOf(rows);
+  const label = Math.max(...columns.map((column) => column.length));
+  const room = Math.max(20, width - label - 2);
+  const lines: string[] = [];
+  rows.forEach((row, index) => {
+    const head = `-[ ${index + 1} ]`;
+    lines.push(head + '-'.repeat(Math.max(0, width - head.length)));
+    for (const column of columns) {
+      wrap(cellText(row[column]).replace(/\r?\n/g, '\\n'), room).forEach((part, i) => lines.push(`${i === 0 ? column.padEnd(label) : ' '.repeat(label)}  ${part}`.trimEnd()));
+    }
+  });
+  return `${lines.join('\n')}\n${rowCount(rows)}\n`;
+}
+
+function wrap(text: string, width: number): string[] {
+  const parts: string[] = [];
+  let rest = text;
+  while (rest.length > width) {
+    const head = rest.slice(0, width);
+    const breakAt = Math.max(head.lastIndexOf(','), head.lastIndexOf(' '));
+    // A break in the second half of the line keeps words, ids and JSON members whole; none there: cut.
+    const cut = breakAt >= width / 2 ? breakAt + 1 : width;
+    parts.push(rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+  }
+  parts.push(rest);
+  return parts;
+}
+
+function rowCount(rows: readonly Row[]): string {
+  return `${rows.length} row${rows.length === 1 ? '' : 's'}`;
+}
+
+/**
+ * The coverage matrix as a table shows it: one row per run (ordinal, provider, status) and one column
+ * per provider thread, named by its caption (`codex #1`), each cell how that provider thread knows the
+ * run: native, handoff or missing. The ids stay in --json and --csv.
+ */
+function coverageMatrixView(rows: readonly Row[]): Row[] {
+  return rows.map((row) => {
+    const view: Row = { ordinal: row.ordinal, provider: row.provider, status: row.status };
+    for (const cell of (Array.isArray(row.cells) ? row.cells : []) as { caption?: unknown; kind?: unknown }[]) view[String(cell.caption)] = cell.kind;
+    return view;
+  });
+}
+
+/** Queries whose table is a view of their rows, with a line saying what the view leaves out. */
+export const TABLE_VIEWS: Record<string, { view: (rows: readonly Row[]) => Row[]; note: string }> = {
+  'coverage-matrix': { view: coverageMatrixView, note: 'One column per provider thread; the run and provider thread ids are in --json and --csv.' },
+};
 
 /** RFC 4180 CSV with a header line; fields with a comma, quote or line break are quoted. */
 export function formatCsv(rows: readonly Row[]): string {

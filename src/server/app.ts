@@ -5,7 +5,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer, type BaseContext } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler, type Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
@@ -42,7 +44,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   const metrics = config.metrics.enabled ? createMetrics() : null;
   const unobserved = new Graph(driver, config.neo4j.database, '', config.limits.graphDeadlineMs);
   const rootGraph = metrics ? unobserved.observedBy(metrics.transactions) : unobserved;
-  const readiness = new Readiness(rootGraph, () => applyMigrations(rootGraph.withoutDeadline()), logger, config.limits.readinessTimeoutMs);
+  const readiness = new Readiness(rootGraph, () => applyMigrations(rootGraph.withoutDeadline(), (message) => logger.info(message)), logger, config.limits.readinessTimeoutMs);
   await readiness.settle();
 
   const app = express();
@@ -67,7 +69,14 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     // main.ts owns shutdown: it stops the HTTP server, then the driver, then the local Neo4j.
     stopOnTerminationSignals: false,
     formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), ...(metrics ? [metrics.graphqlPlugin] : [])],
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      ...(metrics ? [metrics.graphqlPlugin] : []),
+      // A browser opening /graphql gets Apollo Sandbox, which the browser loads from Apollo's CDN (so it
+      // needs the internet; offline the page says so), exactly when introspection is on: Sandbox needs
+      // the schema. In production, where introspection is off, there is no landing page at all.
+      config.introspection ? ApolloServerPluginLandingPageLocalDefault() : ApolloServerPluginLandingPageDisabled(),
+    ],
   });
   await apollo.start();
 

@@ -472,14 +472,16 @@ describe('npm run export', () => {
 
   it('refuses an unknown thread, and never starts a Neo4j of its own', async () => {
     await expect(exportLineage(t.driver, { tenant, threadId: 'no-such-thread' }, { database: sourceDatabase })).rejects.toBeInstanceOf(ExportError);
-    const env = exportEnv();
+    // Without NEO4J_URI it reads only the local Neo4j a running `npm start` recorded in its data
+    // directory; this one is empty.
+    const env: NodeJS.ProcessEnv = { ...exportEnv(), THREADLINE_DATA_DIR: join(work, 'no-npm-start') };
     delete env.NEO4J_URI;
     const failure = await npmExport(['--thread', seed.root], env).then(
       () => null,
       (error: { code?: number; stderr?: string }) => error,
     );
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr).toContain('NEO4J_URI is not set');
+    expect(failure?.stderr).toContain('NEO4J_URI is not set, and no local Neo4j of `npm start` runs');
     const unknown = await npmExport(['--thread', 'no-such-thread', '--tenant', tenant]).then(
       () => null,
       (error: { code?: number; stderr?: string }) => error,

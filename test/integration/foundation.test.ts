@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { queryNames } from '../../src/graph/queries.js';
-import { NEO4J_VERSION } from '../../src/graph/localNeo4j.js';
+import { NEO4J_VERSION } from '../../src/graph/localNeo4jInstall.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;

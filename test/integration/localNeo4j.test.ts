@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NEO4J_VERSION, startLocalNeo4j, type LocalNeo4j } from '../../src/graph/localNeo4j.js';
+import { startLocalNeo4j, type LocalNeo4j } from '../../src/graph/localNeo4j.js';
+import { NEO4J_VERSION } from '../../src/graph/localNeo4jInstall.js';
 
 const PASSWORD = 'threadline-test-password';
 const TIMEOUT_MS = 240_000;

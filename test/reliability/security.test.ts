@@ -104,6 +104,19 @@ describe('production mode', () => {
     expect((await postJson(introspective, '{ __schema { types { name } } }')).body.data.__schema.types.map((type: { name: string }) => type.name)).toContain('Thread');
   });
 
+  it('serves no landing page in production; Apollo Sandbox where introspection is on', async () => {
+    const open = (service: TestService) => fetch(new URL('/graphql', service.service.url), { headers: { accept: 'text/html', authorization: `Bearer ${KEY}` } });
+    const none = await open(production);
+    expect(none.status).toBe(400);
+    expect(none.headers.get('content-type')).not.toMatch(/html/);
+    for (const service of [introspective, development]) {
+      const page = await open(service);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await page.text()).toMatch(/Apollo Sandbox/);
+    }
+  });
+
   it.each(REFUSALS)('answers %s without a stack trace or a path of the service', async (_name, send) => {
     const answer = await send(production);
     expect(answer.body.errors?.length).toBeGreaterThan(0);

@@ -4,11 +4,16 @@ import {
   cellText,
   documentedParameters,
   formatCsv,
+  formatRecords,
   formatTable,
   parseAssignments,
   parseValue,
+  placeholder,
   referencedParameters,
   resolveParameters,
+  TABLE_VIEWS,
+  TABLE_WIDTH,
+  usageOf,
 } from '../../src/analytics/format.js';
 
 const QUERY = `// What it answers, between $from and $to (mentioned here, not a parameter line).
@@ -41,12 +46,21 @@ describe('query file parameters', () => {
   it('fills defaults and refuses missing, unknown and tenant parameters', () => {
     expect(resolveParameters(QUERY, { from: '2026-01-01T00:00:00Z' })).toEqual({ threadId: null, from: '2026-01-01T00:00:00Z', limit: 50 });
     expect(resolveParameters(QUERY, { from: 'x', limit: 5, threadId: 't1' })).toEqual({ threadId: 't1', from: 'x', limit: 5 });
-    expect(() => resolveParameters(QUERY, {})).toThrow(/^Missing parameter from; this query takes threadId=\.\.\. \(default null\) from=\.\.\. limit=\.\.\. \(default 50\)$/);
+    expect(() => resolveParameters(QUERY, {})).toThrow(/^Missing parameter from; this query takes threadId=\.\.\. \(default null\) from=<ISO date-time> limit=\.\.\. \(default 50\)$/);
     expect(() => resolveParameters(QUERY, { from: 'x', bogus: 1 })).toThrow(/Unknown parameter bogus/);
     expect(() => resolveParameters(QUERY, { from: 'x', tenant: 'other' })).toThrow(/--tenant/);
     expect(() => resolveParameters(`${QUERY}\nAND h.status IN $standingStatuses`, { from: 'x', standingStatuses: ['failed'] })).toThrow(/standingStatuses is set by the service/);
     expect(resolveParameters(`${QUERY}\nAND h.status IN $standingStatuses`, { from: 'x' })).not.toHaveProperty('standingStatuses');
     expect(() => resolveParameters(QUERY, {})).toThrow(ArgumentError);
+  });
+});
+
+describe('usage lines', () => {
+  it('say which values are ISO date-times, and show defaults', () => {
+    expect(usageOf(documentedParameters(QUERY))).toBe('[threadId=null] from=<ISO date-time> [limit=50]');
+    expect(placeholder({ name: 'to', description: 'ISO date-time, end of the window (exclusive)' })).toBe('<ISO date-time>');
+    expect(placeholder({ name: 'threadId', description: 'the app thread' })).toBe('...');
+    expect(placeholder(undefined)).toBe('...');
   });
 });
 
@@ -98,6 +112,54 @@ describe('output', () => {
     );
     expect(formatTable([{ a: 1 }])).toBe('a\n-\n1\n1 row\n');
     expect(formatTable([])).toBe('(no rows)\n');
+  });
+
+  it('prints a table wider than the width one block per row, values wrapped whole', () => {
+    const wide = [{ id: 'pt_f4785c5b-4294-4c53-95d0-adf4604b4686', captions: ['codex #1', 'claude #2', 'codex #3', 'claude #4'], n: 7 }];
+    expect(formatTable(wide, 50)).toBe(
+      [
+        '-[ 1 ]--------------------------------------------',
+        'id        pt_f4785c5b-4294-4c53-95d0-adf4604b4686',
+        'captions  ["codex #1","claude #2","codex #3",',
+        '          "claude #4"]',
+        'n         7',
+        '1 row',
+        '',
+      ].join('\n'),
+    );
+    expect(formatTable(wide, 100)).toBe(
+      [
+        'id                                       captions                                         n',
+        '---------------------------------------  -----------------------------------------------  -',
+        'pt_f4785c5b-4294-4c53-95d0-adf4604b4686  ["codex #1","claude #2","codex #3","claude #4"]  7',
+        '1 row',
+        '',
+      ].join('\n'),
+    );
+    // A value with no comma or space in the second half of the line is cut where the line ends.
+    expect(formatRecords([{ k: 'x'.repeat(45) }], 24)).toBe(`-[ 1 ]------------------\nk  ${'x'.repeat(21)}\n   ${'x'.repeat(21)}\n   xxx\n1 row\n`);
+  });
+
+  it('fits the coverage matrix in 100 columns: a column per provider thread', () => {
+    const cell = (caption: string, kind: string, n: number) => ({ kind, caption, providerThreadId: `pt_${String(n).repeat(8)}-4294-4c53-95d0-adf4604b4686` });
+    const matrix = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((ordinal) => ({
+      ordinal,
+      runId: `run_830841f0-006a-437f-9469-7cbff891f0f${ordinal}`,
+      runThreadId: 'demo-18024e-design',
+      provider: ordinal <= 5 || ordinal === 9 ? 'codex' : 'claude',
+      status: 'completed',
+      servedBy: 'pt_f4785c5b-4294-4c53-95d0-adf4604b4686',
+      coverage: 'codex #1=native, claude #2=handoff',
+      cells: [cell('codex #1', ordinal <= 5 || ordinal === 9 ? 'native' : 'handoff', 1), cell('claude #2', ordinal === 9 ? 'missing' : ordinal <= 5 ? 'handoff' : 'native', 2)],
+    }));
+    const table = formatTable(TABLE_VIEWS['coverage-matrix']!.view(matrix));
+    expect(table.split('\n').slice(0, 3)).toEqual([
+      'ordinal  provider  status     codex #1  claude #2',
+      '-------  --------  ---------  --------  ---------',
+      '      1  codex     completed  native    handoff',
+    ]);
+    expect(table.split('\n')[10]).toBe('      9  codex     completed  native    missing');
+    expect(Math.max(...formatTable(matrix).split('\n').map((line) => line.length))).toBeLessThanOrEqual(TABLE_WIDTH);
   });
 
   it('prints RFC 4180 CSV', () => {

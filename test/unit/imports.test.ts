@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ThreadlineError } from '../../src/domain/errors.js';
 import { checkImportedRuns, importKeyOf, importedRunAction, importedRunPlan, type ImportedRunInput } from '../../src/domain/imports.js';
-import { graphqlEndpoint } from '../../tools/import.js';
+import { graphqlEndpoint, viewerUrl } from '../../tools/demo.js';
 
 const run = (sourceKey: string, startedAt: string, extra: Partial<ImportedRunInput> = {}): ImportedRunInput => ({
   sourceKey,
@@ -63,10 +63,17 @@ describe('imported runs', () => {
   });
 });
 
-describe('npm run import --url', () => {
-  it('takes the service base URL or its GraphQL endpoint', () => {
+describe('THREADLINE_URL and npm run import --url', () => {
+  it('take the service base URL or its GraphQL endpoint', () => {
     expect(graphqlEndpoint('http://127.0.0.1:4000')).toBe('http://127.0.0.1:4000/graphql');
     expect(graphqlEndpoint('http://127.0.0.1:4000/')).toBe('http://127.0.0.1:4000/graphql');
     expect(graphqlEndpoint('https://threadline.example.test/graphql')).toBe('https://threadline.example.test/graphql');
+    expect(graphqlEndpoint('https://threadline.example.test/graphql/')).toBe('https://threadline.example.test/graphql');
+  });
+
+  it('give the same viewer URL either way', () => {
+    const viewer = 'http://127.0.0.1:4000/lineage/a%20b';
+    expect(viewerUrl('http://127.0.0.1:4000', 'a b')).toBe(viewer);
+    expect(viewerUrl('http://127.0.0.1:4000/graphql', 'a b')).toBe(viewer);
   });
 });

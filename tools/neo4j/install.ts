@@ -2,11 +2,11 @@
  * `npm run neo4j:install`: fetches the Neo4j Community jars and compiles the launcher into .cache/neo4j/<version>.
  * Does nothing when that is already done; the server and the tests run the same check before starting Neo4j.
  */
-import { ensureLocalNeo4jInstalled, NEO4J_VERSION } from '../../src/graph/localNeo4j.js';
+import { ensureLocalNeo4jInstalled, NEO4J_VERSION } from '../../src/graph/localNeo4jInstall.js';
 
 try {
   const started = Date.now();
-  const { libDir, classesDir } = await ensureLocalNeo4jInstalled({ log: (msg) => console.log(msg) });
+  const { libDir, classesDir } = await ensureLocalNeo4jInstalled({ progress: (message) => console.log(message) });
   console.log(`Local Neo4j ${NEO4J_VERSION} is installed (${((Date.now() - started) / 1000).toFixed(1)} s):\n  jars:    ${libDir}\n  classes: ${classesDir}`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
