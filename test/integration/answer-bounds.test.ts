@@ -1,0 +1,92 @@
+// Every answer is bounded: a query whose answer would pass THREADLINE_MAX_RESPONSE_BYTES is refused
+// whole with RESPONSE_TOO_LARGE, over real HTTP, against runs whose texts are as long as the input
+// limits allow.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createThread } from '../support/lineage.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+/** Small enough that one run with all its texts does not fit: 100k + 100k + 500 x 1.5k characters. */
+const LIMIT = 800_000;
+const RUNS = 4;
+const FACTS = 500;
+
+// Texts with a few characters of two, three and four bytes, so that bytes and characters differ.
+const text = (seed: string, length: number) => (`${seed} é€😀 `.repeat(Math.ceil(length / (seed.length + 6)))).slice(0, length);
+const userMessage = (index: number) => text(`user ${index}`, 100_000);
+const assistantMessage = (index: number) => text(`assistant ${index}`, 100_000);
+// Facts in ASCII: completeRun's body must stay under the 1 MB request limit.
+const factText = (index: number, fact: number) => `${String(fact).padStart(3, '0')} ${`fact of run ${index} `.repeat(100).slice(0, 1_496)}`;
+
+let t: TestService;
+let threadId: string;
+const runIds: string[] = [];
+
+async function post(service: TestService, query: string, variables: Record<string, unknown>) {
+  const response = await fetch(service.service.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, bytes: bytes.length, body: JSON.parse(bytes.toString('utf8')) as { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+}
+
+beforeAll(async () => {
+  t = await startTestService({ THREADLINE_MAX_RESPONSE_BYTES: String(LIMIT) });
+  threadId = await createThread(t, 'long texts');
+  for (let index = 1; index <= RUNS; index++) {
+    const started = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', {
+      input: { threadId, provider: 'codex', userMessage: userMessage(index) },
+    });
+    const runId = started.startRun.run.id as string;
+    runIds.push(runId);
+    const facts = Array.from({ length: FACTS }, (_, fact) => ({ kind: 'NOTE', text: factText(index, fact) }));
+    await t.ok('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', { input: { runId, assistantMessage: assistantMessage(index), facts } });
+  }
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const EVERY_TEXT = `query($id: ID!) { thread(id: $id) { runs(first: 500) { edges { node { userMessage assistantMessage facts { text } } } } } }`;
+
+describe('an answer over the limit', () => {
+  it('is refused whole with RESPONSE_TOO_LARGE, in an answer of its own size, and the service goes on', async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const refused = await post(t, EVERY_TEXT, { id: threadId });
+      expect(refused.status).toBe(200);
+      expect(refused.body.data).toBeNull();
+      expect(refused.body.errors).toHaveLength(1);
+      expect(refused.body.errors![0]!.extensions).toEqual({ code: 'RESPONSE_TOO_LARGE', limitBytes: LIMIT });
+      expect(refused.body.errors![0]!.message).toMatch(/800000/);
+      expect(refused.bytes).toBeLessThan(1_000);
+    }
+    const thread = await t.ok('query($id: ID!) { thread(id: $id) { headOrdinal runs(first: 500) { edges { node { id } } } } }', { id: threadId });
+    expect(thread.thread.runs.edges.map((edge: any) => edge.node.id)).toEqual(runIds);
+  });
+
+  it('is refused for one run whose texts alone pass it', async () => {
+    const refused = await post(t, 'query($id: ID!) { run(id: $id) { userMessage assistantMessage facts { text } } }', { id: runIds[0] });
+    expect(refused.body.errors?.map((error) => error.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
+    expect(refused.body.data).toBeNull();
+  });
+});
+
+describe('the limit', () => {
+  it('counts the bytes of the answer as sent: an answer of exactly the limit passes, one byte more is refused', async () => {
+    const query = `query($id: ID!) { thread(id: $id) { id title runs(first: 2) { pageInfo { hasNextPage endCursor } edges { cursor node { __typename id ordinal status
+      userMessage assistantMessage createdAt plan { decision reasons } } } } } }`;
+    const measured = await post(t, query, { id: threadId });
+    expect(measured.body.errors).toBeUndefined();
+    // Multi-byte characters and escapes: the byte count is not the character count.
+    expect(measured.bytes).toBeGreaterThan(JSON.stringify(measured.body).length);
+    const exact = await startTestService({ THREADLINE_MAX_RESPONSE_BYTES: String(measured.bytes) });
+    const under = await startTestService({ THREADLINE_MAX_RESPONSE_BYTES: String(measured.bytes - 1) });
+    try {
+      const passed = await post(exact, query, { id: threadId });
+      expect(passed.body.errors).toBeUndefined();
+      expect(passed.bytes).toBe(measured.bytes);
+      const refused = await post(under, query, { id: threadId });
+      expect(refused.body.errors?.map((error) => error.extensions)).toEqual([{ code: 'RESPONSE_TOO_LARGE', limitBytes: measured.bytes - 1 }]);
+    } finally {
+      await exact.close();
+      await under.close();
+    }
+  });
+});
