@@ -43,6 +43,6 @@ export const badInput = (field: string, message: string) => new ThreadlineError(
 export const responseTooLarge = (limitBytes: number) =>
   new ThreadlineError(
     'RESPONSE_TOO_LARGE',
-    `The answer would be larger than the service's limit of ${limitBytes} bytes: ask for fewer items (first, last) or fewer fields.`,
+    `The answer would be larger than the service's limit of ${limitBytes} bytes: ask for fewer items (first, last), shorter texts (maxChars) or fewer fields.`,
     { limitBytes },
   );

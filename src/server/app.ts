@@ -128,7 +128,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
         const tenant = resolveTenant(req.headers.authorization)!;
         const operations = operationsFor(tenant);
         const budget = new AnswerBudget(config.limits.maxResponseBytes);
-        return { tenant, operations, loaders: createLoaders(operations.graph), logger, budget };
+        return { tenant, operations, loaders: createLoaders(operations.graph, budget), logger, budget };
       },
     }),
   );

@@ -3,7 +3,7 @@
 // limits allow.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThread } from '../support/lineage.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { codeOf, startTestService, type TestService } from '../support/service.js';
 
 /** Small enough that one run with all its texts does not fit: 100k + 100k + 500 x 1.5k characters. */
 const LIMIT = 800_000;
@@ -15,6 +15,9 @@ const text = (seed: string, length: number) => (`${seed} é€😀 `.repeat(Math
 const userMessage = (index: number) => text(`user ${index}`, 100_000);
 const assistantMessage = (index: number) => text(`assistant ${index}`, 100_000);
 // Facts in ASCII: completeRun's body must stay under the 1 MB request limit.
+/** The first `count` characters, as Unicode code points. */
+const firstChars = (value: string, count: number) => [...value].slice(0, count).join('');
+const charLength = (value: string) => [...value].length;
 const factText = (index: number, fact: number) => `${String(fact).padStart(3, '0')} ${`fact of run ${index} `.repeat(100).slice(0, 1_496)}`;
 
 let t: TestService;
@@ -87,6 +90,66 @@ describe('the limit', () => {
     } finally {
       await exact.close();
       await under.close();
+    }
+  });
+});
+
+describe('long texts', () => {
+  it('a list asks for the first characters of each and its whole length, and fits', async () => {
+    const data = await t.ok(
+      `query($id: ID!) { thread(id: $id) { runs(first: 500) { edges { node { id userMessage(maxChars: 100) userMessageLength
+        assistantMessage(maxChars: 7) assistantMessageLength } } } } }`,
+      { id: threadId },
+    );
+    expect(data.thread.runs.edges.map((edge: any) => edge.node)).toEqual(
+      runIds.map((id, index) => ({
+        id,
+        userMessage: firstChars(userMessage(index + 1), 100),
+        userMessageLength: charLength(userMessage(index + 1)),
+        assistantMessage: firstChars(assistantMessage(index + 1), 7),
+        assistantMessageLength: charLength(assistantMessage(index + 1)),
+      })),
+    );
+    expect(data.thread.runs.edges[0].node.assistantMessage).toBe('assista');
+  });
+
+  it('one run gives its whole messages back exact, and cuts mutation answers the same way', async () => {
+    const { run } = await t.ok('query($id: ID!) { run(id: $id) { userMessage assistantMessage userMessageLength } }', { id: runIds[2] });
+    expect(run).toEqual({ userMessage: userMessage(3), assistantMessage: assistantMessage(3), userMessageLength: charLength(userMessage(3)) });
+    // A cut counts code points: it never splits the emoji's surrogate pair.
+    const started = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { run { id userMessage(maxChars: 9) userMessageLength assistantMessageLength } } }', {
+      input: { threadId: await createThread(t, 'short texts'), provider: 'codex', userMessage: 'é€😀 and the rest' },
+    });
+    expect(started.startRun.run).toMatchObject({ userMessage: 'é€😀 and t', userMessageLength: 16, assistantMessageLength: null });
+    const failed = await t.ok('mutation($input: FailRunInput!) { failRun(input: $input) { error userMessage(maxChars: 3) } }', {
+      input: { runId: started.startRun.run.id, error: 'stopped' },
+    });
+    expect(failed.failRun).toEqual({ error: 'stopped', userMessage: 'é€😀' });
+  });
+
+  it('refuses a negative maxChars', async () => {
+    const refused = await t.gql('query($id: ID!) { run(id: $id) { userMessage(maxChars: -1) } }', { id: runIds[0] });
+    expect(codeOf(refused)).toBe('BAD_USER_INPUT');
+  });
+
+  it('are charged before they are read: a list whose messages pass the limit never reads them', async () => {
+    const small = await startTestService({ THREADLINE_MAX_RESPONSE_BYTES: '500000' });
+    try {
+      const sessions = async (query: string) => {
+        const before = small.sessionsOpened();
+        const result = await small.gql(query, { id: threadId });
+        return { code: codeOf(result), sessions: small.sessionsOpened() - before };
+      };
+      const ids = await sessions('query($id: ID!) { thread(id: $id) { runs(first: 4) { edges { node { id } } } } }');
+      const cut = await sessions('query($id: ID!) { thread(id: $id) { runs(first: 4) { edges { node { userMessage(maxChars: 10) } } } } }');
+      const whole = await sessions('query($id: ID!) { thread(id: $id) { runs(first: 4) { edges { node { userMessage assistantMessage } } } } }');
+      expect(ids.code).toBeUndefined();
+      // The lengths, then the texts.
+      expect(cut).toEqual({ code: undefined, sessions: ids.sessions + 2 });
+      // 800,000 characters of messages: refused after their lengths, before the texts.
+      expect(whole).toEqual({ code: 'RESPONSE_TOO_LARGE', sessions: ids.sessions + 1 });
+    } finally {
+      await small.close();
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { ThreadRecord as ThreadRecordModel, RunRecord as RunRecordModel, ProviderThreadRecord as ProviderThreadRecordModel, CoverageRecord as CoverageRecordModel, HandoffRecord as HandoffRecordModel, TransferRecord as TransferRecordModel, CheckpointRecord as CheckpointRecordModel, RunPlanRecord as RunPlanRecordModel, DispatchRecord as DispatchRecordModel, StartRunResult as StartRunResultModel, RollbackResult as RollbackResultModel, ProviderThreadRollbackRecord as ProviderThreadRollbackRecordModel } from '../../domain/records.js';
+import type { ThreadRecord as ThreadRecordModel, RunView as RunViewModel, ProviderThreadRecord as ProviderThreadRecordModel, CoverageRecord as CoverageRecordModel, HandoffRecord as HandoffRecordModel, TransferRecord as TransferRecordModel, CheckpointRecord as CheckpointRecordModel, RunPlanRecord as RunPlanRecordModel, DispatchRecord as DispatchRecordModel, StartRunResult as StartRunResultModel, RollbackResult as RollbackResultModel, ProviderThreadRollbackRecord as ProviderThreadRollbackRecordModel } from '../../domain/records.js';
 import type { ProviderDefinition as ProviderDefinitionModel } from '../../domain/providers.js';
 import type { CoverageMatrixRecord as CoverageMatrixRecordModel, CoverageRowRecord as CoverageRowRecordModel, AnalyticsWindow as AnalyticsWindowModel } from '../../operations/analytics.js';
 import type { RequestContext } from '../context.js';
@@ -890,7 +890,10 @@ export type RollbackThreadInput = {
 
 export type Run = {
   __typename?: 'Run';
+  /** The provider's answer, once completeRun sent one. maxChars as for userMessage. */
   assistantMessage: Maybe<Scalars['String']['output']>;
+  /** The length of the whole assistantMessage in characters (Unicode code points); null without one. */
+  assistantMessageLength: Maybe<Scalars['Int']['output']>;
   checkpoint: Maybe<Checkpoint>;
   completedAt: Maybe<Scalars['DateTime']['output']>;
   contextHandoff: Maybe<ContextHandoff>;
@@ -910,7 +913,26 @@ export type Run = {
   runtimeMode: Maybe<Scalars['String']['output']>;
   status: RunStatus;
   threadId: Scalars['ID']['output'];
+  /**
+   * The user's message. With maxChars (0 or more), only its first maxChars characters: a list view asks
+   * for a few hundred and userMessageLength, and reads the rest for the one run opened; the whole text
+   * may be 100,000 characters, and every answer is bounded (RESPONSE_TOO_LARGE). Characters here are
+   * Unicode code points, so a cut never splits one (the input limits count UTF-16 code units, in which
+   * an emoji counts two).
+   */
   userMessage: Scalars['String']['output'];
+  /** The length of the whole userMessage in characters (Unicode code points), however much of it was asked for. */
+  userMessageLength: Scalars['Int']['output'];
+};
+
+
+export type RunAssistantMessageArgs = {
+  maxChars?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type RunUserMessageArgs = {
+  maxChars?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type RunConnection = {
@@ -1380,7 +1402,7 @@ export type ResolversTypes = {
   ReportResumeFailureInput: ReportResumeFailureInput;
   RollbackPayload: ResolverTypeWrapper<RollbackResultModel>;
   RollbackThreadInput: RollbackThreadInput;
-  Run: ResolverTypeWrapper<RunRecordModel>;
+  Run: ResolverTypeWrapper<RunViewModel>;
   RunConnection: ResolverTypeWrapper<Omit<RunConnection, 'edges'> & { edges: Array<ResolversTypes['RunEdge']> }>;
   RunEdge: ResolverTypeWrapper<Omit<RunEdge, 'node'> & { node: ResolversTypes['Run'] }>;
   RunFact: ResolverTypeWrapper<RunFact>;
@@ -1461,7 +1483,7 @@ export type ResolversParentTypes = {
   ReportResumeFailureInput: ReportResumeFailureInput;
   RollbackPayload: RollbackResultModel;
   RollbackThreadInput: RollbackThreadInput;
-  Run: RunRecordModel;
+  Run: RunViewModel;
   RunConnection: Omit<RunConnection, 'edges'> & { edges: Array<ResolversParentTypes['RunEdge']> };
   RunEdge: Omit<RunEdge, 'node'> & { node: ResolversParentTypes['Run'] };
   RunFact: RunFact;
@@ -1790,7 +1812,8 @@ export type RollbackPayloadResolvers<ContextType = RequestContext, ParentType ex
 };
 
 export type RunResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Run'] = ResolversParentTypes['Run']> = {
-  assistantMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  assistantMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, Partial<RunAssistantMessageArgs>>;
+  assistantMessageLength?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   checkpoint?: Resolver<Maybe<ResolversTypes['Checkpoint']>, ParentType, ContextType>;
   completedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   contextHandoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
@@ -1807,7 +1830,8 @@ export type RunResolvers<ContextType = RequestContext, ParentType extends Resolv
   runtimeMode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['RunStatus'], ParentType, ContextType>;
   threadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  userMessage?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  userMessage?: Resolver<ResolversTypes['String'], ParentType, ContextType, Partial<RunUserMessageArgs>>;
+  userMessageLength?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type RunConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RunConnection'] = ResolversParentTypes['RunConnection']> = {
