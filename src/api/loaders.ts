@@ -14,7 +14,7 @@ import type {
 } from '../domain/records.js';
 import { handoffsByIds, handoffsByThreads, transfersByThreads } from '../graph/repositories/handoffs.js';
 import { coverageByIds, providerThreadsByIds, providerThreadsByThreads } from '../graph/repositories/providerThreads.js';
-import { checkpointsByRuns, factsByRuns, listedRunsByIds, runTextLengths, runTexts } from '../graph/repositories/runs.js';
+import { checkpointsByRuns, factChars, factCounts, factsByRuns, listedRunsByIds, runTextLengths, runTexts, type FactSlice } from '../graph/repositories/runs.js';
 import { latestCheckpoints, threadsByIds } from '../graph/repositories/threads.js';
 import type { Graph, Tx } from '../graph/transactions.js';
 import type { AnswerBudget } from './answerBudget.js';
@@ -73,6 +73,44 @@ function runTextLoaders(graph: Graph, budget: AnswerBudget) {
   return { runTextLength: lengths, runText: texts };
 }
 
+/** A slice of one run's facts. */
+export interface FactsKey extends FactSlice {
+  runId: string;
+}
+
+const sliceKey = (slice: FactSlice) => `${slice.first} ${slice.offset} ${slice.maxChars}`;
+
+/**
+ * Facts by run and slice, one read per slice asked for. The characters a read would bring in are
+ * counted by Neo4j first and charged to the request's budget: over it, the facts are not read.
+ */
+function factLoader(graph: Graph, budget: AnswerBudget) {
+  return new DataLoader<FactsKey, (RunFactRecord & { textLength: number })[], string>(
+    async (keys) => {
+      const slices = new Map<string, { slice: FactSlice; runIds: Set<string> }>();
+      for (const { runId, ...slice } of keys) {
+        const group = slices.get(sliceKey(slice)) ?? { slice, runIds: new Set<string>() };
+        group.runIds.add(runId);
+        slices.set(sliceKey(slice), group);
+      }
+      const found = new Map<string, (RunFactRecord & { textLength: number })[]>();
+      for (const [key, { slice, runIds }] of slices) {
+        // Charged once, even when the driver retries the transaction.
+        let charged = false;
+        const facts = await graph.read(async (tx) => {
+          const chars = await factChars(tx, [...runIds], slice);
+          if (!charged) budget.reading(chars);
+          charged = true;
+          return factsByRuns(tx, [...runIds], slice);
+        });
+        for (const [runId, list] of facts) found.set(`${runId} ${key}`, list);
+      }
+      return keys.map(({ runId, ...slice }) => found.get(`${runId} ${sliceKey(slice)}`) ?? []);
+    },
+    { cacheKeyFn: ({ runId, ...slice }) => `${runId} ${sliceKey(slice)}` },
+  );
+}
+
 export function createLoaders(graph: Graph, budget: AnswerBudget) {
   return {
     thread: byId<ThreadRecord>(graph, threadsByIds),
@@ -94,7 +132,8 @@ export function createLoaders(graph: Graph, budget: AnswerBudget) {
       },
       { cacheKeyFn: (thread) => thread.id },
     ),
-    factsOfRun: grouped<RunFactRecord[]>(graph, factsByRuns, []),
+    factsOfRun: factLoader(graph, budget),
+    factCountOfRun: grouped<number>(graph, factCounts, 0),
     checkpointOfRun: grouped<CheckpointRecord | null>(graph, checkpointsByRuns, null),
   };
 }

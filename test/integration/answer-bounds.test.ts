@@ -18,7 +18,7 @@ const assistantMessage = (index: number) => text(`assistant ${index}`, 100_000);
 /** The first `count` characters, as Unicode code points. */
 const firstChars = (value: string, count: number) => [...value].slice(0, count).join('');
 const charLength = (value: string) => [...value].length;
-const factText = (index: number, fact: number) => `${String(fact).padStart(3, '0')} ${`fact of run ${index} `.repeat(100).slice(0, 1_496)}`;
+const factText = (index: number, fact: number) => `${String(fact).padStart(3, '0')} ${`fact of run ${index} `.repeat(120).slice(0, 1_496)}`;
 
 let t: TestService;
 let threadId: string;
@@ -127,9 +127,33 @@ describe('long texts', () => {
     expect(failed.failRun).toEqual({ error: 'stopped', userMessage: 'é€😀' });
   });
 
-  it('refuses a negative maxChars', async () => {
-    const refused = await t.gql('query($id: ID!) { run(id: $id) { userMessage(maxChars: -1) } }', { id: runIds[0] });
-    expect(codeOf(refused)).toBe('BAD_USER_INPUT');
+  it('refuses a negative maxChars or offset', async () => {
+    for (const query of [
+      'query($id: ID!) { run(id: $id) { userMessage(maxChars: -1) } }',
+      'query($id: ID!) { run(id: $id) { facts { text(maxChars: -1) } } }',
+      'query($id: ID!) { run(id: $id) { facts(offset: -1) { kind } } }',
+    ]) {
+      expect(codeOf(await t.gql(query, { id: runIds[0] })), query).toBe('BAD_USER_INPUT');
+    }
+  });
+
+  it('facts page with first and offset, cut to maxChars, with their count and whole lengths', async () => {
+    const { run } = await t.ok(
+      `query($id: ID!) { run(id: $id) { factCount head: facts(first: 2) { text(maxChars: 12) textLength }
+        tail: facts(first: 5, offset: 498) { ...cut } } } fragment cut on RunFact { text(maxChars: 3) whole: text textLength }`,
+      { id: runIds[1] },
+    );
+    expect(run.factCount).toBe(FACTS);
+    expect(run.head).toEqual([
+      { text: factText(2, 0).slice(0, 12), textLength: 1_500 },
+      { text: factText(2, 1).slice(0, 12), textLength: 1_500 },
+    ]);
+    expect(run.tail).toEqual([498, 499].map((fact) => ({ text: String(fact), whole: factText(2, fact), textLength: 1_500 })));
+  });
+
+  it("a run's facts, its messages cut, fit where all its texts do not", async () => {
+    const { run } = await t.ok('query($id: ID!) { run(id: $id) { userMessage(maxChars: 50) facts(first: 400) { text } } }', { id: runIds[3] });
+    expect(run.facts.map((fact: { text: string }) => fact.text)).toEqual(Array.from({ length: 400 }, (_, fact) => factText(4, fact)));
   });
 
   it('are charged before they are read: a list whose messages pass the limit never reads them', async () => {

@@ -902,6 +902,13 @@ export type Run = {
   dispatch: Dispatch;
   /** The error reported by failRun, for FAILED and INTERRUPTED runs. */
   error: Maybe<Scalars['String']['output']>;
+  /** How many facts the run recorded (at most 500). */
+  factCount: Scalars['Int']['output'];
+  /**
+   * The facts the run recorded, in the order they were sent: first (clamped to 1..500; default all) of
+   * them from offset (0 or more; BAD_USER_INPUT below). A fact's text may be 20,000 characters: a list
+   * asks for text(maxChars:), and factCount says how many there are.
+   */
   facts: Array<RunFact>;
   id: Scalars['ID']['output'];
   model: Maybe<Scalars['String']['output']>;
@@ -931,6 +938,12 @@ export type RunAssistantMessageArgs = {
 };
 
 
+export type RunFactsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
 export type RunUserMessageArgs = {
   maxChars?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -955,7 +968,15 @@ export type RunFact = {
   kind: RunFactKind;
   runOrdinal: Scalars['Int']['output'];
   status: Maybe<Scalars['String']['output']>;
+  /** The fact. With maxChars (0 or more), only its first maxChars characters (Unicode code points), as Run.userMessage. */
   text: Scalars['String']['output'];
+  /** The length of the whole text in characters (Unicode code points), however much of it was asked for. */
+  textLength: Scalars['Int']['output'];
+};
+
+
+export type RunFactTextArgs = {
+  maxChars?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** Structured facts a run produced; the local summarizer builds handoffs from these. */
@@ -1820,7 +1841,8 @@ export type RunResolvers<ContextType = RequestContext, ParentType extends Resolv
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   dispatch?: Resolver<ResolversTypes['Dispatch'], ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  facts?: Resolver<Array<ResolversTypes['RunFact']>, ParentType, ContextType>;
+  factCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  facts?: Resolver<Array<ResolversTypes['RunFact']>, ParentType, ContextType, RequireFields<RunFactsArgs, 'offset'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   model?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ordinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1850,7 +1872,8 @@ export type RunFactResolvers<ContextType = RequestContext, ParentType extends Re
   kind?: Resolver<ResolversTypes['RunFactKind'], ParentType, ContextType>;
   runOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType, Partial<RunFactTextArgs>>;
+  textLength?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type RunFactKindResolvers = { APPROVAL_REQUEST: 'approval_request', COMMAND: 'command', CONSTRAINT: 'constraint', DECISION: 'decision', FAILURE: 'failure', FILE_CHANGE: 'file_change', GOAL: 'goal', NOTE: 'note', PLAN_ITEM: 'plan_item', PROTOCOL: 'protocol', QUESTION: 'question', REASONING: 'reasoning', SUBAGENT_RESULT: 'subagent_result', TEST: 'test', TOOL_OUTPUT: 'tool_output' };

@@ -6,7 +6,8 @@ import type { Resolvers } from '../generated/graphql.js';
 import type { Loaders } from '../loaders.js';
 import { rawEventFacts } from '../rawEvents.js';
 import { charLength, firstChars, maxCharsArgument } from '../texts.js';
-import { LIMITS, factsOf, fencingTokenOf, fileChangeOf, listOf, optionalText, requiredText } from '../validation.js';
+import { maxCharsSelected } from '../selection.js';
+import { LIMITS, clamp, factsOf, fencingTokenOf, fileChangeOf, listOf, nonNegativeInt, optionalText, requiredText } from '../validation.js';
 
 /** A long text of the run: at hand when a mutation wrote it, else read from the graph, cut to maxChars. */
 async function runText(run: RunView, field: RunTextField, maxChars: number | null, loaders: Loaders): Promise<string | null> {
@@ -56,7 +57,9 @@ export const runResolvers: Resolvers = {
     },
     contextHandoff: (run, _args, { loaders }) => (run.contextHandoffId ? loaders.handoff.load(run.contextHandoffId) : null),
     checkpoint: (run, _args, { loaders }) => loaders.checkpointOfRun.load(run.id),
-    facts: (run, _args, { loaders }) => loaders.factsOfRun.load(run.id),
+    facts: (run, { first, offset }, { loaders }, info) =>
+      loaders.factsOfRun.load({ runId: run.id, first: clamp(first, LIMITS.facts, 1, LIMITS.facts), offset: nonNegativeInt('offset', offset) ?? 0, maxChars: maxCharsSelected(info, 'text') }),
+    factCount: (run, _args, { loaders }) => loaders.factCountOfRun.load(run.id),
     dispatch: async (run, _args, { loaders }) => {
       const [providerThread, handoff, userMessage] = await Promise.all([
         loaders.providerThread.load(dispatchProviderThreadId(run)),
@@ -65,5 +68,8 @@ export const runResolvers: Resolvers = {
       ]);
       return buildDispatch({ id: run.id, plan: run.plan, dispatchEpoch: run.dispatchEpoch, userMessage: userMessage ?? '' }, providerThread, handoff);
     },
+  },
+  RunFact: {
+    text: (fact, { maxChars }) => firstChars(fact.text, maxCharsArgument(maxChars)),
   },
 };

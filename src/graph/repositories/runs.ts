@@ -143,8 +143,26 @@ export async function setRunPlan(tx: Tx, runId: string, plan: RunPlanRecord): Pr
   return toRun(row!.run);
 }
 
-export async function factsByRuns(tx: Tx, runIds: readonly string[]): Promise<Map<string, RunFactRecord[]>> {
-  const rows = await tx.rows<{ runId: string; facts: RunFactRecord[] }>('runs/facts-by-runs', { runIds });
+/** Which facts of a run to read: `first` from `offset`, texts cut to `maxChars` characters (null: whole). */
+export interface FactSlice {
+  first: number;
+  offset: number;
+  maxChars: number | null;
+}
+
+/** The facts of each run in that slice, in the order they were sent, with each text's whole length. */
+export async function factsByRuns(tx: Tx, runIds: readonly string[], slice: FactSlice): Promise<Map<string, (RunFactRecord & { textLength: number })[]>> {
+  const rows = await tx.rows<{ runId: string; facts: (RunFactRecord & { textLength: number })[] }>('runs/facts-by-runs', { runIds, ...slice });
+  return new Map(rows.map((row) => [row.runId, row.facts]));
+}
+
+/** The characters factsByRuns would read for the same slice (texts cut, keys, statuses), counted by Neo4j. */
+export async function factChars(tx: Tx, runIds: readonly string[], slice: FactSlice): Promise<number> {
+  return (await tx.one<{ chars: number | null }>('runs/fact-sizes', { runIds, ...slice }))?.chars ?? 0;
+}
+
+export async function factCounts(tx: Tx, runIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await tx.rows<{ runId: string; facts: number }>('runs/fact-counts', { runIds });
   return new Map(rows.map((row) => [row.runId, row.facts]));
 }
 
