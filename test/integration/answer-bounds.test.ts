@@ -156,6 +156,19 @@ describe('long texts', () => {
     expect(run.facts.map((fact: { text: string }) => fact.text)).toEqual(Array.from({ length: 400 }, (_, fact) => factText(4, fact)));
   });
 
+  it("a handoff's summary is cut the same way, and length is the whole summary's", async () => {
+    const switched = await createThread(t, 'a switch');
+    const first = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', { input: { threadId: switched, provider: 'codex', userMessage: 'é€😀 first' } });
+    await t.ok('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', {
+      input: { runId: first.startRun.run.id, assistantMessage: 'done', facts: [{ kind: 'DECISION', text: '😀 keep the parser' }] },
+    });
+    const second = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { handoff { id } } }', { input: { threadId: switched, provider: 'claude', userMessage: 'next' } });
+    const { contextHandoff } = await t.ok('query($id: ID!) { contextHandoff(id: $id) { cut: summaryText(maxChars: 10) summaryText length } }', { id: second.startRun.handoff.id });
+    expect(contextHandoff.summaryText.length).toBeGreaterThan(10);
+    expect(contextHandoff.cut).toBe(firstChars(contextHandoff.summaryText, 10));
+    expect(contextHandoff.length).toBe(charLength(contextHandoff.summaryText));
+  });
+
   it('are charged before they are read: a list whose messages pass the limit never reads them', async () => {
     const small = await startTestService({ THREADLINE_MAX_RESPONSE_BYTES: '500000' });
     try {

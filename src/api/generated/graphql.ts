@@ -136,7 +136,7 @@ export type ContextHandoff = {
   id: Scalars['ID']['output'];
   /** SHA-256 of the structured input the handoff was written from: same input, same digest. */
   inputDigest: Maybe<Scalars['String']['output']>;
-  /** Length of summaryText. */
+  /** Length of the whole summaryText in characters (Unicode code points), however much of it was asked for. */
   length: Scalars['Int']['output'];
   /** Facts of the covered runs that a non-local summary left out; they are appended to summaryText. */
   omissions: Array<Scalars['String']['output']>;
@@ -147,6 +147,10 @@ export type ContextHandoff = {
   strategy: HandoffStrategy;
   /** Set while a provider is asked to write it (PENDING). */
   summaryRequest: Maybe<SummaryRequest>;
+  /**
+   * The context the handoff delivers. With maxChars (0 or more), only its first maxChars characters
+   * (Unicode code points, as Run.userMessage); length is the whole text's length.
+   */
   summaryText: Scalars['String']['output'];
   supersededBy: Maybe<ContextHandoff>;
   supersedes: Maybe<ContextHandoff>;
@@ -158,6 +162,11 @@ export type ContextHandoff = {
   /** When it became its run's context. */
   usedAt: Maybe<Scalars['DateTime']['output']>;
   writtenAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+
+export type ContextHandoffSummaryTextArgs = {
+  maxChars?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type ContextTransfer = {
@@ -1568,7 +1577,7 @@ export type ContextHandoffResolvers<ContextType = RequestContext, ParentType ext
   status?: Resolver<ResolversTypes['HandoffStatus'], ParentType, ContextType>;
   strategy?: Resolver<ResolversTypes['HandoffStrategy'], ParentType, ContextType>;
   summaryRequest?: Resolver<Maybe<ResolversTypes['SummaryRequest']>, ParentType, ContextType>;
-  summaryText?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  summaryText?: Resolver<ResolversTypes['String'], ParentType, ContextType, Partial<ContextHandoffSummaryTextArgs>>;
   supersededBy?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
   supersedes?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
   targetRunId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
