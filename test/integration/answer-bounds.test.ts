@@ -1,7 +1,10 @@
 // Every answer is bounded: a query whose answer would pass THREADLINE_MAX_RESPONSE_BYTES is refused
 // whole with RESPONSE_TOO_LARGE, over real HTTP, against runs whose texts are as long as the input
-// limits allow.
+// limits allow; the lineage viewer's queries ask only for what it draws, and still answer.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/graph/projectRoot.js';
 import { createThread } from '../support/lineage.js';
 import { codeOf, startTestService, type TestService } from '../support/service.js';
 
@@ -188,5 +191,36 @@ describe('long texts', () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+/** The lineage viewer's queries by name, read from its source. */
+function viewerQueries(): Map<string, string> {
+  const source = readFileSync(join(projectRoot(), 'src/server/viewer/viewer.js'), 'utf8');
+  const constants = new Map([...source.matchAll(/const (\w+) = `([^`]*)`;/g)].map(([, name, text]) => [name!, text!]));
+  const expand = (text: string): string => text.replace(/\$\{(\w+)\}/g, (_, name: string) => expand(constants.get(name)!));
+  return new Map([...constants].filter(([name]) => name.endsWith('_QUERY')).map(([name, text]) => [name, expand(text)]));
+}
+
+describe('the lineage viewer', () => {
+  it('reads a thread whose runs hold the longest texts, each query well within the limit', async () => {
+    const queries = viewerQueries();
+    expect([...queries.keys()].sort()).toEqual(['EARLIER_RUNS_QUERY', 'HANDOFF_DETAILS_QUERY', 'LINKS_QUERY', 'RUN_DETAILS_QUERY', 'THREAD_QUERY']);
+    const first = await post(t, queries.get('THREAD_QUERY')!, { id: threadId, last: 200 });
+    expect(first.body.errors).toBeUndefined();
+    expect(first.body.data.thread.runs.edges.map((edge: any) => edge.node.id)).toEqual(runIds);
+    const links = await post(t, queries.get('LINKS_QUERY')!, { id: threadId, from: 1, to: RUNS + 1 });
+    expect(links.body.errors).toBeUndefined();
+
+    // The panel of a run whose texts together pass the limit: the first characters of each.
+    const details = await post(t, queries.get('RUN_DETAILS_QUERY')!, { id: runIds[0] });
+    expect(details.body.errors).toBeUndefined();
+    const run = details.body.data.run;
+    expect(run.userMessage).toBe(firstChars(userMessage(1), 2_000));
+    expect(run.userMessageLength).toBe(charLength(userMessage(1)));
+    expect(run.factCount).toBe(FACTS);
+    expect(run.facts).toHaveLength(40);
+    expect(run.facts[39]).toEqual({ kind: 'NOTE', text: factText(1, 39).slice(0, 600), textLength: 1_500, status: null });
+    expect(details.bytes).toBeLessThan(LIMIT / 10);
   });
 });
