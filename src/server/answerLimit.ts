@@ -28,16 +28,15 @@ export function answerSizeLimit(logger: Logger): ApolloServerPlugin<RequestConte
             },
           };
         },
-        async willSendResponse({ contextValue: { budget }, response, operationName }) {
+        async willSendResponse({ contextValue: { budget }, response, operationName, operation }) {
           const refusal = budget.exceeded;
           if (!refusal || response.body.kind !== 'single') return;
           logger.warn({ operationName, limitBytes: budget.limitBytes, answeredBytes: budget.answeredBytes, readChars: budget.readChars }, 'refused an answer over the size limit');
-          // One error, formatted like any other refusal; the fields that failed after it say nothing more.
-          const formatted = response.body.singleResult.errors?.find((error) => error.extensions?.code === refusal.code);
-          response.body.singleResult = {
-            data: null,
-            errors: [formatted ? { message: formatted.message, extensions: formatted.extensions } : { message: refusal.message, extensions: { code: refusal.code, ...refusal.details } }],
-          };
+          // One error, like any other refusal; the fields that failed after it say nothing more. A
+          // mutation's write was done before its answer was built: the message says so.
+          const mutation = operation?.operation === 'mutation';
+          const message = mutation ? `The mutation was done; only its answer was refused. ${refusal.message}` : refusal.message;
+          response.body.singleResult = { data: null, errors: [{ message, extensions: { code: refusal.code, ...refusal.details } }] };
         },
       };
     },
@@ -48,11 +47,13 @@ export function answerSizeLimit(logger: Logger): ApolloServerPlugin<RequestConte
  * Once a request's budget is spent, each of its fields fails at once, without running its resolver
  * (so nothing more is read from the graph). It fails with a rejected promise, never a thrown error:
  * graphql-js abandons the pending siblings of a field that throws, and their later rejections would
- * go unhandled.
+ * go unhandled. A document's mutation fields are left to run: a write does not depend on the size
+ * of an earlier one's answer (graphql-js still stops at one whose error reaches the root).
  */
 function stopResolvingOverBudget(schema: GraphQLSchema): void {
+  const mutationType = schema.getMutationType()?.name;
   for (const type of Object.values(schema.getTypeMap())) {
-    if (type.name.startsWith('__') || (type as unknown as { [Symbol.toStringTag]: string })[Symbol.toStringTag] !== 'GraphQLObjectType') continue;
+    if (type.name.startsWith('__') || type.name === mutationType || (type as unknown as { [Symbol.toStringTag]: string })[Symbol.toStringTag] !== 'GraphQLObjectType') continue;
     for (const field of Object.values((type as unknown as { getFields(): Record<string, { resolve?: GraphQLFieldResolver<unknown, unknown> }> }).getFields())) {
       const resolve = field.resolve ?? defaultFieldResolver;
       field.resolve = (source, args, context, info) => {

@@ -74,6 +74,23 @@ describe('an answer over the limit', () => {
   });
 });
 
+describe('a mutation whose answer passes the limit', () => {
+  it('is still done, and the refusal says so', async () => {
+    const threadId = await createThread(t, 'a long completion');
+    const started = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', { input: { threadId, provider: 'codex', userMessage: 'go' } });
+    const runId = started.startRun.run.id as string;
+    const facts = Array.from({ length: FACTS }, (_, fact) => ({ kind: 'NOTE', text: factText(9, fact) }));
+    const refused = await post(t, 'mutation($input: CompleteRunInput!) { completeRun(input: $input) { id status assistantMessage facts { text } } }', {
+      input: { runId, assistantMessage: assistantMessage(9), facts },
+    });
+    expect(refused.body.data).toBeNull();
+    expect(refused.body.errors?.map((error) => error.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
+    expect(refused.body.errors![0]!.message).toMatch(/^The mutation was done; only its answer was refused\./);
+    const after = await t.ok('query($id: ID!) { run(id: $id) { status factCount } }', { id: runId });
+    expect(after.run).toEqual({ status: 'COMPLETED', factCount: FACTS });
+  });
+});
+
 describe('the limit', () => {
   it('counts the bytes of the answer as sent: an answer of exactly the limit passes, one byte more is refused', async () => {
     const query = `query($id: ID!) { thread(id: $id) { id title runs(first: 2) { pageInfo { hasNextPage endCursor } edges { cursor node { __typename id ordinal status
