@@ -27,7 +27,7 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const REQUESTS = Number(values.requests);
 const FACT_CHARS = Number(values['fact-chars']);
-const NAMES = values.queries!.split(',');
+const NAMES = values.queries.split(',');
 for (const name of NAMES) if (!QUERIES[name]) throw new Error(`--queries names some of ${Object.keys(QUERIES).join(', ')}`);
 
 const text = (seed: string, length: number) => (seed + ' ').repeat(Math.ceil(length / (seed.length + 1))).slice(0, length);
@@ -57,7 +57,7 @@ async function startServiceProcess() {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       const match = /^Threadline GraphQL at (\S+)$/.exec(line);
       if (match) resolve(match[1]!);
     });
@@ -80,10 +80,10 @@ const post = async (url: string, query: string, variables: Record<string, unknow
 // One service seeds the thread; a fresh one, which has served nothing else, is measured.
 let service = await startServiceProcess();
 try {
-  const ok = async (query: string, variables: Record<string, unknown>) => {
+  const ok = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
     const { body } = await post(service.url, query, variables);
-    const parsed = JSON.parse(body.toString()) as { data?: any; errors?: unknown[] };
-    if (parsed.errors) throw new Error(JSON.stringify(parsed.errors).slice(0, 1000));
+    const parsed = JSON.parse(body.toString()) as { data?: T; errors?: unknown[] };
+    if (parsed.errors || parsed.data === undefined) throw new Error(JSON.stringify(parsed.errors).slice(0, 1000));
     return parsed.data;
   };
 
@@ -91,7 +91,7 @@ try {
   await ok('mutation($id: ID!) { createThread(input: { id: $id }) { id } }', { id: threadId });
   const started = Date.now();
   for (let index = 1; index <= RUNS; index++) {
-    const { startRun } = await ok('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', {
+    const { startRun } = await ok<{ startRun: { run: { id: string } } }>('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', {
       input: { threadId, provider: 'codex', userMessage: text(`user ${index}`, 100_000) },
     });
     const facts = Array.from({ length: 500 }, (_, fact) => ({ kind: 'NOTE', text: text(`fact ${fact} of run ${index}`, FACT_CHARS) }));
@@ -105,7 +105,7 @@ try {
   service = await startServiceProcess();
   await post(service.url, '{ __typename }', {});
   console.log(`${RUNS} runs, messages of 100,000 characters, 500 facts of ${FACT_CHARS} characters`);
-  console.log(`service RSS before the requests: ${rssMiB(service.pid!)} MiB`);
+  console.log(`service RSS before the requests: ${rssMiB(service.pid)} MiB`);
   for (const name of NAMES) {
     for (let request = 1; request <= REQUESTS; request++) {
       const sent = Date.now();
@@ -118,7 +118,7 @@ try {
       } catch {
         code = 'UNPARSABLE';
       }
-      console.log(`${name} ${request}: HTTP ${status} ${code}, ${body.length} bytes in ${seconds.toFixed(2)} s; service RSS ${rssMiB(service.pid!)} MiB (peak ${rssMiB(service.pid!, 'VmHWM')} MiB)`);
+      console.log(`${name} ${request}: HTTP ${status} ${code}, ${body.length} bytes in ${seconds.toFixed(2)} s; service RSS ${rssMiB(service.pid)} MiB (peak ${rssMiB(service.pid, 'VmHWM')} MiB)`);
     }
   }
 } finally {

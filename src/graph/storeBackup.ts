@@ -17,12 +17,12 @@ import { runAudit } from './audit.js';
 import { createDriver } from './driver.js';
 import { runNeo4jAdmin, startLocalNeo4j } from './localNeo4j.js';
 
-export const BACKUP_DATABASE = 'neo4j';
+const BACKUP_DATABASE = 'neo4j';
 
 export class StoreBackupError extends Error {}
 
 /** Whether `home` holds the database (its store directory exists). */
-export function holdsDatabase(home: string): boolean {
+function holdsDatabase(home: string): boolean {
   return existsSync(path.join(home, 'data', 'databases', BACKUP_DATABASE));
 }
 

@@ -2,20 +2,21 @@
 // request's AnswerBudget (src/api/answerBudget.ts), stops resolving once the budget is spent, and
 // then answers the one RESPONSE_TOO_LARGE error instead of whatever partial data was built.
 import type { ApolloServerPlugin } from '@apollo/server';
-import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { defaultFieldResolver, OperationTypeNode, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import { fieldBytes, type AnswerBudget } from '../api/answerBudget.js';
 import type { RequestContext } from '../api/context.js';
 
 export function answerSizeLimit(logger: Logger): ApolloServerPlugin<RequestContext> {
   return {
-    async serverWillStart({ schema }) {
+    serverWillStart({ schema }) {
       stopResolvingOverBudget(schema);
+      return Promise.resolve();
     },
-    async requestDidStart() {
-      return {
-        async executionDidStart({ contextValue: { budget } }) {
-          return {
+    requestDidStart() {
+      return Promise.resolve({
+        executionDidStart({ contextValue: { budget } }) {
+          return Promise.resolve({
             willResolveField({ info }) {
               return (error, result) => {
                 if (error) return;
@@ -26,19 +27,20 @@ export function answerSizeLimit(logger: Logger): ApolloServerPlugin<RequestConte
                 }
               };
             },
-          };
+          });
         },
-        async willSendResponse({ contextValue: { budget }, response, operationName, operation }) {
+        willSendResponse({ contextValue: { budget }, response, operationName, operation }) {
           const refusal = budget.exceeded;
-          if (!refusal || response.body.kind !== 'single') return;
+          if (!refusal || response.body.kind !== 'single') return Promise.resolve();
           logger.warn({ operationName, limitBytes: budget.limitBytes, answeredBytes: budget.answeredBytes, readChars: budget.readChars }, 'refused an answer over the size limit');
           // One error, like any other refusal; the fields that failed after it say nothing more. A
           // mutation's write was done before its answer was built: the message says so.
-          const mutation = operation?.operation === 'mutation';
+          const mutation = operation?.operation === OperationTypeNode.MUTATION;
           const message = mutation ? `The mutation was done; only its answer was refused. ${refusal.message}` : refusal.message;
           response.body.singleResult = { data: null, errors: [{ message, extensions: { code: refusal.code, ...refusal.details } }] };
+          return Promise.resolve();
         },
-      };
+      });
     },
   };
 }

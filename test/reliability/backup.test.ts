@@ -126,7 +126,7 @@ describe('backup and restore', () => {
     const restoredService = await serviceOn(restored.uri, null);
     try {
       // Every write acknowledged before the backup, as acknowledged; the invariants hold.
-      const { checked, mismatches } = await compareWithGraph(checker, DATABASE, atBackup!);
+      const { checked, mismatches } = await compareWithGraph(checker, DATABASE, atBackup);
       expect(mismatches).toEqual([]);
       expect(checked).toBe(figures.acknowledgedBeforeBackup);
       const violations = await runAudit(checker, DATABASE);
@@ -135,7 +135,7 @@ describe('backup and restore', () => {
       expect((await compareWithGraph(checker, DATABASE, load)).mismatches.length).toBeGreaterThan(0);
 
       // The restored store serves the API: a thread's runs read back over HTTP.
-      const [threadId, thread] = [...atBackup!.threads].find(([id]) => [...atBackup!.runs.values()].some((run) => run.threadId === id))!;
+      const [threadId, thread] = [...atBackup.threads].find(([id]) => [...atBackup.runs.values()].some((run) => run.threadId === id))!;
       const response = await fetch(restoredService.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -144,7 +144,7 @@ describe('backup and restore', () => {
       const body = (await response.json()) as { data: { thread: { title: string; runs: { edges: { node: { id: string } }[] } } } };
       expect(body.data.thread.title).toBe(thread.title);
       const ids = body.data.thread.runs.edges.map((edge) => edge.node.id);
-      expect(ids).toEqual(expect.arrayContaining([...atBackup!.runs.values()].filter((run) => run.threadId === threadId).map((run) => run.id)));
+      expect(ids).toEqual(expect.arrayContaining([...atBackup.runs.values()].filter((run) => run.threadId === threadId).map((run) => run.id)));
     } finally {
       await restoredService.stop();
       await checker.close();
