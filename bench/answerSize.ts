@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/answerSize.ts [--runs 200] [--requests 6] [--queries viewer-shaped,bounded]`: what one
+ * `npm run bench:answer-size -- [--runs 200] [--requests 6] [--queries viewer-shaped,bounded]`: what one
  * over-large answer costs the service. Seeds one thread through the API with runs that carry
  * 100,000-character messages and 500 facts of 1,500 characters each, then sends the same query
  * several times, one after another, to a service running in its own process, and prints for each
