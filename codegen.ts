@@ -30,7 +30,7 @@ const config: CodegenConfig = {
         mapperTypeSuffix: 'Model',
         mappers: {
           Thread: '../../domain/records.js#ThreadRecord',
-          Run: '../../domain/records.js#RunRecord',
+          Run: '../../domain/records.js#RunView',
           ProviderThread: '../../domain/records.js#ProviderThreadRecord',
           ProviderThreadCoverage: '../../domain/records.js#CoverageRecord',
           ContextHandoff: '../../domain/records.js#HandoffRecord',

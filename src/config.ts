@@ -43,6 +43,11 @@ export interface ServiceLimits {
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxConnections: number;
+  /**
+   * The most bytes a GraphQL answer may have, as sent; a larger one is refused whole with
+   * RESPONSE_TOO_LARGE. Also the most characters of long text one request may read from the graph.
+   */
+  maxResponseBytes: number;
 }
 
 export const SINGLE_TENANT = 'local';
@@ -82,6 +87,7 @@ const envSchema = z.object({
   THREADLINE_MAX_CONNECTIONS: integerString(1, 100_000).default(256),
   THREADLINE_METRICS: z.enum(['on', 'off']).default('off'),
   THREADLINE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  THREADLINE_MAX_RESPONSE_BYTES: integerString(1_024, 1_073_741_824).default(16_777_216),
 });
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
@@ -130,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: vars.THREADLINE_HEADERS_TIMEOUT_MS,
       keepAliveTimeoutMs: vars.THREADLINE_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: vars.THREADLINE_MAX_CONNECTIONS,
+      maxResponseBytes: vars.THREADLINE_MAX_RESPONSE_BYTES,
     },
     neo4j: {
       uri: vars.NEO4J_URI ?? null,

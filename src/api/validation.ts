@@ -50,7 +50,7 @@ export function clamp(value: number | null | undefined, fallback: number, min: n
   return Math.min(max, Math.max(min, Math.trunc(value ?? fallback)));
 }
 
-function nonNegativeInt(field: string, value: number | null | undefined): number | null {
+export function nonNegativeInt(field: string, value: number | null | undefined): number | null {
   if (value === null || value === undefined) return null;
   if (!Number.isInteger(value) || value < 0) throw badInput(field, 'must be a non-negative integer');
   return value;

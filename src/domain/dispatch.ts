@@ -5,7 +5,7 @@ import type { DispatchRecord, HandoffRecord, ProviderThreadRecord, RunRecord } f
  * What the orchestrator sends the provider: the handoff as leading context, then the user's message.
  * For a native fork, providerThread is the source one: its native ref is what the provider forks.
  */
-export function buildDispatch(run: RunRecord, providerThread: ProviderThreadRecord | null, handoff: HandoffRecord | null): DispatchRecord {
+export function buildDispatch(run: Pick<RunRecord, 'id' | 'plan' | 'userMessage' | 'dispatchEpoch'>, providerThread: ProviderThreadRecord | null, handoff: HandoffRecord | null): DispatchRecord {
   const action = run.plan.providerThreadAction;
   const ready = handoff?.status === 'ready' ? handoff : null;
   return {
@@ -20,6 +20,6 @@ export function buildDispatch(run: RunRecord, providerThread: ProviderThreadReco
 }
 
 /** The provider thread whose native ref the dispatch carries: for a native fork, the source one. */
-export function dispatchProviderThreadId(run: RunRecord): string {
+export function dispatchProviderThreadId(run: Pick<RunRecord, 'plan' | 'providerThreadId'>): string {
   return run.plan.providerThreadAction === 'native_fork' && run.plan.providerThreadId ? run.plan.providerThreadId : run.providerThreadId;
 }

@@ -11,7 +11,8 @@ export type ErrorCode =
   | 'STALE_DISPATCH'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
-  | 'SERVICE_UNAVAILABLE';
+  | 'SERVICE_UNAVAILABLE'
+  | 'RESPONSE_TOO_LARGE';
 
 /**
  * A refusal the caller can act on. Thrown anywhere below the resolvers (inside a transaction it
@@ -37,3 +38,11 @@ export const notFound = (what: string, id: string) => {
 };
 
 export const badInput = (field: string, message: string) => new ThreadlineError('BAD_USER_INPUT', `${field}: ${message}`, { field });
+
+/** An answer that would pass the service's size limit: refused whole, before or while it is built. */
+export const responseTooLarge = (limitBytes: number) =>
+  new ThreadlineError(
+    'RESPONSE_TOO_LARGE',
+    `The answer would be larger than the service's limit of ${limitBytes} bytes: ask for fewer items (first, last), shorter texts (maxChars) or fewer fields.`,
+    { limitBytes },
+  );

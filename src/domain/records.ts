@@ -105,6 +105,15 @@ export interface RunRecord {
   completedAt: string | null;
 }
 
+/** The long texts of a run, which reads for the API leave in the graph until they are asked for. */
+export type RunTextField = 'userMessage' | 'assistantMessage' | 'error';
+
+/** A run as the API reads it: everything but its long texts, which it reads on demand. */
+export type ListedRunRecord = Omit<RunRecord, RunTextField> & { [field in RunTextField]?: undefined };
+
+/** What a GraphQL Run resolves from: a run a mutation wrote (texts at hand), or one read for the API (texts in the graph). */
+export type RunView = RunRecord | ListedRunRecord;
+
 export interface ProviderThreadRecord {
   id: string;
   threadId: string;

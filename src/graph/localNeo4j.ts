@@ -29,6 +29,29 @@ const JVM_FLAGS = [
   '-XX:+ExitOnOutOfMemoryError',
 ];
 
+/**
+ * Runs Neo4j's own admin tool (`neo4j-admin`, in the same jars) on the Neo4j home `home`, e.g.
+ * `['database', 'dump', 'neo4j', '--to-path=DIR']`. Resolves with its output; rejects with the end of
+ * it when the tool fails (for instance when a running Neo4j has the database open).
+ */
+export async function runNeo4jAdmin(home: string, args: string[]): Promise<{ output: string }> {
+  const { libDir } = await ensureLocalNeo4jInstalled();
+  const env: NodeJS.ProcessEnv = { ...process.env, NEO4J_HOME: path.resolve(home) };
+  // No neo4j.conf of the user's: the home's defaults (data/ under it) are what the launcher uses too.
+  delete env.NEO4J_CONF;
+  return new Promise((resolve, reject) => {
+    const child = spawn('java', [...JVM_FLAGS, '-cp', path.join(libDir, '*'), 'org.neo4j.cli.AdminTool', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new Error(`\`java\` was not found on PATH. ${JDK_HINT}`) : error));
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve({ output });
+      else reject(new Error(`neo4j-admin ${args.join(' ')} failed (${signal ?? `exit code ${code}`}):\n${lastLines(output, OUTPUT_TAIL_LINES)}`));
+    });
+  });
+}
+
 export interface LocalNeo4jOptions {
   /** Neo4j home for this instance: data in <storeDir>/data, Neo4j's logs in <storeDir>/logs. */
   storeDir: string;

@@ -1,6 +1,6 @@
 import { liveHistory, livePiecesFor, segmentsFor } from '../domain/history.js';
 import { contains } from '../domain/ranges.js';
-import type { RunRecord, ThreadRecord } from '../domain/records.js';
+import type { ListedRunRecord, ThreadRecord } from '../domain/records.js';
 import { runPage } from '../graph/repositories/runs.js';
 import { createThread as mergeThread, threadPage } from '../graph/repositories/threads.js';
 import { newId, type OperationContext } from './context.js';
@@ -21,7 +21,8 @@ export async function listThreads(context: OperationContext, after: { createdAt:
 
 /** A run of a thread's history as the thread sees it: inherited from its source, and live for it. */
 export interface HistoryEntry {
-  run: RunRecord;
+  /** Without its long texts, which the API reads on demand. */
+  run: ListedRunRecord;
   inherited: boolean;
   live: boolean;
 }

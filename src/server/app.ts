@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import type { AnswerErrorCode } from '../api/errors.js';
 import { ThreadlineError } from '../domain/errors.js';
 import type { RequestContext } from '../api/context.js';
+import { AnswerBudget } from '../api/answerBudget.js';
 import { lowercaseEnumResolvers } from '../api/enums.js';
 import { createLoaders } from '../api/loaders.js';
 import { mergedResolvers } from '../api/resolvers/index.js';
@@ -26,6 +27,7 @@ import { Graph } from '../graph/transactions.js';
 import type { OperationContext } from '../operations/context.js';
 import { sweepExpiredHandoffs } from '../operations/handoffSources.js';
 import { createChatCompletionsSummarizer } from '../summarizers/chatCompletions.js';
+import { answerSizeLimit } from './answerLimit.js';
 import { parseOptions, queryLimitRules, withoutSuggestions } from './armor.js';
 import { createTenantResolver } from './auth.js';
 import { Readiness } from './readiness.js';
@@ -71,6 +73,8 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer }),
+      // Before the metrics: their outcome is read from the answer this plugin may replace.
+      answerSizeLimit(logger),
       ...(metrics ? [metrics.graphqlPlugin] : []),
       // A browser opening /graphql gets Apollo Sandbox, which the browser loads from Apollo's CDN (so it
       // needs the internet; offline the page says so), exactly when introspection is on: Sandbox needs
@@ -123,7 +127,8 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       context: async ({ req }): Promise<RequestContext & BaseContext> => {
         const tenant = resolveTenant(req.headers.authorization)!;
         const operations = operationsFor(tenant);
-        return { tenant, operations, loaders: createLoaders(operations.graph), logger };
+        const budget = new AnswerBudget(config.limits.maxResponseBytes);
+        return { tenant, operations, loaders: createLoaders(operations.graph, budget), logger, budget };
       },
     }),
   );

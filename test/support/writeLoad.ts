@@ -89,6 +89,9 @@ export interface WriteLoadOptions {
   seed: number;
 }
 
+/** What the clients were told succeeded: the whole load's log, or a snapshot of it. */
+export type AcknowledgedLog = Pick<WriteLoad, 'threads' | 'runs'>;
+
 export class WriteLoad {
   readonly threads = new Map<string, AcknowledgedThread>();
   readonly runs = new Map<string, AcknowledgedRun>();
@@ -151,6 +154,17 @@ export class WriteLoad {
 
   firstAcknowledgedAfter(since: number): number | undefined {
     return this.ackTimes.find((at) => at >= since);
+  }
+
+  /**
+   * A copy of what has been acknowledged so far, with the states attempts in flight may commit: what
+   * a copy of the graph taken now must hold (compareWithGraph takes it like the load itself).
+   */
+  snapshot(): AcknowledgedLog {
+    return {
+      threads: new Map([...this.threads].map(([id, thread]) => [id, { ...thread }])),
+      runs: new Map([...this.runs].map(([id, run]) => [id, { ...run, mayAlsoBe: new Set(run.mayAlsoBe), completion: run.completion && { ...run.completion } }])),
+    };
   }
 
   /** Lets every client finish its current cycle, so no run it started is left running. */
@@ -403,7 +417,7 @@ export class WriteLoad {
  * acknowledged state (or one a later unacknowledged attempt may have committed), and a run that
  * completed holds everything its completeRun carried, whether or not the answer came back.
  */
-export async function compareWithGraph(driver: Driver, database: string, load: WriteLoad): Promise<{ checked: number; mismatches: LoadMismatch[] }> {
+export async function compareWithGraph(driver: Driver, database: string, load: AcknowledgedLog): Promise<{ checked: number; mismatches: LoadMismatch[] }> {
   const session = driver.session({ database, defaultAccessMode: 'READ' });
   try {
     const threadRows = await session.run(

@@ -182,6 +182,7 @@ describe('loadConfig time bounds and the connection cap', () => {
       headersTimeoutMs: 10_000,
       keepAliveTimeoutMs: 5_000,
       maxConnections: 256,
+      maxResponseBytes: 16_777_216,
     });
   });
 
@@ -193,11 +194,14 @@ describe('loadConfig time bounds and the connection cap', () => {
       THREADLINE_HEADERS_TIMEOUT_MS: '5000',
       THREADLINE_KEEP_ALIVE_TIMEOUT_MS: '1000',
       THREADLINE_MAX_CONNECTIONS: '64',
+      THREADLINE_MAX_RESPONSE_BYTES: '1048576',
     }).limits;
-    expect(limits).toEqual({ graphDeadlineMs: 4000, readinessTimeoutMs: 500, requestTimeoutMs: 60000, headersTimeoutMs: 5000, keepAliveTimeoutMs: 1000, maxConnections: 64 });
+    expect(limits).toEqual({ graphDeadlineMs: 4000, readinessTimeoutMs: 500, requestTimeoutMs: 60000, headersTimeoutMs: 5000, keepAliveTimeoutMs: 1000, maxConnections: 64, maxResponseBytes: 1_048_576 });
     expect(configError({ THREADLINE_GRAPH_DEADLINE_MS: '10' }).message).toMatch(/\bTHREADLINE_GRAPH_DEADLINE_MS: /);
     expect(configError({ THREADLINE_MAX_CONNECTIONS: '0' }).message).toMatch(/\bTHREADLINE_MAX_CONNECTIONS: /);
     expect(configError({ THREADLINE_READY_TIMEOUT_MS: '' }).message).toMatch(/\bTHREADLINE_READY_TIMEOUT_MS: /);
+    expect(configError({ THREADLINE_MAX_RESPONSE_BYTES: '1023' }).message).toMatch(/\bTHREADLINE_MAX_RESPONSE_BYTES: /);
+    expect(configError({ THREADLINE_MAX_RESPONSE_BYTES: '16mb' }).message).toMatch(/\bTHREADLINE_MAX_RESPONSE_BYTES: /);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { ThreadRecord as ThreadRecordModel, RunRecord as RunRecordModel, ProviderThreadRecord as ProviderThreadRecordModel, CoverageRecord as CoverageRecordModel, HandoffRecord as HandoffRecordModel, TransferRecord as TransferRecordModel, CheckpointRecord as CheckpointRecordModel, RunPlanRecord as RunPlanRecordModel, DispatchRecord as DispatchRecordModel, StartRunResult as StartRunResultModel, RollbackResult as RollbackResultModel, ProviderThreadRollbackRecord as ProviderThreadRollbackRecordModel } from '../../domain/records.js';
+import type { ThreadRecord as ThreadRecordModel, RunView as RunViewModel, ProviderThreadRecord as ProviderThreadRecordModel, CoverageRecord as CoverageRecordModel, HandoffRecord as HandoffRecordModel, TransferRecord as TransferRecordModel, CheckpointRecord as CheckpointRecordModel, RunPlanRecord as RunPlanRecordModel, DispatchRecord as DispatchRecordModel, StartRunResult as StartRunResultModel, RollbackResult as RollbackResultModel, ProviderThreadRollbackRecord as ProviderThreadRollbackRecordModel } from '../../domain/records.js';
 import type { ProviderDefinition as ProviderDefinitionModel } from '../../domain/providers.js';
 import type { CoverageMatrixRecord as CoverageMatrixRecordModel, CoverageRowRecord as CoverageRowRecordModel, AnalyticsWindow as AnalyticsWindowModel } from '../../operations/analytics.js';
 import type { RequestContext } from '../context.js';
@@ -136,7 +136,7 @@ export type ContextHandoff = {
   id: Scalars['ID']['output'];
   /** SHA-256 of the structured input the handoff was written from: same input, same digest. */
   inputDigest: Maybe<Scalars['String']['output']>;
-  /** Length of summaryText. */
+  /** Length of the whole summaryText in characters (Unicode code points), however much of it was asked for. */
   length: Scalars['Int']['output'];
   /** Facts of the covered runs that a non-local summary left out; they are appended to summaryText. */
   omissions: Array<Scalars['String']['output']>;
@@ -147,6 +147,10 @@ export type ContextHandoff = {
   strategy: HandoffStrategy;
   /** Set while a provider is asked to write it (PENDING). */
   summaryRequest: Maybe<SummaryRequest>;
+  /**
+   * The context the handoff delivers. With maxChars (0 or more), only its first maxChars characters
+   * (Unicode code points, as Run.userMessage); length is the whole text's length.
+   */
   summaryText: Scalars['String']['output'];
   supersededBy: Maybe<ContextHandoff>;
   supersedes: Maybe<ContextHandoff>;
@@ -158,6 +162,11 @@ export type ContextHandoff = {
   /** When it became its run's context. */
   usedAt: Maybe<Scalars['DateTime']['output']>;
   writtenAt: Maybe<Scalars['DateTime']['output']>;
+};
+
+
+export type ContextHandoffSummaryTextArgs = {
+  maxChars?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type ContextTransfer = {
@@ -890,7 +899,10 @@ export type RollbackThreadInput = {
 
 export type Run = {
   __typename?: 'Run';
+  /** The provider's answer, once completeRun sent one. maxChars as for userMessage. */
   assistantMessage: Maybe<Scalars['String']['output']>;
+  /** The length of the whole assistantMessage in characters (Unicode code points); null without one. */
+  assistantMessageLength: Maybe<Scalars['Int']['output']>;
   checkpoint: Maybe<Checkpoint>;
   completedAt: Maybe<Scalars['DateTime']['output']>;
   contextHandoff: Maybe<ContextHandoff>;
@@ -899,6 +911,13 @@ export type Run = {
   dispatch: Dispatch;
   /** The error reported by failRun, for FAILED and INTERRUPTED runs. */
   error: Maybe<Scalars['String']['output']>;
+  /** How many facts the run recorded (at most 500). */
+  factCount: Scalars['Int']['output'];
+  /**
+   * The facts the run recorded, in the order they were sent: first (clamped to 1..500; default all) of
+   * them from offset (0 or more; BAD_USER_INPUT below). A fact's text may be 20,000 characters: a list
+   * asks for text(maxChars:), and factCount says how many there are.
+   */
   facts: Array<RunFact>;
   id: Scalars['ID']['output'];
   model: Maybe<Scalars['String']['output']>;
@@ -910,7 +929,32 @@ export type Run = {
   runtimeMode: Maybe<Scalars['String']['output']>;
   status: RunStatus;
   threadId: Scalars['ID']['output'];
+  /**
+   * The user's message. With maxChars (0 or more), only its first maxChars characters: a list view asks
+   * for a few hundred and userMessageLength, and reads the rest for the one run opened; the whole text
+   * may be 100,000 characters, and every answer is bounded (RESPONSE_TOO_LARGE). Characters here are
+   * Unicode code points, so a cut never splits one (the input limits count UTF-16 code units, in which
+   * an emoji counts two).
+   */
   userMessage: Scalars['String']['output'];
+  /** The length of the whole userMessage in characters (Unicode code points), however much of it was asked for. */
+  userMessageLength: Scalars['Int']['output'];
+};
+
+
+export type RunAssistantMessageArgs = {
+  maxChars?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type RunFactsArgs = {
+  first?: InputMaybe<Scalars['Int']['input']>;
+  offset?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type RunUserMessageArgs = {
+  maxChars?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type RunConnection = {
@@ -933,7 +977,15 @@ export type RunFact = {
   kind: RunFactKind;
   runOrdinal: Scalars['Int']['output'];
   status: Maybe<Scalars['String']['output']>;
+  /** The fact. With maxChars (0 or more), only its first maxChars characters (Unicode code points), as Run.userMessage. */
   text: Scalars['String']['output'];
+  /** The length of the whole text in characters (Unicode code points), however much of it was asked for. */
+  textLength: Scalars['Int']['output'];
+};
+
+
+export type RunFactTextArgs = {
+  maxChars?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** Structured facts a run produced; the local summarizer builds handoffs from these. */
@@ -1380,7 +1432,7 @@ export type ResolversTypes = {
   ReportResumeFailureInput: ReportResumeFailureInput;
   RollbackPayload: ResolverTypeWrapper<RollbackResultModel>;
   RollbackThreadInput: RollbackThreadInput;
-  Run: ResolverTypeWrapper<RunRecordModel>;
+  Run: ResolverTypeWrapper<RunViewModel>;
   RunConnection: ResolverTypeWrapper<Omit<RunConnection, 'edges'> & { edges: Array<ResolversTypes['RunEdge']> }>;
   RunEdge: ResolverTypeWrapper<Omit<RunEdge, 'node'> & { node: ResolversTypes['Run'] }>;
   RunFact: ResolverTypeWrapper<RunFact>;
@@ -1461,7 +1513,7 @@ export type ResolversParentTypes = {
   ReportResumeFailureInput: ReportResumeFailureInput;
   RollbackPayload: RollbackResultModel;
   RollbackThreadInput: RollbackThreadInput;
-  Run: RunRecordModel;
+  Run: RunViewModel;
   RunConnection: Omit<RunConnection, 'edges'> & { edges: Array<ResolversParentTypes['RunEdge']> };
   RunEdge: Omit<RunEdge, 'node'> & { node: ResolversParentTypes['Run'] };
   RunFact: RunFact;
@@ -1525,7 +1577,7 @@ export type ContextHandoffResolvers<ContextType = RequestContext, ParentType ext
   status?: Resolver<ResolversTypes['HandoffStatus'], ParentType, ContextType>;
   strategy?: Resolver<ResolversTypes['HandoffStrategy'], ParentType, ContextType>;
   summaryRequest?: Resolver<Maybe<ResolversTypes['SummaryRequest']>, ParentType, ContextType>;
-  summaryText?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  summaryText?: Resolver<ResolversTypes['String'], ParentType, ContextType, Partial<ContextHandoffSummaryTextArgs>>;
   supersededBy?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
   supersedes?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
   targetRunId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -1790,14 +1842,16 @@ export type RollbackPayloadResolvers<ContextType = RequestContext, ParentType ex
 };
 
 export type RunResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Run'] = ResolversParentTypes['Run']> = {
-  assistantMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  assistantMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType, Partial<RunAssistantMessageArgs>>;
+  assistantMessageLength?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   checkpoint?: Resolver<Maybe<ResolversTypes['Checkpoint']>, ParentType, ContextType>;
   completedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   contextHandoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   dispatch?: Resolver<ResolversTypes['Dispatch'], ParentType, ContextType>;
   error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  facts?: Resolver<Array<ResolversTypes['RunFact']>, ParentType, ContextType>;
+  factCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  facts?: Resolver<Array<ResolversTypes['RunFact']>, ParentType, ContextType, RequireFields<RunFactsArgs, 'offset'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   model?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   ordinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -1807,7 +1861,8 @@ export type RunResolvers<ContextType = RequestContext, ParentType extends Resolv
   runtimeMode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['RunStatus'], ParentType, ContextType>;
   threadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  userMessage?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  userMessage?: Resolver<ResolversTypes['String'], ParentType, ContextType, Partial<RunUserMessageArgs>>;
+  userMessageLength?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type RunConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RunConnection'] = ResolversParentTypes['RunConnection']> = {
@@ -1826,7 +1881,8 @@ export type RunFactResolvers<ContextType = RequestContext, ParentType extends Re
   kind?: Resolver<ResolversTypes['RunFactKind'], ParentType, ContextType>;
   runOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType, Partial<RunFactTextArgs>>;
+  textLength?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type RunFactKindResolvers = { APPROVAL_REQUEST: 'approval_request', COMMAND: 'command', CONSTRAINT: 'constraint', DECISION: 'decision', FAILURE: 'failure', FILE_CHANGE: 'file_change', GOAL: 'goal', NOTE: 'note', PLAN_ITEM: 'plan_item', PROTOCOL: 'protocol', QUESTION: 'question', REASONING: 'reasoning', SUBAGENT_RESULT: 'subagent_result', TEST: 'test', TOOL_OUTPUT: 'tool_output' };

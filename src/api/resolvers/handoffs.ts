@@ -1,5 +1,6 @@
 import { regenerateHandoff, submitHandoffSummary } from '../../operations/handoffSources.js';
 import type { Resolvers } from '../generated/graphql.js';
+import { firstChars, maxCharsArgument } from '../texts.js';
 import { LIMITS, optionalText, requiredText } from '../validation.js';
 
 export const handoffResolvers: Resolvers = {
@@ -17,6 +18,7 @@ export const handoffResolvers: Resolvers = {
     regenerateHandoff: (_root, { input }, { operations }) => regenerateHandoff(operations, input.handoffId, optionalText('source', input.source, LIMITS.label)),
   },
   ContextHandoff: {
+    summaryText: (handoff, { maxChars }) => firstChars(handoff.summaryText, maxCharsArgument(maxChars)),
     supersedes: (handoff, _args, { loaders }) => (handoff.supersedesId ? loaders.handoff.load(handoff.supersedesId) : null),
     supersededBy: (handoff, _args, { loaders }) => (handoff.supersededById ? loaders.handoff.load(handoff.supersededById) : null),
   },

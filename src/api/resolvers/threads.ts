@@ -1,6 +1,6 @@
 import { Kind, type GraphQLResolveInfo } from 'graphql';
 import { badInput } from '../../domain/errors.js';
-import type { RunRecord, ThreadRecord } from '../../domain/records.js';
+import type { ListedRunRecord, ThreadRecord } from '../../domain/records.js';
 import { historyPage, listThreads, createThread } from '../../operations/threads.js';
 import { handoffWindow, transferWindow } from '../../graph/repositories/handoffs.js';
 import { runPage, runPageBackward } from '../../graph/repositories/runs.js';
@@ -62,7 +62,7 @@ function ordinalWindow(fromOrdinal: number | null | undefined, toOrdinal: number
 const ownRunsBelow = (thread: ThreadRecord, ordinal: number) => Math.min(ordinal - 1, thread.lastOrdinal) > thread.forkOrdinal;
 const ownRunsAbove = (thread: ThreadRecord, ordinal: number) => Math.max(ordinal + 1, thread.forkOrdinal + 1) <= thread.lastOrdinal;
 
-function runConnection(runs: RunRecord[], loaders: Loaders, hasPreviousPage: boolean, hasNextPage: boolean) {
+function runConnection(runs: ListedRunRecord[], loaders: Loaders, hasPreviousPage: boolean, hasNextPage: boolean) {
   for (const run of runs) loaders.run.prime(run.id, run);
   const edges = runs.map((run) => ({ cursor: encodeCursor({ ordinal: run.ordinal }), node: run }));
   return { edges, pageInfo: { hasPreviousPage, hasNextPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null } };

@@ -5,6 +5,7 @@ import type {
   CheckpointRecord,
   FileChangeRecord,
   HandoffRecord,
+  ListedRunRecord,
   ProviderThreadRecord,
   RunPlanRecord,
   RunRecord,
@@ -78,6 +79,12 @@ export function planProperties(plan: RunPlanRecord): Props {
     planReasons: plan.reasons,
     planForkFromTurn: plan.forkFromTurn ?? null,
   };
+}
+
+/** A run read without its long texts (runs/page, runs/listed-by-ids). */
+export function toListedRun(props: Props): ListedRunRecord {
+  const { userMessage: _userMessage, assistantMessage: _assistantMessage, error: _error, ...listed } = toRun(props);
+  return listed;
 }
 
 export function toRun(props: Props): RunRecord {

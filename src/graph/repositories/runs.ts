@@ -1,7 +1,18 @@
-import type { CheckpointRecord, FileChangeRecord, NewRunFact, ProviderThreadRecord, RunFactRecord, RunPlanRecord, RunRecord, RunStatus } from '../../domain/records.js';
+import type {
+  CheckpointRecord,
+  FileChangeRecord,
+  ListedRunRecord,
+  NewRunFact,
+  ProviderThreadRecord,
+  RunFactRecord,
+  RunPlanRecord,
+  RunRecord,
+  RunStatus,
+  RunTextField,
+} from '../../domain/records.js';
 import { leavingRun, servingRun } from '../../domain/coverage.js';
 import type { Tx } from '../transactions.js';
-import { planProperties, servedProperties, toCheckpoint, toProviderThread, toRun } from './mapping.js';
+import { planProperties, servedProperties, toCheckpoint, toListedRun, toProviderThread, toRun } from './mapping.js';
 import { toLockedThread, type LockedThread } from './threads.js';
 
 type Props = Record<string, unknown>;
@@ -35,16 +46,41 @@ export async function runsByIds(tx: Tx, ids: readonly string[]): Promise<RunReco
   return rows.map((row) => toRun(row.run));
 }
 
-/** The first `limit` runs of the thread above `afterOrdinal` (and at most `toOrdinal`), oldest first. */
-export async function runPage(tx: Tx, threadId: string, afterOrdinal: number, limit: number, toOrdinal = Number.MAX_SAFE_INTEGER): Promise<RunRecord[]> {
-  const rows = await tx.rows<{ run: Props }>('runs/page', { threadId, afterOrdinal, toOrdinal, limit });
-  return rows.map((row) => toRun(row.run));
+/** Runs by id for the API, without their long texts. */
+export async function listedRunsByIds(tx: Tx, ids: readonly string[]): Promise<ListedRunRecord[]> {
+  const rows = await tx.rows<{ run: Props }>('runs/listed-by-ids', { ids });
+  return rows.map((row) => toListedRun(row.run));
 }
 
-/** The newest `limit` runs below `beforeOrdinal`, newest first. */
-export async function runPageBackward(tx: Tx, threadId: string, beforeOrdinal: number, limit: number): Promise<RunRecord[]> {
+/** The first `limit` runs of the thread above `afterOrdinal` (and at most `toOrdinal`), oldest first, without their long texts. */
+export async function runPage(tx: Tx, threadId: string, afterOrdinal: number, limit: number, toOrdinal = Number.MAX_SAFE_INTEGER): Promise<ListedRunRecord[]> {
+  const rows = await tx.rows<{ run: Props }>('runs/page', { threadId, afterOrdinal, toOrdinal, limit });
+  return rows.map((row) => toListedRun(row.run));
+}
+
+/** The newest `limit` runs below `beforeOrdinal`, newest first, without their long texts. */
+export async function runPageBackward(tx: Tx, threadId: string, beforeOrdinal: number, limit: number): Promise<ListedRunRecord[]> {
   const rows = await tx.rows<{ run: Props }>('runs/page-backward', { threadId, beforeOrdinal, limit });
-  return rows.map((row) => toRun(row.run));
+  return rows.map((row) => toListedRun(row.run));
+}
+
+/** One long text of one run, addressed by the caller's key. */
+export interface RunTextRequest {
+  key: string;
+  runId: string;
+  field: RunTextField;
+}
+
+/** The lengths of long texts, in characters (code points), without reading them out; absent keys: no such run. */
+export async function runTextLengths(tx: Tx, requests: readonly RunTextRequest[]): Promise<Map<string, number | null>> {
+  const rows = await tx.rows<{ key: string; length: number | null }>('runs/text-lengths', { requests });
+  return new Map(rows.map((row) => [row.key, row.length]));
+}
+
+/** Long texts, each cut to its first `maxChars` characters (code points) by Neo4j; null: the whole text. */
+export async function runTexts(tx: Tx, requests: readonly (RunTextRequest & { maxChars: number | null })[]): Promise<Map<string, string | null>> {
+  const rows = await tx.rows<{ key: string; text: string | null }>('runs/texts', { requests });
+  return new Map(rows.map((row) => [row.key, row.text]));
 }
 
 export async function runByIdempotencyKey(tx: Tx, threadId: string, key: string): Promise<(RunRecord & { idempotencyFingerprint: string }) | null> {
@@ -107,8 +143,26 @@ export async function setRunPlan(tx: Tx, runId: string, plan: RunPlanRecord): Pr
   return toRun(row!.run);
 }
 
-export async function factsByRuns(tx: Tx, runIds: readonly string[]): Promise<Map<string, RunFactRecord[]>> {
-  const rows = await tx.rows<{ runId: string; facts: RunFactRecord[] }>('runs/facts-by-runs', { runIds });
+/** Which facts of a run to read: `first` from `offset`, texts cut to `maxChars` characters (null: whole). */
+export interface FactSlice {
+  first: number;
+  offset: number;
+  maxChars: number | null;
+}
+
+/** The facts of each run in that slice, in the order they were sent, with each text's whole length. */
+export async function factsByRuns(tx: Tx, runIds: readonly string[], slice: FactSlice): Promise<Map<string, (RunFactRecord & { textLength: number })[]>> {
+  const rows = await tx.rows<{ runId: string; facts: (RunFactRecord & { textLength: number })[] }>('runs/facts-by-runs', { runIds, ...slice });
+  return new Map(rows.map((row) => [row.runId, row.facts]));
+}
+
+/** The characters factsByRuns would read for the same slice (texts cut, keys, statuses), counted by Neo4j. */
+export async function factChars(tx: Tx, runIds: readonly string[], slice: FactSlice): Promise<number> {
+  return (await tx.one<{ chars: number | null }>('runs/fact-sizes', { runIds, ...slice }))?.chars ?? 0;
+}
+
+export async function factCounts(tx: Tx, runIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await tx.rows<{ runId: string; facts: number }>('runs/fact-counts', { runIds });
   return new Map(rows.map((row) => [row.runId, row.facts]));
 }
 

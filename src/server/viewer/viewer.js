@@ -6,7 +6,7 @@
 // A thread may hold 100,000 runs, so the page never reads all of them: it opens on a window of the
 // newest runs with the handoffs and transfers made for them, "Load earlier runs" reads the window
 // before it, and the long texts (messages, facts, reasons, summaries) are read for the one run or
-// handoff clicked. The first paint costs the same however long the thread is.
+// handoff clicked, cut to what its panel shows. The first paint costs the same however long the thread is.
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const params = new URLSearchParams(location.search);
@@ -48,14 +48,19 @@ const LINKS_QUERY = `query ThreadWindowLinks($id: ID!, $from: Int, $to: Int) {
       handoff { id targetRunId } }
   }
 }`;
+// The details panels read a run's or a handoff's texts cut to what they show (a run may hold two
+// 100,000-character messages and 500 facts of 20,000 characters), with the whole lengths to say so.
 const RUN_DETAILS_QUERY = `query RunDetails($id: ID!) {
-  run(id: $id) { id model runtimeMode userMessage assistantMessage error createdAt completedAt contextHandoff { id }
-    facts { kind text status }
+  run(id: $id) { id model runtimeMode userMessage(maxChars: 2000) userMessageLength assistantMessage(maxChars: 2000) assistantMessageLength
+    error createdAt completedAt contextHandoff { id }
+    factCount facts(first: 40) { kind text(maxChars: 600) textLength status }
     plan { handoffStrategy coveredRunOrdinals { from to } stalenessSignals reasons } }
 }`;
 const HANDOFF_DETAILS_QUERY = `query HandoffDetails($id: ID!) {
-  contextHandoff(id: $id) { id summaryText createdByProvider delivery source length budgetChars omissions failureReason supersedes { id } supersededBy { id } }
+  contextHandoff(id: $id) { id summaryText(maxChars: 20000) createdByProvider delivery source length budgetChars omissions failureReason supersedes { id } supersededBy { id } }
 }`;
+/** What the queries above ask for, in characters (Unicode code points), and how many facts. */
+const SHOWN = { message: 2000, factText: 600, facts: 40, summary: 20000 };
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -760,10 +765,20 @@ function showRun(run) {
   panelWithDetails('run', `Run #${run.ordinal} · ${run.provider}`, known, () => detailsOf(runDetails, RUN_DETAILS_QUERY, 'run', run.id), (details) => runPanel(run, details));
 }
 
+/** A text read cut to `shown` characters: an ellipsis when it was cut. */
+function cut(text, length, shown) {
+  return length > shown ? `${text}…` : text;
+}
+
+/** The note under a text that was cut: how much of it is shown. */
+function cutNote(length, shown) {
+  return length > shown ? html('p', { class: 'hint', text: `The first ${count(shown)} of ${count(length)} characters.` }) : null;
+}
+
 function runPanel(run, details) {
   const plan = { ...run.plan, ...details.plan };
   const facts = details.facts.length
-    ? html('ul', { class: 'facts' }, details.facts.slice(0, 40).map((fact) => html('li', {}, [html('span', { class: 'fact-kind', text: fact.kind.toLowerCase().replace(/_/g, ' ') }), ` ${fact.text}${fact.status ? ` (${fact.status})` : ''}`])))
+    ? html('ul', { class: 'facts' }, details.facts.map((fact) => html('li', {}, [html('span', { class: 'fact-kind', text: fact.kind.toLowerCase().replace(/_/g, ' ') }), ` ${cut(fact.text, fact.textLength, SHOWN.factText)}${fact.status ? ` (${fact.status})` : ''}`])))
     : null;
   return [
     decisionLine(plan),
@@ -781,11 +796,14 @@ function runPanel(run, details) {
       field('error', details.error),
     ]),
     html('h3', { text: 'User message' }),
-    html('p', { class: 'message', text: details.userMessage }),
+    html('p', { class: 'message', text: cut(details.userMessage, details.userMessageLength, SHOWN.message) }),
+    cutNote(details.userMessageLength, SHOWN.message),
     details.assistantMessage ? html('h3', { text: 'Assistant message' }) : null,
-    details.assistantMessage ? html('p', { class: 'message', text: details.assistantMessage.length > 2000 ? `${details.assistantMessage.slice(0, 2000)}…` : details.assistantMessage }) : null,
+    details.assistantMessage ? html('p', { class: 'message', text: cut(details.assistantMessage, details.assistantMessageLength, SHOWN.message) }) : null,
+    details.assistantMessage ? cutNote(details.assistantMessageLength, SHOWN.message) : null,
     facts ? html('h3', { text: 'Facts' }) : null,
     facts,
+    details.factCount > details.facts.length ? html('p', { class: 'hint', text: `The first ${count(details.facts.length)} of ${count(details.factCount)} facts.` }) : null,
   ];
 }
 
@@ -827,7 +845,8 @@ function handoffPanel(handoff, details) {
       field('id', handoff.id),
     ]),
     html('h3', { text: 'Summary text' }),
-    html('pre', { class: 'summary', 'data-summary-of': handoff.id, text: details.summaryText }),
+    html('pre', { class: 'summary', 'data-summary-of': handoff.id, text: cut(details.summaryText, details.length, SHOWN.summary) }),
+    cutNote(details.length, SHOWN.summary),
   ];
 }
 

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench:answer-size -- [--runs 200] [--requests 6] [--queries viewer-shaped,bounded]`: what one
+ * over-large answer costs the service. Seeds one thread through the API with runs that carry
+ * 100,000-character messages and 500 facts of 1,500 characters each, then sends the same query
+ * several times, one after another, to a service running in its own process, and prints for each
+ * request: the HTTP status, the error code, the bytes of the answer, the time to the last byte and the
+ * service's resident memory afterwards. Uses NEO4J_URI when set, else a throwaway local Neo4j (src/graph/chooseNeo4j.ts).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
+import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
+
+const QUERIES: Record<string, string> = {
+  // The shape the issue reported: every text of 500 runs.
+  'viewer-shaped': `query($id: ID!) { thread(id: $id) { runs(first: 500) { edges { node { userMessage assistantMessage facts { text } } } } } }`,
+  // The same list asked the way a list view should: the first characters of each text, and lengths.
+  bounded: `query($id: ID!) { thread(id: $id) { runs(first: 500) { edges { node { userMessage(maxChars: 200) userMessageLength
+    assistantMessage(maxChars: 200) assistantMessageLength factCount facts(first: 5) { text(maxChars: 200) textLength } } } } } }`,
+};
+
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '200' }, requests: { type: 'string', default: '6' }, queries: { type: 'string', default: 'viewer-shaped' }, 'fact-chars': { type: 'string', default: '1500' } },
+});
+const RUNS = Number(values.runs);
+const REQUESTS = Number(values.requests);
+const FACT_CHARS = Number(values['fact-chars']);
+const NAMES = values.queries.split(',');
+for (const name of NAMES) if (!QUERIES[name]) throw new Error(`--queries names some of ${Object.keys(QUERIES).join(', ')}`);
+
+const text = (seed: string, length: number) => (seed + ' ').repeat(Math.ceil(length / (seed.length + 1))).slice(0, length);
+
+function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Math.round(Number(match?.[1]) / 1024);
+}
+
+const log = (line: string) => console.error(line);
+const neo4j = await chooseNeo4j(loadConfig(process.env).neo4j, { start: 'throwaway', storePrefix: 'threadline-answer-size-', heap: '1g', pageCache: '512m', progress: log });
+/** The service in a process of its own, so that its memory is its own; resolves once it listens. */
+async function startServiceProcess() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      // A cold Neo4j on a busy machine plans its first statements slowly.
+      THREADLINE_GRAPH_DEADLINE_MS: '60000',
+      NEO4J_URI: neo4j.connection.uri,
+      NEO4J_USER: neo4j.connection.user,
+      ...(neo4j.connection.password ? { NEO4J_PASSWORD: neo4j.connection.password } : {}),
+      NEO4J_DATABASE: neo4j.connection.database,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const match = /^Threadline GraphQL at (\S+)$/.exec(line);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`the service exited (${code})`)));
+  });
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  };
+  return { url, pid: child.pid!, stop };
+}
+
+const post = async (url: string, query: string, variables: Record<string, unknown>) => {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const body = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, body };
+};
+
+// One service seeds the thread; a fresh one, which has served nothing else, is measured.
+let service = await startServiceProcess();
+try {
+  const ok = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
+    const { body } = await post(service.url, query, variables);
+    const parsed = JSON.parse(body.toString()) as { data?: T; errors?: unknown[] };
+    if (parsed.errors || parsed.data === undefined) throw new Error(JSON.stringify(parsed.errors).slice(0, 1000));
+    return parsed.data;
+  };
+
+  const threadId = `answer-size-${Date.now()}`;
+  await ok('mutation($id: ID!) { createThread(input: { id: $id }) { id } }', { id: threadId });
+  const started = Date.now();
+  for (let index = 1; index <= RUNS; index++) {
+    const { startRun } = await ok<{ startRun: { run: { id: string } } }>('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', {
+      input: { threadId, provider: 'codex', userMessage: text(`user ${index}`, 100_000) },
+    });
+    const facts = Array.from({ length: 500 }, (_, fact) => ({ kind: 'NOTE', text: text(`fact ${fact} of run ${index}`, FACT_CHARS) }));
+    await ok('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', {
+      input: { runId: startRun.run.id, assistantMessage: text(`assistant ${index}`, 100_000), facts },
+    });
+    if (index % 50 === 0) log(`seeded ${index} runs (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+
+  await service.stop();
+  service = await startServiceProcess();
+  await post(service.url, '{ __typename }', {});
+  console.log(`${RUNS} runs, messages of 100,000 characters, 500 facts of ${FACT_CHARS} characters`);
+  console.log(`service RSS before the requests: ${rssMiB(service.pid)} MiB`);
+  for (const name of NAMES) {
+    for (let request = 1; request <= REQUESTS; request++) {
+      const sent = Date.now();
+      const { status, body } = await post(service.url, QUERIES[name]!, { id: threadId });
+      const seconds = (Date.now() - sent) / 1000;
+      let code = 'OK';
+      try {
+        const parsed = JSON.parse(body.toString()) as { errors?: { extensions?: { code?: string } }[] };
+        code = parsed.errors?.[0]?.extensions?.code ?? 'OK';
+      } catch {
+        code = 'UNPARSABLE';
+      }
+      console.log(`${name} ${request}: HTTP ${status} ${code}, ${body.length} bytes in ${seconds.toFixed(2)} s; service RSS ${rssMiB(service.pid)} MiB (peak ${rssMiB(service.pid, 'VmHWM')} MiB)`);
+    }
+  }
+} finally {
+  await service.stop();
+  await neo4j.close();
+}

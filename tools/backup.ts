@@ -1,0 +1,90 @@
+/**
+ * `npm run backup -- [--out FILE] [--store DIR] [--verify] [--force]`: a dump of the graph (the
+ * database `neo4j`) of the local Neo4j's store, THREADLINE_DATA_DIR/neo4j (default .threadline/neo4j),
+ * or of the stopped Neo4j home DIR, made by Neo4j's own dump (src/graph/storeBackup.ts). Neo4j
+ * Community dumps only a stopped database: stop `npm start` first, back up, start it again. See
+ * docs/reliability.md, "Backups".
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { describeViolations } from '../src/graph/audit.js';
+import { readLocalNeo4jRecord } from '../src/graph/localNeo4jState.js';
+import { checkStore, describeStoreCheck, dumpStore, loadStore, StoreBackupError } from '../src/graph/storeBackup.js';
+
+const USAGE = `Usage: npm run backup -- [--out FILE] [--store DIR] [--verify] [--force]
+
+  --out FILE   where to write the dump (default: <THREADLINE_DATA_DIR>/backups/neo4j-<UTC time>.dump)
+  --store DIR  the Neo4j home to dump (default: <THREADLINE_DATA_DIR>/neo4j, the local Neo4j's store)
+  --verify     load the dump into a temporary store and check it there: Neo4j's consistency check,
+               the invariant audit, what it holds
+  --force      replace FILE if it exists
+
+The store must be stopped: stop the service (npm start) or the Neo4j server that has it open first.`;
+
+async function main(): Promise<number> {
+  let values: { out?: string; store?: string; verify?: boolean; force?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: { out: { type: 'string' }, store: { type: 'string' }, verify: { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+  if (config.neo4j.uri !== null && values.store === undefined) {
+    console.error(
+      'NEO4J_URI is set, so the service does not use the local Neo4j. Back up that Neo4j where it runs: ' +
+        'with --store pointing at its home on this machine (stopped), with `neo4j-admin database dump` on its host, ' +
+        'or with its own backups (Aura, Enterprise). See docs/reliability.md, "Backups".',
+    );
+    return 2;
+  }
+  const home = values.store ?? path.join(config.dataDir, 'neo4j');
+  const running = values.store === undefined ? await readLocalNeo4jRecord(config.dataDir) : null;
+  if (running?.alive) {
+    console.error(
+      `npm start is running the local Neo4j on ${path.resolve(home)} (pid ${running.record.pid}, since ${running.record.startedAt}). ` +
+        `Neo4j Community dumps and loads only a stopped database: stop npm start (Ctrl-C), back up, then start it again.`,
+    );
+    return 2;
+  }
+  const out = values.out ?? path.join(config.dataDir, 'backups', `neo4j-${new Date().toISOString().replace(/[:.]/g, '-')}.dump`);
+  await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+  const started = Date.now();
+  const { file, bytes } = await dumpStore({ home, to: out, replace: values.force ?? false });
+  console.log(`Backed up ${path.resolve(home)} to ${file} (${bytes} bytes, ${((Date.now() - started) / 1000).toFixed(1)} s).`);
+  if (!values.verify) return 0;
+
+  const scratch = await mkdtemp(path.join(tmpdir(), 'threadline-backup-check-'));
+  try {
+    await loadStore({ from: file, home: scratch });
+    const check = await checkStore({ home: scratch });
+    console.log(`Checked: ${describeStoreCheck(check)}`);
+    if (check.violations.length > 0) {
+      console.log(describeViolations(check.violations));
+      return 1;
+    }
+    return 0;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof ConfigError || error instanceof StoreBackupError ? error.message : error);
+    process.exitCode = 2;
+  },
+);
