@@ -9,10 +9,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config.js';
-import { describeViolations } from '../src/graph/audit.js';
-import { readLocalNeo4jRecord } from '../src/graph/localNeo4jState.js';
-import { checkStore, describeStoreCheck, dumpStore, loadStore, StoreBackupError } from '../src/graph/storeBackup.js';
+import { loadConfig } from '../src/config.js';
+import { dumpStore, loadStore } from '../src/graph/storeBackup.js';
+import { reportStoreCheck, runStoreCommand, stoppedStoreHome } from './storeCommand.js';
 
 const USAGE = `Usage: npm run backup -- [--out FILE] [--store DIR] [--verify] [--force]
 
@@ -40,23 +39,17 @@ async function main(): Promise<number> {
     return 0;
   }
   const config = loadConfig();
-  if (config.neo4j.uri !== null && values.store === undefined) {
-    console.error(
-      'NEO4J_URI is set, so the service does not use the local Neo4j. Back up that Neo4j where it runs: ' +
-        'with --store pointing at its home on this machine (stopped), with `neo4j-admin database dump` on its host, ' +
-        'or with its own backups (Aura, Enterprise). See docs/reliability.md, "Backups".',
-    );
+  const store = await stoppedStoreHome(
+    config,
+    values.store,
+    'back up',
+    'Back up that Neo4j where it runs: with --store pointing at its home on this machine (stopped), with `neo4j-admin database dump` on its host, or with its own backups (Aura, Enterprise).',
+  );
+  if ('problem' in store) {
+    console.error(store.problem);
     return 2;
   }
-  const home = values.store ?? path.join(config.dataDir, 'neo4j');
-  const running = values.store === undefined ? await readLocalNeo4jRecord(config.dataDir) : null;
-  if (running?.alive) {
-    console.error(
-      `npm start is running the local Neo4j on ${path.resolve(home)} (pid ${running.record.pid}, since ${running.record.startedAt}). ` +
-        `Neo4j Community dumps and loads only a stopped database: stop npm start (Ctrl-C), back up, then start it again.`,
-    );
-    return 2;
-  }
+  const { home } = store;
   const out = values.out ?? path.join(config.dataDir, 'backups', `neo4j-${new Date().toISOString().replace(/[:.]/g, '-')}.dump`);
   await mkdir(path.dirname(path.resolve(out)), { recursive: true });
   const started = Date.now();
@@ -67,24 +60,10 @@ async function main(): Promise<number> {
   const scratch = await mkdtemp(path.join(tmpdir(), 'threadline-backup-check-'));
   try {
     await loadStore({ from: file, home: scratch });
-    const check = await checkStore({ home: scratch });
-    console.log(`Checked: ${describeStoreCheck(check)}`);
-    if (check.violations.length > 0) {
-      console.log(describeViolations(check.violations));
-      return 1;
-    }
-    return 0;
+    return await reportStoreCheck(scratch);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof ConfigError || error instanceof StoreBackupError ? error.message : error);
-    process.exitCode = 2;
-  },
-);
+runStoreCommand(main);

@@ -7,10 +7,9 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config.js';
-import { describeViolations } from '../src/graph/audit.js';
-import { readLocalNeo4jRecord } from '../src/graph/localNeo4jState.js';
-import { checkStore, describeStoreCheck, loadStore, StoreBackupError } from '../src/graph/storeBackup.js';
+import { loadConfig } from '../src/config.js';
+import { loadStore } from '../src/graph/storeBackup.js';
+import { reportStoreCheck, runStoreCommand, stoppedStoreHome } from './storeCommand.js';
 
 const USAGE = `Usage: npm run restore -- --from FILE [--store DIR] [--force] [--no-check]
 
@@ -42,42 +41,22 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  if (config.neo4j.uri !== null && values.store === undefined) {
-    console.error(
-      'NEO4J_URI is set, so the service does not use the local Neo4j. Restore into that Neo4j where it runs: ' +
-        'with --store pointing at its home on this machine (stopped), or with `neo4j-admin database load` on its host. ' +
-        'See docs/reliability.md, "Backups".',
-    );
+  const store = await stoppedStoreHome(
+    config,
+    values.store,
+    'restore',
+    'Restore into that Neo4j where it runs: with --store pointing at its home on this machine (stopped), or with `neo4j-admin database load` on its host.',
+  );
+  if ('problem' in store) {
+    console.error(store.problem);
     return 2;
   }
-  const home = values.store ?? path.join(config.dataDir, 'neo4j');
-  const running = values.store === undefined ? await readLocalNeo4jRecord(config.dataDir) : null;
-  if (running?.alive) {
-    console.error(
-      `npm start is running the local Neo4j on ${path.resolve(home)} (pid ${running.record.pid}, since ${running.record.startedAt}). ` +
-        `Neo4j Community dumps and loads only a stopped database: stop npm start (Ctrl-C), restore, then start it again.`,
-    );
-    return 2;
-  }
+  const { home } = store;
   const started = Date.now();
   await loadStore({ from: values.from, home, replace: values.force ?? false });
   console.log(`Restored ${path.resolve(values.from)} into ${path.resolve(home)} (${((Date.now() - started) / 1000).toFixed(1)} s).`);
   if (values['no-check']) return 0;
-  const check = await checkStore({ home });
-  console.log(`Checked: ${describeStoreCheck(check)}`);
-  if (check.violations.length > 0) {
-    console.log(describeViolations(check.violations));
-    return 1;
-  }
-  return 0;
+  return reportStoreCheck(home);
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof ConfigError || error instanceof StoreBackupError ? error.message : error);
-    process.exitCode = 2;
-  },
-);
+runStoreCommand(main);
