@@ -14,34 +14,9 @@ import {
   type RunSinceLastNative,
   type TargetView,
 } from '../../src/domain/planner.js';
-import type { ProviderCapabilities, ProviderDefinition } from '../../src/domain/providers.js';
+import type { ProviderCapabilities } from '../../src/domain/providers.js';
 import type { ProviderThreadRecord, StalenessSignal } from '../../src/domain/records.js';
-
-// Spelled out here rather than taken from BUILT_IN_PROVIDERS, so a change to the built-ins cannot
-// silently change what these tests exercise.
-const CAPABLE: ProviderCapabilities = {
-  acceptsSystemContext: false,
-  acceptsDeveloperContext: true,
-  acceptsSyntheticUserContext: true,
-  canConsumeHandoffSummaries: true,
-  canGenerateSummaries: true,
-  supportsDeltaHandoff: true,
-  supportsFullThreadHandoff: true,
-  supportsModelSwitchInThread: true,
-  maxRecommendedHandoffChars: 32_000,
-  canForkThread: true,
-  canForkFromTurn: true,
-  canRollbackThread: true,
-  nativeThreadIds: 'strong',
-};
-
-function provider(id = 'codex', capabilities: Partial<ProviderCapabilities> = {}): ProviderDefinition {
-  return { id, displayName: id.toUpperCase(), capabilities: { ...CAPABLE, ...capabilities } };
-}
-
-function request(overrides: Partial<PlanRequest> = {}): PlanRequest {
-  return { provider: provider(), model: null, runtimeMode: null, cleanContext: false, ...overrides };
-}
+import { provider, request } from './support/planning.js';
 
 function providerThread(id: string, overrides: Partial<ProviderThreadRecord> = {}): ProviderThreadRecord {
   return {

@@ -1,33 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { planForFork, resolveFork, type ForkResolution, type PendingFork } from '../../../src/domain/forks.js';
 import type { Plan, PlanRequest } from '../../../src/domain/planner.js';
-import type { ProviderCapabilities, ProviderDefinition } from '../../../src/domain/providers.js';
 import type { ProviderThreadRecord, ProviderThreadStatus } from '../../../src/domain/records.js';
-
-// Spelled out, as in planner.test.ts, so a change to the built-in providers cannot change these cases.
-const FORKING: ProviderCapabilities = {
-  acceptsSystemContext: false,
-  acceptsDeveloperContext: true,
-  acceptsSyntheticUserContext: true,
-  canConsumeHandoffSummaries: true,
-  canGenerateSummaries: true,
-  supportsDeltaHandoff: true,
-  supportsFullThreadHandoff: true,
-  supportsModelSwitchInThread: true,
-  maxRecommendedHandoffChars: 32_000,
-  canForkThread: true,
-  canForkFromTurn: true,
-  canRollbackThread: true,
-  nativeThreadIds: 'strong',
-};
-
-function provider(id = 'codex', capabilities: Partial<ProviderCapabilities> = {}): ProviderDefinition {
-  return { id, displayName: id, capabilities: { ...FORKING, ...capabilities } };
-}
-
-function request(overrides: Partial<PlanRequest> = {}): PlanRequest {
-  return { provider: provider(), model: null, runtimeMode: null, cleanContext: false, ...overrides };
-}
+import { provider, request } from '../support/planning.js';
 
 function source(overrides: Partial<ProviderThreadRecord> = {}): ProviderThreadRecord {
   return {
