@@ -232,8 +232,9 @@ export async function main(options: BenchOptions): Promise<BenchReport> {
         const range = measurableDeltaRange(snapshot, config.planner);
         let deltaChars: number | null = null;
         if (range) {
-          const source = await context.graph.read((tx) => readSummarySource(tx, thread, range, null));
-          deltaChars = summarize(source, { threadId, title: thread.title, range, strategy: 'delta_since_target_last_seen', targetProvider: c.provider, budgetChars: null }).text.length;
+          const summaryRequest = { threadId, title: thread.title, range, strategy: 'delta_since_target_last_seen' as const, targetProvider: c.provider, budgetChars: null };
+          const source = await context.graph.read((tx) => readSummarySource(tx, thread, summaryRequest));
+          deltaChars = summarize(source, summaryRequest).text.length;
         }
         return decidePlan(snapshot, request, deltaChars, config.planner);
       } finally {
@@ -270,8 +271,9 @@ export async function main(options: BenchOptions): Promise<BenchReport> {
       context.graph.read(async (tx) => {
         const loaded = (await loadPlanningSnapshot(tx, `${run}-${size}`, main, config.planner.maxRunsElsewhere + 1))!;
         const range = { from: 1, to: loaded.thread.headOrdinal };
-        const source = await readSummarySource(tx, loaded.thread, range, SUMMARY_BUDGET);
-        const text = summarize(source, { threadId: `${run}-${size}`, title: loaded.thread.title, range, strategy: 'full_thread_summary', targetProvider: other, budgetChars: SUMMARY_BUDGET }).text;
+        const summaryRequest = { threadId: `${run}-${size}`, title: loaded.thread.title, range, strategy: 'full_thread_summary' as const, targetProvider: other, budgetChars: SUMMARY_BUDGET };
+        const source = await readSummarySource(tx, loaded.thread, summaryRequest);
+        const text = summarize(source, summaryRequest).text;
         return { chars: text.length, runsRead: source.runs.length };
       });
     for (const size of sizes) timed.push({ name: `full summary ${size}`, run: async () => void (await fullSummary(size)) });

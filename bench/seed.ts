@@ -220,36 +220,43 @@ const FACT_TEXTS: FactText[] = [
 
 /**
  * Answers `summaries/input` from the simulated history, as Neo4j would once it is written: the newest
- * runs and facts of each live piece within the limits, and its latest checkpoint. With it the seed
- * runs the service's readSummarySource and summarize unchanged.
+ * runs and facts of each live piece of the window within the limits, and the latest checkpoint of the
+ * checkpoint pieces. With it the seed runs the service's readSummarySource and summarize unchanged.
  */
 function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: string[]): Tx {
-  const answer = ({ pieces, runLimit, factLimit }: { pieces: LivePiece[]; runLimit: number; factLimit: number }): Row[] =>
-    pieces.map((piece) => {
-      const newest = (limit: number, take: (run: SimRun) => boolean) => {
-        for (let ordinal = piece.to; ordinal >= piece.from && limit > 0; ordinal--) if (take(runs[ordinal - 1]!)) limit--;
-      };
+  const newest = (piece: LivePiece, limit: number, take: (run: SimRun) => boolean) => {
+    for (let ordinal = piece.to; ordinal >= piece.from && limit > 0; ordinal--) if (take(runs[ordinal - 1]!)) limit--;
+  };
+  const latestCheckpoint = (pieces: LivePiece[]): Row[] => {
+    let checkpoint: Row | null = null;
+    for (const piece of pieces)
+      newest(piece, 1, (run) => {
+        if (run.checkpoint && (checkpoint === null || (checkpoint.runOrdinal as number) < run.ordinal)) checkpoint = { ...run.checkpoint, runOrdinal: run.ordinal, threadId, status: 'current' };
+        return run.checkpoint !== null;
+      });
+    return checkpoint === null ? [] : [checkpoint];
+  };
+  const answer = ({ pieces, checkpointPieces, runLimit, factLimit }: { pieces: LivePiece[]; checkpointPieces: LivePiece[]; runLimit: number; factLimit: number }): Row[] => {
+    const checkpoints = latestCheckpoint(checkpointPieces);
+    const providersOfRange = checkpointPieces.map(() => [...threadProviders]);
+    return pieces.map((piece) => {
       const pieceRuns: Row[] = [];
-      newest(runLimit, (run) => {
+      newest(piece, runLimit, (run) => {
         pieceRuns.push({ ordinal: run.ordinal, provider: run.provider, providerThreadId: run.providerThreadId, status: 'completed', userMessage: run.userMessage, assistantMessage: run.assistantMessage, error: null });
         return true;
       });
       const facts: Row[] = [];
-      newest(1, (run) => {
+      newest(piece, 1, (run) => {
         for (let seq = run.facts.length - 1; seq >= 0 && facts.length < factLimit; seq--) facts.push({ runOrdinal: run.ordinal, seq, ...run.facts[seq]! });
         return facts.length >= factLimit;
       });
-      let checkpoint: Row | null = null;
-      newest(1, (run) => {
-        if (run.checkpoint) checkpoint = { ...run.checkpoint, runOrdinal: run.ordinal, threadId, status: 'current' };
-        return run.checkpoint !== null;
-      });
-      return { threadId, threadProviders: [...threadProviders], runs: pieceRuns, facts, checkpoint };
+      return { runs: pieceRuns, facts, checkpoints, threadProviders: providersOfRange };
     });
+  };
   // eslint-disable-next-line @typescript-eslint/require-await -- async so a throw rejects, like the real Tx.rows
   const rows = async <T = Row>(query: string, params: Params = {}): Promise<T[]> => {
     if (query !== 'summaries/input') throw new Error(`the simulated history answers summaries/input only, not ${query}`);
-    return answer(params as { pieces: LivePiece[]; runLimit: number; factLimit: number }) as T[];
+    return answer(params as { pieces: LivePiece[]; checkpointPieces: LivePiece[]; runLimit: number; factLimit: number }) as T[];
   };
   return { rows, one: async <T = Row>(query: string, params?: Params) => (await rows<T>(query, params))[0] ?? null };
 }
@@ -361,8 +368,9 @@ export async function seedThread(driver: Driver, database: string, options: Seed
       // bounded by the target's budget, both rendered within that budget.
       const budget = provider.capabilities.maxRecommendedHandoffChars;
       const history: ThreadHistory = { id: threadId, forkOrdinal: 0, inherited: [], lastOrdinal: head, rolledBack: [] };
-      const source = await readSummarySource(simulatedHistory(threadId, runs, threadProviders), history, range, delta ? null : budget);
-      const summaryOf = (strategy: HandoffStrategy) => summarize(source, { threadId, title, range, strategy, targetProvider: provider.id, budgetChars: budget });
+      const summaryRequest = { threadId, title, range, strategy: plan.handoffStrategy, targetProvider: provider.id, budgetChars: budget };
+      const source = await readSummarySource(simulatedHistory(threadId, runs, threadProviders), history, { ...summaryRequest, budgetChars: delta ? null : budget });
+      const summaryOf = (strategy: HandoffStrategy) => summarize(source, { ...summaryRequest, strategy });
       let strategy = plan.handoffStrategy;
       let summary = summaryOf(strategy);
       // Past about 2,400 runs even a fully condensed full summary is cut; then startRun sends a

@@ -1,12 +1,25 @@
-// What the local summarizer needs for a range of a thread's history, one row per live piece
-// (livePiecesFor in src/domain/history.ts: every ordinal of a piece is a live run of its thread, a
-// fork's inherited runs as they were when it forked): the newest $runLimit runs, the newest
-// $factLimit facts and the latest checkpoint. The limits come from the target's budget, so a
-// full-thread summary reads no more than fits in it, however long the thread: every subquery reads
-// newest first so that its LIMIT stops the read (sorting a long thread's messages first exhausts
-// the transaction memory).
+// What the local summarizer needs for part of a thread's history: the newest $runLimit runs and the
+// newest $factLimit facts of the live pieces in $pieces (livePiecesFor in src/domain/history.ts: every
+// ordinal of a piece is a live run of its thread, a fork's inherited runs as they were when it
+// forked), one row per piece, and the latest checkpoint and the providers of the threads of the
+// pieces in $checkpointPieces. A summary
+// reads its range newest first, a window at a time, and stops once what it read fills its budget
+// (readSummarySource), so $pieces is the window and $checkpointPieces the whole range on the first
+// read (empty after it): the latest checkpoint may be older than anything the summary reads. Every
+// subquery reads newest first so that its LIMIT stops the read (sorting a long thread's messages
+// first exhausts the transaction memory).
+CALL () {
+  UNWIND $checkpointPieces AS piece
+  MATCH (thread:Thread {tenant: $tenant, id: piece.threadId})
+  CALL (piece) {
+    OPTIONAL MATCH (checkpoint:Checkpoint {tenant: $tenant, threadId: piece.threadId})
+    WHERE checkpoint.runOrdinal >= piece.from AND checkpoint.runOrdinal <= piece.to
+    WITH checkpoint ORDER BY checkpoint.tenant DESC, checkpoint.threadId DESC, checkpoint.runOrdinal DESC LIMIT 1
+    RETURN checkpoint
+  }
+  RETURN collect(checkpoint {.*}) AS checkpoints, collect(thread.providers) AS threadProviders
+}
 UNWIND $pieces AS piece
-MATCH (thread:Thread {tenant: $tenant, id: piece.threadId})
 CALL (piece) {
   // Walking the ordinals down from the newest, one unique seek each, stops at the LIMIT whatever plan
   // the statistics favour (ordering by the index key was served by a sort on a small graph).
@@ -23,9 +36,4 @@ CALL (piece) {
   WITH fact ORDER BY fact.tenant DESC, fact.threadId DESC, fact.runOrdinal DESC LIMIT $factLimit
   RETURN collect(fact {.runOrdinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions} END}) AS facts
 }
-CALL (piece) {
-  OPTIONAL MATCH (checkpoint:Checkpoint {tenant: $tenant, threadId: piece.threadId})
-  WHERE checkpoint.runOrdinal >= piece.from AND checkpoint.runOrdinal <= piece.to
-  RETURN checkpoint ORDER BY checkpoint.tenant DESC, checkpoint.threadId DESC, checkpoint.runOrdinal DESC LIMIT 1
-}
-RETURN piece.threadId AS threadId, thread.providers AS threadProviders, runs, facts, checkpoint {.*} AS checkpoint
+RETURN runs, facts, checkpoints, threadProviders

@@ -193,6 +193,28 @@ export function renderSummaryReport(input: SummaryInput, budgetChars: number | n
   return { text: hardCut(model, current, budget), cut: true };
 }
 
+/** The text's length with every run line bare and nothing left out: the least `input` takes whole. */
+function leastLength(input: SummaryInput): number {
+  const model = buildModel(input);
+  const runs = model.runs?.length ?? 0;
+  return render(model, { shortRuns: runs, bareRuns: runs, droppedRuns: 0, hidden: {} }).length;
+}
+
+/**
+ * The rule that ends a summary's read, newest first: what was read already fills the budget when even
+ * its least length does not fit, so condensing must leave runs or items out, the oldest first. Older
+ * runs would be left out as well, so the read stops and the text says how many earlier runs it did not
+ * load. Their facts are not carried either: a summary speaks for the newest history its budget holds.
+ * Until then, `moreRuns` is how many older runs to read next: enough to fill the room left at the
+ * rate the runs read so far took it, and at least `leastStep`, so a nearly full read ends soon.
+ */
+export function fillsBudget(input: SummaryInput, budgetChars: number, leastStep: number): { full: true } | { full: false; moreRuns: number } {
+  const least = leastLength(input);
+  if (least > budgetChars) return { full: true };
+  const perRun = input.runs.length === 0 ? 0 : least / input.runs.length;
+  return { full: false, moreRuns: perRun === 0 ? leastStep : Math.max(leastStep, Math.ceil((budgetChars - least) / perRun)) };
+}
+
 /** The "gist" used for per-run lines: first line / sentence, whitespace collapsed, cut to maxChars with an ellipsis. */
 export function gist(text: string, maxChars: number): string {
   const line = firstLine(text);

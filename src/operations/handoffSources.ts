@@ -150,8 +150,15 @@ async function standingHandoff(tx: Tx, id: string): Promise<HandoffRecord> {
 }
 
 async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, createdByProvider: string): Promise<HandoffRecord> {
-  const [thread] = await threadsByIds(tx, [handoff.threadId]);
-  const covered = await readSummarySource(tx, thread!, handoff.coveredRunOrdinals, handoff.budgetChars);
+  const [[thread], [transfer]] = await Promise.all([threadsByIds(tx, [handoff.threadId]), transfersByIds(tx, [handoff.transferId])]);
+  const covered = await readSummarySource(tx, thread!, {
+    threadId: handoff.threadId,
+    title: thread!.title,
+    range: handoff.coveredRunOrdinals,
+    strategy: handoff.strategy,
+    targetProvider: transfer?.targetProvider ?? '',
+    budgetChars: handoff.budgetChars,
+  });
   const omissions = findOmissions(text, covered);
   const submitted = await submitHandoff(tx, handoff.id, appendOmissions(text, omissions, handoff.budgetChars), createdByProvider, omissions);
   if (!submitted) throw new ThreadlineError('CONFLICT', `Handoff ${handoff.id} was replaced before its summary arrived.`);
@@ -173,8 +180,8 @@ async function writeReplacement(
   const [[thread], [transfer]] = await Promise.all([threadsByIds(tx, [old.threadId]), transfersByIds(tx, [old.transferId])]);
   const merges = await mergeBackParts(tx, target, mergeBacks);
   const range = old.coveredRunOrdinals;
-  const source = await readSummarySource(tx, thread!, range, merges.leadBudget);
-  const summary = summarize(source, { threadId: old.threadId, title: thread!.title, range, strategy: old.strategy, targetProvider: target.id, budgetChars: merges.leadBudget });
+  const summaryRequest = { threadId: old.threadId, title: thread!.title, range, strategy: old.strategy, targetProvider: target.id, budgetChars: merges.leadBudget };
+  const summary = summarize(await readSummarySource(tx, thread!, summaryRequest), summaryRequest);
   return createHandoff(
     tx,
     {

@@ -106,9 +106,9 @@ async function switchPart(tx: Tx, request: RunContextRequest, budget: number | n
   if (!plan.handoffStrategy || !plan.coveredRunOrdinals) return null;
   const range = plan.coveredRunOrdinals;
   const isDelta = plan.handoffStrategy === 'delta_since_target_last_seen';
-  const source = isDelta && request.reusableSource ? request.reusableSource : await readSummarySource(tx, thread, range, budget);
-  const summaryOf = (strategy: HandoffStrategy) =>
-    summarize(source, { threadId: run.threadId, title: thread.title, range, strategy, targetProvider: provider.id, budgetChars: budget });
+  const summaryRequest = { threadId: run.threadId, title: thread.title, range, strategy: plan.handoffStrategy, targetProvider: provider.id, budgetChars: budget };
+  const source = isDelta && request.reusableSource ? request.reusableSource : await readSummarySource(tx, thread, summaryRequest);
+  const summaryOf = (strategy: HandoffStrategy) => summarize(source, { ...summaryRequest, strategy });
   let strategy = plan.handoffStrategy;
   let summary = summaryOf(strategy);
   if (fallsBackToCheckpointSummary(strategy, summary.cut, source.latestCheckpoint !== null)) {
@@ -232,8 +232,8 @@ export async function mergeBackParts(tx: Tx, provider: ProviderDefinition, trans
 async function mergeBackPart(tx: Tx, provider: ProviderDefinition, transfer: TransferRecord, budget: number | null): Promise<Part> {
   const [fork] = await threadsByIds(tx, [transfer.sourceThreadId]);
   const range = { from: (transfer.basePoint?.runOrdinal ?? 0) + 1, to: transfer.sourcePoint.runOrdinal ?? 0 };
-  const source = await readSummarySource(tx, fork!, range, budget);
-  const summary = summarize(source, { threadId: fork!.id, title: fork!.title, range, strategy: 'fork_delta_summary', targetProvider: provider.id, budgetChars: budget });
+  const summaryRequest = { threadId: fork!.id, title: fork!.title, range, strategy: 'fork_delta_summary' as const, targetProvider: provider.id, budgetChars: budget };
+  const summary = summarize(await readSummarySource(tx, fork!, summaryRequest), summaryRequest);
   return {
     text: summary.text,
     strategy: 'fork_delta_summary',

@@ -1,17 +1,31 @@
 // Writes handoff text with the local deterministic summarizer from what the graph holds.
 import { livePiecesFor, type ThreadHistory } from '../domain/history.js';
-import { count } from '../domain/ranges.js';
+import { count, union } from '../domain/ranges.js';
 import type { HandoffStrategy, OrdinalRange } from '../domain/records.js';
 import { createHash } from 'node:crypto';
-import { renderSummary, renderSummaryReport, type SummaryInput } from '../domain/summary.js';
-import { loadSummarySource, type SummarySource } from '../graph/repositories/planning.js';
+import { fillsBudget, renderSummary, renderSummaryReport, type SummaryFact, type SummaryInput } from '../domain/summary.js';
+import { loadSummaryWindow, type SummarySource } from '../graph/repositories/planning.js';
 import type { Tx } from '../graph/transactions.js';
 
-// The shortest per-run line and fact the summarizer can print: reading more than the budget can
-// hold is wasted work, so the budget bounds what a summary reads, not the thread's length.
+// The shortest per-run line and fact the summarizer can print: however the read goes, a summary reads
+// no more runs and facts than its budget could show.
 const MIN_RUN_LINE_CHARS = 12;
 const MIN_FACT_CHARS = 8;
 const UNBOUNDED_READ = 1_000_000;
+// The first window of a bounded read, and the least step after it: small enough that a thread the
+// budget holds whole is read in one or two windows, large enough that a long one takes few.
+const FIRST_WINDOW_RUNS = 256;
+const LEAST_WINDOW_RUNS = 64;
+
+export interface SummaryRequest {
+  threadId: string;
+  title: string | null;
+  range: OrdinalRange;
+  strategy: HandoffStrategy;
+  targetProvider: string;
+  /** null: no limit, the whole range is read. */
+  budgetChars: number | null;
+}
 
 export interface LocalSummary {
   text: string;
@@ -25,35 +39,41 @@ export interface LocalSummary {
   sourceProviderThreadIds: string[];
 }
 
-export async function readSummarySource(tx: Tx, thread: ThreadHistory, range: OrdinalRange, budgetChars: number | null): Promise<SummarySource> {
-  const width = range.to - range.from + 1;
-  const runs = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_RUN_LINE_CHARS);
-  const facts = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_FACT_CHARS);
-  return loadSummarySource(tx, livePiecesFor(thread, range), { runs: Math.max(1, Math.min(width, runs)), facts });
+/**
+ * What a summary of `request.range` is written from. Without a budget, the whole range. With one, the
+ * range newest first, a window at a time, until what was read fills the budget (fillsBudget): the
+ * read follows the budget, not the thread's length.
+ */
+export async function readSummarySource(tx: Tx, thread: ThreadHistory, request: SummaryRequest): Promise<SummarySource> {
+  const { range, budgetChars } = request;
+  const wholeRange = livePiecesFor(thread, range);
+  const source: SummarySource = { threadProviders: [], liveRanges: union(wholeRange), runs: [], facts: [], latestCheckpoint: null };
+  const newestFacts: SummaryFact[] = [];
+  const maxRuns = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_RUN_LINE_CHARS);
+  const maxFacts = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_FACT_CHARS);
+  let window = budgetChars === null ? range.to - range.from + 1 : FIRST_WINDOW_RUNS;
+  for (let to = range.to; to >= range.from; ) {
+    const from = Math.max(range.from, to - Math.min(window, maxRuns - source.runs.length) + 1);
+    const read = await loadSummaryWindow(tx, livePiecesFor(thread, { from, to }), to === range.to ? wholeRange : [], {
+      runs: maxRuns - source.runs.length,
+      facts: maxFacts - newestFacts.length,
+    });
+    if (to === range.to) [source.threadProviders, source.latestCheckpoint] = [read.threadProviders, read.latestCheckpoint];
+    source.runs.push(...read.runs);
+    newestFacts.push(...read.facts);
+    source.facts = [...newestFacts].reverse();
+    to = from - 1;
+    if (budgetChars === null || to < range.from) break;
+    if (source.runs.length >= maxRuns || newestFacts.length >= maxFacts) break;
+    const fill = fillsBudget(summaryInput(source, request), budgetChars, LEAST_WINDOW_RUNS);
+    if (fill.full) break;
+    window = fill.moreRuns;
+  }
+  return source;
 }
 
-export function summarize(
-  source: SummarySource,
-  request: { threadId: string; title: string | null; range: OrdinalRange; strategy: HandoffStrategy; targetProvider: string; budgetChars: number | null },
-): LocalSummary {
-  const runs = [...source.runs].sort((a, b) => a.ordinal - b.ordinal);
-  // Rolled-back ordinals in the range are not runs of the history: only live runs left out count.
-  const omittedRunCount = Math.max(0, count(source.liveRanges) - runs.length);
-  const providersOfRuns = [...new Set(runs.map((run) => run.provider))];
-  const input: SummaryInput = {
-    strategy: request.strategy,
-    threadId: request.threadId,
-    title: request.title,
-    covered: request.range,
-    coveredLive: source.liveRanges,
-    // Runs older than the loaded window may have had other providers: the threads' lists have them all.
-    providers: omittedRunCount > 0 ? source.threadProviders : providersOfRuns,
-    runs,
-    omittedRunCount,
-    facts: source.facts,
-    latestCheckpoint: source.latestCheckpoint,
-    targetProvider: request.targetProvider,
-  };
+export function summarize(source: SummarySource, request: SummaryRequest): LocalSummary {
+  const input = summaryInput(source, request);
   const report = renderSummaryReport(input, request.budgetChars);
   const document = request.budgetChars === null ? report.text : renderSummary(input, null);
   return {
@@ -61,6 +81,30 @@ export function summarize(
     cut: report.cut,
     document,
     inputDigest: createHash('sha256').update(document).digest('hex'),
-    sourceProviderThreadIds: [...new Set(runs.map((run) => run.providerThreadId))],
+    sourceProviderThreadIds: [...new Set(oldestFirst(source.runs).map((run) => run.providerThreadId))],
   };
+}
+
+function summaryInput(source: SummarySource, request: SummaryRequest): SummaryInput {
+  const runs = oldestFirst(source.runs);
+  // Rolled-back ordinals in the range are not runs of the history: only live runs left out count.
+  const omittedRunCount = Math.max(0, count(source.liveRanges) - runs.length);
+  return {
+    strategy: request.strategy,
+    threadId: request.threadId,
+    title: request.title,
+    covered: request.range,
+    coveredLive: source.liveRanges,
+    // Runs older than the read may have had other providers: the threads' lists have them all.
+    providers: omittedRunCount > 0 ? source.threadProviders : [...new Set(runs.map((run) => run.provider))],
+    runs,
+    omittedRunCount,
+    facts: source.facts,
+    latestCheckpoint: source.latestCheckpoint,
+    targetProvider: request.targetProvider,
+  };
+}
+
+function oldestFirst<T extends { ordinal: number }>(runs: readonly T[]): T[] {
+  return [...runs].sort((a, b) => a.ordinal - b.ordinal);
 }

@@ -261,15 +261,9 @@ async function planWithinTransaction(tx: Tx, context: OperationContext, threadId
   let deltaSource: SummarySource | null = null;
   let deltaChars: number | null = null;
   if (deltaRange) {
-    deltaSource = await readSummarySource(tx, thread, deltaRange, null);
-    deltaChars = summarize(deltaSource, {
-      threadId,
-      title: thread.title,
-      range: deltaRange,
-      strategy: 'delta_since_target_last_seen',
-      targetProvider: request.provider.id,
-      budgetChars: null,
-    }).text.length;
+    const summaryRequest = { threadId, title: thread.title, range: deltaRange, strategy: 'delta_since_target_last_seen' as const, targetProvider: request.provider.id, budgetChars: null };
+    deltaSource = await readSummarySource(tx, thread, summaryRequest);
+    deltaChars = summarize(deltaSource, summaryRequest).text.length;
   }
   const switchPlan = decidePlan(snapshot, request, deltaChars, context.planner);
   const pending = await pendingTransfersInto(tx, threadId);

@@ -143,3 +143,43 @@ describe('facts of rolled-back runs', () => {
     expect(text).not.toMatch(/not listed/);
   });
 });
+
+describe('a full summary of a long thread', () => {
+  let wide: TestService;
+  beforeAll(async () => {
+    // Budget for about 1,700 runs' worth of reading (20,000 / 12), where a run's note takes 150.
+    const providersFile = join(tmpdir(), `${uniqueId('providers')}.json`);
+    writeFileSync(providersFile, JSON.stringify({ providers: [{ id: 'codex', displayName: 'Codex', capabilities: { maxRecommendedHandoffChars: 20_000 } }] }));
+    wide = await startTestService({ THREADLINE_PROVIDERS_FILE: providersFile });
+  });
+  afterAll(async () => {
+    await wide?.close();
+  });
+
+  it('reads the newest runs until its budget is full, and says how many earlier runs it did not load', async () => {
+    const threadId = await createThread(wide, 'long notes');
+    const IMPORT = `mutation($input: ImportRunsInput!) { importRuns(input: $input) { runs { ordinal } } }`;
+    const note = (n: number) => `Note ${n}: ${'the parser keeps its state between chunks so a quoted field may span them; '.repeat(2)}`;
+    for (let batch = 0; batch < 4; batch++) {
+      const runs = Array.from({ length: 100 }, (_, index) => {
+        const n = batch * 100 + index + 1;
+        const at = new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString();
+        return { sourceKey: `turn-${n}`, startedAt: at, completedAt: at, status: 'COMPLETED', userMessage: `Step ${n}`, assistantMessage: `Did step ${n}`, facts: [{ kind: 'NOTE', text: note(n) }] };
+      });
+      await wide.ok(IMPORT, { input: { threadId, providerThread: { provider: 'claude', nativeThreadRef: `session-${threadId}` }, runs } });
+    }
+    const codex = await startRun(wide, threadId, 'codex');
+    expect(codex.plan.handoffStrategy).toBe('FULL_THREAD_SUMMARY');
+    expect(codex.handoff.coveredRunOrdinals).toEqual({ from: 1, to: 400 });
+    const text: string = codex.handoff.summaryText;
+    expect(text.length).toBeLessThanOrEqual(20_000);
+    expect(text).not.toContain('[summary cut');
+    // The 400 runs' notes need 60,000 characters: reading the newest runs fills the budget long
+    // before the oldest, which the text says it did not load rather than leaving them unsaid.
+    const leftOut = /^- 400 earlier runs left out to fit the budget \((\d+) of them not loaded\)$/m.exec(text);
+    expect(leftOut).not.toBeNull();
+    expect(Number(leftOut![1])).toBeGreaterThan(0);
+    expect(text).toContain('Note 400:');
+    expect(text).not.toContain('Note 1:');
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  fillsBudget,
   gist,
   renderSummary,
   type SummaryFact,
@@ -560,5 +561,46 @@ describe('a covered range with rolled-back gaps (issue 17)', () => {
     expect(text).not.toContain('6-10');
     const gappy = renderSummary(baseInput({ covered: { from: 1, to: 10 }, coveredLive: [{ from: 1, to: 5 }, { from: 10, to: 10 }], runs: [], facts: [], latestCheckpoint: null }), null);
     expect(gappy).toContain('Covers runs 1-5, 10');
+  });
+});
+
+describe('fillsBudget: where a summary stops reading', () => {
+  const input = (count: number) =>
+    baseInput({
+      strategy: 'full_thread_summary',
+      covered: { from: 1, to: count },
+      runs: Array.from({ length: count }, (_, index) => run(index + 1, 'claude')),
+      facts: [],
+      latestCheckpoint: null,
+    });
+
+  it('is full exactly when the condensed text has to leave runs out', () => {
+    const fifty = input(50);
+    const seen = { full: 0, room: 0 };
+    for (let budget = 300; budget <= 4_000; budget += 25) {
+      const fill = fillsBudget(fifty, budget, 64);
+      const text = renderSummary(fifty, budget);
+      expect(/left out to fit the budget|\[summary cut/.test(text), `budget ${budget}`).toBe(fill.full);
+      seen[fill.full ? 'full' : 'room']++;
+    }
+    expect(seen.full).toBeGreaterThan(0);
+    expect(seen.room).toBeGreaterThan(0);
+  });
+
+  it('asks for as many more runs as the room left holds at the rate so far, at least the least step', () => {
+    const fill = fillsBudget(input(100), 100_000, 64);
+    // A bare run line takes 13 to 15 characters here, plus its share of the header: the room holds thousands more.
+    expect(fill).toEqual({ full: false, moreRuns: expect.any(Number) });
+    const moreRuns = (fill as { moreRuns: number }).moreRuns;
+    expect(moreRuns).toBeGreaterThan(3_000);
+    expect(moreRuns).toBeLessThanOrEqual(100_000 / 13);
+    // The least budget with room left: the room holds less than a run, so the next read is the least step.
+    let least = 1_000;
+    while (fillsBudget(input(100), least, 64).full) least++;
+    expect(fillsBudget(input(100), least, 64)).toEqual({ full: false, moreRuns: 64 });
+  });
+
+  it('starts from the least step when nothing was read', () => {
+    expect(fillsBudget(input(0), 32_000, 64)).toEqual({ full: false, moreRuns: 64 });
   });
 });

@@ -1,6 +1,5 @@
 import { coveredThrough } from '../../domain/coverage.js';
 import type { LivePiece } from '../../domain/history.js';
-import { union } from '../../domain/ranges.js';
 import type { PlanningSnapshot, RunSinceLastNative } from '../../domain/planner.js';
 import type { OrdinalRange, ThreadRecord } from '../../domain/records.js';
 import type { SummaryCheckpoint, SummaryFact, SummaryRun } from '../../domain/summary.js';
@@ -48,37 +47,49 @@ export async function loadPlanningSnapshot(
 
 export interface SummarySource {
   threadProviders: string[];
-  /** The live runs of the range, as ranges: more than `runs` when the limit left older ones out. */
+  /** The live runs of the range, as ranges: more than `runs` when the read stopped before older ones. */
   liveRanges: OrdinalRange[];
-  /** Newest first, at most runLimit; each with the provider thread that served it. */
+  /** Newest first; each with the provider thread that served it. */
   runs: (SummaryRun & { providerThreadId: string })[];
+  /** In recorded order. */
   facts: SummaryFact[];
   latestCheckpoint: SummaryCheckpoint | null;
 }
 
-/** What the summarizer needs about the live runs held by `pieces` (livePiecesFor), newest first and within the limits. */
-export async function loadSummarySource(tx: Tx, pieces: LivePiece[], limits: { runs: number; facts: number }): Promise<SummarySource> {
+/** One window of a summary's read: the runs and facts the summarizer needs from it, newest first. */
+export interface SummaryWindow {
+  /** The providers of the threads of `checkpointPieces`. */
+  threadProviders: string[];
+  runs: SummarySource['runs'];
+  /** Newest first. */
+  facts: SummaryFact[];
+  /** The latest of `checkpointPieces`; null when there is none or none was asked for. */
+  latestCheckpoint: SummaryCheckpoint | null;
+}
+
+/**
+ * Reads the live runs held by `pieces` (livePiecesFor), newest first and within the limits, and the
+ * latest checkpoint held by `checkpointPieces` and the providers of their threads.
+ */
+export async function loadSummaryWindow(tx: Tx, pieces: LivePiece[], checkpointPieces: LivePiece[], limits: { runs: number; facts: number }): Promise<SummaryWindow> {
   const rows = await tx.rows<{
-    threadProviders: string[];
     runs: (SummaryRun & { providerThreadId: string })[];
     facts: (SummaryFact & { seq: number })[];
-    checkpoint: Props | null;
-  }>('summaries/input', { pieces, runLimit: limits.runs, factLimit: limits.facts });
-  const newestFirst = <T>(items: T[], ordinalOf: (item: T) => number) => items.sort((a, b) => ordinalOf(b) - ordinalOf(a));
-  const newestFactFirst = (a: { runOrdinal: number; seq: number }, b: { runOrdinal: number; seq: number }) => b.runOrdinal - a.runOrdinal || b.seq - a.seq;
-  const checkpoints = rows.flatMap((row) => (row.checkpoint ? [toCheckpoint(row.checkpoint)] : []));
-  const latest = newestFirst(checkpoints, (checkpoint) => checkpoint.runOrdinal)[0] ?? null;
+    checkpoints: Props[];
+    threadProviders: (string[] | null)[];
+  }>('summaries/input', { pieces, checkpointPieces, runLimit: limits.runs, factLimit: limits.facts });
+  const checkpoints = (rows[0]?.checkpoints ?? []).map(toCheckpoint).sort((a, b) => b.runOrdinal - a.runOrdinal);
+  const latest = checkpoints[0] ?? null;
   return {
-    threadProviders: [...new Set(rows.flatMap((row) => row.threadProviders ?? []))],
-    liveRanges: union(pieces),
-    runs: newestFirst(rows.flatMap((row) => row.runs), (run) => run.ordinal).slice(0, limits.runs),
-    // The newest facts within the limit, then in recorded order: the summarizer reads a later fact
-    // of the same run as the newer one.
+    threadProviders: [...new Set((rows[0]?.threadProviders ?? []).flatMap((providers) => providers ?? []))],
+    runs: rows
+      .flatMap((row) => row.runs)
+      .sort((a, b) => b.ordinal - a.ordinal)
+      .slice(0, limits.runs),
     facts: rows
       .flatMap((row) => row.facts)
-      .sort(newestFactFirst)
-      .slice(0, limits.facts)
-      .reverse(),
+      .sort((a, b) => b.runOrdinal - a.runOrdinal || b.seq - a.seq)
+      .slice(0, limits.facts),
     latestCheckpoint: latest && { runOrdinal: latest.runOrdinal, ref: latest.ref, diffSummary: latest.diffSummary, files: latest.files },
   };
 }
