@@ -6,11 +6,12 @@
 // range coveredFrom..coveredTo) or `missing`. The history goes through the thread's segments, so a
 // fork's inherited runs (which live in its source thread) are rows too; the runs of the thread's
 // rolled-back ranges (rolledBackFrom/To: its own rollbacks, and what its source had rolled back when
-// it forked) are not. One page of runs in ordinal order.
+// it forked) are not. One page of runs in ordinal order, and of columns: the provider threads
+// numbered $columnsFrom on (seq, their caption's #N), at most $columns.
 //
-// Its cost follows the page and the thread's switches, not its length: each segment's runs are read
-// in the run index's key order, stopping at $limit, and each provider thread's ranges are read once a
-// page, not once a cell.
+// Its cost follows the page, not the thread's length or its number of switches: each segment's runs
+// are read in the run index's key order, stopping at $limit, the columns in the provider thread
+// index's order, stopping at $columns, and each column's ranges are read once a page, not once a cell.
 //
 // $standingStatuses and $coverageKinds (the lineage rules of src/domain/standing.ts) are set by the
 // service like $tenant; in Neo4j Browser set them with :param.
@@ -19,6 +20,8 @@
 //   $threadId     the app thread
 //   $fromOrdinal  first ordinal of the page [default: 1]
 //   $limit        runs per page [default: 50]
+//   $columnsFrom  seq of the first provider thread of the page [default: 1]
+//   $columns      provider threads per page [default: 50]
 //
 // Columns (one row per run):
 //   ordinal           the run's ordinal in the thread's history
@@ -28,7 +31,7 @@
 //   status            the run's status
 //   servedBy          the provider thread that served it (may belong to an ancestor thread)
 //   coverage          the same cells for reading: 'codex #1=native, claude #2=handoff'
-//   cells             one {providerThreadId, caption, kind} per provider thread of $threadId, by seq
+//   cells             one {providerThreadId, caption, kind} per provider thread of the page, by seq
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 WITH thread, coalesce(thread.segmentThreadIds, []) AS segmentIds, coalesce(thread.segmentTo, []) AS segmentTo,
      coalesce(thread.rolledBackFrom, []) AS goneFrom, coalesce(thread.rolledBackTo, []) AS goneTo
@@ -37,8 +40,10 @@ WITH thread, goneFrom, goneTo,
        {threadId: segmentIds[i], from: CASE WHEN i = 0 THEN 1 ELSE segmentTo[i - 1] + 1 END, to: segmentTo[i]}]
      + [{threadId: thread.id, from: coalesce(thread.forkOrdinal, 0) + 1, to: coalesce(thread.lastOrdinal, 0)}] AS segments
 CALL (thread) {
-  MATCH (thread)-[:HAS_PROVIDER_THREAD]->(providerThread:ProviderThread)
-  WITH providerThread ORDER BY providerThread.seq
+  MATCH (providerThread:ProviderThread {tenant: $tenant, threadId: thread.id})
+  WHERE providerThread.seq >= $columnsFrom
+  WITH providerThread ORDER BY providerThread.tenant, providerThread.threadId, providerThread.seq
+  LIMIT $columns
   CALL (providerThread) {
     OPTIONAL MATCH (handoff:ContextHandoff)-[:DELIVERED_TO]->(providerThread)
     WHERE handoff.status IN $standingStatuses AND handoff.transferKind IN $coverageKinds

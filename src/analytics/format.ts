@@ -234,7 +234,7 @@ function coverageMatrixView(rows: readonly Row[]): Row[] {
 
 /** Queries whose table is a view of their rows, with a line saying what the view leaves out. */
 export const TABLE_VIEWS: Record<string, { view: (rows: readonly Row[]) => Row[]; note: string }> = {
-  'coverage-matrix': { view: coverageMatrixView, note: 'One column per provider thread; the run and provider thread ids are in --json and --csv.' },
+  'coverage-matrix': { view: coverageMatrixView, note: 'One column per provider thread of the page ($columnsFrom, $columns); the run and provider thread ids are in --json and --csv.' },
 };
 
 /** RFC 4180 CSV with a header line; fields with a comma, quote or line break are quoted. */

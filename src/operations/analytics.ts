@@ -36,9 +36,21 @@ export interface CoverageRowRecord {
 
 export interface CoverageMatrixRecord {
   threadId: string;
+  /** The page's columns, in the order of every row's cells. */
+  providerThreadIds: string[];
   rows: CoverageRowRecord[];
   hasNextPage: boolean;
   nextFromOrdinal: number | null;
+  hasMoreColumns: boolean;
+  nextColumnsFrom: number | null;
+}
+
+/** Which part of the matrix to read: runs from an ordinal, provider threads from a seq. */
+export interface MatrixPage {
+  fromOrdinal: number;
+  first: number;
+  columnsFrom: number;
+  columns: number;
 }
 
 interface MatrixRow {
@@ -47,16 +59,28 @@ interface MatrixRow {
   cells: { providerThreadId: string; kind: CoverageKind }[];
 }
 
-/** One page of thread `threadId`'s coverage matrix: at most `first` runs from `fromOrdinal` on. */
-export async function coverageMatrix(context: OperationContext, threadId: string, fromOrdinal: number, first: number): Promise<CoverageMatrixRecord> {
-  const rows = (await runAnalyticsQuery(context.graph, 'coverage-matrix', { threadId, fromOrdinal, limit: first + 1 })) as unknown as MatrixRow[];
-  const page = rows.slice(0, first).map((row) => ({
+/** One page of thread `threadId`'s coverage matrix: at most `first` runs by `columns` provider threads. */
+export async function coverageMatrix(context: OperationContext, threadId: string, page: MatrixPage): Promise<CoverageMatrixRecord> {
+  const { fromOrdinal, first, columnsFrom, columns } = page;
+  // One more of each than asked: whether a next page of runs, or of columns, exists.
+  const rows = (await runAnalyticsQuery(context.graph, 'coverage-matrix', { threadId, fromOrdinal, limit: first + 1, columnsFrom, columns: columns + 1 })) as unknown as MatrixRow[];
+  const pageRows = rows.slice(0, first).map((row) => ({
     ordinal: row.ordinal,
     runId: row.runId,
-    cells: row.cells.map((cell) => ({ providerThreadId: cell.providerThreadId, kind: cell.kind })),
+    cells: row.cells.slice(0, columns).map((cell) => ({ providerThreadId: cell.providerThreadId, kind: cell.kind })),
   }));
   const next = rows[first];
-  return { threadId, rows: page, hasNextPage: next !== undefined, nextFromOrdinal: next?.ordinal ?? null };
+  const moreColumns = (rows[0]?.cells.length ?? 0) > columns;
+  return {
+    threadId,
+    providerThreadIds: pageRows[0]?.cells.map((cell) => cell.providerThreadId) ?? [],
+    rows: pageRows,
+    hasNextPage: next !== undefined,
+    nextFromOrdinal: next?.ordinal ?? null,
+    // seq numbers a thread's provider threads 1, 2, ... without gaps.
+    hasMoreColumns: moreColumns,
+    nextColumnsFrom: moreColumns ? columnsFrom + columns : null,
+  };
 }
 
 /** A validated time window: both ends ISO date-times, from before to. */

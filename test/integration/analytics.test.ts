@@ -152,7 +152,7 @@ const cellsOf = (rows: Row[]) => Object.fromEntries(rows.map((row) => [row.ordin
 describe('coverage-matrix', () => {
   it('shows the design example exactly: C1 native 1-5 and 9, handoff 6-8; L1 handoff 1-5, native 6-8, missing 9', async () => {
     const { threadId, c1, l1 } = seed.design;
-    const rows = await query('coverage-matrix', { threadId, fromOrdinal: 1, limit: 50 });
+    const rows = await query('coverage-matrix', { threadId, fromOrdinal: 1, limit: 50, columnsFrom: 1, columns: 50 });
     expect(rows.map((row) => row.ordinal)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(rows.map((row) => row.cells.map((cell: Row) => cell.providerThreadId))).toEqual(Array(9).fill([c1, l1]));
     const N = 'native', H = 'handoff', M = 'missing';
@@ -164,13 +164,15 @@ describe('coverage-matrix', () => {
     expect(rows[5]).toMatchObject({ ordinal: 6, provider: 'claude', status: 'completed', servedBy: l1, runThreadId: threadId });
     expect(rows[0]!.cells[0]).toEqual({ providerThreadId: c1, caption: 'codex #1', kind: 'native' });
     expect(rows.map((row) => row.coverage)).toEqual([...Array(5).fill('codex #1=native, claude #2=handoff'), ...Array(3).fill('codex #1=handoff, claude #2=native'), 'codex #1=native, claude #2=missing']);
-    // Paged: $fromOrdinal and $limit.
-    expect((await query('coverage-matrix', { threadId, fromOrdinal: 5, limit: 3 })).map((row) => row.ordinal)).toEqual([5, 6, 7]);
+    // Paged: $fromOrdinal and $limit for the runs, $columnsFrom and $columns for the provider threads.
+    expect((await query('coverage-matrix', { threadId, fromOrdinal: 5, limit: 3, columnsFrom: 1, columns: 50 })).map((row) => row.ordinal)).toEqual([5, 6, 7]);
+    const secondColumn = await query('coverage-matrix', { threadId, fromOrdinal: 6, limit: 1, columnsFrom: 2, columns: 1 });
+    expect(secondColumn.map((row) => [row.ordinal, row.coverage])).toEqual([[6, 'claude #2=native']]);
   });
 
   it('leaves rolled-back runs out and reads a withdrawn handoff as missing', async () => {
     const { threadId, codex, claudeOld, claudeNew } = seed.rollback;
-    const rows = await query('coverage-matrix', { threadId, fromOrdinal: 1, limit: 50 });
+    const rows = await query('coverage-matrix', { threadId, fromOrdinal: 1, limit: 50, columnsFrom: 1, columns: 50 });
     expect(rows.map((row) => row.ordinal)).toEqual([1, 2, 4, 5]);
     expect(cellsOf(rows)).toEqual({
       1: { [codex]: 'native', [claudeOld]: 'missing', [claudeNew]: 'handoff' },
@@ -181,7 +183,7 @@ describe('coverage-matrix', () => {
   });
 
   it("reads a fork's inherited runs in its source thread", async () => {
-    const rows = await query('coverage-matrix', { threadId: seed.fork.threadId, fromOrdinal: 1, limit: 50 });
+    const rows = await query('coverage-matrix', { threadId: seed.fork.threadId, fromOrdinal: 1, limit: 50, columnsFrom: 1, columns: 50 });
     expect(rows.map((row) => [row.ordinal, row.runThreadId])).toEqual([
       [1, seed.design.threadId], [2, seed.design.threadId], [3, seed.design.threadId], [4, seed.design.threadId], [5, seed.design.threadId], [6, seed.fork.threadId],
     ]);
@@ -191,7 +193,7 @@ describe('coverage-matrix', () => {
 
   it('is served by GraphQL as Thread.coverageMatrix, paged and clamped', async () => {
     const MATRIX = `query($id: ID!, $from: Int, $first: Int) { thread(id: $id) { coverageMatrix(fromOrdinal: $from, first: $first) {
-      providerThreads { id } rows { ordinal run { id ordinal status } cells { providerThreadId kind } } hasNextPage nextFromOrdinal } } }`;
+      providerThreads { id } rows { ordinal run { id ordinal status } cells { providerThreadId kind } } hasNextPage nextFromOrdinal hasMoreColumns nextColumnsFrom } } }`;
     const { threadId, c1, l1 } = seed.design;
     const all = (await t.ok(MATRIX, { id: threadId })).thread.coverageMatrix;
     expect(all.providerThreads).toEqual([{ id: c1 }, { id: l1 }]);
@@ -207,6 +209,23 @@ describe('coverage-matrix', () => {
     const next = (await t.ok(MATRIX, { id: seed.rollback.threadId, from: page.nextFromOrdinal, first: 2 })).thread.coverageMatrix;
     expect(next.rows.map((row: Row) => row.ordinal)).toEqual([4, 5]);
     expect(next.hasNextPage).toBe(false);
+    expect(all).toMatchObject({ hasMoreColumns: false, nextColumnsFrom: null });
+
+    // Columns are paged as the runs are: a thread with many provider threads answers a page of them.
+    const COLUMNS = `query($id: ID!, $from: Int, $columns: Int) { thread(id: $id) { coverageMatrix(first: 2, columnsFrom: $from, columns: $columns) {
+      providerThreads { id } rows { ordinal cells { providerThreadId kind } } hasMoreColumns nextColumnsFrom } } }`;
+    const first = (await t.ok(COLUMNS, { id: seed.rollback.threadId, columns: 2 })).thread.coverageMatrix;
+    expect(first.providerThreads).toEqual([{ id: seed.rollback.codex }, { id: seed.rollback.claudeOld }]);
+    expect(first.rows.map((row: Row) => row.cells.map((cell: Row) => cell.providerThreadId))).toEqual(Array(2).fill([seed.rollback.codex, seed.rollback.claudeOld]));
+    expect(first).toMatchObject({ hasMoreColumns: true, nextColumnsFrom: 3 });
+    const rest = (await t.ok(COLUMNS, { id: seed.rollback.threadId, from: first.nextColumnsFrom, columns: 2 })).thread.coverageMatrix;
+    expect(rest.providerThreads).toEqual([{ id: seed.rollback.claudeNew }]);
+    expect(rest.rows.map((row: Row) => `${row.ordinal}:${row.cells.map((cell: Row) => cell.kind[0]).join('')}`)).toEqual(['1:H', '2:H']);
+    expect(rest).toMatchObject({ hasMoreColumns: false, nextColumnsFrom: null });
+    const noColumns = (await t.ok(COLUMNS, { id: seed.rollback.threadId, from: 4, columns: 0 })).thread.coverageMatrix;
+    expect(noColumns).toMatchObject({ providerThreads: [], hasMoreColumns: false, nextColumnsFrom: null });
+    expect(noColumns.rows.map((row: Row) => row.cells)).toEqual([[], []]);
+
     const clamped = (await t.ok(MATRIX, { id: threadId, first: 0 })).thread.coverageMatrix;
     expect(clamped.rows.map((row: Row) => row.ordinal)).toEqual([1]);
     // Another tenant sees no thread, hence no matrix.
@@ -369,7 +388,7 @@ describe('npm run query', () => {
   it('runs a named query for a tenant and prints JSON', async () => {
     const { stdout } = await run('npm', ['run', '--silent', 'query', '--', 'coverage-matrix', `threadId=${seed.design.threadId}`, '--tenant', TENANT, '--json'], { cwd: projectRoot(), env: env() });
     const rows = JSON.parse(stdout) as Row[];
-    expect(rows).toEqual(await query('coverage-matrix', { threadId: seed.design.threadId, fromOrdinal: 1, limit: 50 }));
+    expect(rows).toEqual(await query('coverage-matrix', { threadId: seed.design.threadId, fromOrdinal: 1, limit: 50, columnsFrom: 1, columns: 50 }));
     expect(rows.map((row) => row.ordinal)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     // The default tenant does not see this tenant's thread.
     const other = await run('npm', ['run', '--silent', 'query', '--', 'coverage-matrix', `threadId=${seed.design.threadId}`, '--json'], { cwd: projectRoot(), env: env() });

@@ -65,6 +65,13 @@ describe('the foundation', () => {
     const nearestOrdering = operators.slice(0, seek).findLast((operator) => /^(Limit|Top|Sort)@/.test(operator));
     expect(nearestOrdering).toMatch(/^Limit@/);
   });
+
+  it('cypher/analytics/coverage-matrix.cypher reads its columns in seq order and stops at the page', async () => {
+    const operators = await planOperators('analytics/coverage-matrix');
+    const seek = operators.findIndex((operator) => /^NodeIndexSeek(ByRange)?@.*providerThread:ProviderThread\(tenant, threadId, seq\)/.test(operator));
+    expect(seek).toBeGreaterThan(0);
+    expect(operators.slice(0, seek).findLast((operator) => /^(Limit|Top|Sort)@/.test(operator))).toMatch(/^Limit@/);
+  });
 });
 
 async function planOperators(name: string): Promise<string[]> {

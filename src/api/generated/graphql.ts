@@ -204,10 +204,17 @@ export type CoverageKind =
 
 export type CoverageMatrix = {
   __typename?: 'CoverageMatrix';
+  /** Whether the thread has provider threads after this page's columns. */
+  hasMoreColumns: Scalars['Boolean']['output'];
   hasNextPage: Scalars['Boolean']['output'];
+  /** columnsFrom of the next page of columns; null on the last one. */
+  nextColumnsFrom: Maybe<Scalars['Int']['output']>;
   /** fromOrdinal of the next page; null on the last one. */
   nextFromOrdinal: Maybe<Scalars['Int']['output']>;
-  /** The columns: the thread's provider threads in creation order, the order of every row's cells. */
+  /**
+   * The columns: the page's provider threads in creation order, the order of every row's cells; empty
+   * when the page has no rows.
+   */
   providerThreads: Array<ProviderThread>;
   /** One page of runs, in ordinal order. */
   rows: Array<CoverageRow>;
@@ -215,7 +222,7 @@ export type CoverageMatrix = {
 
 export type CoverageRow = {
   __typename?: 'CoverageRow';
-  /** One cell per provider thread of the thread, in the order of providerThreads. */
+  /** One cell per column, in the order of providerThreads. */
   cells: Array<CoverageCell>;
   ordinal: Scalars['Int']['output'];
   /** The run; for a fork's inherited ordinals, a run of an ancestor thread. */
@@ -1145,7 +1152,9 @@ export type Thread = {
   /**
    * Runs x provider threads: for each live run of the thread's history (inherited runs of a fork
    * included, rolled-back runs not), from ordinal fromOrdinal on, how each of the thread's provider
-   * threads knows it. first (runs per page) is clamped to 1..200.
+   * threads knows it. Paged both ways: first (runs per page) is clamped to 1..200; the columns are the
+   * provider threads numbered columnsFrom on (the N of their caption "codex #N"), at most columns,
+   * clamped to 1..100.
    */
   coverageMatrix: CoverageMatrix;
   createdAt: Scalars['DateTime']['output'];
@@ -1204,6 +1213,8 @@ export type ThreadAncestorsArgs = {
 
 
 export type ThreadCoverageMatrixArgs = {
+  columns?: InputMaybe<Scalars['Int']['input']>;
+  columnsFrom?: InputMaybe<Scalars['Int']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -1616,7 +1627,9 @@ export type CoverageCellResolvers<ContextType = RequestContext, ParentType exten
 export type CoverageKindResolvers = { HANDOFF: 'handoff', MISSING: 'missing', NATIVE: 'native' };
 
 export type CoverageMatrixResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CoverageMatrix'] = ResolversParentTypes['CoverageMatrix']> = {
+  hasMoreColumns?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   hasNextPage?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  nextColumnsFrom?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   nextFromOrdinal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   providerThreads?: Resolver<Array<ResolversTypes['ProviderThread']>, ParentType, ContextType>;
   rows?: Resolver<Array<ResolversTypes['CoverageRow']>, ParentType, ContextType>;
@@ -1939,7 +1952,7 @@ export type SummaryRequestResolvers<ContextType = RequestContext, ParentType ext
 
 export type ThreadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Thread'] = ResolversParentTypes['Thread']> = {
   ancestors?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadAncestorsArgs, 'depth'>>;
-  coverageMatrix?: Resolver<ResolversTypes['CoverageMatrix'], ParentType, ContextType, RequireFields<ThreadCoverageMatrixArgs, 'first' | 'fromOrdinal'>>;
+  coverageMatrix?: Resolver<ResolversTypes['CoverageMatrix'], ParentType, ContextType, RequireFields<ThreadCoverageMatrixArgs, 'columns' | 'columnsFrom' | 'first' | 'fromOrdinal'>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   forks?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadForksArgs, 'first'>>;
   handoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType, Partial<ThreadHandoffsArgs>>;
