@@ -4,7 +4,8 @@
 # Node 20, the oldest release package.json's engines allow and the one CI runs.
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# Build: every dependency, then the TypeScript of src/ compiled into dist/src.
+# Build: every dependency, then the TypeScript of src/ compiled into dist/src (the service) and
+# dist/viewer (the lineage viewer's browser modules).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -15,7 +16,7 @@ RUN npm run build
 
 # Runtime: production dependencies, the compiled service, and the files it reads from disk at run time
 # (found from package.json, the project root): the SDL in schema/, the Cypher in cypher/, and the
-# lineage viewer's page and assets in src/server/viewer/.
+# lineage viewer's page and style in src/viewer/ (its modules are in dist/viewer).
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
@@ -24,7 +25,7 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY schema ./schema
 COPY cypher ./cypher
-COPY src/server/viewer ./src/server/viewer
+COPY src/viewer/index.html src/viewer/viewer.css ./src/viewer/
 # The image's unprivileged user; the service writes nothing under /app.
 USER node
 EXPOSE 4000

@@ -52,6 +52,19 @@ const config: CodegenConfig = {
         inputMaybeValue: 'T | null | undefined',
       },
     },
+    // The lineage viewer's answers and variables, from its documents (validated against the schema).
+    'src/viewer/generated/graphql.ts': {
+      documents: 'src/viewer/queries.ts',
+      plugins: ['typescript', 'typescript-operations'],
+      config: {
+        onlyOperationTypes: true,
+        enumsAsTypes: true,
+        scalars: { DateTime: 'string' },
+        skipTypename: true,
+        avoidOptionals: { field: true },
+        maybeValue: 'T | null',
+      },
+    },
   },
 };
 

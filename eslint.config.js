@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 const layer = (name) => `./src/${name}`;
 
 export default defineConfig(
-  globalIgnores(['**/node_modules/', 'dist/', 'coverage/', '.threadline/', '.cache/', 'src/api/generated/']),
+  globalIgnores(['**/node_modules/', 'dist/', 'coverage/', '.threadline/', '.cache/', 'src/api/generated/', 'src/viewer/generated/']),
   {
     files: ['src/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
@@ -57,6 +57,12 @@ export default defineConfig(
               from: layer('server'),
               message: 'src/api sits below server.',
             },
+            {
+              target: layer('viewer'),
+              from: './src',
+              except: ['./viewer'],
+              message: 'src/viewer is a browser client: it reads only the public GraphQL API, and imports nothing else of src/.',
+            },
           ],
         },
       ],
@@ -84,9 +90,8 @@ export default defineConfig(
     },
   },
   {
-    // The lineage viewer: a browser module served as is, outside the TypeScript project.
-    files: ['src/server/viewer/**/*.js'],
-    extends: [js.configs.recommended],
-    languageOptions: { sourceType: 'module', globals: globals.browser },
+    // The lineage viewer: browser modules, typed by src/viewer/tsconfig.json (DOM, no Node).
+    files: ['src/viewer/**/*.ts'],
+    languageOptions: { globals: globals.browser },
   },
 );

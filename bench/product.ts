@@ -211,7 +211,7 @@ function productOperations(main: string, other: string): OperationSpec[] {
     op('forkPortable', 'delta', ROUND.forks, `${other} on a second fork: a new provider thread with portable context (a full summary)`),
     op('completeForkPortable', 'delta', ROUND.forks, 'completes that run'),
     op('rollbackEarly', 'early copies', ROUND.early, `withdraws every run after run ${EARLY_ROLLBACK_ORDINAL} of a fresh copy of the thread`),
-    op('viewer', 'read', null, "what the lineage viewer reads before it first draws (loadThread of src/server/viewer/viewer.js): the thread with its newest window of runs, then the handoffs and transfers of that window"),
+    op('viewer', 'read', null, "what the lineage viewer reads before it first draws (loadThread of src/viewer/load.ts): the thread with its newest window of runs, then the handoffs and transfers of that window"),
     op('coverageHead', 'read', null, `ranges, counts and the default ordinal lists of the ${main} provider thread that served the head`),
     op('coverageOwed', 'read', null, `the same for the ${other} provider thread`),
     op('matrix', 'read', null, 'the first page: 50 runs from ordinal 1, a cell per provider thread'),

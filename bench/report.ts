@@ -215,8 +215,8 @@ A rollback to run ${EARLY_ROLLBACK_ORDINAL} cannot be undone: it uses up one fre
 round, so it runs fewer rounds at the larger sizes (${sizes.map((size) => `${section.earlyRollback.rounds[size]} at ${thousands(size)}`).join(', ')}).
 Seeding these threads took ${section.seedSeconds} s.
 
-The viewer's first paint replays \`loadThread\` of \`src/server/viewer/viewer.js\` as it was when the
-bench ran, with its query texts and window sizes read from the file: \`THREAD_QUERY\` selecting
+The viewer's first paint replays the viewer's \`loadThread\` with its own typed documents and window
+size (\`src/viewer/queries.ts\`) and the ordinals it reads links for (\`src/viewer/layout.ts\`): \`THREAD_QUERY\` selecting
 \`${section.viewer.runsSelection}\` (\`Thread.runs\` ${section.viewer.schemaHasRunsWindow ? 'takes' : 'does not take'} \`last\` in \`schema/threads.graphql\`), then
 \`LINKS_QUERY\` for the handoffs and transfers of the window's ordinals.
 

@@ -1,14 +1,11 @@
-// The lineage viewer: a static page (HTML, plain JS, SVG) at GET /lineage/:threadId that reads only
-// the public GraphQL API at /graphql. Its files live in src/server/viewer/ and are served from there
-// (resolved from the project root), so the built service in dist/ serves the same files.
+// The lineage viewer: a static page at GET /lineage/:threadId whose browser modules read only the
+// public GraphQL API at /graphql. Its page (index.html, viewer.css) and TypeScript live in src/viewer/;
+// `npm run build` compiles the modules into dist/viewer/. Both are found from the project root, so the
+// service run from src/ or from dist/ serves the same files.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { Router, type Request, type Response } from 'express';
 import { projectRoot } from '../graph/projectRoot.js';
-
-/** Where index.html, viewer.js and viewer.css live, for the service run from src/ or from dist/. */
-function viewerDirectory(): string {
-  return join(projectRoot(), 'src', 'server', 'viewer');
-}
 
 function secure(response: Response): void {
   // Same origin only; no inline script or style; the ?token= query never leaves in a Referer.
@@ -22,11 +19,17 @@ function secure(response: Response): void {
 }
 
 export function viewerRouter(): Router {
-  const directory = viewerDirectory();
+  const page = join(projectRoot(), 'src', 'viewer');
+  const modules = join(projectRoot(), 'dist', 'viewer');
   const router = Router();
   router.get('/lineage/:threadId', (_request, response, next) => {
     secure(response);
-    response.sendFile('index.html', { root: directory }, (error) => error && next(error));
+    // A page whose script is missing would stay blank; say what to run instead.
+    if (!existsSync(join(modules, 'viewer.js'))) {
+      response.status(503).type('text/plain').send('The lineage viewer is not built: `npm run build` compiles it into dist/viewer/.');
+      return;
+    }
+    response.sendFile('index.html', { root: page }, (error) => error && next(error));
   });
   router.use(
     '/lineage/assets',
@@ -34,7 +37,11 @@ export function viewerRouter(): Router {
       secure(response);
       next();
     },
-    express.static(directory, { index: false, dotfiles: 'ignore', cacheControl: false }),
+    express.static(modules, { index: false, dotfiles: 'ignore', cacheControl: false }),
+    (request: Request, response: Response, next) => {
+      if (request.path !== '/viewer.css') return next();
+      response.sendFile('viewer.css', { root: page, cacheControl: false }, (error) => error && next(error));
+    },
     (_request: Request, response: Response) => {
       response.status(404).type('text/plain').send('Not found');
     },

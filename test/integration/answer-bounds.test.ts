@@ -1,10 +1,8 @@
 // Every answer is bounded: a query whose answer would pass THREADLINE_MAX_RESPONSE_BYTES is refused
 // whole with RESPONSE_TOO_LARGE, over real HTTP, against runs whose texts are as long as the input
 // limits allow; the lineage viewer's queries ask only for what it draws, and still answer.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/graph/projectRoot.js';
+import * as viewer from '../../src/viewer/queries.js';
 import { createThread } from '../support/lineage.js';
 import { codeOf, startTestService, type TestService } from '../support/service.js';
 
@@ -211,12 +209,9 @@ describe('long texts', () => {
   });
 });
 
-/** The lineage viewer's queries by name, read from its source. */
+/** The lineage viewer's queries by name, as it sends them. */
 function viewerQueries(): Map<string, string> {
-  const source = readFileSync(join(projectRoot(), 'src/server/viewer/viewer.js'), 'utf8');
-  const constants = new Map([...source.matchAll(/const (\w+) = `([^`]*)`;/g)].map(([, name, text]) => [name!, text!]));
-  const expand = (text: string): string => text.replace(/\$\{(\w+)\}/g, (_, name: string) => expand(constants.get(name)!));
-  return new Map([...constants].filter(([name]) => name.endsWith('_QUERY')).map(([name, text]) => [name, expand(text)]));
+  return new Map(Object.entries(viewer).filter(([name]) => name.endsWith('_QUERY')).map(([name, text]) => [name, String(text)]));
 }
 
 describe('the lineage viewer', () => {
