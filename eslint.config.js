@@ -1,4 +1,4 @@
-// Lint for src/, tools/, bench/ and test/: typescript-eslint's type-aware recommended rules, no import
+// Lint for src/, client/, tools/, bench/ and test/: typescript-eslint's type-aware recommended rules, no import
 // cycles, and the layer boundaries of docs/architecture.md (each layer imports only the ones below it).
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -10,9 +10,9 @@ import tseslint from 'typescript-eslint';
 const layer = (name) => `./src/${name}`;
 
 export default defineConfig(
-  globalIgnores(['**/node_modules/', 'dist/', 'coverage/', '.threadline/', '.cache/', 'src/api/generated/']),
+  globalIgnores(['**/node_modules/', 'dist/', 'coverage/', '.threadline/', '.cache/', 'src/api/generated/', 'client/generated/']),
   {
-    files: ['src/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
+    files: ['src/**/*.ts', 'client/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
     plugins: { 'import-x': importX },
     languageOptions: {
@@ -56,6 +56,11 @@ export default defineConfig(
               target: layer('api'),
               from: layer('server'),
               message: 'src/api sits below server.',
+            },
+            {
+              target: './client',
+              from: ['./src', './tools', './bench', './test'],
+              message: 'client/ stands alone (a product UI uses it without the service): it imports only its own files and generated types.',
             },
           ],
         },
