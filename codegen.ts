@@ -65,6 +65,23 @@ const config: CodegenConfig = {
         maybeValue: 'T | null',
       },
     },
+    // The typed client's operations, on the wire's own terms (UPPER_SNAKE enums), with no import
+    // from src/: documents as typed strings, so a product UI needs no GraphQL library to send them.
+    'client/generated/operations.ts': {
+      documents: 'client/operations/*.graphql',
+      plugins: ['typescript', 'typescript-operations', 'typed-document-node'],
+      config: {
+        useTypeImports: true,
+        enumsAsTypes: true,
+        onlyOperationTypes: true,
+        documentMode: 'string',
+        skipTypename: true,
+        scalars: { DateTime: 'string' },
+        maybeValue: 'T | null',
+        inputMaybeValue: 'T | null | undefined',
+        avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },
+      },
+    },
   },
 };
 

@@ -1,4 +1,4 @@
-// Lint for src/, tools/, bench/ and test/: typescript-eslint's type-aware recommended rules, no import
+// Lint for src/, client/, tools/, bench/ and test/: typescript-eslint's type-aware recommended rules, no import
 // cycles, and the layer boundaries of docs/architecture.md (each layer imports only the ones below it).
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
@@ -10,9 +10,9 @@ import tseslint from 'typescript-eslint';
 const layer = (name) => `./src/${name}`;
 
 export default defineConfig(
-  globalIgnores(['**/node_modules/', 'dist/', 'coverage/', '.threadline/', '.cache/', 'src/api/generated/', 'src/viewer/generated/']),
+  globalIgnores(['**/node_modules/', 'dist/', 'coverage/', '.threadline/', '.cache/', 'src/api/generated/', 'src/viewer/generated/', 'client/generated/']),
   {
-    files: ['src/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
+    files: ['src/**/*.ts', 'client/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
     plugins: { 'import-x': importX },
     languageOptions: {
@@ -63,6 +63,11 @@ export default defineConfig(
               except: ['./viewer'],
               message: 'src/viewer is a browser client: it reads only the public GraphQL API, and imports nothing else of src/.',
             },
+            {
+              target: './client',
+              from: ['./src', './tools', './bench', './test'],
+              message: 'client/ stands alone (a product UI uses it without the service): it imports only its own files and generated types.',
+            },
           ],
         },
       ],
@@ -79,7 +84,7 @@ export default defineConfig(
   },
   {
     // GraphQL clients read answers as untyped JSON (`any`); typing every answer would only restate the schema.
-    files: ['test/**/*.ts', 'tools/demo.ts', 'tools/import.ts'],
+    files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-argument': 'off',

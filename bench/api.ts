@@ -1,110 +1,78 @@
-// The bench's GraphQL client: the service's public API over HTTP, as an orchestrator or a UI calls
-// it, with the answers typed as far as the bench reads them.
+// The bench's GraphQL client: the service's public API over HTTP through the typed client (client/),
+// as an orchestrator or a UI calls it. The bench's own reads (coverage, analytics, the viewer's
+// window) are hand-written documents sent through the same transport.
+import {
+  BindNativeThreadDocument,
+  CompleteRunDocument,
+  ConfirmProviderRollbackDocument,
+  createThreadlineClient,
+  FailRunDocument,
+  ForkThreadDocument,
+  PlanRunDocument,
+  ReportResumeFailureDocument,
+  RollbackThreadDocument,
+  StartRunDocument,
+  type PlanFragment,
+  type PlanRunInput,
+  type RollbackThreadMutation,
+  type StartedRunFragment,
+  type ThreadlineClient,
+} from '../client/index.js';
 
-export interface OrdinalRangeView {
-  from: number;
-  to: number;
-}
+/** A GraphQL error answer; `code` is the first error's, which interleaved() counts. */
+export { ThreadlineClientError as ApiError } from '../client/index.js';
 
-export interface PlanView {
-  decision: string;
-  providerThreadAction: string;
-  providerThread: { id: string } | null;
-  handoffStrategy: string | null;
-  coveredRunOrdinals: OrdinalRangeView | null;
-  stalenessSignals: string[];
-}
-
-export interface StartedRun {
-  run: { id: string; ordinal: number };
-  plan: PlanView;
-}
-
-export interface RollbackView {
-  rolledBackRunCount: number;
-  providerThreads: { providerThread: { id: string }; action: 'ROLLED_BACK' | 'DIVERGENT' }[];
-}
-
-export interface PlanInput {
-  threadId: string;
-  provider: string;
-  runtimeMode?: string | null;
-  cleanContext?: boolean;
-}
-
-interface GraphQLErrorBody {
-  message: string;
-  extensions?: { code?: string };
-}
-
-/** A GraphQL error answer, with the first error's code where interleaved() counts errors. */
-export class ApiError extends Error {
-  readonly code: string;
-
-  constructor(readonly errors: GraphQLErrorBody[]) {
-    super(JSON.stringify(errors));
-    this.code = errors[0]?.extensions?.code ?? 'GRAPHQL_ERROR';
-  }
-}
-
-const PLAN_FIELDS = 'decision providerThreadAction providerThread { id } handoffStrategy coveredRunOrdinals { from to } stalenessSignals';
-const STARTED_FIELDS = `run { id ordinal } plan { ${PLAN_FIELDS} }`;
+export type PlanView = PlanFragment;
+export type StartedRun = StartedRunFragment;
+export type RollbackView = RollbackThreadMutation['rollbackThread'];
+export type PlanInput = PlanRunInput;
 
 export class Api {
-  constructor(readonly url: string) {}
+  private readonly client: ThreadlineClient;
 
-  /** One POST; rejects with ApiError on any GraphQL error. */
+  constructor(readonly url: string) {
+    this.client = createThreadlineClient({ url });
+  }
+
+  /** One POST of a hand-written document; rejects with ApiError on any GraphQL error. */
   async request<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-    const response = await fetch(this.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-    const body = (await response.json()) as { data?: T | null; errors?: GraphQLErrorBody[] };
-    if (body.errors?.length) throw new ApiError(body.errors);
-    if (body.data === undefined || body.data === null) throw new ApiError([{ message: `HTTP ${response.status} without data` }]);
-    return body.data;
+    return this.client.request<T, Record<string, unknown>>(query, variables);
   }
 
   async planRun(input: PlanInput): Promise<PlanView> {
-    return (await this.request<{ planRun: PlanView }>(`query Plan($input: PlanRunInput!) { planRun(input: $input) { ${PLAN_FIELDS} } }`, { input })).planRun;
+    return (await this.client.request(PlanRunDocument, { input })).planRun;
   }
 
   async startRun(input: PlanInput & { userMessage: string }): Promise<StartedRun> {
-    return (await this.request<{ startRun: StartedRun }>(`mutation Start($input: StartRunInput!) { startRun(input: $input) { ${STARTED_FIELDS} } }`, { input })).startRun;
+    return (await this.client.request(StartRunDocument, { input })).startRun;
   }
 
   async completeRun(runId: string): Promise<void> {
-    await this.request(`mutation Complete($input: CompleteRunInput!) { completeRun(input: $input) { id } }`, { input: { runId, assistantMessage: 'done' } });
+    await this.client.request(CompleteRunDocument, { input: { runId, assistantMessage: 'done' } });
   }
 
   async failRun(runId: string): Promise<void> {
-    await this.request(`mutation Fail($input: FailRunInput!) { failRun(input: $input) { id } }`, { input: { runId, error: 'bench: iteration failed', interrupted: true } });
+    await this.client.request(FailRunDocument, { input: { runId, error: 'bench: iteration failed', interrupted: true } });
   }
 
   async reportResumeFailure(runId: string): Promise<StartedRun> {
-    return (
-      await this.request<{ reportResumeFailure: StartedRun }>(`mutation ResumeFailed($input: ReportResumeFailureInput!) { reportResumeFailure(input: $input) { ${STARTED_FIELDS} } }`, {
-        input: { runId, error: 'bench: the native session is gone' },
-      })
-    ).reportResumeFailure;
+    return (await this.client.request(ReportResumeFailureDocument, { input: { runId, error: 'bench: the native session is gone' } })).reportResumeFailure;
   }
 
   async rollbackThread(threadId: string, toOrdinal: number): Promise<RollbackView> {
-    return (
-      await this.request<{ rollbackThread: RollbackView }>(
-        `mutation Rollback($input: RollbackThreadInput!) { rollbackThread(input: $input) { rolledBackRunCount providerThreads { providerThread { id } action } } }`,
-        { input: { threadId, toOrdinal } },
-      )
-    ).rollbackThread;
+    return (await this.client.request(RollbackThreadDocument, { input: { threadId, toOrdinal } })).rollbackThread;
   }
 
   async confirmProviderRollback(providerThreadId: string): Promise<void> {
-    await this.request(`mutation Confirm($input: ProviderRollbackInput!) { confirmProviderRollback(input: $input) { id } }`, { input: { providerThreadId } });
+    await this.client.request(ConfirmProviderRollbackDocument, { input: { providerThreadId } });
   }
 
   async forkThread(sourceThreadId: string): Promise<string> {
-    return (await this.request<{ forkThread: { id: string } }>(`mutation Fork($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, { input: { sourceThreadId } })).forkThread.id;
+    return (await this.client.request(ForkThreadDocument, { input: { sourceThreadId } })).forkThread.id;
   }
 
   async bindProviderThread(providerThreadId: string, nativeThreadRef: string): Promise<void> {
-    await this.request(`mutation Bind($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id } }`, { input: { providerThreadId, nativeThreadRef } });
+    await this.client.request(BindNativeThreadDocument, { input: { providerThreadId, nativeThreadRef } });
   }
 }
 

@@ -1,4 +1,5 @@
-// `npm run demo`: replays, through the public GraphQL API of a running service, the design's example
+// `npm run demo`: replays, through the public GraphQL API of a running service (with the typed client,
+// client/, and its runTurn), the design's example
 // and the rest of a conversation's life (staleness, rollback, fork with merge-back, a subagent, a
 // provider that resumes blank),
 // printing every plan decision with its reasons and the viewer URL of every thread.
@@ -7,18 +8,30 @@
 //   THREADLINE_TOKEN  bearer token, when the service runs with THREADLINE_API_KEYS
 import { randomBytes, randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
+import {
+  CompleteRunDocument,
+  CompleteSubagentDocument,
+  ConfirmProviderRollbackDocument,
+  createThreadlineClient,
+  CreateThreadDocument,
+  ForkThreadDocument,
+  graphqlEndpoint,
+  MergeBackDocument,
+  RollbackThreadDocument,
+  runTurn,
+  SpawnSubagentDocument,
+  ThreadlineClientError,
+  type Agent,
+  type AgentCall,
+  type CompleteRunInput,
+  type PlanFragment,
+  type StartedRunFragment,
+  type ThreadlineClient,
+  type TurnResult,
+} from '../client/index.js';
 
 /** The service's base URL when neither an option nor THREADLINE_URL names one. */
 export const DEFAULT_URL = 'http://127.0.0.1:4000';
-
-/** The GraphQL endpoint of a service's URL: its base URL, or the endpoint itself (ending in /graphql). */
-export function graphqlEndpoint(url: string): string {
-  const trimmed = url.replace(/\/+$/, '');
-  return trimmed.endsWith('/graphql') ? trimmed : `${trimmed}/graphql`;
-}
-
-/** Runs one GraphQL operation and returns its data; throws on any GraphQL or HTTP error. */
-export type Gql = (query: string, variables?: Record<string, unknown>) => Promise<any>;
 
 export interface DemoOptions {
   /** The service's base URL (or its /graphql endpoint); default THREADLINE_URL, else DEFAULT_URL. */
@@ -38,70 +51,16 @@ export interface DemoResult {
   viewerUrls: Record<string, string>;
 }
 
-export function graphqlClient(url: string, token?: string): Gql {
-  return async (query, variables = {}) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
-    });
-    const text = await response.text();
-    let body: { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      throw new Error(`${url} answered ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`);
-    }
-    if (body.errors?.length) {
-      const [first] = body.errors;
-      throw new Error(`GraphQL error${first!.extensions?.code ? ` ${first!.extensions.code}` : ''}: ${body.errors.map((error) => error.message).join('; ')}`);
-    }
-    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-    return body.data;
-  };
-}
-
 /** The viewer page of a thread, on the service at `url` (its base URL or its /graphql endpoint). */
 export function viewerUrl(url: string, threadId: string): string {
   return new URL(`/lineage/${encodeURIComponent(threadId)}`, url).href;
 }
 
-const PLAN = 'decision providerThreadAction providerThread { id } handoffStrategy coveredRunOrdinals { from to } stalenessSignals reasons';
-const START_RUN = `mutation($input: StartRunInput!) { startRun(input: $input) {
-  run { id ordinal provider }
-  plan { ${PLAN} }
-  providerThread { id provider nativeThreadRef }
-  handoff { id strategy coveredRunOrdinals { from to } toProviderThreadId }
-  dispatch { providerThreadAction nativeThreadRef forkFromTurn fencingToken }
-} }`;
-const COMPLETE_RUN = `mutation($input: CompleteRunInput!) { completeRun(input: $input) { id status } }`;
-const BIND = `mutation($input: BindProviderThreadInput!) { bindNativeThread(input: $input) {
-  providerThread { id status nativeThreadRef resumeError }
-  resumedBlank
-  replanned { run { ordinal } plan { ${PLAN} } providerThread { id } handoff { id strategy coveredRunOrdinals { from to } } dispatch { providerThreadAction fencingToken } }
-} }`;
-const CREATE_THREAD = `mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`;
-const ROLLBACK = `mutation($input: RollbackThreadInput!) { rollbackThread(input: $input) {
-  thread { headOrdinal }
-  rolledBackRuns { ordinal }
-  supersededHandoffs { id coveredRunOrdinals { from to } }
-  providerThreads { providerThread { id provider status } action nativeRollback { providerThreadId nativeThreadRef turnsToDrop toOrdinal } }
-} }`;
-const CONFIRM_ROLLBACK = `mutation($input: ProviderRollbackInput!) { confirmProviderRollback(input: $input) { id provider status } }`;
-const FORK = `mutation($input: ForkThreadInput!) { forkThread(input: $input) { id headOrdinal lineage { sourcePoint { runOrdinal providerThreadId } } } }`;
-const MERGE_BACK = `mutation($id: ID!) { mergeBack(input: { forkThreadId: $id }) { id kind status sourcePoint { runOrdinal } basePoint { runOrdinal } } }`;
-const SPAWN = `mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id lineage { sourcePoint { runOrdinal } } } }`;
-const COMPLETE_SUBAGENT = `mutation($input: CompleteSubagentInput!) { completeSubagent(input: $input) { id kind status handoff { id strategy } } }`;
-
-type Fact = { kind: string; text: string; key?: string; status?: string };
-export interface Turn {
+export interface Turn extends Pick<CompleteRunInput, 'assistantMessage' | 'facts' | 'checkpoint'> {
   provider: string;
   userMessage: string;
-  assistantMessage?: string;
-  facts?: Fact[];
   /** The provider's own records of the turn: completeRun derives more facts from them. */
-  rawEvents?: { format: 'CODEX' | 'CLAUDE'; lines: string[] };
-  checkpoint?: { ref: string; diffSummary?: string; files?: { path: string; change: string; additions?: number; deletions?: number }[] };
+  rawEvents?: NonNullable<CompleteRunInput['rawEvents']>;
   cleanContext?: boolean;
 }
 
@@ -214,12 +173,12 @@ export class Narrator {
   }
 
   /** A run's plan; `handoff` is the run's context when the plan itself chose none (a merge-back, a subagent's task). */
-  decision(ordinal: number, provider: string, plan: any, handoff?: any): void {
+  decision(ordinal: number, provider: string, plan: PlanFragment, handoff?: StartedRunFragment['handoff']): void {
     const details = [plan.providerThreadAction, plan.handoffStrategy, describeRange(plan.coveredRunOrdinals)].filter(Boolean).join(' ');
     const signals = plan.stalenessSignals.length ? ` [${plan.stalenessSignals.join(', ')}]` : '';
     const extra = handoff && !plan.handoffStrategy ? `, with a ${handoff.strategy} handoff${handoff.coveredRunOrdinals.to > 0 ? ` of runs ${describeRange(handoff.coveredRunOrdinals)}` : ''}` : '';
     const head = `${plan.decision} (${details})${signals}${extra}`;
-    const reasons = plan.reasons as string[];
+    const { reasons } = plan;
     const same = this.pending && this.pending.provider === provider && this.pending.head === head && this.pending.last === ordinal - 1 && this.pending.reasons.join('\n') === reasons.join('\n');
     if (same) {
       this.pending!.last = ordinal;
@@ -239,61 +198,65 @@ export class Narrator {
   }
 }
 
-/** An orchestrator's turn: startRun, bind a native id when a provider thread is new, completeRun. */
-export async function playTurn(gql: Gql, threadId: string, turn: Turn, narrator?: Narrator) {
-  const started = (await gql(START_RUN, { input: { threadId, provider: turn.provider, userMessage: turn.userMessage, ...(turn.cleanContext ? { cleanContext: true } : {}) } })).startRun;
-  narrator?.decision(started.run.ordinal, turn.provider, started.plan, started.handoff);
-  if (!started.providerThread.nativeThreadRef) {
-    await gql(BIND, { input: { providerThreadId: started.providerThread.id, nativeThreadRef: `${turn.provider}-native-${randomBytes(4).toString('hex')}`, fencingToken: started.dispatch.fencingToken } });
-  }
-  return started;
+/** The demo's provider: it resumes the native thread it is asked to, or starts a session with a new native id. */
+function nativeThreadOf({ dispatch, run }: AgentCall): string {
+  const resume = dispatch.providerThreadAction === 'RESUME' || dispatch.providerThreadAction === 'REUSE';
+  return resume && dispatch.nativeThreadRef ? dispatch.nativeThreadRef : `${run.provider}-native-${randomBytes(4).toString('hex')}`;
 }
 
-/** Ends the run; `fencingToken` is the dispatch's the completion answers. */
-export async function finishTurn(gql: Gql, runId: string, turn: Turn, fencingToken?: string) {
-  await gql(COMPLETE_RUN, {
-    input: {
-      runId,
-      ...(fencingToken ? { fencingToken } : {}),
-      assistantMessage: turn.assistantMessage ?? `Done: ${turn.userMessage}`,
-      ...(turn.facts ? { facts: turn.facts } : {}),
-      ...(turn.rawEvents ? { rawEvents: turn.rawEvents } : {}),
-      ...(turn.checkpoint ? { checkpoint: turn.checkpoint } : {}),
-    },
+/** What the turn produced, as completeRun takes it. */
+function outcomeOf(turn: Turn): Omit<CompleteRunInput, 'runId'> {
+  return {
+    assistantMessage: turn.assistantMessage ?? `Done: ${turn.userMessage}`,
+    ...(turn.facts ? { facts: turn.facts } : {}),
+    ...(turn.rawEvents ? { rawEvents: turn.rawEvents } : {}),
+    ...(turn.checkpoint ? { checkpoint: turn.checkpoint } : {}),
+  };
+}
+
+function startInput(threadId: string, turn: Turn) {
+  return { threadId, provider: turn.provider, userMessage: turn.userMessage, ...(turn.cleanContext ? { cleanContext: true } : {}) };
+}
+
+/**
+ * An orchestrator's turn (runTurn: startRun, the provider's turn, bindNativeThread, completeRun),
+ * printing its plan; `during` is what happens while the provider works (a subagent's errand).
+ */
+export async function playTurn(client: ThreadlineClient, threadId: string, turn: Turn, narrator?: Narrator, during?: (call: AgentCall) => Promise<void>): Promise<TurnResult> {
+  return runTurn(client, startInput(threadId, turn), async (call) => {
+    narrator?.decision(call.run.ordinal, call.run.provider, call.plan, call.handoff);
+    await during?.(call);
+    return { nativeThreadRef: nativeThreadOf(call), ...outcomeOf(turn) };
   });
 }
 
-export async function playTurns(gql: Gql, threadId: string, turns: Turn[], narrator?: Narrator) {
-  const started = [];
-  for (const turn of turns) {
-    const run = await playTurn(gql, threadId, turn, narrator);
-    await finishTurn(gql, run.run.id, turn, run.dispatch.fencingToken);
-    started.push(run);
-  }
-  return started;
+export async function playTurns(client: ThreadlineClient, threadId: string, turns: Turn[], narrator?: Narrator): Promise<TurnResult[]> {
+  const played = [];
+  for (const turn of turns) played.push(await playTurn(client, threadId, turn, narrator));
+  return played;
 }
 
-async function createThread(gql: Gql, id: string, title: string): Promise<string> {
-  return (await gql(CREATE_THREAD, { input: { id, title } })).createThread.id;
+async function createThread(client: ThreadlineClient, id: string, title: string): Promise<string> {
+  return (await client.request(CreateThreadDocument, { input: { id, title } })).createThread.id;
 }
 
 /** The design's example on a new thread: Codex 1-5 on C1, Claude 6-8 on L1 (H1 over 1-5), Codex 9 back on C1 (H2 over 6-8). */
-export async function seedDesignExample(gql: Gql, threadId: string, narrator?: Narrator) {
-  await createThread(gql, threadId, 'Design example: CSV import across Codex and Claude');
-  const runs = await playTurns(gql, threadId, DESIGN_EXAMPLE, narrator);
+export async function seedDesignExample(client: ThreadlineClient, threadId: string, narrator?: Narrator) {
+  await createThread(client, threadId, 'Design example: CSV import across Codex and Claude');
+  const runs = (await playTurns(client, threadId, DESIGN_EXAMPLE, narrator)).map((turn) => turn.started);
   narrator?.flush();
-  return { threadId, c1: runs[0]!.providerThread.id as string, l1: runs[5]!.providerThread.id as string, h1: runs[5]!.handoff.id as string, h2: runs[8]!.handoff.id as string };
+  return { threadId, c1: runs[0]!.providerThread.id, l1: runs[5]!.providerThread.id, h1: runs[5]!.handoff!.id, h2: runs[8]!.handoff!.id };
 }
 
 const filler = (provider: string, n: number, what: string): Turn[] =>
   Array.from({ length: n }, (_, i) => ({ provider, userMessage: `${what} ${i + 1}`, facts: [{ kind: 'NOTE', text: `${what} ${i + 1} done` }] }));
 
 export async function main(options: DemoOptions = {}): Promise<DemoResult> {
-  const url = graphqlEndpoint(options.url ?? (process.env.THREADLINE_URL || DEFAULT_URL));
   const token = options.token ?? (process.env.THREADLINE_TOKEN || undefined);
+  const client = createThreadlineClient({ url: options.url ?? (process.env.THREADLINE_URL || DEFAULT_URL), apiKey: token });
+  const url = client.endpoint;
   const log = options.log ?? ((line: string) => console.log(line));
   const prefix = options.prefix ?? `demo-${randomBytes(3).toString('hex')}`;
-  const gql = graphqlClient(url, token);
   const say = new Narrator(log);
   const threads: Record<string, string> = {};
   const viewerUrls: Record<string, string> = {};
@@ -307,85 +270,86 @@ export async function main(options: DemoOptions = {}): Promise<DemoResult> {
 
   say.line('');
   say.line('1. The design example: Codex runs 1-5, Claude 6-8, back to Codex at 9');
-  const design = await seedDesignExample(gql, `${prefix}-design`, say);
+  const design = await seedDesignExample(client, `${prefix}-design`, say);
   show('design', design.threadId);
 
   say.line('');
   say.line('2. Staleness: Codex runs once, Claude 21 times, then Codex again; then a clean context');
-  const stale = await createThread(gql, `${prefix}-staleness`, 'Staleness: too many runs elsewhere, then a clean context');
-  await playTurns(gql, stale, [{ provider: 'codex', userMessage: 'Sketch the data model.', facts: [{ kind: 'GOAL', text: 'A data model for invoices' }] }, ...filler('claude', 21, 'Refine the model, step')], say);
-  await playTurns(gql, stale, [{ provider: 'codex', userMessage: 'Generate the migrations.' }, { provider: 'codex', userMessage: 'Start over with a fresh context.', cleanContext: true }], say);
+  const stale = await createThread(client, `${prefix}-staleness`, 'Staleness: too many runs elsewhere, then a clean context');
+  await playTurns(client, stale, [{ provider: 'codex', userMessage: 'Sketch the data model.', facts: [{ kind: 'GOAL', text: 'A data model for invoices' }] }, ...filler('claude', 21, 'Refine the model, step')], say);
+  await playTurns(client, stale, [{ provider: 'codex', userMessage: 'Generate the migrations.' }, { provider: 'codex', userMessage: 'Start over with a fresh context.', cleanContext: true }], say);
   show('staleness', stale);
 
   say.line('');
   say.line('3. Rollback: Codex 1-3, Claude 4-5, Codex 6, then roll back to 3');
-  const rolled = await createThread(gql, `${prefix}-rollback`, 'Rollback to run 3');
-  await playTurns(gql, rolled, [...filler('codex', 3, 'Build the feature, step'), ...filler('claude', 2, 'Try an alternative, step'), { provider: 'codex', userMessage: 'Merge both ideas.' }], say);
-  const rollback = (await gql(ROLLBACK, { input: { threadId: rolled, toOrdinal: 3 } })).rollbackThread;
-  say.line(`  rollbackThread to 3: head ${rollback.thread.headOrdinal}, runs ${rollback.rolledBackRuns.map((run: any) => run.ordinal).join(', ')} rolled back, ${rollback.supersededHandoffs.length} handoff(s) withdrawn (${rollback.supersededHandoffs.map((handoff: any) => describeRange(handoff.coveredRunOrdinals)).join(', ')})`);
+  const rolled = await createThread(client, `${prefix}-rollback`, 'Rollback to run 3');
+  await playTurns(client, rolled, [...filler('codex', 3, 'Build the feature, step'), ...filler('claude', 2, 'Try an alternative, step'), { provider: 'codex', userMessage: 'Merge both ideas.' }], say);
+  const rollback = (await client.request(RollbackThreadDocument, { input: { threadId: rolled, toOrdinal: 3 } })).rollbackThread;
+  say.line(`  rollbackThread to 3: head ${rollback.thread.headOrdinal}, runs ${rollback.rolledBackRuns.map((run) => run.ordinal).join(', ')} rolled back, ${rollback.supersededHandoffs.length} handoff(s) withdrawn (${rollback.supersededHandoffs.map((handoff) => describeRange(handoff.coveredRunOrdinals)).join(', ')})`);
   for (const entry of rollback.providerThreads) {
     const native = entry.nativeRollback;
     say.line(`    ${entry.providerThread.provider} ${entry.providerThread.id}: ${entry.action}${native ? ` (drop ${native.turnsToDrop} native turn(s) of ${native.nativeThreadRef}, back to run ${native.toOrdinal})` : ''}`);
     if (entry.action === 'ROLLED_BACK') {
-      const confirmed = (await gql(CONFIRM_ROLLBACK, { input: { providerThreadId: entry.providerThread.id } })).confirmProviderRollback;
+      const confirmed = (await client.request(ConfirmProviderRollbackDocument, { input: { providerThreadId: entry.providerThread.id } })).confirmProviderRollback;
       say.line(`    confirmProviderRollback ${confirmed.id}: ${confirmed.status}`);
     }
   }
-  await playTurns(gql, rolled, [{ provider: 'claude', userMessage: 'Try the alternative again, from run 3.' }, { provider: 'codex', userMessage: 'Finish the feature.' }], say);
+  await playTurns(client, rolled, [{ provider: 'claude', userMessage: 'Try the alternative again, from run 3.' }, { provider: 'codex', userMessage: 'Finish the feature.' }], say);
   show('rollback', rolled);
 
   say.line('');
   say.line('4. Fork and merge-back: fork after run 2, work on the fork, merge it back into the source');
-  const source = await createThread(gql, `${prefix}-source`, 'Main line');
-  await playTurns(gql, source, [{ provider: 'codex', userMessage: 'Add a search endpoint.', facts: [{ kind: 'GOAL', text: 'Search by name prefix' }] }, { provider: 'codex', userMessage: 'Add paging.' }], say);
-  const fork = (await gql(FORK, { input: { sourceThreadId: source, fromOrdinal: 2, id: `${prefix}-fork`, title: 'Experiment: a trie index' } })).forkThread;
-  say.line(`  forkThread from run ${fork.lineage.sourcePoint.runOrdinal}: ${fork.id} (no provider chosen until its first run)`);
+  const source = await createThread(client, `${prefix}-source`, 'Main line');
+  await playTurns(client, source, [{ provider: 'codex', userMessage: 'Add a search endpoint.', facts: [{ kind: 'GOAL', text: 'Search by name prefix' }] }, { provider: 'codex', userMessage: 'Add paging.' }], say);
+  const fork = (await client.request(ForkThreadDocument, { input: { sourceThreadId: source, fromOrdinal: 2, id: `${prefix}-fork`, title: 'Experiment: a trie index' } })).forkThread;
+  say.line(`  forkThread from run ${fork.lineage.sourcePoint?.runOrdinal}: ${fork.id} (no provider chosen until its first run)`);
   const experiment: Turn = { provider: 'codex', userMessage: 'Try a trie for prefix lookups.', facts: [{ kind: 'DECISION', text: 'Use a trie for prefix lookups' }, { kind: 'COMMAND', text: 'npm run bench -- search: p99 4 ms (was 31 ms)', key: 'bench-search', status: 'ok' }, { kind: 'QUESTION', text: 'Is 40 MB more memory acceptable?', key: 'memory', status: 'open' }] };
-  const forkRun = await playTurn(gql, fork.id, experiment, say);
-  await finishTurn(gql, forkRun.run.id, experiment);
-  const merge = (await gql(MERGE_BACK, { id: fork.id })).mergeBack;
-  say.line(`  mergeBack: ${merge.kind} ${merge.status}, fork runs ${merge.basePoint.runOrdinal + 1}-${merge.sourcePoint.runOrdinal} offered to the source`);
-  const takeIn: Turn = { provider: 'codex', userMessage: 'Adopt the trie from the experiment.' };
-  const taken = await playTurn(gql, source, takeIn, say);
-  await finishTurn(gql, taken.run.id, takeIn);
+  await playTurn(client, fork.id, experiment, say);
+  const merge = (await client.request(MergeBackDocument, { input: { forkThreadId: fork.id } })).mergeBack;
+  say.line(`  mergeBack: ${merge.kind} ${merge.status}, fork runs ${(merge.basePoint?.runOrdinal ?? 0) + 1}-${merge.sourcePoint.runOrdinal} offered to the source`);
+  await playTurn(client, source, { provider: 'codex', userMessage: 'Adopt the trie from the experiment.' }, say);
   show('source', source);
   show('fork', fork.id);
 
   say.line('');
   say.line('5. Subagent: a Claude subagent works for a running Codex run, and reports back');
-  const parent = await createThread(gql, `${prefix}-parent`, 'Parent with a subagent');
-  await playTurns(gql, parent, [{ provider: 'codex', userMessage: 'Rename parse() to parseRecord().' }], say);
+  const parent = await createThread(client, `${prefix}-parent`, 'Parent with a subagent');
+  await playTurns(client, parent, [{ provider: 'codex', userMessage: 'Rename parse() to parseRecord().' }], say);
   const parentTurn: Turn = { provider: 'codex', userMessage: 'Update every caller.', facts: [{ kind: 'DECISION', text: 'Rename the 3 callers in one commit' }] };
-  const running = await playTurn(gql, parent, parentTurn, say);
-  const child = (await gql(SPAWN, { input: { parentRunId: running.run.id, provider: 'claude', task: 'Find every caller of parse() and list them.', id: `${prefix}-subagent`, title: 'Subagent: find callers' } })).spawnSubagent;
-  say.line(`  spawnSubagent during run ${child.lineage.sourcePoint.runOrdinal}: ${child.id}`);
-  const childTurn: Turn = { provider: 'claude', userMessage: 'Find every caller of parse().', facts: [{ kind: 'NOTE', text: 'parse() has 3 callers: a.ts, b.ts, c.ts' }] };
-  await playTurns(gql, child.id, [childTurn], say);
-  const result = (await gql(COMPLETE_SUBAGENT, { input: { childThreadId: child.id, result: 'parse() has 3 callers: src/a.ts, src/b.ts, src/c.ts' } })).completeSubagent;
-  say.line(`  completeSubagent: ${result.kind} ${result.status}, returned to run ${child.lineage.sourcePoint.runOrdinal} as ${result.handoff?.strategy}`);
-  await finishTurn(gql, running.run.id, parentTurn);
-  await playTurns(gql, parent, [{ provider: 'claude', userMessage: 'Review the rename.' }], say);
+  const childId = `${prefix}-subagent`;
+  await playTurn(client, parent, parentTurn, say, async (running) => {
+    const child = (await client.request(SpawnSubagentDocument, { input: { parentRunId: running.run.id, provider: 'claude', task: 'Find every caller of parse() and list them.', id: childId, title: 'Subagent: find callers' } })).spawnSubagent;
+    say.line(`  spawnSubagent during run ${child.lineage.sourcePoint?.runOrdinal}: ${child.id}`);
+    await playTurn(client, child.id, { provider: 'claude', userMessage: 'Find every caller of parse().', facts: [{ kind: 'NOTE', text: 'parse() has 3 callers: a.ts, b.ts, c.ts' }] }, say);
+    const result = (await client.request(CompleteSubagentDocument, { input: { childThreadId: child.id, result: 'parse() has 3 callers: src/a.ts, src/b.ts, src/c.ts' } })).completeSubagent;
+    say.line(`  completeSubagent: ${result.kind} ${result.status}, returned to run ${child.lineage.sourcePoint?.runOrdinal} as ${result.handoff?.strategy}`);
+  });
+  await playTurns(client, parent, [{ provider: 'claude', userMessage: 'Review the rename.' }], say);
   show('parent', parent);
-  show('subagent', child.id);
+  show('subagent', childId);
 
   say.line('');
   say.line('6. A resumed blank: back on Codex at run 4, the provider starts a fresh session instead of resuming');
-  const blank = await createThread(gql, `${prefix}-blank`, 'Resumed blank: a fresh session where a resume was asked');
-  await playTurns(gql, blank, [...filler('codex', 2, 'Write the exporter, step'), { provider: 'claude', userMessage: 'Review the exporter.' }], say);
+  const blank = await createThread(client, `${prefix}-blank`, 'Resumed blank: a fresh session where a resume was asked');
+  await playTurns(client, blank, [...filler('codex', 2, 'Write the exporter, step'), { provider: 'claude', userMessage: 'Review the exporter.' }], say);
   const back: Turn = { provider: 'codex', userMessage: 'Apply the review comments.' };
-  const resuming = await playTurn(gql, blank, back, say);
-  const fresh = `codex-native-${randomBytes(4).toString('hex')}`;
-  const bound = (await gql(BIND, { input: { providerThreadId: resuming.providerThread.id, nativeThreadRef: fresh, fencingToken: resuming.dispatch.fencingToken } })).bindNativeThread;
-  say.line(`  bindNativeThread ${fresh} where ${resuming.dispatch.nativeThreadRef} was to be resumed: resumedBlank ${bound.resumedBlank}, ${bound.providerThread.id} ${bound.providerThread.status}`);
-  const { replanned } = bound;
-  say.decision(replanned.run.ordinal, 'codex', replanned.plan, replanned.handoff);
-  try {
-    await finishTurn(gql, resuming.run.id, back, resuming.dispatch.fencingToken);
-    say.line('  the blank session\'s late completion was recorded (it should not have been)');
-  } catch (error) {
-    say.line(`  the blank session's late completion: ${(error as Error).message}`);
-  }
-  await finishTurn(gql, resuming.run.id, back, replanned.dispatch.fencingToken);
+  // The provider runs a fresh session where a resume was asked; runTurn's bind finds it out and
+  // dispatches the re-planned run, while the blank session still tries to complete.
+  const resumesBlank: Agent = async (call) => {
+    const { replaced } = call;
+    if (replaced) say.line(`  bindNativeThread ${replaced.nativeThreadRef} where ${replaced.dispatch.nativeThreadRef} was to be resumed: resumedBlank true, ${replaced.providerThread.id} ${replaced.providerThread.status}`);
+    say.decision(call.run.ordinal, call.run.provider, call.plan, call.handoff);
+    if (!replaced) return { nativeThreadRef: `codex-native-${randomBytes(4).toString('hex')}`, ...outcomeOf(back) };
+    try {
+      await client.request(CompleteRunDocument, { input: { runId: call.run.id, fencingToken: replaced.dispatch.fencingToken, ...outcomeOf(back) } });
+      say.line("  the blank session's late completion was recorded (it should not have been)");
+    } catch (error) {
+      if (!(error instanceof ThreadlineClientError)) throw error;
+      say.line(`  the blank session's late completion: ${error.message}`);
+    }
+    return { nativeThreadRef: nativeThreadOf(call), ...outcomeOf(back) };
+  };
+  await runTurn(client, startInput(blank, back), resumesBlank);
   show('blank', blank);
 
   say.flush();

@@ -12,6 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import { createThreadlineClient } from '../client/index.js';
 import { loadConfig } from '../src/config.js';
 import { createDriver } from '../src/graph/driver.js';
 import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
@@ -19,7 +20,7 @@ import { startService } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
 import type { Operation } from '../test/model/operations.js';
 import { serviceEnvironment } from '../test/model/providers.js';
-import type { GraphQLClient, GraphQLResult } from '../test/model/runner.js';
+import type { GraphQLClient } from '../test/model/runner.js';
 import { graphChecks, replay, runSequence, sequenceArbitrary, type GraphChecks } from '../test/model/sequences.js';
 
 interface FuzzOptions {
@@ -62,12 +63,10 @@ async function main(options: FuzzOptions): Promise<number> {
     }),
   );
   const driver = instances[0]!.driver;
+  // The model's documents are its own, and it compares refusals: execute answers errors as they came.
+  const clients = instances.map(({ service }) => createThreadlineClient({ url: service.url }));
   let requests = 0;
-  const client: GraphQLClient = async (query, variables) => {
-    const { service } = instances[requests++ % instances.length]!;
-    const response = await fetch(service.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-    return (await response.json()) as GraphQLResult;
-  };
+  const client: GraphQLClient = (query, variables) => clients[requests++ % clients.length]!.execute(query, variables);
   if (instances.length > 1) console.log(`${instances.length} service instances on one Neo4j, taking the requests in turn`);
   try {
     if (options.replay) {

@@ -14,7 +14,8 @@ import { parseArgs } from 'node:util';
 import { MAX_IMPORTED_RUNS } from '../src/domain/imports.js';
 import { detectFormat, parseSession, type ImportedRun, type ParsedSession } from '../src/sessions/index.js';
 import { fileOf } from '../src/sessions/turn.js';
-import { DEFAULT_URL, graphqlClient, graphqlEndpoint, viewerUrl, type Gql } from './demo.js';
+import { createThreadlineClient, CreateThreadDocument, ImportRunsDocument, ProviderThreadsByNativeRefDocument, type ImportedRunInput, type ThreadlineClient } from '../client/index.js';
+import { DEFAULT_URL, viewerUrl } from './demo.js';
 
 // Well under the service's 1 MB limit on a request body, whatever the runs hold.
 const BATCH_BYTES = 512 * 1024;
@@ -30,12 +31,6 @@ const USAGE = `Usage: npm run import -- [--url URL] [--token TOKEN] [--thread ID
   --thread ID   add the sessions to this thread (created when missing) instead of a new one
   --json        print one JSON object: threadId, runsImported, runsAlreadyPresent,
                 providerThreads [{id, provider, nativeThreadRef, runs}], problems [{file, line, reason}]`;
-
-const PROVIDER_THREADS_OF_SESSION = `query($provider: String!, $ref: String!) {
-  providerThreadsByNativeRef(provider: $provider, nativeThreadRef: $ref) { id threadId }
-}`;
-const CREATE_THREAD = `mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`;
-const IMPORT_RUNS = `mutation($input: ImportRunsInput!) { importRuns(input: $input) { providerThread { id } runs { id } alreadyPresent } }`;
 
 export interface Problem {
   file: string;
@@ -66,7 +61,7 @@ interface Turn {
   session: Session;
   run: ImportedRun;
   /** The ImportedRunInput sent for it. */
-  input: Record<string, unknown>;
+  input: ImportedRunInput;
 }
 
 interface Options {
@@ -78,17 +73,17 @@ interface Options {
 }
 
 async function importSessions(options: Options, progress: (done: number, total: number) => void) {
-  const gql = graphqlClient(graphqlEndpoint(options.url), options.token);
+  const client = createThreadlineClient({ url: options.url, apiKey: options.token });
   const problems: Problem[] = [];
   const unknownRecordTypes = new Map<string, number>();
   const sessions = await readSessions(await sessionFiles(options.paths, problems), problems, unknownRecordTypes);
   const turns = sessions.flatMap(turnsOf).sort((a, b) => byTime(a.run.startedAt, b.run.startedAt));
   const withTurns = sessions.filter((session) => session.parsed.runs.length > 0).sort((a, b) => byTime(a.parsed.runs[0]!.startedAt, b.parsed.runs[0]!.startedAt));
-  for (const session of withTurns) session.holderThreadId = await holderOf(gql, session.parsed);
+  for (const session of withTurns) session.holderThreadId = await holderOf(client, session.parsed);
 
-  const threadId = await targetThread(gql, withTurns, turns, options.thread);
-  if (threadId !== null) await createProviderThreads(gql, threadId, withTurns);
-  const { imported, present } = threadId === null ? { imported: 0, present: 0 } : await sendTurns(gql, threadId, turns, progress);
+  const threadId = await targetThread(client, withTurns, turns, options.thread);
+  if (threadId !== null) await createProviderThreads(client, threadId, withTurns);
+  const { imported, present } = threadId === null ? { imported: 0, present: 0 } : await sendTurns(client, threadId, turns, progress);
   const summary: ImportSummary = {
     threadId,
     runsImported: imported,
@@ -100,13 +95,13 @@ async function importSessions(options: Options, progress: (done: number, total: 
 }
 
 /** Every turn, in time order, to the thread that holds its session, or else to `threadId`. */
-async function sendTurns(gql: Gql, threadId: string, turns: Turn[], progress: (done: number, total: number) => void) {
+async function sendTurns(client: ThreadlineClient, threadId: string, turns: Turn[], progress: (done: number, total: number) => void) {
   let imported = 0;
   let present = 0;
   let done = 0;
   for (const batch of batches(turns)) {
     const { session } = batch[0]!;
-    const answer = (await gql(IMPORT_RUNS, { input: importInput(session, session.holderThreadId ?? threadId, batch.map((turn) => turn.input)) })).importRuns;
+    const answer = (await client.request(ImportRunsDocument, { input: importInput(session, session.holderThreadId ?? threadId, batch.map((turn) => turn.input)) })).importRuns;
     session.providerThreadId = answer.providerThread.id;
     session.runs += answer.runs.length + answer.alreadyPresent;
     imported += answer.runs.length;
@@ -178,27 +173,32 @@ function turnsOf(session: Session): Turn[] {
   });
 }
 
-function runInput(run: ImportedRun, sourceKey: string): Record<string, unknown> {
+function runInput(run: ImportedRun, sourceKey: string): ImportedRunInput {
   // The provider's own word for a failed turn is its last failure; an interrupted one has none.
   const failure = run.status === 'failed' ? run.facts.findLast((fact) => fact.kind === 'failure') : undefined;
   return {
     sourceKey,
     startedAt: run.startedAt,
     completedAt: run.completedAt,
-    status: run.status.toUpperCase(),
+    status: upper(run.status),
     model: run.model,
     userMessage: run.userMessage,
     assistantMessage: run.assistantMessage,
     error: failure?.text ?? null,
     facts: run.facts.map((fact) => {
       const file = fileOf(fact);
-      return { kind: fact.kind.toUpperCase(), text: fact.text, key: fact.key, status: fact.status, ...(file && { file: { ...file, change: file.change.toUpperCase() } }) };
+      return { kind: upper(fact.kind), text: fact.text, key: fact.key, status: fact.status, ...(file && { file: { ...file, change: upper(file.change) } }) };
     }),
   };
 }
 
-async function holderOf(gql: Gql, session: ParsedSession): Promise<string | null> {
-  const holders = (await gql(PROVIDER_THREADS_OF_SESSION, { provider: session.provider, ref: session.sessionId })).providerThreadsByNativeRef as { threadId: string }[];
+/** The API's name of a value the domain stores in lower case (the type checks that the two lists agree). */
+function upper<T extends string>(value: T): Uppercase<T> {
+  return value.toUpperCase() as Uppercase<T>;
+}
+
+async function holderOf(client: ThreadlineClient, session: ParsedSession): Promise<string | null> {
+  const holders = (await client.request(ProviderThreadsByNativeRefDocument, { provider: session.provider, nativeThreadRef: session.sessionId })).providerThreadsByNativeRef;
   return holders[0]?.threadId ?? null;
 }
 
@@ -207,14 +207,14 @@ async function holderOf(gql: Gql, session: ParsedSession): Promise<string | null
  * earliest (none without sessions); otherwise the thread new sessions go to: --thread, else the one
  * holding the earliest held session, else a new thread named after the first session.
  */
-async function targetThread(gql: Gql, sessions: Session[], turns: Turn[], requested: string | undefined): Promise<string | null> {
+async function targetThread(client: ThreadlineClient, sessions: Session[], turns: Turn[], requested: string | undefined): Promise<string | null> {
   const held = turns.find((turn) => turn.session.holderThreadId !== null)?.session.holderThreadId ?? null;
   const anyNew = sessions.some((session) => session.holderThreadId === null);
   if (!anyNew) return held;
   // createThread answers with an existing thread unchanged, title included.
-  if (requested !== undefined) return (await gql(CREATE_THREAD, { input: { id: requested, title: titleOf(turns[0]!) } })).createThread.id;
+  if (requested !== undefined) return (await client.request(CreateThreadDocument, { input: { id: requested, title: titleOf(turns[0]!) } })).createThread.id;
   if (held !== null) return held;
-  return (await gql(CREATE_THREAD, { input: { title: titleOf(turns[0]!) } })).createThread.id;
+  return (await client.request(CreateThreadDocument, { input: { title: titleOf(turns[0]!) } })).createThread.id;
 }
 
 function titleOf({ session, run }: Turn): string {
@@ -229,15 +229,15 @@ function titleOf({ session, run }: Turn): string {
  * the planner continues a provider's newest provider thread, which is then the one that served its
  * latest turn, not a subagent that happened to start late in an earlier session.
  */
-async function createProviderThreads(gql: Gql, threadId: string, sessions: Session[]): Promise<void> {
+async function createProviderThreads(client: ThreadlineClient, threadId: string, sessions: Session[]): Promise<void> {
   const fresh = sessions.filter((session) => session.holderThreadId === null);
   fresh.sort((a, b) => byTime(a.parsed.runs.at(-1)!.startedAt, b.parsed.runs.at(-1)!.startedAt));
   for (const session of fresh) {
-    session.providerThreadId = (await gql(IMPORT_RUNS, { input: importInput(session, threadId, []) })).importRuns.providerThread.id;
+    session.providerThreadId = (await client.request(ImportRunsDocument, { input: importInput(session, threadId, []) })).importRuns.providerThread.id;
   }
 }
 
-function importInput(session: Session, threadId: string, runs: Record<string, unknown>[]) {
+function importInput(session: Session, threadId: string, runs: ImportedRunInput[]) {
   const { provider, sessionId, model } = session.parsed;
   return { threadId, providerThread: { provider, nativeThreadRef: sessionId, model }, runs };
 }
@@ -299,7 +299,7 @@ function printSummary(options: Options, summary: ImportSummary, skipped: number)
   if (skipped > 0) console.log(`  ${skipped} session(s) without a turn: nothing to import`);
   if (problems.length > 0) console.log(`Problems (${problems.length}):`);
   for (const problem of problems) console.log(`  ${problem.file}${problem.line === null ? '' : `:${problem.line}`}: ${problem.reason}`);
-  if (threadId !== null) console.log(`Viewer: ${viewerUrl(graphqlEndpoint(options.url), threadId)}`);
+  if (threadId !== null) console.log(`Viewer: ${viewerUrl(options.url, threadId)}`);
 }
 
 function describeUnknown(counts: Map<string, number>): string | null {

@@ -60,7 +60,7 @@ describe('npm run demo', () => {
       '4 codex FULL_HANDOFF_NEW CREATE [RESUME_FAILED]',
     ]);
     expect(output).toMatch(/resumedBlank true, pt_\S+ RESUME_FAILED/);
-    expect(output).toMatch(/the blank session's late completion: GraphQL error STALE_DISPATCH/);
+    expect(output).toMatch(/the blank session's late completion: STALE_DISPATCH: /);
 
     // Every decision comes with its reasons, one per line below it.
     lines.forEach((line, index) => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ThreadlineError } from '../../src/domain/errors.js';
 import { checkImportedRuns, importKeyOf, importedRunAction, importedRunPlan, type ImportedRunInput } from '../../src/domain/imports.js';
-import { graphqlEndpoint, viewerUrl } from '../../tools/demo.js';
+import { graphqlEndpoint } from '../../client/index.js';
+import { viewerUrl } from '../../tools/demo.js';
 
 const run = (sourceKey: string, startedAt: string, extra: Partial<ImportedRunInput> = {}): ImportedRunInput => ({
   sourceKey,

@@ -1,0 +1,104 @@
+// A typed client of Threadline's GraphQL API over HTTP. It depends on nothing but `fetch`, so a
+// product UI, an orchestrator or this project's own tools can use it as it is.
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+
+export interface ThreadlineClientOptions {
+  /** The service's base URL (`http://127.0.0.1:4000`) or its endpoint (`.../graphql`): both mean the same. */
+  url: string;
+  /** Sent as `Authorization: Bearer <apiKey>`, when the service runs with THREADLINE_API_KEYS. */
+  apiKey?: string;
+  /** Default: the global fetch. */
+  fetch?: typeof fetch;
+}
+
+/** One error of a GraphQL answer, as the service sends it. */
+export interface GraphQLErrorBody {
+  message: string;
+  path?: (string | number)[];
+  extensions?: { code?: string; [key: string]: unknown };
+}
+
+/** A GraphQL answer as it came: data and errors side by side, and the HTTP status. */
+export interface ExecutionResult<TResult> {
+  status: number;
+  data: TResult | null;
+  errors: GraphQLErrorBody[];
+}
+
+/** A generated document (`client/generated/operations.ts`): its text, typed with its answer and variables. */
+export type TypedDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & { toString(): string };
+
+type VariablesArgument<TVariables> = Record<string, never> extends TVariables ? [variables?: TVariables] : [variables: TVariables];
+
+/**
+ * Any refusal: the service's GraphQL errors (code is the first one's `extensions.code`, e.g.
+ * STALE_DISPATCH, NOT_FOUND, UNAUTHENTICATED), or an answer that is not GraphQL at all (code
+ * BAD_RESPONSE: a proxy's error page, a wrong URL).
+ */
+export class ThreadlineClientError extends Error {
+  readonly code: string;
+  /** The first error's extensions (details such as `limit` or `limitBytes`); empty for BAD_RESPONSE. */
+  readonly extensions: Readonly<Record<string, unknown>>;
+
+  constructor(
+    readonly errors: readonly GraphQLErrorBody[],
+    readonly status: number,
+  ) {
+    const [first] = errors;
+    const code = first?.extensions?.code ?? 'BAD_RESPONSE';
+    super(`${code}: ${errors.map((error) => error.message).join('; ')}`);
+    this.name = 'ThreadlineClientError';
+    this.code = code;
+    this.extensions = first?.extensions ?? {};
+  }
+}
+
+export interface ThreadlineClient {
+  /** The GraphQL endpoint requests go to. */
+  readonly endpoint: string;
+  /** Runs one operation and returns its data; any error rejects with ThreadlineClientError. */
+  request<TResult, TVariables>(document: TypedDocument<TResult, TVariables>, ...variables: VariablesArgument<TVariables>): Promise<TResult>;
+  /**
+   * Runs one document and answers what came back, errors included, without throwing on them: for
+   * callers that compare refusals (the model-based tests). Only an answer that is not GraphQL rejects.
+   */
+  execute<TResult = unknown, TVariables = Record<string, unknown>>(document: TypedDocument<TResult, TVariables> | string, variables?: TVariables): Promise<ExecutionResult<TResult>>;
+}
+
+/** The GraphQL endpoint of a service URL: its base URL, or the endpoint itself (ending in /graphql). */
+export function graphqlEndpoint(url: string): string {
+  const trimmed = url.replace(/\/+$/, '');
+  return trimmed.endsWith('/graphql') ? trimmed : `${trimmed}/graphql`;
+}
+
+export function createThreadlineClient(options: ThreadlineClientOptions): ThreadlineClient {
+  const endpoint = graphqlEndpoint(options.url);
+  const send = options.fetch ?? fetch;
+  const headers = { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) };
+
+  async function execute<TResult>(document: { toString(): string }, variables: unknown = {}): Promise<ExecutionResult<TResult>> {
+    const response = await send(endpoint, { method: 'POST', headers, body: JSON.stringify({ query: document.toString(), variables }) });
+    const text = await response.text();
+    let body: { data?: TResult | null; errors?: GraphQLErrorBody[] };
+    try {
+      body = JSON.parse(text) as typeof body;
+    } catch {
+      throw new ThreadlineClientError([{ message: `${endpoint} answered HTTP ${response.status} with a body that is not JSON: ${text.slice(0, 200)}` }], response.status);
+    }
+    if (typeof body !== 'object' || body === null || (body.data === undefined && !Array.isArray(body.errors))) {
+      throw new ThreadlineClientError([{ message: `${endpoint} answered HTTP ${response.status} with JSON that is not a GraphQL answer: ${text.slice(0, 200)}` }], response.status);
+    }
+    return { status: response.status, data: body.data ?? null, errors: body.errors ?? [] };
+  }
+
+  return {
+    endpoint,
+    execute,
+    async request<TResult, TVariables>(document: TypedDocument<TResult, TVariables>, ...[variables]: VariablesArgument<TVariables>): Promise<TResult> {
+      const result = await execute<TResult>(document, variables);
+      if (result.errors.length) throw new ThreadlineClientError(result.errors, result.status);
+      if (result.data === null) throw new ThreadlineClientError([{ message: `${endpoint} answered HTTP ${result.status} without data` }], result.status);
+      return result.data;
+    },
+  };
+}
