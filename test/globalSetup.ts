@@ -1,11 +1,15 @@
 // One real Neo4j for the integration run, chosen by chooseNeo4j like the service's: NEO4J_URI when
-// set, else a container when a Docker engine answers, else a throwaway local Neo4j from Maven Central's jars.
+// set, else a container when a Docker engine answers, else a throwaway local Neo4j from Maven Central's
+// jars. And the lineage viewer's browser modules compiled from this tree, which every service serves.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../src/config.js';
 import { chooseNeo4j, type ChosenNeo4j } from '../src/graph/chooseNeo4j.js';
 import type { Neo4jConnection } from '../src/graph/driver.js';
 import { NEO4J_VERSION } from '../src/graph/localNeo4jInstall.js';
+import { projectRoot } from '../src/graph/projectRoot.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,14 +24,15 @@ type TestNeo4j = ProvidedContext['neo4j'];
 const SHARED = Symbol.for('threadline.test.neo4j');
 interface Shared {
   neo4j: Promise<{ connection: TestNeo4j; stop: () => Promise<void> }>;
+  viewer: Promise<unknown>;
   users: number;
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const registry = globalThis as { [SHARED]?: Shared };
-  const shared = (registry[SHARED] ??= { neo4j: startNeo4j(), users: 0 });
+  const shared = (registry[SHARED] ??= { neo4j: startNeo4j(), viewer: promisify(execFile)('npm', ['run', '--silent', 'build:viewer'], { cwd: projectRoot() }), users: 0 });
   shared.users++;
-  const { connection, stop } = await shared.neo4j;
+  const [{ connection, stop }] = await Promise.all([shared.neo4j, shared.viewer]);
   project.provide('neo4j', connection);
   return async () => {
     if (--shared.users > 0) return;

@@ -1,9 +1,8 @@
 // The lineage viewer (GET /lineage/:threadId) in a real headless browser: Debian's chromium driven by
 // playwright-core, on the design example seeded through GraphQL, and on a thread longer than the
 // viewer's window. Writes a screenshot to test-output/ (copy it to docs/images/ when the viewer's look
-// changes on purpose). Compiles the viewer's modules first (`npm run build:viewer`), so that the page
-// serves the TypeScript of this tree.
-import { execFileSync } from 'node:child_process';
+// changes on purpose). test/globalSetup.ts compiles the viewer's modules first, so that the page serves
+// the TypeScript of this tree.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -24,7 +23,6 @@ let secured: TestService;
 let browser: Promise<Browser> | undefined;
 
 beforeAll(async () => {
-  execFileSync('npm', ['run', '--silent', 'build:viewer'], { cwd: projectRoot(), stdio: 'inherit' });
   t = await startTestService();
   secured = await startTestService({ THREADLINE_API_KEYS: `${API_KEY}=viewer_tenant` });
 });
