@@ -34,6 +34,18 @@ export interface Machine {
   loadAverage: { atStart: number; atEnd: number };
 }
 
+/** The naive baseline's plans against planRun's, checked before and after the timings. */
+export interface NaiveAgreement {
+  agreements: number;
+  disagreements: string[];
+}
+
+export interface MemoryPeaks {
+  nodePeakRssMiB: number;
+  /** null when the bench did not run its own Neo4j, or /proc did not say. */
+  neo4jPeakRssMiB: number | null;
+}
+
 export interface Ratios {
   planRunLargestOverSmallest: Record<string, number>;
   planRunHttpOverFloor: Record<string, number>;
@@ -49,12 +61,12 @@ export interface BenchReport {
   seeding: Record<number, SeedResult>;
   decisions: Record<string, string>;
   latency: Record<string, Stats>;
-  naive: { agreements: number; disagreements: string[] };
+  naive: NaiveAgreement;
   summaries: Record<number, SummaryFigures>;
   dbHits: Record<string, number>;
   profiles: Record<string, string[]>;
   throughput: Record<string, ThroughputFigures>;
-  memory: { nodePeakRssMiB: number; neo4jPeakRssMiB: number | null };
+  memory: MemoryPeaks;
   machine: Machine;
   ratios: Ratios;
   product: ProductSection;

@@ -6,10 +6,12 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import neo4j, { type Driver, type ProfiledPlan } from 'neo4j-driver';
 import { loadConfig } from '../src/config.js';
-import { decidePlan, measurableDeltaRange, type PlanningSnapshot } from '../src/domain/planner.js';
+import { decidePlan, measurableDeltaRange, type Plan, type PlannerSettings, type PlanningSnapshot } from '../src/domain/planner.js';
+import type { ProviderDefinition } from '../src/domain/providers.js';
 import { LINEAGE_RULE_PARAMETERS } from '../src/domain/standing.js';
 import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
 import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
+import type { LocalNeo4j } from '../src/graph/localNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
 import { toProviderThread, toThread } from '../src/graph/repositories/mapping.js';
 import { loadPlanningSnapshot } from '../src/graph/repositories/planning.js';
@@ -23,9 +25,9 @@ import { startService } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
 import { Api, ApiError, describePlan, type PlanView } from './api.js';
 import { measureFootprints, type StoreFootprint } from './footprint.js';
-import { interleaved, peakRssMiB, stats, type Case } from './measure.js';
-import { prepareProduct, type ReadThread } from './product.js';
-import { productSection, renderPlannerTables, renderProduct, renderResultsFile, writeResults, type BenchReport, type Machine, type Ratios, type SummaryFigures, type ThroughputFigures } from './report.js';
+import { interleaved, peakRssMiB, stats, type Case, type Stats } from './measure.js';
+import { prepareProduct, type PreparedProduct, type ReadThread } from './product.js';
+import { productSection, renderPlannerTables, renderProduct, renderResultsFile, writeResults, type BenchReport, type Machine, type MemoryPeaks, type NaiveAgreement, type Ratios, type SummaryFigures, type ThroughputFigures } from './report.js';
 import { seedThread, TENANT, type SeedResult } from './seed.js';
 import { DEFAULT_ITERATIONS, HEAP, PAGE_CACHE, SUMMARY_BUDGET } from './settings.js';
 
@@ -41,13 +43,39 @@ export interface BenchOptions {
   log: (line: string) => void;
 }
 
+/** What every step works with: the service under test, the graph behind it and this run's threads. */
+interface Bench {
+  driver: Driver;
+  database: string;
+  api: Api;
+  context: OperationContext;
+  planner: PlannerSettings;
+  /** The seeded threads' main provider (the last one) and the other one (owed a handoff). */
+  providers: [ProviderDefinition, ProviderDefinition];
+  /** Prefix of every thread this run creates. */
+  run: string;
+  log: (line: string) => void;
+}
+
+/** One planRun the planner's cases time: a provider asked for on the read thread of one size. */
 interface PlanCase {
   size: number;
   label: string;
+  /** `<size> <label>`: names its decision, its db hits and (after the kind of timing) its timings. */
+  key: string;
+  threadId: string;
   provider: string;
   runtimeMode: string | null;
   cleanContext: boolean;
 }
+
+/** Each throughput case: its name, its concurrent orchestrators, and whether they share one thread. */
+const THROUGHPUT = [
+  ['1 orchestrator', 1, false],
+  ['4 orchestrators', 4, false],
+  ['16 orchestrators', 16, false],
+  ['16 on one thread', 16, true],
+] as const;
 
 /** Not bench/seed.ts's SEEDED_RUNTIME_MODE: asking for it makes the seeded provider threads stale. */
 const STALE_RUNTIME_MODE = 'read-only';
@@ -63,282 +91,349 @@ export function parseArgs(argv: string[]): Omit<BenchOptions, 'log' | 'write'> {
   return { sizes, iterations, warmup: Math.max(2, Math.round(iterations / 10)), seconds: Number(value('--seconds') ?? (quick ? 3 : 10)) };
 }
 
-async function serverNow(driver: Driver, database: string): Promise<string> {
-  const result = await driver.executeQuery('RETURN toString(datetime()) AS now', {}, { database });
-  return String(result.records[0]!.get('now'));
-}
-
 export async function main(options: BenchOptions): Promise<BenchReport> {
-  const log = options.log;
-  const neo4jInUse = options.neo4j
-    ? { connection: options.neo4j, local: null, close: () => Promise.resolve() }
-    : await chooseNeo4j(loadConfig(process.env).neo4j, { start: 'throwaway', storePrefix: 'threadline-bench-', heap: HEAP, pageCache: PAGE_CACHE, progress: log });
-  const { connection, local } = neo4jInUse;
-  const driver = createDriver(connection);
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
-  const service = await startService({ ...config, neo4j: { ...config.neo4j, database: connection.database } }, driver, createLogger('silent'));
-  const providers = new Map(config.providers.map((p) => [p.id, p]));
-  const context: OperationContext = {
-    graph: new Graph(driver, connection.database, '').forTenant(TENANT),
-    providers,
-    planner: config.planner,
-    summaries: { policy: config.summaries, summarizers: new Map() },
-  };
-  const api = new Api(service.url);
-  const run = `bench-${Date.now().toString(36)}`;
-  const [mainProvider, otherProvider] = config.providers as [(typeof config.providers)[number], (typeof config.providers)[number]];
-  const [main, other] = [mainProvider.id, otherProvider.id];
+  const { sizes } = options;
+  const { bench, local, close } = await openBench(options);
   const startedAt = new Date().toISOString();
   const loadAtStart = loadavg()[0]!;
-  const { sizes } = options;
-  let report: Omit<BenchReport, 'product'> & { prepared: Awaited<ReturnType<typeof prepareProduct>> };
+  let measured: Omit<BenchReport, 'product'>;
+  let prepared: PreparedProduct;
   try {
-    // 1. Seed: one read thread per size, each in a time window of its own for the analytics.
-    const seeding: Record<number, SeedResult> = {};
-    const read = new Map<number, ReadThread>();
-    for (const size of sizes) {
-      log(`seeding ${size} runs`);
-      const from = await serverNow(driver, connection.database);
-      const seeded = await seedThread(driver, connection.database, { threadId: `${run}-${size}`, size, providers: [mainProvider, otherProvider], planner: config.planner, log });
-      const window: AnalyticsWindow = { from, to: await serverNow(driver, connection.database) };
-      seeding[size] = seeded;
-      read.set(size, { threadId: seeded.threadId, window });
-      log(`  ${size} runs: ${seeded.providerThreads} provider threads, ${seeded.handoffs} handoffs, ${seeded.coversEdges} COVERS, ${seeded.facts} facts, ${seeded.checkpoints} checkpoints in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.runsPerSecond)} runs/s)`);
-    }
-
-    // 2. Sanity: the seeded threads plan sensibly through the real planRun.
-    const cases: PlanCase[] = sizes.flatMap((size) => [
-      { size, label: `${main} (last provider)`, provider: main, runtimeMode: null, cleanContext: false },
-      { size, label: `${other} (delta)`, provider: other, runtimeMode: null, cleanContext: false },
-      { size, label: `${other} clean context`, provider: other, runtimeMode: null, cleanContext: true },
-      // Stale from what the graph holds: the target provider thread runs in another mode.
-      { size, label: `${other} stale (mode changed)`, provider: other, runtimeMode: STALE_RUNTIME_MODE, cleanContext: false },
-    ]);
-    const planOverHttp = (c: PlanCase) => api.planRun({ threadId: `${run}-${c.size}`, provider: c.provider, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext });
-    const decisions: Record<string, string> = {};
-    for (const c of cases) {
-      const plan = await planOverHttp(c);
-      decisions[`${c.size} ${c.label}`] = describePlan(plan);
-      if (c.provider === main && !c.cleanContext && plan.providerThreadAction !== 'REUSE') throw new Error(`seeded ${c.size}: ${main} should reuse, got ${JSON.stringify(plan)}`);
-      if (c.runtimeMode === STALE_RUNTIME_MODE && !plan.stalenessSignals.includes('INCOMPATIBLE_CONFIG')) throw new Error(`seeded ${c.size}: ${other} should be stale, got ${JSON.stringify(plan)}`);
-      if (c.provider === other && !c.cleanContext && !c.runtimeMode && !['DELTA_HANDOFF', 'FULL_HANDOFF_NEW', 'FULL_HANDOFF_EXISTING'].includes(plan.decision)) throw new Error(`seeded ${c.size}: ${other} should get a handoff, got ${JSON.stringify(plan)}`);
-    }
-    log(`plans: ${JSON.stringify(decisions)}`);
-
-    // 3. The whole product: its threads, the sanity of its rounds, its cases.
-    const prepared = await prepareProduct({ api, driver, database: connection.database, context, providers: [mainProvider, otherProvider], planner: config.planner, sizes, iterations: options.iterations, prefix: run, read, log });
-    log(`product: ${JSON.stringify(prepared.sanity)}`);
-
-    // 4. The naive baseline: the whole thread into TypeScript, then the pure decidePlan.
-    const naive = async (c: PlanCase) => {
-      const threadId = `${run}-${c.size}`;
-      const session = driver.session({ database: connection.database, defaultAccessMode: neo4j.session.READ });
-      try {
-        const loaded = await session.executeRead(async (tx) => {
-          const thread = await tx.run(`MATCH (t:Thread {tenant: $tenant, id: $threadId}) RETURN t {.*} AS thread`, { tenant: TENANT, threadId });
-          const runs = await tx.run(
-            `MATCH (r:Run {tenant: $tenant, threadId: $threadId}) WHERE r.ordinal IS NOT NULL RETURN r.ordinal AS ordinal, r.provider AS provider, r.providerThreadId AS providerThreadId, r.status AS status`,
-            { tenant: TENANT, threadId },
-          );
-          const pts = await tx.run(`MATCH (p:ProviderThread {tenant: $tenant, threadId: $threadId}) WHERE p.provider = $provider RETURN p {.*} AS pt ORDER BY p.seq DESC LIMIT 1`, { tenant: TENANT, threadId, provider: c.provider });
-          const target = pts.records[0] ? (plain(pts.records[0].get('pt')) as Record<string, unknown>) : null;
-          const handoffs = await tx.run(
-            `MATCH (h:ContextHandoff {tenant: $tenant, threadId: $threadId}) WHERE h.toProviderThreadId = $targetId RETURN h.status AS status, h.transferKind AS kind, h.coveredTo AS coveredTo`,
-            { tenant: TENANT, threadId, targetId: target?.id ?? null },
-          );
-          return {
-            thread: plain(thread.records[0]!.get('thread')) as Record<string, unknown>,
-            runs: runs.records.map((r) => plain(r.toObject()) as { ordinal: number; provider: string; providerThreadId: string; status: string }),
-            target,
-            handoffs: handoffs.records.map((r) => plain(r.toObject()) as { status: string; kind: string; coveredTo: number }),
-          };
-        });
-        const runs = loaded.runs.sort((a, b) => a.ordinal - b.ordinal);
-        const thread = toThread(loaded.thread);
-        const head = runs.find((r) => r.ordinal === thread.headOrdinal) ?? null;
-        const target = loaded.target && toProviderThread(loaded.target);
-        const standing = loaded.handoffs.filter((h) => ['pending', 'ready'].includes(h.status) && ['provider_handoff', 'fork'].includes(h.kind));
-        const lastNative = target ? (target.lastRunOrdinal ?? target.inheritedThroughOrdinal ?? 0) : 0;
-        const snapshot: PlanningSnapshot = {
-          headOrdinal: thread.headOrdinal,
-          headProviderThreadId: head?.providerThreadId ?? null,
-          rolledBack: thread.rolledBack,
-          target: target && {
-            providerThread: target,
-            coveredThroughOrdinal: Math.max(target.lastRunOrdinal ?? 0, ...standing.map((h) => h.coveredTo), target.inheritedThroughOrdinal ?? 0),
-            standingHandoffCount: standing.length,
-            runsSinceLastNative: runs
-              .filter((r) => r.ordinal > lastNative && r.status !== 'rolled_back')
-              .slice(0, config.planner.maxRunsElsewhere + 1)
-              .map((r) => ({ ordinal: r.ordinal, providerThreadId: r.providerThreadId })),
-          },
-        };
-        const request = { provider: providers.get(c.provider)!, model: null, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext };
-        const range = measurableDeltaRange(snapshot, config.planner);
-        let deltaChars: number | null = null;
-        if (range) {
-          const summaryRequest = { threadId, title: thread.title, range, strategy: 'delta_since_target_last_seen' as const, targetProvider: c.provider, budgetChars: null };
-          const source = await context.graph.read((tx) => readSummarySource(tx, thread, summaryRequest));
-          deltaChars = summarize(source, summaryRequest).text.length;
-        }
-        return decidePlan(snapshot, request, deltaChars, config.planner);
-      } finally {
-        await session.close();
-      }
-    };
-    let agreements = 0;
-    const disagreements: string[] = [];
-    const checkNaive = async (c: PlanCase) => {
-      const [mine, theirs]: [Awaited<ReturnType<typeof naive>>, PlanView] = [await naive(c), await planOverHttp(c)];
-      const a = `${mine.decision.toUpperCase()}/${mine.providerThreadAction.toUpperCase()}/${mine.providerThreadId ?? theirs.providerThread?.id ?? ''}/${mine.coveredRunOrdinals?.from ?? ''}-${mine.coveredRunOrdinals?.to ?? ''}`;
-      const b = `${theirs.decision}/${theirs.providerThreadAction}/${theirs.providerThread?.id ?? ''}/${theirs.coveredRunOrdinals?.from ?? ''}-${theirs.coveredRunOrdinals?.to ?? ''}`;
-      if (a === b) agreements++;
-      else disagreements.push(`${c.size} ${c.label}: naive ${a} vs planRun ${b}`);
-    };
-    for (const c of cases) await checkNaive(c);
-
-    // 5. Latency, interleaved across every case of every size.
-    const snapshotText = cypher('planner/snapshot');
-    const snapshotParams = (c: PlanCase) => ({ ...LINEAGE_RULE_PARAMETERS, tenant: TENANT, threadId: `${run}-${c.size}`, provider: c.provider, runWindow: neo4j.int(config.planner.maxRunsElsewhere + 1) });
-    const bolt = driver.session({ database: connection.database, defaultAccessMode: neo4j.session.READ });
-    const timed: Case[] = [
-      { name: 'floor: { __typename } over HTTP', run: async () => void (await api.request('{ __typename }')) },
-      { name: 'floor: RETURN 1 over Bolt', run: async () => void (await bolt.run('RETURN 1')) },
-    ];
-    for (const c of cases) {
-      const key = `${c.size} ${c.label}`;
-      timed.push({ name: `planRun HTTP ${key}`, run: async () => void (await planOverHttp(c)) });
-      timed.push({ name: `planRun in-process ${key}`, run: async () => void (await planRun(context, { threadId: `${run}-${c.size}`, provider: c.provider, model: null, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext })) });
-      timed.push({ name: `snapshot Cypher Bolt ${key}`, run: async () => void (await bolt.run(snapshotText, snapshotParams(c))) });
-      timed.push({ name: `naive ${key}`, run: async () => void (await naive(c)) });
-    }
-    const fullSummary = (size: number) =>
-      context.graph.read(async (tx) => {
-        const loaded = (await loadPlanningSnapshot(tx, `${run}-${size}`, main, config.planner.maxRunsElsewhere + 1))!;
-        const range = { from: 1, to: loaded.thread.headOrdinal };
-        const summaryRequest = { threadId: `${run}-${size}`, title: loaded.thread.title, range, strategy: 'full_thread_summary' as const, targetProvider: other, budgetChars: SUMMARY_BUDGET };
-        const source = await readSummarySource(tx, loaded.thread, summaryRequest);
-        const text = summarize(source, summaryRequest).text;
-        return { chars: text.length, runsRead: source.runs.length };
-      });
-    for (const size of sizes) timed.push({ name: `full summary ${size}`, run: async () => void (await fullSummary(size)) });
-    timed.push(...prepared.cases);
-    log(`measuring ${timed.length} cases x ${options.iterations} iterations (+${options.warmup} warm-up), interleaved`);
-    let lastProgress = performance.now();
-    const latency = await interleaved(timed, options.iterations, options.warmup, (done, total) => {
-      if (performance.now() - lastProgress < 60_000 && done < total) return;
-      lastProgress = performance.now();
-      log(`  iteration ${done} of ${total}`);
-    });
-    await bolt.close();
+    const { seeding, read } = await seed(bench, sizes);
+    const cases = planCases(bench, sizes);
+    const decisions = await sanity(bench, cases);
+    prepared = await product(bench, options, read);
+    const naiveBefore = await naiveBaseline(bench, cases);
+    const latency = await measureLatency(bench, cases, prepared.cases, options);
     // Agreement again after the timings (the naive baseline is checked on every case it was timed on).
-    for (const c of cases) await checkNaive(c);
-
-    // 6. Summary lengths and PROFILE db hits.
-    const summaries: Record<number, SummaryFigures> = {};
-    const dbHits: Record<string, number> = {};
-    const profiles: Record<string, string[]> = {};
-    for (const size of sizes) {
-      summaries[size] = await fullSummary(size).catch((error: unknown): SummaryFigures => ({ chars: NaN, runsRead: NaN, error: String((error as { code?: unknown }).code ?? error) }));
-    }
-    const session = driver.session({ database: connection.database });
-    const sum = (plan: ProfiledPlan): number => Number(plan.dbHits ?? 0) + plan.children.reduce((total, child) => total + sum(child), 0);
-    for (const c of cases) {
-      const result = await session.run(`PROFILE ${snapshotText}`, snapshotParams(c));
-      const profile = result.summary.profile;
-      if (!profile) throw new Error('PROFILE returned no profile');
-      dbHits[`${c.size} ${c.label}`] = sum(profile);
-      if (c.size === sizes[sizes.length - 1]) {
-        const operators: string[] = [];
-        const walk = (plan: ProfiledPlan, depth: number): void => {
-          operators.push(`${'  '.repeat(depth)}${plan.operatorType.replace(/@.*/, '')} dbHits=${Number(plan.dbHits ?? 0)} rows=${Number(plan.rows ?? 0)}`);
-          for (const child of plan.children) walk(child, depth + 1);
-        };
-        walk(profile, 0);
-        profiles[`${c.size} ${c.label}`] = operators;
-      }
-    }
-    await session.close();
-
-    // 7. Throughput.
-    const throughput: Record<string, ThroughputFigures> = {};
-    const cycle = async (threadId: string): Promise<string | null> => {
-      try {
-        const started = await api.startRun({ threadId, provider: main, userMessage: 'throughput cycle' });
-        await api.completeRun(started.run.id);
-        return null;
-      } catch (error) {
-        if (error instanceof ApiError) return error.code;
-        throw error;
-      }
-    };
-    for (const [label, workers, shared] of [['1 orchestrator', 1, false], ['4 orchestrators', 4, false], ['16 orchestrators', 16, false], ['16 on one thread', 16, true]] as const) {
-      const threads = Array.from({ length: shared ? 1 : workers }, (_, i) => `${run}-tp-${workers}-${shared ? 'shared' : i}`);
-      for (const id of threads) await api.request(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, { input: { id, title: 'throughput' } });
-      const latencies: number[] = [];
-      const errors: Record<string, number> = {};
-      let cycles = 0;
-      const deadline = performance.now() + options.seconds * 1000;
-      await Promise.all(
-        Array.from({ length: workers }, async (_, i) => {
-          while (performance.now() < deadline) {
-            const start = performance.now();
-            const code = await cycle(threads[shared ? 0 : i]!);
-            if (code === null) {
-              cycles++;
-              latencies.push(performance.now() - start);
-            } else errors[code] = (errors[code] ?? 0) + 1;
-          }
-        }),
-      );
-      const s = stats(latencies);
-      throughput[label] = { cyclesPerSecond: Math.round((cycles / options.seconds) * 10) / 10, p50Ms: s.medianMs, p95Ms: s.p95Ms, p99Ms: s.p99Ms, errors };
-      log(`  throughput ${label}: ${throughput[label].cyclesPerSecond} cycles/s, p50 ${s.medianMs} ms, errors ${JSON.stringify(errors)}`);
-    }
-
-    // 8. Memory.
-    const memory = { nodePeakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), neo4jPeakRssMiB: local ? peakRssMiB(local.pid) : null };
-    const base = {
+    const naiveAfter = await naiveBaseline(bench, cases);
+    const summaries = await summaryLengths(bench, sizes);
+    const { dbHits, profiles } = await profileSnapshots(bench, cases, sizes[sizes.length - 1]!);
+    const throughput = await measureThroughput(bench, options.seconds);
+    const memory = peakMemory(local);
+    const figures = {
       startedAt,
       options: { sizes, iterations: options.iterations, warmup: options.warmup, seconds: options.seconds },
       seeding,
       decisions,
       latency,
-      naive: { agreements, disagreements },
+      naive: { agreements: naiveBefore.agreements + naiveAfter.agreements, disagreements: [...naiveBefore.disagreements, ...naiveAfter.disagreements] },
       summaries,
       dbHits,
       profiles,
       throughput,
       memory,
-      machine: machine(local?.version ?? (await serverVersion(driver, connection.database)), loadAtStart),
+      machine: await describeMachine(bench, local, loadAtStart),
     };
-    report = { ...base, ratios: ratios(base, sizes, cases), prepared };
+    measured = { ...figures, ratios: ratios(figures, sizes, cases) };
   } finally {
+    await close();
+  }
+  const stores = await footprint(bench, local, sizes);
+  return report({ ...measured, product: productSection(prepared, sizes, measured.latency, stores) }, options);
+}
+
+/** The Neo4j to measure, the service started in-process on it, and what the steps use of both. */
+async function openBench(options: BenchOptions): Promise<{ bench: Bench; local: LocalNeo4j | null; close: () => Promise<void> }> {
+  const neo4jInUse = options.neo4j
+    ? { connection: options.neo4j, local: null, close: () => Promise.resolve() }
+    : await chooseNeo4j(loadConfig(process.env).neo4j, { start: 'throwaway', storePrefix: 'threadline-bench-', heap: HEAP, pageCache: PAGE_CACHE, progress: options.log });
+  const { connection, local } = neo4jInUse;
+  const driver = createDriver(connection);
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+  const service = await startService({ ...config, neo4j: { ...config.neo4j, database: connection.database } }, driver, createLogger('silent'));
+  const [main, other] = config.providers as [ProviderDefinition, ProviderDefinition];
+  const context: OperationContext = {
+    graph: new Graph(driver, connection.database, '').forTenant(TENANT),
+    providers: new Map(config.providers.map((p) => [p.id, p])),
+    planner: config.planner,
+    summaries: { policy: config.summaries, summarizers: new Map() },
+  };
+  const bench: Bench = {
+    driver,
+    database: connection.database,
+    api: new Api(service.url),
+    context,
+    planner: config.planner,
+    providers: [main, other],
+    run: `bench-${Date.now().toString(36)}`,
+    log: options.log,
+  };
+  const close = async () => {
     await service.close();
     await driver.close();
     await neo4jInUse.close();
-  }
-
-  // 9. Bytes on disk, in stores of their own: only when the bench runs its own Neo4j.
-  let stores: StoreFootprint[] | null = null;
-  if (local) {
-    log('measuring store and transaction-log bytes, one fresh store per size');
-    stores = await measureFootprints({ sizes, providers: [mainProvider, otherProvider], planner: config.planner, heap: HEAP, pageCache: PAGE_CACHE, log });
-  }
-  const { prepared, ...rest } = report;
-  const result: BenchReport = { ...rest, product: productSection(prepared, sizes, rest.latency, stores) };
-  log(renderPlannerTables(result));
-  log(renderProduct(result.product, sizes));
-  if (options.write) log(`wrote ${writeResults(result)} and docs/benchmarks.md`);
-  return result;
+  };
+  return { bench, local, close };
 }
 
-async function serverVersion(driver: Driver, database: string): Promise<string> {
-  const result = await driver.executeQuery('CALL dbms.components() YIELD versions RETURN versions[0] AS version', {}, { database });
-  return String(result.records[0]?.get('version') ?? 'unknown');
+const readThreadId = (bench: Bench, size: number) => `${bench.run}-${size}`;
+
+/** Seeds one read thread per size, each in a time window of its own for the analytics. */
+async function seed(bench: Bench, sizes: number[]): Promise<{ seeding: Record<number, SeedResult>; read: Map<number, ReadThread> }> {
+  const { driver, database, log } = bench;
+  const seeding: Record<number, SeedResult> = {};
+  const read = new Map<number, ReadThread>();
+  for (const size of sizes) {
+    log(`seeding ${size} runs`);
+    const from = await serverNow(driver, database);
+    const seeded = await seedThread(driver, database, { threadId: readThreadId(bench, size), size, providers: bench.providers, planner: bench.planner, log });
+    const window: AnalyticsWindow = { from, to: await serverNow(driver, database) };
+    seeding[size] = seeded;
+    read.set(size, { threadId: seeded.threadId, window });
+    log(`  ${size} runs: ${seeded.providerThreads} provider threads, ${seeded.handoffs} handoffs, ${seeded.coversEdges} COVERS, ${seeded.facts} facts, ${seeded.checkpoints} checkpoints in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.runsPerSecond)} runs/s)`);
+  }
+  return { seeding, read };
 }
 
-function machine(neo4jVersion: string, loadAtStart: number): Machine {
+async function serverNow(driver: Driver, database: string): Promise<string> {
+  const result = await driver.executeQuery('RETURN toString(datetime()) AS now', {}, { database });
+  return String(result.records[0]!.get('now'));
+}
+
+/** The planner's cases at each size: the last provider, a delta, a clean context and a stale provider thread. */
+function planCases(bench: Bench, sizes: number[]): PlanCase[] {
+  const [main, other] = [bench.providers[0].id, bench.providers[1].id];
+  const planCase = (size: number, label: string, provider: string, runtimeMode: string | null, cleanContext: boolean): PlanCase => ({
+    size,
+    label,
+    key: `${size} ${label}`,
+    threadId: readThreadId(bench, size),
+    provider,
+    runtimeMode,
+    cleanContext,
+  });
+  return sizes.flatMap((size) => [
+    planCase(size, `${main} (last provider)`, main, null, false),
+    planCase(size, `${other} (delta)`, other, null, false),
+    planCase(size, `${other} clean context`, other, null, true),
+    // Stale from what the graph holds: the target provider thread runs in another mode.
+    planCase(size, `${other} stale (mode changed)`, other, STALE_RUNTIME_MODE, false),
+  ]);
+}
+
+const planOverHttp = (bench: Bench, c: PlanCase) => bench.api.planRun({ threadId: c.threadId, provider: c.provider, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext });
+
+/** The seeded threads plan sensibly through the real planRun; returns each case's decision. */
+async function sanity(bench: Bench, cases: PlanCase[]): Promise<Record<string, string>> {
+  const [main, other] = [bench.providers[0].id, bench.providers[1].id];
+  const decisions: Record<string, string> = {};
+  for (const c of cases) {
+    const plan = await planOverHttp(bench, c);
+    decisions[c.key] = describePlan(plan);
+    if (c.provider === main && !c.cleanContext && plan.providerThreadAction !== 'REUSE') throw new Error(`seeded ${c.size}: ${main} should reuse, got ${JSON.stringify(plan)}`);
+    if (c.runtimeMode === STALE_RUNTIME_MODE && !plan.stalenessSignals.includes('INCOMPATIBLE_CONFIG')) throw new Error(`seeded ${c.size}: ${other} should be stale, got ${JSON.stringify(plan)}`);
+    if (c.provider === other && !c.cleanContext && !c.runtimeMode && !['DELTA_HANDOFF', 'FULL_HANDOFF_NEW', 'FULL_HANDOFF_EXISTING'].includes(plan.decision)) throw new Error(`seeded ${c.size}: ${other} should get a handoff, got ${JSON.stringify(plan)}`);
+  }
+  bench.log(`plans: ${JSON.stringify(decisions)}`);
+  return decisions;
+}
+
+/** The whole product: its threads, the sanity of its rounds, its cases. */
+async function product(bench: Bench, options: BenchOptions, read: Map<number, ReadThread>): Promise<PreparedProduct> {
+  const { api, driver, database, context, providers, planner, log } = bench;
+  const prepared = await prepareProduct({ api, driver, database, context, providers, planner, sizes: options.sizes, iterations: options.iterations, prefix: bench.run, read, log });
+  log(`product: ${JSON.stringify(prepared.sanity)}`);
+  return prepared;
+}
+
+/** The naive baseline: the whole thread into TypeScript, then the pure decidePlan. */
+async function naivePlan(bench: Bench, c: PlanCase): Promise<Plan> {
+  const { threadId } = c;
+  const session = bench.driver.session({ database: bench.database, defaultAccessMode: neo4j.session.READ });
+  try {
+    const loaded = await session.executeRead(async (tx) => {
+      const thread = await tx.run(`MATCH (t:Thread {tenant: $tenant, id: $threadId}) RETURN t {.*} AS thread`, { tenant: TENANT, threadId });
+      const runs = await tx.run(
+        `MATCH (r:Run {tenant: $tenant, threadId: $threadId}) WHERE r.ordinal IS NOT NULL RETURN r.ordinal AS ordinal, r.provider AS provider, r.providerThreadId AS providerThreadId, r.status AS status`,
+        { tenant: TENANT, threadId },
+      );
+      const pts = await tx.run(`MATCH (p:ProviderThread {tenant: $tenant, threadId: $threadId}) WHERE p.provider = $provider RETURN p {.*} AS pt ORDER BY p.seq DESC LIMIT 1`, { tenant: TENANT, threadId, provider: c.provider });
+      const target = pts.records[0] ? (plain(pts.records[0].get('pt')) as Record<string, unknown>) : null;
+      const handoffs = await tx.run(
+        `MATCH (h:ContextHandoff {tenant: $tenant, threadId: $threadId}) WHERE h.toProviderThreadId = $targetId RETURN h.status AS status, h.transferKind AS kind, h.coveredTo AS coveredTo`,
+        { tenant: TENANT, threadId, targetId: target?.id ?? null },
+      );
+      return {
+        thread: plain(thread.records[0]!.get('thread')) as Record<string, unknown>,
+        runs: runs.records.map((r) => plain(r.toObject()) as { ordinal: number; provider: string; providerThreadId: string; status: string }),
+        target,
+        handoffs: handoffs.records.map((r) => plain(r.toObject()) as { status: string; kind: string; coveredTo: number }),
+      };
+    });
+    const runs = loaded.runs.sort((a, b) => a.ordinal - b.ordinal);
+    const thread = toThread(loaded.thread);
+    const head = runs.find((r) => r.ordinal === thread.headOrdinal) ?? null;
+    const target = loaded.target && toProviderThread(loaded.target);
+    const standing = loaded.handoffs.filter((h) => ['pending', 'ready'].includes(h.status) && ['provider_handoff', 'fork'].includes(h.kind));
+    const lastNative = target ? (target.lastRunOrdinal ?? target.inheritedThroughOrdinal ?? 0) : 0;
+    const snapshot: PlanningSnapshot = {
+      headOrdinal: thread.headOrdinal,
+      headProviderThreadId: head?.providerThreadId ?? null,
+      rolledBack: thread.rolledBack,
+      target: target && {
+        providerThread: target,
+        coveredThroughOrdinal: Math.max(target.lastRunOrdinal ?? 0, ...standing.map((h) => h.coveredTo), target.inheritedThroughOrdinal ?? 0),
+        standingHandoffCount: standing.length,
+        runsSinceLastNative: runs
+          .filter((r) => r.ordinal > lastNative && r.status !== 'rolled_back')
+          .slice(0, bench.planner.maxRunsElsewhere + 1)
+          .map((r) => ({ ordinal: r.ordinal, providerThreadId: r.providerThreadId })),
+      },
+    };
+    const request = { provider: bench.context.providers.get(c.provider)!, model: null, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext };
+    const range = measurableDeltaRange(snapshot, bench.planner);
+    let deltaChars: number | null = null;
+    if (range) {
+      const summaryRequest = { threadId, title: thread.title, range, strategy: 'delta_since_target_last_seen' as const, targetProvider: c.provider, budgetChars: null };
+      const source = await bench.context.graph.read((tx) => readSummarySource(tx, thread, summaryRequest));
+      deltaChars = summarize(source, summaryRequest).text.length;
+    }
+    return decidePlan(snapshot, request, deltaChars, bench.planner);
+  } finally {
+    await session.close();
+  }
+}
+
+/** The naive baseline against planRun over HTTP on every case: the same decision, provider thread and covered runs. */
+async function naiveBaseline(bench: Bench, cases: PlanCase[]): Promise<NaiveAgreement> {
+  let agreements = 0;
+  const disagreements: string[] = [];
+  for (const c of cases) {
+    const [mine, theirs]: [Plan, PlanView] = [await naivePlan(bench, c), await planOverHttp(bench, c)];
+    const a = `${mine.decision.toUpperCase()}/${mine.providerThreadAction.toUpperCase()}/${mine.providerThreadId ?? theirs.providerThread?.id ?? ''}/${mine.coveredRunOrdinals?.from ?? ''}-${mine.coveredRunOrdinals?.to ?? ''}`;
+    const b = `${theirs.decision}/${theirs.providerThreadAction}/${theirs.providerThread?.id ?? ''}/${theirs.coveredRunOrdinals?.from ?? ''}-${theirs.coveredRunOrdinals?.to ?? ''}`;
+    if (a === b) agreements++;
+    else disagreements.push(`${c.key}: naive ${a} vs planRun ${b}`);
+  }
+  return { agreements, disagreements };
+}
+
+const snapshotParams = (bench: Bench, c: PlanCase) => ({ ...LINEAGE_RULE_PARAMETERS, tenant: TENANT, threadId: c.threadId, provider: c.provider, runWindow: neo4j.int(bench.planner.maxRunsElsewhere + 1) });
+
+/** A full-thread summary of the read thread of `size` for the other provider, as startRun would write it. */
+function fullSummary(bench: Bench, size: number): Promise<{ chars: number; runsRead: number }> {
+  const [main, other] = [bench.providers[0].id, bench.providers[1].id];
+  const threadId = readThreadId(bench, size);
+  return bench.context.graph.read(async (tx) => {
+    const loaded = (await loadPlanningSnapshot(tx, threadId, main, bench.planner.maxRunsElsewhere + 1))!;
+    const range = { from: 1, to: loaded.thread.headOrdinal };
+    const summaryRequest = { threadId, title: loaded.thread.title, range, strategy: 'full_thread_summary' as const, targetProvider: other, budgetChars: SUMMARY_BUDGET };
+    const source = await readSummarySource(tx, loaded.thread, summaryRequest);
+    const text = summarize(source, summaryRequest).text;
+    return { chars: text.length, runsRead: source.runs.length };
+  });
+}
+
+/** Latency, interleaved across every case of every size: the floors, the planner's cases, the full summaries and the product's cases. */
+async function measureLatency(bench: Bench, cases: PlanCase[], productCases: Case[], options: BenchOptions): Promise<Record<string, Stats>> {
+  const snapshotText = cypher('planner/snapshot');
+  const bolt = bench.driver.session({ database: bench.database, defaultAccessMode: neo4j.session.READ });
+  try {
+    const timed: Case[] = [
+      { name: 'floor: { __typename } over HTTP', run: async () => void (await bench.api.request('{ __typename }')) },
+      { name: 'floor: RETURN 1 over Bolt', run: async () => void (await bolt.run('RETURN 1')) },
+    ];
+    for (const c of cases) {
+      timed.push({ name: `planRun HTTP ${c.key}`, run: async () => void (await planOverHttp(bench, c)) });
+      timed.push({ name: `planRun in-process ${c.key}`, run: async () => void (await planRun(bench.context, { threadId: c.threadId, provider: c.provider, model: null, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext })) });
+      timed.push({ name: `snapshot Cypher Bolt ${c.key}`, run: async () => void (await bolt.run(snapshotText, snapshotParams(bench, c))) });
+      timed.push({ name: `naive ${c.key}`, run: async () => void (await naivePlan(bench, c)) });
+    }
+    for (const size of options.sizes) timed.push({ name: `full summary ${size}`, run: async () => void (await fullSummary(bench, size)) });
+    timed.push(...productCases);
+    bench.log(`measuring ${timed.length} cases x ${options.iterations} iterations (+${options.warmup} warm-up), interleaved`);
+    let lastProgress = performance.now();
+    return await interleaved(timed, options.iterations, options.warmup, (done, total) => {
+      if (performance.now() - lastProgress < 60_000 && done < total) return;
+      lastProgress = performance.now();
+      bench.log(`  iteration ${done} of ${total}`);
+    });
+  } finally {
+    await bolt.close();
+  }
+}
+
+/** The length of a full summary at each size, and how many runs it read. */
+async function summaryLengths(bench: Bench, sizes: number[]): Promise<Record<number, SummaryFigures>> {
+  const summaries: Record<number, SummaryFigures> = {};
+  for (const size of sizes) {
+    summaries[size] = await fullSummary(bench, size).catch((error: unknown): SummaryFigures => ({ chars: NaN, runsRead: NaN, error: String((error as { code?: unknown }).code ?? error) }));
+  }
+  return summaries;
+}
+
+/** PROFILE of the snapshot query for every case: its db hits, and at the largest size its operators. */
+async function profileSnapshots(bench: Bench, cases: PlanCase[], largest: number): Promise<Pick<BenchReport, 'dbHits' | 'profiles'>> {
+  const snapshotText = cypher('planner/snapshot');
+  const dbHits: Record<string, number> = {};
+  const profiles: Record<string, string[]> = {};
+  const session = bench.driver.session({ database: bench.database });
+  for (const c of cases) {
+    const result = await session.run(`PROFILE ${snapshotText}`, snapshotParams(bench, c));
+    const profile = result.summary.profile;
+    if (!profile) throw new Error('PROFILE returned no profile');
+    dbHits[c.key] = totalDbHits(profile);
+    if (c.size === largest) profiles[c.key] = operators(profile, 0);
+  }
+  await session.close();
+  return { dbHits, profiles };
+}
+
+const totalDbHits = (plan: ProfiledPlan): number => Number(plan.dbHits ?? 0) + plan.children.reduce((total, child) => total + totalDbHits(child), 0);
+
+const operators = (plan: ProfiledPlan, depth: number): string[] => [
+  `${'  '.repeat(depth)}${plan.operatorType.replace(/@.*/, '')} dbHits=${Number(plan.dbHits ?? 0)} rows=${Number(plan.rows ?? 0)}`,
+  ...plan.children.flatMap((child) => operators(child, depth + 1)),
+];
+
+/** Start-and-complete cycles per second, for `seconds` each, by 1 to 16 concurrent orchestrators. */
+async function measureThroughput(bench: Bench, seconds: number): Promise<Record<string, ThroughputFigures>> {
+  const throughput: Record<string, ThroughputFigures> = {};
+  for (const [label, workers, shared] of THROUGHPUT) {
+    const threads = Array.from({ length: shared ? 1 : workers }, (_, i) => `${bench.run}-tp-${workers}-${shared ? 'shared' : i}`);
+    for (const id of threads) await bench.api.request(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, { input: { id, title: 'throughput' } });
+    const latencies: number[] = [];
+    const errors: Record<string, number> = {};
+    let cycles = 0;
+    const deadline = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: workers }, async (_, i) => {
+        while (performance.now() < deadline) {
+          const start = performance.now();
+          const code = await cycle(bench, threads[shared ? 0 : i]!);
+          if (code === null) {
+            cycles++;
+            latencies.push(performance.now() - start);
+          } else errors[code] = (errors[code] ?? 0) + 1;
+        }
+      }),
+    );
+    const s = stats(latencies);
+    throughput[label] = { cyclesPerSecond: Math.round((cycles / seconds) * 10) / 10, p50Ms: s.medianMs, p95Ms: s.p95Ms, p99Ms: s.p99Ms, errors };
+    bench.log(`  throughput ${label}: ${throughput[label].cyclesPerSecond} cycles/s, p50 ${s.medianMs} ms, errors ${JSON.stringify(errors)}`);
+  }
+  return throughput;
+}
+
+/** One startRun and its completeRun; the error code when the service refused either. */
+async function cycle(bench: Bench, threadId: string): Promise<string | null> {
+  try {
+    const started = await bench.api.startRun({ threadId, provider: bench.providers[0].id, userMessage: 'throughput cycle' });
+    await bench.api.completeRun(started.run.id);
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError) return error.code;
+    throw error;
+  }
+}
+
+function peakMemory(local: LocalNeo4j | null): MemoryPeaks {
+  return { nodePeakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), neo4jPeakRssMiB: local ? peakRssMiB(local.pid) : null };
+}
+
+async function describeMachine(bench: Bench, local: LocalNeo4j | null, loadAtStart: number): Promise<Machine> {
+  const neo4jVersion = local?.version ?? (await serverVersion(bench.driver, bench.database));
   let cpuModel = cpus()[0]?.model ?? 'unknown';
   try {
     cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpuModel;
@@ -352,6 +447,11 @@ function machine(neo4jVersion: string, loadAtStart: number): Machine {
     // No nproc: the count os.cpus() gives stands.
   }
   return { nproc, memoryGiB: Math.round(totalmem() / 2 ** 30), cpuModel, node: process.version, neo4j: neo4jVersion, loadAverage: { atStart: round(loadAtStart), atEnd: round(loadavg()[0]!) } };
+}
+
+async function serverVersion(driver: Driver, database: string): Promise<string> {
+  const result = await driver.executeQuery('CALL dbms.components() YIELD versions RETURN versions[0] AS version', {}, { database });
+  return String(result.records[0]?.get('version') ?? 'unknown');
 }
 
 function ratios(report: Pick<BenchReport, 'latency' | 'dbHits' | 'summaries'>, sizes: number[], cases: PlanCase[]): Ratios {
@@ -379,6 +479,21 @@ function ratios(report: Pick<BenchReport, 'latency' | 'dbHits' | 'summaries'>, s
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
+
+/** Bytes on disk, in stores of their own: only when the bench runs its own Neo4j. */
+async function footprint(bench: Bench, local: LocalNeo4j | null, sizes: number[]): Promise<StoreFootprint[] | null> {
+  if (!local) return null;
+  bench.log('measuring store and transaction-log bytes, one fresh store per size');
+  return measureFootprints({ sizes, providers: bench.providers, planner: bench.planner, heap: HEAP, pageCache: PAGE_CACHE, log: bench.log });
+}
+
+/** Logs the run's tables, and unless told not to writes its results file and docs/benchmarks.md. */
+function report(result: BenchReport, options: BenchOptions): BenchReport {
+  options.log(renderPlannerTables(result));
+  options.log(renderProduct(result.product, options.sizes));
+  if (options.write) options.log(`wrote ${writeResults(result)} and docs/benchmarks.md`);
+  return result;
+}
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--render')) {
   const file = process.argv[process.argv.indexOf('--render') + 1]!;
