@@ -69,6 +69,17 @@ interface PlanCase {
   cleanContext: boolean;
 }
 
+/** The names of the planner's timings, which ratios() reads back. */
+const TIMING = {
+  httpFloor: 'floor: { __typename } over HTTP',
+  boltFloor: 'floor: RETURN 1 over Bolt',
+  planRunHttp: (key: string) => `planRun HTTP ${key}`,
+  planRunInProcess: (key: string) => `planRun in-process ${key}`,
+  snapshot: (key: string) => `snapshot Cypher Bolt ${key}`,
+  naive: (key: string) => `naive ${key}`,
+  fullSummary: (size: number) => `full summary ${size}`,
+};
+
 /** Each throughput case: its name, its concurrent orchestrators, and whether they share one thread. */
 const THROUGHPUT = [
   ['1 orchestrator', 1, false],
@@ -197,7 +208,7 @@ function planCases(bench: Bench, sizes: number[]): PlanCase[] {
   const planCase = (size: number, label: string, provider: string, runtimeMode: string | null, cleanContext: boolean): PlanCase => ({
     size,
     label,
-    key: `${size} ${label}`,
+    key: caseKey(size, label),
     threadId: readThreadId(bench, size),
     provider,
     runtimeMode,
@@ -211,6 +222,8 @@ function planCases(bench: Bench, sizes: number[]): PlanCase[] {
     planCase(size, `${other} stale (mode changed)`, other, STALE_RUNTIME_MODE, false),
   ]);
 }
+
+const caseKey = (size: number, label: string) => `${size} ${label}`;
 
 const planOverHttp = (bench: Bench, c: PlanCase) => bench.api.planRun({ threadId: c.threadId, provider: c.provider, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext });
 
@@ -331,16 +344,16 @@ async function measureLatency(bench: Bench, cases: PlanCase[], productCases: Cas
   const bolt = bench.driver.session({ database: bench.database, defaultAccessMode: neo4j.session.READ });
   try {
     const timed: Case[] = [
-      { name: 'floor: { __typename } over HTTP', run: async () => void (await bench.api.request('{ __typename }')) },
-      { name: 'floor: RETURN 1 over Bolt', run: async () => void (await bolt.run('RETURN 1')) },
+      { name: TIMING.httpFloor, run: async () => void (await bench.api.request('{ __typename }')) },
+      { name: TIMING.boltFloor, run: async () => void (await bolt.run('RETURN 1')) },
     ];
     for (const c of cases) {
-      timed.push({ name: `planRun HTTP ${c.key}`, run: async () => void (await planOverHttp(bench, c)) });
-      timed.push({ name: `planRun in-process ${c.key}`, run: async () => void (await planRun(bench.context, { threadId: c.threadId, provider: c.provider, model: null, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext })) });
-      timed.push({ name: `snapshot Cypher Bolt ${c.key}`, run: async () => void (await bolt.run(snapshotText, snapshotParams(bench, c))) });
-      timed.push({ name: `naive ${c.key}`, run: async () => void (await naivePlan(bench, c)) });
+      timed.push({ name: TIMING.planRunHttp(c.key), run: async () => void (await planOverHttp(bench, c)) });
+      timed.push({ name: TIMING.planRunInProcess(c.key), run: async () => void (await planRun(bench.context, { threadId: c.threadId, provider: c.provider, model: null, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext })) });
+      timed.push({ name: TIMING.snapshot(c.key), run: async () => void (await bolt.run(snapshotText, snapshotParams(bench, c))) });
+      timed.push({ name: TIMING.naive(c.key), run: async () => void (await naivePlan(bench, c)) });
     }
-    for (const size of options.sizes) timed.push({ name: `full summary ${size}`, run: async () => void (await fullSummary(bench, size)) });
+    for (const size of options.sizes) timed.push({ name: TIMING.fullSummary(size), run: async () => void (await fullSummary(bench, size)) });
     timed.push(...productCases);
     bench.log(`measuring ${timed.length} cases x ${options.iterations} iterations (+${options.warmup} warm-up), interleaved`);
     let lastProgress = performance.now();
@@ -459,19 +472,19 @@ function ratios(report: Pick<BenchReport, 'latency' | 'dbHits' | 'summaries'>, s
   const smallest = sizes[0]!;
   const largest = sizes[sizes.length - 1]!;
   const labels = [...new Set(cases.map((c) => c.label))];
-  const floor = latency['floor: { __typename } over HTTP']!.medianMs;
+  const floor = latency[TIMING.httpFloor]!.medianMs;
   const out: Ratios = { planRunLargestOverSmallest: {}, planRunHttpOverFloor: {}, naiveOverPlanner: {}, dbHitsLargestOverSmallest: {}, fullSummary: {} };
   for (const label of labels) {
-    const key = (size: number) => `${size} ${label}`;
-    out.planRunLargestOverSmallest[label] = round(latency[`planRun HTTP ${key(largest)}`]!.medianMs / latency[`planRun HTTP ${key(smallest)}`]!.medianMs);
+    const key = (size: number) => caseKey(size, label);
+    out.planRunLargestOverSmallest[label] = round(latency[TIMING.planRunHttp(key(largest))]!.medianMs / latency[TIMING.planRunHttp(key(smallest))]!.medianMs);
     out.dbHitsLargestOverSmallest[label] = round(report.dbHits[key(largest)]! / report.dbHits[key(smallest)]!);
     for (const size of sizes) {
-      out.planRunHttpOverFloor[key(size)] = round(latency[`planRun HTTP ${key(size)}`]!.medianMs / floor);
-      out.naiveOverPlanner[key(size)] = round(latency[`naive ${key(size)}`]!.medianMs / latency[`planRun in-process ${key(size)}`]!.medianMs);
+      out.planRunHttpOverFloor[key(size)] = round(latency[TIMING.planRunHttp(key(size))]!.medianMs / floor);
+      out.naiveOverPlanner[key(size)] = round(latency[TIMING.naive(key(size))]!.medianMs / latency[TIMING.planRunInProcess(key(size))]!.medianMs);
     }
   }
   for (const size of sizes) {
-    const timing = latency[`full summary ${size}`]!;
+    const timing = latency[TIMING.fullSummary(size)]!;
     const summary = report.summaries[size]!;
     out.fullSummary[size] = { medianMs: timing.n ? timing.medianMs : null, chars: summary.chars, runsRead: summary.runsRead, error: summary.error ?? (timing.errors ? JSON.stringify(timing.errors) : undefined) };
   }
