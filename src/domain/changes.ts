@@ -16,3 +16,12 @@ export type ThreadChangeKind =
   | 'subagent_spawned'
   | 'subagent_completed'
   | 'runs_imported';
+
+export interface ThreadChangeRecord {
+  tenant: string;
+  threadId: string;
+  /** 1, 2, 3... per thread, in commit order, without gaps. */
+  sequence: number;
+  kind: ThreadChangeKind;
+  at: string;
+}

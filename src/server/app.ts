@@ -1,4 +1,5 @@
-// The HTTP service: GraphQL at /graphql, /healthz and /readyz, on one Node http server.
+// The HTTP service: GraphQL at /graphql (subscriptions over WebSocket there too), /healthz and /readyz,
+// on one Node http server.
 import { createMetrics, type Metrics } from './metrics.js';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -9,6 +10,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
+import { makeExecutableSchema } from '@graphql-tools/schema';
 import express, { type ErrorRequestHandler, type Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Driver } from 'neo4j-driver';
@@ -24,6 +26,7 @@ import { loadTypeDefs } from '../api/schema.js';
 import type { Config } from '../config.js';
 import { applyMigrations } from '../graph/migrations.js';
 import { Graph } from '../graph/transactions.js';
+import { ChangeFeed } from '../operations/changeFeed.js';
 import type { OperationContext } from '../operations/context.js';
 import { sweepExpiredHandoffs } from '../operations/handoffSources.js';
 import { createChatCompletionsSummarizer } from '../summarizers/chatCompletions.js';
@@ -31,6 +34,7 @@ import { answerSizeLimit } from './answerLimit.js';
 import { parseOptions, queryLimitRules, withoutSuggestions } from './armor.js';
 import { createTenantResolver } from './auth.js';
 import { Readiness } from './readiness.js';
+import { startSubscriptionServer, type SubscriptionServer } from './subscriptions.js';
 import { viewerRouter } from './viewer.js';
 
 export interface RunningService {
@@ -57,9 +61,10 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     app,
   );
   httpServer.maxConnections = config.limits.maxConnections;
+  // One schema for HTTP and WebSocket.
+  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: { ...lowercaseEnumResolvers(loadTypeDefs()), ...mergedResolvers() } });
   const apollo = new ApolloServer<RequestContext>({
-    typeDefs: loadTypeDefs(),
-    resolvers: { ...lowercaseEnumResolvers(loadTypeDefs()), ...mergedResolvers() },
+    schema,
     nodeEnv: config.production ? 'production' : 'development',
     introspection: config.introspection,
     includeStacktraceInErrorResponses: !config.production,
@@ -94,6 +99,25 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   };
   const operationsFor = (tenant: string): OperationContext => ({ graph: rootGraph.forTenant(tenant), providers, planner: config.planner, summaries });
   const sweeper = startPendingHandoffSweeper(rootGraph, operationsFor, config.summaries.pendingTimeoutSeconds, logger, metrics);
+  const changes = new ChangeFeed(rootGraph, {
+    pollIntervalMs: config.subscriptions.pollIntervalMs,
+    pollFailed: (error) => logger.warn({ err: error }, 'change feed poll failed; trying again at the next interval'),
+  });
+  const contextFor = (tenant: string): RequestContext => {
+    const operations = operationsFor(tenant);
+    const budget = new AnswerBudget(config.limits.maxResponseBytes);
+    return { tenant, operations, loaders: createLoaders(operations.graph, budget), logger, budget, changes };
+  };
+  const subscriptions = startSubscriptionServer({
+    httpServer,
+    schema,
+    limits: config.subscriptions,
+    introspection: config.introspection,
+    resolveTenant,
+    contextFor,
+    formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
+    logger,
+  });
 
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
@@ -124,12 +148,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     express.json({ limit: BODY_LIMIT }),
     expressMiddleware(apollo, {
       // eslint-disable-next-line @typescript-eslint/require-await -- async so a throw rejects, as Apollo expects
-      context: async ({ req }): Promise<RequestContext & BaseContext> => {
-        const tenant = resolveTenant(req.headers.authorization)!;
-        const operations = operationsFor(tenant);
-        const budget = new AnswerBudget(config.limits.maxResponseBytes);
-        return { tenant, operations, loaders: createLoaders(operations.graph, budget), logger, budget };
-      },
+      context: async ({ req }): Promise<RequestContext & BaseContext> => contextFor(resolveTenant(req.headers.authorization)!),
     }),
   );
   app.use('/graphql', answerHttpError(logger));
@@ -143,7 +162,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     readiness,
     close: () => {
       clearInterval(sweeper);
-      return closeAll(apollo, httpServer);
+      return closeAll(apollo, httpServer, subscriptions, changes);
     },
   };
 }
@@ -195,7 +214,10 @@ function startPendingHandoffSweeper(rootGraph: Graph, operationsFor: (tenant: st
   return sweeper;
 }
 
-async function closeAll(apollo: ApolloServer<RequestContext>, httpServer: Server): Promise<void> {
+/** WebSocket clients first, with a close frame, before the HTTP drain ends every remaining socket. */
+async function closeAll(apollo: ApolloServer<RequestContext>, httpServer: Server, subscriptions: SubscriptionServer, changes: ChangeFeed): Promise<void> {
+  await subscriptions.close();
+  await changes.close();
   await apollo.stop();
   if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
 }
