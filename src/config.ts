@@ -30,6 +30,8 @@ export interface Config {
   metrics: { enabled: boolean; token: string | null };
   /** GraphQL subscriptions over WebSocket (docs/live-updates.md). */
   subscriptions: SubscriptionSettings;
+  /** OpenTelemetry traces of GraphQL requests and their Cypher statements; null (the default): off. */
+  tracing: TracingSettings | null;
   providers: ProviderDefinition[];
   planner: PlannerSettings;
   summaries: SummaryPolicy;
@@ -59,6 +61,12 @@ export interface SubscriptionSettings {
   maxConnections: number;
   /** Subscriptions one connection holds at once; more are refused with BAD_REQUEST. */
   maxPerConnection: number;
+}
+
+export interface TracingSettings {
+  /** The OTLP/HTTP traces URL, e.g. http://collector:4318/v1/traces. */
+  endpoint: string;
+  serviceName: string;
 }
 
 export const SINGLE_TENANT = 'local';
@@ -102,6 +110,9 @@ const envSchema = z.object({
   THREADLINE_SUBSCRIPTION_POLL_MS: integerString(50, 60_000).default(500),
   THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: integerString(0, 100_000).default(128),
   THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: integerString(1, 1_000).default(20),
+  // OpenTelemetry's own variable names, which operators already set for other services.
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('threadline'),
 });
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
@@ -168,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnections: vars.THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS,
       maxPerConnection: vars.THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION,
     },
+    tracing: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? { endpoint: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: vars.OTEL_SERVICE_NAME } : null,
     providers: vars.THREADLINE_PROVIDERS_FILE ? readJsonFile('THREADLINE_PROVIDERS_FILE', vars.THREADLINE_PROVIDERS_FILE, mergeProviders) : [...BUILT_IN_PROVIDERS],
     summaries: vars.THREADLINE_SUMMARIES_FILE ? readJsonFile('THREADLINE_SUMMARIES_FILE', vars.THREADLINE_SUMMARIES_FILE, parseSummaryPolicy) : DEFAULT_SUMMARY_POLICY,
     planner: {

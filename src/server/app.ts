@@ -25,7 +25,7 @@ import { mergedResolvers } from '../api/resolvers/index.js';
 import { loadTypeDefs } from '../api/schema.js';
 import type { Config } from '../config.js';
 import { applyMigrations } from '../graph/migrations.js';
-import { Graph } from '../graph/transactions.js';
+import { Graph, type StatementObserver } from '../graph/transactions.js';
 import { ChangeFeed } from '../operations/changeFeed.js';
 import type { OperationContext } from '../operations/context.js';
 import { sweepExpiredHandoffs } from '../operations/handoffSources.js';
@@ -35,6 +35,7 @@ import { parseOptions, queryLimitRules, withoutSuggestions } from './armor.js';
 import { createTenantResolver } from './auth.js';
 import { Readiness } from './readiness.js';
 import { startSubscriptionServer, type SubscriptionServer } from './subscriptions.js';
+import { createTracing, type Tracing } from './tracing.js';
 import { viewerRouter } from './viewer.js';
 
 export interface RunningService {
@@ -48,6 +49,7 @@ const BODY_LIMIT = '1mb';
 
 export async function startService(config: Config, driver: Driver, logger: Logger): Promise<RunningService> {
   const metrics = config.metrics.enabled ? createMetrics() : null;
+  const tracing = config.tracing ? createTracing(config.tracing, config.neo4j.database) : null;
   const unobserved = new Graph(driver, config.neo4j.database, '', config.limits.graphDeadlineMs);
   const rootGraph = metrics ? unobserved.observedBy(metrics.transactions) : unobserved;
   const readiness = new Readiness(rootGraph, () => applyMigrations(rootGraph.withoutDeadline(), (message) => logger.info(message)), logger, config.limits.readinessTimeoutMs);
@@ -81,6 +83,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       // Before the metrics: their outcome is read from the answer this plugin may replace.
       answerSizeLimit(logger),
       ...(metrics ? [metrics.graphqlPlugin] : []),
+      ...(tracing ? [tracing.plugin] : []),
       // A browser opening /graphql gets Apollo Sandbox, which the browser loads from Apollo's CDN (so it
       // needs the internet; offline the page says so), exactly when introspection is on: Sandbox needs
       // the schema. In production, where introspection is off, there is no landing page at all.
@@ -97,14 +100,17 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       Object.entries(config.summaries.summarizers).map(([name, settings]) => [name, createChatCompletionsSummarizer({ name, ...settings })]),
     ),
   };
-  const operationsFor = (tenant: string): OperationContext => ({ graph: rootGraph.forTenant(tenant), providers, planner: config.planner, summaries });
+  const operationsFor = (tenant: string, statements?: StatementObserver): OperationContext => {
+    const graph = rootGraph.forTenant(tenant);
+    return { graph: statements ? graph.withStatementsObservedBy(statements) : graph, providers, planner: config.planner, summaries };
+  };
   const sweeper = startPendingHandoffSweeper(rootGraph, operationsFor, config.summaries.pendingTimeoutSeconds, logger, metrics);
   const changes = new ChangeFeed(rootGraph, {
     pollIntervalMs: config.subscriptions.pollIntervalMs,
     pollFailed: (error) => logger.warn({ err: error }, 'change feed poll failed; trying again at the next interval'),
   });
-  const contextFor = (tenant: string): RequestContext => {
-    const operations = operationsFor(tenant);
+  const contextFor = (tenant: string, statements?: StatementObserver): RequestContext => {
+    const operations = operationsFor(tenant, statements);
     const budget = new AnswerBudget(config.limits.maxResponseBytes);
     return { tenant, operations, loaders: createLoaders(operations.graph, budget), logger, budget, changes };
   };
@@ -148,7 +154,10 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     express.json({ limit: BODY_LIMIT }),
     expressMiddleware(apollo, {
       // eslint-disable-next-line @typescript-eslint/require-await -- async so a throw rejects, as Apollo expects
-      context: async ({ req }): Promise<RequestContext & BaseContext> => contextFor(resolveTenant(req.headers.authorization)!),
+      context: async ({ req }): Promise<RequestContext & BaseContext> => {
+        const tenant = resolveTenant(req.headers.authorization)!;
+        return tracing ? tracing.traced((statements) => contextFor(tenant, statements)) : contextFor(tenant);
+      },
     }),
   );
   app.use('/graphql', answerHttpError(logger));
@@ -162,7 +171,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     readiness,
     close: () => {
       clearInterval(sweeper);
-      return closeAll(apollo, httpServer, subscriptions, changes);
+      return closeAll(apollo, httpServer, subscriptions, changes, tracing);
     },
   };
 }
@@ -215,10 +224,12 @@ function startPendingHandoffSweeper(rootGraph: Graph, operationsFor: (tenant: st
 }
 
 /** WebSocket clients first, with a close frame, before the HTTP drain ends every remaining socket. */
-async function closeAll(apollo: ApolloServer<RequestContext>, httpServer: Server, subscriptions: SubscriptionServer, changes: ChangeFeed): Promise<void> {
+async function closeAll(apollo: ApolloServer<RequestContext>, httpServer: Server, subscriptions: SubscriptionServer, changes: ChangeFeed, tracing: Tracing | null): Promise<void> {
   await subscriptions.close();
   await changes.close();
   await apollo.stop();
+  // After the last request, so its spans are exported too.
+  await tracing?.shutdown();
   if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
 }
 

@@ -76,7 +76,7 @@ export function createMetrics(): Metrics {
 }
 
 /** `mutation startRun`: the operation's kind and its first root field; `unknown` when it did not parse or validate. */
-function operationLabel(operation: OperationDefinitionNode | undefined): string {
+export function operationLabel(operation: OperationDefinitionNode | undefined): string {
   const field = operation?.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
   return operation && field?.kind === Kind.FIELD ? `${operation.operation} ${field.name.value}` : 'unknown';
 }

@@ -219,6 +219,20 @@ describe('subscription settings', () => {
   });
 });
 
+describe('tracing settings', () => {
+  it('are off unless an OTLP traces endpoint is set', () => {
+    expect(loadConfig({}).tracing).toBeNull();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing).toEqual({ endpoint: 'http://collector:4318/v1/traces', serviceName: 'threadline' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector/v1/traces', OTEL_SERVICE_NAME: 'threadline-eu' }).tracing?.serviceName).toBe('threadline-eu');
+  });
+
+  it('refuse an endpoint that is not an http(s) URL', () => {
+    for (const endpoint of ['collector:4318', 'grpc://collector:4317', '']) {
+      expect(configError({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint }).message).toMatch(/\bOTEL_EXPORTER_OTLP_TRACES_ENDPOINT: /);
+    }
+  });
+});
+
 describe('loadConfig errors name the variable', () => {
   it.each(['abc', '70000', '-1', '80.5', '65536'])('rejects PORT %s', (port) => {
     const error = configError({ PORT: port });
