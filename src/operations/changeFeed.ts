@@ -119,6 +119,13 @@ export class ChangeFeed {
     return subscriber;
   }
 
+  /** How many subscriptions it feeds. */
+  subscriberCount(): number {
+    let count = 0;
+    for (const watch of this.watched.values()) count += watch.subscribers.size;
+    return count;
+  }
+
   /** Ends every subscription and stops polling; waits for a poll under way. */
   async close(): Promise<void> {
     this.closed = true;

@@ -124,6 +124,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
     logger,
   });
+  metrics?.observeSubscriptions(() => ({ connections: subscriptions.connections(), subscriptions: changes.subscriberCount() }));
 
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });

@@ -47,6 +47,8 @@ export interface SubscriptionServerOptions {
 }
 
 export interface SubscriptionServer {
+  /** Open WebSocket connections. */
+  connections(): number;
   /** Closes every socket with 1001 (Going away), waits briefly for them, and stops accepting more. */
   close(): Promise<void>;
 }
@@ -121,6 +123,7 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   );
 
   return {
+    connections: () => sockets.clients.size,
     async close() {
       httpServer.off('upgrade', onUpgrade);
       const clients = [...sockets.clients];
