@@ -45,6 +45,7 @@ const config: CodegenConfig = {
           CoverageMatrix: '../../operations/analytics.js#CoverageMatrixRecord',
           CoverageRow: '../../operations/analytics.js#CoverageRowRecord',
           Analytics: '../../operations/analytics.js#AnalyticsWindow',
+          ThreadChange: '../../operations/changeFeed.js#ThreadChangeEvent',
         },
         scalars: { DateTime: 'string' },
         avoidOptionals: { field: true, inputValue: false, object: false, defaultValue: false },

@@ -11,17 +11,24 @@ const onTheGraph = {
 };
 
 export default defineConfig({
+  // graphql has no "exports" map: Node loads its CommonJS entry for the packages that import it
+  // (Apollo, graphql-tools, graphql-ws), while Vite would give the project's own files its ES module,
+  // and graphql refuses a schema from the other copy. One copy, as under plain Node.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     projects: [
       {
+        extends: true,
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
       },
       {
         // The service's behaviour: the real graph through HTTP.
+        extends: true,
         test: { name: 'integration', include: ['test/integration/**/*.test.ts'], ...onTheGraph },
       },
       {
         // The service under stress: races, faults, hostile input, random operation sequences, the browser.
+        extends: true,
         test: { name: 'reliability', include: ['test/reliability/**/*.test.ts'], ...onTheGraph },
       },
     ],

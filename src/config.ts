@@ -28,6 +28,10 @@ export interface Config {
   apiKeys: Map<string, string>;
   /** GET /metrics (Prometheus), off by default; with a token, only for `Authorization: Bearer <token>`. */
   metrics: { enabled: boolean; token: string | null };
+  /** GraphQL subscriptions over WebSocket (docs/live-updates.md). */
+  subscriptions: SubscriptionSettings;
+  /** OpenTelemetry traces of GraphQL requests and their Cypher statements; null (the default): off. */
+  tracing: TracingSettings | null;
   providers: ProviderDefinition[];
   planner: PlannerSettings;
   summaries: SummaryPolicy;
@@ -48,6 +52,21 @@ export interface ServiceLimits {
    * RESPONSE_TOO_LARGE. Also the most characters of long text one request may read from the graph.
    */
   maxResponseBytes: number;
+}
+
+export interface SubscriptionSettings {
+  /** How often an instance with subscribers reads the change feed of their threads. */
+  pollIntervalMs: number;
+  /** Open WebSocket connections per instance; more are refused with HTTP 503. */
+  maxConnections: number;
+  /** Subscriptions one connection holds at once; more are refused with BAD_REQUEST. */
+  maxPerConnection: number;
+}
+
+export interface TracingSettings {
+  /** The OTLP/HTTP traces URL, e.g. http://collector:4318/v1/traces. */
+  endpoint: string;
+  serviceName: string;
 }
 
 export const SINGLE_TENANT = 'local';
@@ -88,6 +107,12 @@ const envSchema = z.object({
   THREADLINE_METRICS: z.enum(['on', 'off']).default('off'),
   THREADLINE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   THREADLINE_MAX_RESPONSE_BYTES: integerString(1_024, 1_073_741_824).default(16_777_216),
+  THREADLINE_SUBSCRIPTION_POLL_MS: integerString(50, 60_000).default(500),
+  THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: integerString(0, 100_000).default(128),
+  THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: integerString(1, 1_000).default(20),
+  // OpenTelemetry's own variable names, which operators already set for other services.
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('threadline'),
 });
 
 const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|localhost)$/;
@@ -149,6 +174,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: vars.THREADLINE_DATA_DIR,
     apiKeys,
     metrics: { enabled: vars.THREADLINE_METRICS === 'on', token: metricsToken },
+    subscriptions: {
+      pollIntervalMs: vars.THREADLINE_SUBSCRIPTION_POLL_MS,
+      maxConnections: vars.THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS,
+      maxPerConnection: vars.THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION,
+    },
+    tracing: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? { endpoint: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: vars.OTEL_SERVICE_NAME } : null,
     providers: vars.THREADLINE_PROVIDERS_FILE ? readJsonFile('THREADLINE_PROVIDERS_FILE', vars.THREADLINE_PROVIDERS_FILE, mergeProviders) : [...BUILT_IN_PROVIDERS],
     summaries: vars.THREADLINE_SUMMARIES_FILE ? readJsonFile('THREADLINE_SUMMARIES_FILE', vars.THREADLINE_SUMMARIES_FILE, parseSummaryPolicy) : DEFAULT_SUMMARY_POLICY,
     planner: {

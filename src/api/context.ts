@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ChangeFeed } from '../operations/changeFeed.js';
 import type { OperationContext } from '../operations/context.js';
 import type { AnswerBudget } from './answerBudget.js';
 import type { Loaders } from './loaders.js';
@@ -10,4 +11,6 @@ export interface RequestContext {
   loaders: Loaders;
   logger: Logger;
   budget: AnswerBudget;
+  /** This instance's feed of thread changes, for subscriptions. */
+  changes: ChangeFeed;
 }

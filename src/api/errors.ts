@@ -7,7 +7,8 @@ import type { ErrorCode } from '../domain/errors.js';
  * the depth, cost, alias or directive limit (then extensions.limit names it, see
  * src/server/armor.ts); BAD_USER_INPUT for variables that do not fit their types; BAD_REQUEST for an
  * HTTP request that is not a GraphQL request: blocked by CSRF prevention, malformed, or with a body
- * that cannot be read (413 when it is over the size limit).
+ * that cannot be read (413 when it is over the size limit), and over WebSocket for a query or mutation
+ * (only subscriptions go there) or a subscription over the per-connection cap.
  */
 export type RequestErrorCode = 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED' | 'BAD_USER_INPUT' | 'BAD_REQUEST';
 

@@ -70,6 +70,8 @@ export interface ThreadRecord {
   /** Ordinals at or below it were inherited from the source (see src/domain/history.ts). */
   forkOrdinal: number;
   inherited: HistorySegment[];
+  /** The number of its newest change in its change feed (src/domain/changes.ts); 0 before any. */
+  changeSequence: number;
 }
 
 export interface RunPlanRecord {

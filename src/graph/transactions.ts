@@ -30,6 +30,11 @@ export interface TransactionObserver {
 
 const NO_OBSERVER: TransactionObserver = { transactionEnded: () => undefined };
 
+/** Told when each statement starts, by its name (`threads/lock`); what it returns is called when the statement ends, with the error if it failed. */
+export interface StatementObserver {
+  statementStarted(name: string): (error?: unknown) => void;
+}
+
 /**
  * Access to the graph for one tenant. Transaction functions may run twice (driver retries): keep them
  * pure of side effects outside the transaction. With a deadline, an operation Neo4j has not answered
@@ -44,6 +49,7 @@ export class Graph {
     private readonly deadlineMs: number | null = null,
     private readonly scopedToOneRequest = false,
     private readonly observer: TransactionObserver = NO_OBSERVER,
+    private readonly statements: StatementObserver | null = null,
   ) {}
 
   /**
@@ -52,17 +58,22 @@ export class Graph {
    * rounds answers within about one deadline, not one per round.
    */
   forTenant(tenant: string): Graph {
-    return new Graph(this.driver, this.database, tenant, this.deadlineMs, true, this.observer);
+    return new Graph(this.driver, this.database, tenant, this.deadlineMs, true, this.observer, this.statements);
   }
 
   /** The same graph with no deadline: for migrations, which may rightly take long on a large store. */
   withoutDeadline(): Graph {
-    return new Graph(this.driver, this.database, this.tenant, null, this.scopedToOneRequest, this.observer);
+    return new Graph(this.driver, this.database, this.tenant, null, this.scopedToOneRequest, this.observer, this.statements);
   }
 
   /** The same graph, telling `observer` how each transaction ended. */
   observedBy(observer: TransactionObserver): Graph {
-    return new Graph(this.driver, this.database, this.tenant, this.deadlineMs, this.scopedToOneRequest, observer);
+    return new Graph(this.driver, this.database, this.tenant, this.deadlineMs, this.scopedToOneRequest, observer, this.statements);
+  }
+
+  /** The same graph, telling `statements` when each statement starts and ends. */
+  withStatementsObservedBy(statements: StatementObserver): Graph {
+    return new Graph(this.driver, this.database, this.tenant, this.deadlineMs, this.scopedToOneRequest, this.observer, statements);
   }
 
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -145,8 +156,15 @@ export class Graph {
 
   private wrap(tx: ManagedTransaction): Tx {
     const rows = async <T>(query: string, params: Params = {}): Promise<T[]> => {
-      const result = await tx.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant }));
-      return result.records.map((record) => plain(record.toObject()) as T);
+      const ended = this.statements?.statementStarted(query);
+      try {
+        const result = await tx.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant }));
+        ended?.();
+        return result.records.map((record) => plain(record.toObject()) as T);
+      } catch (error) {
+        ended?.(error);
+        throw error;
+      }
     };
     return {
       rows,

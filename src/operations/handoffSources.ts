@@ -18,6 +18,7 @@ import {
   submitHandoff,
   transfersByIds,
 } from '../graph/repositories/handoffs.js';
+import { recordChange } from '../graph/repositories/changes.js';
 import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { appendPlanReason } from '../graph/repositories/runs.js';
 import { lockThread, threadsByIds } from '../graph/repositories/threads.js';
@@ -79,6 +80,7 @@ export async function regenerateHandoff(context: OperationContext, handoffId: st
     const writer = choice.kind === 'local' ? null : choice.kind === 'configured' ? choice.name : choice.kind === 'entering' ? target.id : await leavingProviderOf(tx, old);
     const handoff = await writeReplacement(tx, old, target, { label: sourceLabel(choice, writer), writer: choice.kind === 'local' ? null : writer, createdByProvider: choice.kind === 'configured' ? null : writer }, mergeBacks);
     if (!(await replaceHandoff(tx, old.id, handoff.id, 'regenerated'))) throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced meanwhile; regenerate its replacement.`);
+    await recordChange(tx, old.threadId, 'handoff_replaced');
     return { ...handoff, supersedesId: old.id };
   });
   if (created.status === 'pending' && created.source.startsWith('configured:')) {
@@ -123,6 +125,7 @@ export async function failAndReplaceWithLocal(
     const local = await writeReplacement(tx, failed, target, { label: 'local', writer: null, createdByProvider: null }, await mergeBacksCarriedBy(tx, failed.id));
     if (!(await replaceHandoff(tx, failed.id, local.id, endedBecause))) throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced meanwhile.`);
     await appendPlanReason(tx, failed.targetRunId, `Handoff ${failed.id} from ${failed.source} failed (${reason}); a local summary replaced it.`);
+    await recordChange(tx, failed.threadId, 'handoff_replaced');
     return local;
   });
 }
@@ -162,6 +165,7 @@ async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, cr
   const omissions = findOmissions(text, covered);
   const submitted = await submitHandoff(tx, handoff.id, appendOmissions(text, omissions, handoff.budgetChars), createdByProvider, omissions);
   if (!submitted) throw new ThreadlineError('CONFLICT', `Handoff ${handoff.id} was replaced before its summary arrived.`);
+  await recordChange(tx, handoff.threadId, 'handoff_ready');
   return submitted;
 }
 

@@ -3,6 +3,7 @@
 import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
 import { checkImportedRuns, importKeyOf, importReason, importedRunAction, importedRunPlan, type ImportedRunInput } from '../domain/imports.js';
 import type { ProviderThreadRecord, RunRecord, ThreadRecord } from '../domain/records.js';
+import { recordChange } from '../graph/repositories/changes.js';
 import { appendImportedRuns, presentImportKeys, providerThreadsByNativeRef, type NewImportedRun } from '../graph/repositories/imports.js';
 import { bindProviderThread, createProviderThread } from '../graph/repositories/providerThreads.js';
 import { lockThread, type LockedThread } from '../graph/repositories/threads.js';
@@ -49,6 +50,7 @@ export async function importRuns(context: OperationContext, input: ImportInput):
     const alreadyPresent = input.runs.length - fresh.length;
     if (fresh.length === 0) return { thread, providerThread, runs: [], alreadyPresent };
     const written = await appendImportedRuns(tx, thread.id, providerThread, input.model, numbered(thread, providerThread, input, fresh));
+    await recordChange(tx, thread.id, 'runs_imported');
     return { ...written, alreadyPresent };
   });
 }

@@ -21,6 +21,7 @@ import {
   withdrawMergeBacks,
   type SourceRun,
 } from '../graph/repositories/lineage.js';
+import { recordChange } from '../graph/repositories/changes.js';
 import { lockRunForUpdate } from '../graph/repositories/runs.js';
 import { lockThread, threadsByIds } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
@@ -67,6 +68,7 @@ export async function rollbackThread(context: OperationContext, threadId: string
           ? { providerThreadId: providerThread.id, nativeThreadRef: providerThread.nativeThreadRef, turnsToDrop, toOrdinal }
           : null,
     }));
+    await recordChange(tx, threadId, 'rolled_back');
     const [after] = await threadsByIds(tx, [threadId]);
     return {
       thread: after!,
@@ -106,6 +108,7 @@ async function settle(context: OperationContext, id: string, status: 'idle' | 'd
     const settled = await settleProviderRollback(tx, id, status, error);
     if (!settled) throw notFound('ProviderThread', id);
     if (!settled.settles) throw new ThreadlineError('CONFLICT', `Provider thread ${id} is ${settled.providerThread.status}, not awaiting a native rollback.`);
+    await recordChange(tx, settled.providerThread.threadId, 'provider_rollback_settled');
     return settled.providerThread;
   });
 }
@@ -128,6 +131,7 @@ export async function forkThread(context: OperationContext, input: ForkInput): P
     if (!source) throw notFound('Thread', input.sourceThreadId);
     const point = await resolveSourcePoint(tx, source, input);
     if (input.id !== null) await ensureUnusedThreadId(tx, input.id);
+    await recordChange(tx, source.id, 'forked');
     return createChildThread(tx, {
       id: input.id ?? newId('th'),
       parentId: source.id,
@@ -197,7 +201,10 @@ export async function mergeBack(context: OperationContext, forkThreadId: string)
     if (fork.relationshipToParent !== 'fork') throw badInput('forkThreadId', 'not a fork');
     const latest = await lookUpSourcePoint(tx, fork.id, { ordinal: null, checkpointId: null, providerThreadId: null });
     if (!latest?.run) throw badInput('forkThreadId', 'the fork has no stable run of its own to merge back');
-    return createMergeBack(tx, fork.id, latest.run.ordinal, newId('tr'));
+    const transfer = await createMergeBack(tx, fork.id, latest.run.ordinal, newId('tr'));
+    await recordChange(tx, fork.id, 'merged_back');
+    await recordChange(tx, transfer.targetThreadId, 'merged_back');
+    return transfer;
   });
 }
 
@@ -217,6 +224,7 @@ export async function spawnSubagent(context: OperationContext, input: SpawnInput
     if (!locked) throw notFound('Run', input.parentRunId);
     if (locked.run.status !== 'running') throw new ThreadlineError('CONFLICT', `Run ${input.parentRunId} is ${locked.run.status}; subagents work for a running run.`);
     if (input.id !== null) await ensureUnusedThreadId(tx, input.id);
+    await recordChange(tx, locked.thread.id, 'subagent_spawned');
     return createChildThread(tx, {
       id: input.id ?? newId('th'),
       parentId: locked.thread.id,
@@ -254,7 +262,10 @@ export async function completeSubagent(context: OperationContext, childThreadId:
     }
     const provider = context.providers.get(parentRun.run.provider);
     const delivery = provider ? deliveryFor(provider.capabilities) : 'preamble';
-    return recordSubagentResult(tx, child.id, result, delivery, { transferId: newId('tr'), handoffId: newId('ho') });
+    const transfer = await recordSubagentResult(tx, child.id, result, delivery, { transferId: newId('tr'), handoffId: newId('ho') });
+    await recordChange(tx, child.id, 'subagent_completed');
+    await recordChange(tx, parentRun.run.threadId, 'subagent_completed');
+    return transfer;
   });
 }
 

@@ -2,6 +2,7 @@
 import { ThreadlineError, notFound } from '../domain/errors.js';
 import { assertCurrentDispatch, parseFencingToken } from '../domain/fencing.js';
 import type { RunRecord } from '../domain/records.js';
+import { recordChange } from '../graph/repositories/changes.js';
 import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { finishRun, lockRunForUpdate, type RunOutcome } from '../graph/repositories/runs.js';
 import { newId, type OperationContext } from './context.js';
@@ -29,6 +30,8 @@ async function endRun(context: OperationContext, runId: string, outcome: RunOutc
     if (locked.run.status !== 'running') {
       throw new ThreadlineError('CONFLICT', `Run ${runId} is ${locked.run.status}, not running.`, { status: locked.run.status });
     }
-    return finishRun(tx, runId, outcome);
+    const finished = await finishRun(tx, runId, outcome);
+    await recordChange(tx, locked.run.threadId, outcome.status === 'completed' ? 'run_completed' : 'run_failed');
+    return finished;
   });
 }

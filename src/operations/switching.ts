@@ -10,6 +10,7 @@ import { liveHistory } from '../domain/history.js';
 import { intersect } from '../domain/ranges.js';
 import { DEFAULT_SUMMARY_POLICY } from '../domain/summaryPolicy.js';
 import type { ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, ThreadRecord, TransferRecord } from '../domain/records.js';
+import { recordChange } from '../graph/repositories/changes.js';
 import { handoffsByIds, mergeBacksCarriedBy, pendingTransfersInto, resolveForkNatively, supersedeHandoff } from '../graph/repositories/handoffs.js';
 import { loadPlanningSnapshot, type SummarySource } from '../graph/repositories/planning.js';
 import { bindProviderThread as bindNativeRef, createProviderThread, markProviderThreadStale, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
@@ -108,6 +109,7 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
       createdBy: 'user',
     });
     const run = await recordContextOnPlan(tx, created.run, plan, written);
+    await recordChange(tx, input.threadId, 'run_started');
     return { run: { ...run, contextHandoffId: written.handoff?.id ?? null }, providerThread: created.providerThread, handoff: written.handoff };
   });
   // A configured summarizer is called outside the transaction: a slow endpoint holds no lock, and
@@ -137,7 +139,9 @@ export async function reportResumeFailure(context: OperationContext, runId: stri
     const locked = await lockRunForUpdate(tx, runId);
     if (!locked) throw notFound('Run', runId);
     if (token) assertCurrentDispatch(token, locked.run, (await providerThreadsByIds(tx, [locked.run.providerThreadId]))[0]!);
-    return replanAfterResumeFailure(tx, context, locked.run, locked.thread, error);
+    const replanned = await replanAfterResumeFailure(tx, context, locked.run, locked.thread, error);
+    await recordChange(tx, locked.run.threadId, 'run_replanned');
+    return replanned;
   });
 }
 
@@ -178,9 +182,12 @@ export async function bindProviderThread(context: OperationContext, input: BindI
     if (dispatched && resumedBlank(dispatched.plan.providerThreadAction, providerThread!.nativeThreadRef, input.nativeThreadRef)) {
       const replanned = await replanAfterResumeFailure(tx, context, dispatched, thread, resumedBlankError(providerThread!.nativeThreadRef!, input.nativeThreadRef));
       const [failed] = await providerThreadsByIds(tx, [providerThread!.id]);
+      await recordChange(tx, thread.id, 'run_replanned');
       return { providerThread: failed!, replanned };
     }
-    return { providerThread: (await bindNativeRef(tx, providerThread!.id, input.nativeThreadRef))!, replanned: null };
+    const bound = (await bindNativeRef(tx, providerThread!.id, input.nativeThreadRef))!;
+    await recordChange(tx, thread.id, 'provider_thread_bound');
+    return { providerThread: bound, replanned: null };
   });
 }
 

@@ -1,4 +1,5 @@
-// The HTTP service: GraphQL at /graphql, /healthz and /readyz, on one Node http server.
+// The HTTP service: GraphQL at /graphql (subscriptions over WebSocket there too), /healthz and /readyz,
+// on one Node http server.
 import { createMetrics, type Metrics } from './metrics.js';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
@@ -9,6 +10,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
+import { makeExecutableSchema } from '@graphql-tools/schema';
 import express, { type ErrorRequestHandler, type Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Driver } from 'neo4j-driver';
@@ -23,7 +25,8 @@ import { mergedResolvers } from '../api/resolvers/index.js';
 import { loadTypeDefs } from '../api/schema.js';
 import type { Config } from '../config.js';
 import { applyMigrations } from '../graph/migrations.js';
-import { Graph } from '../graph/transactions.js';
+import { Graph, type StatementObserver } from '../graph/transactions.js';
+import { ChangeFeed } from '../operations/changeFeed.js';
 import type { OperationContext } from '../operations/context.js';
 import { sweepExpiredHandoffs } from '../operations/handoffSources.js';
 import { createChatCompletionsSummarizer } from '../summarizers/chatCompletions.js';
@@ -31,6 +34,8 @@ import { answerSizeLimit } from './answerLimit.js';
 import { parseOptions, queryLimitRules, withoutSuggestions } from './armor.js';
 import { createTenantResolver } from './auth.js';
 import { Readiness } from './readiness.js';
+import { startSubscriptionServer, type SubscriptionServer } from './subscriptions.js';
+import { createTracing, type Tracing } from './tracing.js';
 import { viewerRouter } from './viewer.js';
 
 export interface RunningService {
@@ -44,6 +49,7 @@ const BODY_LIMIT = '1mb';
 
 export async function startService(config: Config, driver: Driver, logger: Logger): Promise<RunningService> {
   const metrics = config.metrics.enabled ? createMetrics() : null;
+  const tracing = config.tracing ? createTracing(config.tracing, config.neo4j.database) : null;
   const unobserved = new Graph(driver, config.neo4j.database, '', config.limits.graphDeadlineMs);
   const rootGraph = metrics ? unobserved.observedBy(metrics.transactions) : unobserved;
   const readiness = new Readiness(rootGraph, () => applyMigrations(rootGraph.withoutDeadline(), (message) => logger.info(message)), logger, config.limits.readinessTimeoutMs);
@@ -57,9 +63,10 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     app,
   );
   httpServer.maxConnections = config.limits.maxConnections;
+  // One schema for HTTP and WebSocket.
+  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: { ...lowercaseEnumResolvers(loadTypeDefs()), ...mergedResolvers() } });
   const apollo = new ApolloServer<RequestContext>({
-    typeDefs: loadTypeDefs(),
-    resolvers: { ...lowercaseEnumResolvers(loadTypeDefs()), ...mergedResolvers() },
+    schema,
     nodeEnv: config.production ? 'production' : 'development',
     introspection: config.introspection,
     includeStacktraceInErrorResponses: !config.production,
@@ -76,6 +83,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       // Before the metrics: their outcome is read from the answer this plugin may replace.
       answerSizeLimit(logger),
       ...(metrics ? [metrics.graphqlPlugin] : []),
+      ...(tracing ? [tracing.plugin] : []),
       // A browser opening /graphql gets Apollo Sandbox, which the browser loads from Apollo's CDN (so it
       // needs the internet; offline the page says so), exactly when introspection is on: Sandbox needs
       // the schema. In production, where introspection is off, there is no landing page at all.
@@ -92,8 +100,31 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       Object.entries(config.summaries.summarizers).map(([name, settings]) => [name, createChatCompletionsSummarizer({ name, ...settings })]),
     ),
   };
-  const operationsFor = (tenant: string): OperationContext => ({ graph: rootGraph.forTenant(tenant), providers, planner: config.planner, summaries });
+  const operationsFor = (tenant: string, statements?: StatementObserver): OperationContext => {
+    const graph = rootGraph.forTenant(tenant);
+    return { graph: statements ? graph.withStatementsObservedBy(statements) : graph, providers, planner: config.planner, summaries };
+  };
   const sweeper = startPendingHandoffSweeper(rootGraph, operationsFor, config.summaries.pendingTimeoutSeconds, logger, metrics);
+  const changes = new ChangeFeed(rootGraph, {
+    pollIntervalMs: config.subscriptions.pollIntervalMs,
+    pollFailed: (error) => logger.warn({ err: error }, 'change feed poll failed; trying again at the next interval'),
+  });
+  const contextFor = (tenant: string, statements?: StatementObserver): RequestContext => {
+    const operations = operationsFor(tenant, statements);
+    const budget = new AnswerBudget(config.limits.maxResponseBytes);
+    return { tenant, operations, loaders: createLoaders(operations.graph, budget), logger, budget, changes };
+  };
+  const subscriptions = startSubscriptionServer({
+    httpServer,
+    schema,
+    limits: config.subscriptions,
+    introspection: config.introspection,
+    resolveTenant,
+    contextFor,
+    formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
+    logger,
+  });
+  metrics?.observeSubscriptions(() => ({ connections: subscriptions.connections(), subscriptions: changes.subscriberCount() }));
 
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
@@ -126,9 +157,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       // eslint-disable-next-line @typescript-eslint/require-await -- async so a throw rejects, as Apollo expects
       context: async ({ req }): Promise<RequestContext & BaseContext> => {
         const tenant = resolveTenant(req.headers.authorization)!;
-        const operations = operationsFor(tenant);
-        const budget = new AnswerBudget(config.limits.maxResponseBytes);
-        return { tenant, operations, loaders: createLoaders(operations.graph, budget), logger, budget };
+        return tracing ? tracing.traced((statements) => contextFor(tenant, statements)) : contextFor(tenant);
       },
     }),
   );
@@ -143,7 +172,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     readiness,
     close: () => {
       clearInterval(sweeper);
-      return closeAll(apollo, httpServer);
+      return closeAll(apollo, httpServer, subscriptions, changes, tracing);
     },
   };
 }
@@ -195,8 +224,13 @@ function startPendingHandoffSweeper(rootGraph: Graph, operationsFor: (tenant: st
   return sweeper;
 }
 
-async function closeAll(apollo: ApolloServer<RequestContext>, httpServer: Server): Promise<void> {
+/** WebSocket clients first, with a close frame, before the HTTP drain ends every remaining socket. */
+async function closeAll(apollo: ApolloServer<RequestContext>, httpServer: Server, subscriptions: SubscriptionServer, changes: ChangeFeed, tracing: Tracing | null): Promise<void> {
+  await subscriptions.close();
+  await changes.close();
   await apollo.stop();
+  // After the last request, so its spans are exported too.
+  await tracing?.shutdown();
   if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
 }
 

@@ -1,10 +1,10 @@
 // Prometheus metrics for operators (THREADLINE_METRICS=on): GraphQL requests by operation and
 // outcome with their latency, Neo4j transactions by outcome and the driver's retries, the pending
-// handoff sweeper's work, and the process's own metrics. Labels are bounded by the schema and the
+// handoff sweeper's work, open subscriptions, and the process's own metrics. Labels are bounded by the schema and the
 // error codes, never by what a client sends.
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Kind, type OperationDefinitionNode } from 'graphql';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { TransactionObserver } from '../graph/transactions.js';
 
 export interface Metrics {
@@ -12,6 +12,8 @@ export interface Metrics {
   transactions: TransactionObserver;
   graphqlPlugin: ApolloServerPlugin;
   sweepEnded(outcome: 'ok' | 'failed', replaced: number): void;
+  /** Where the subscription gauges read their values when scraped. */
+  observeSubscriptions(read: () => { connections: number; subscriptions: number }): void;
 }
 
 export function createMetrics(): Metrics {
@@ -41,6 +43,23 @@ export function createMetrics(): Metrics {
     name: 'threadline_pending_handoffs_replaced_total',
     help: 'Expired pending handoffs this instance replaced by local summaries.',
     registers: [registry],
+  });
+  let readSubscriptions = () => ({ connections: 0, subscriptions: 0 });
+  new Gauge({
+    name: 'threadline_subscription_connections',
+    help: 'Open WebSocket connections for GraphQL subscriptions on this instance.',
+    registers: [registry],
+    collect() {
+      this.set(readSubscriptions().connections);
+    },
+  });
+  new Gauge({
+    name: 'threadline_subscriptions',
+    help: 'Subscriptions to thread changes this instance feeds.',
+    registers: [registry],
+    collect() {
+      this.set(readSubscriptions().subscriptions);
+    },
   });
   // Zero from the start, so that a rate over them exists before the first event.
   for (const outcome of ['ok', 'failed']) sweeps.inc({ outcome }, 0);
@@ -72,11 +91,14 @@ export function createMetrics(): Metrics {
       sweeps.inc({ outcome });
       if (count > 0) replaced.inc(count);
     },
+    observeSubscriptions(read) {
+      readSubscriptions = read;
+    },
   };
 }
 
 /** `mutation startRun`: the operation's kind and its first root field; `unknown` when it did not parse or validate. */
-function operationLabel(operation: OperationDefinitionNode | undefined): string {
+export function operationLabel(operation: OperationDefinitionNode | undefined): string {
   const field = operation?.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
   return operation && field?.kind === Kind.FIELD ? `${operation.operation} ${field.name.value}` : 'unknown';
 }

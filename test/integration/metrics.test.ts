@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/service.js';
 import { createThread, startRun } from '../support/lineage.js';
+import { liveClient, subscribe } from '../support/live.js';
 
 let on: TestService;
 let guarded: TestService;
@@ -49,6 +50,21 @@ describe('GET /metrics', () => {
     expect(sample(text, 'threadline_graph_transaction_retries_total{mode="write"}')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'threadline_pending_handoff_sweeps_total{outcome="failed"}')).toBe(0);
     expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+  });
+
+  it('counts open subscription connections and subscriptions', async () => {
+    const before = await (await fetch(metricsUrl(on))).text();
+    expect(sample(before, 'threadline_subscriptions')).toBe(0);
+    const live = liveClient(on);
+    const threadId = await createThread(on);
+    const subscription = subscribe(live, `subscription($id: ID!) { threadChanged(threadId: $id, afterSequence: 0) { sequence } }`, { id: threadId });
+    await startRun(on, threadId, 'codex');
+    // The first event says the subscription is in place.
+    await subscription.take(1);
+    const text = await (await fetch(metricsUrl(on))).text();
+    expect(sample(text, 'threadline_subscription_connections')).toBe(1);
+    expect(sample(text, 'threadline_subscriptions')).toBe(1);
+    await live.dispose();
   });
 
   it('labels a request that does not validate as unknown, not by what the client sent', async () => {

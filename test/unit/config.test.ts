@@ -205,6 +205,34 @@ describe('loadConfig time bounds and the connection cap', () => {
   });
 });
 
+describe('subscription settings', () => {
+  it('default to a 500 ms poll, 128 connections and 20 subscriptions per connection', () => {
+    expect(loadConfig({}).subscriptions).toEqual({ pollIntervalMs: 500, maxConnections: 128, maxPerConnection: 20 });
+  });
+
+  it('read each one, 0 connections turning subscriptions away, and refuse values out of range', () => {
+    const settings = loadConfig({ THREADLINE_SUBSCRIPTION_POLL_MS: '2000', THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: '0', THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: '5' }).subscriptions;
+    expect(settings).toEqual({ pollIntervalMs: 2000, maxConnections: 0, maxPerConnection: 5 });
+    expect(configError({ THREADLINE_SUBSCRIPTION_POLL_MS: '10' }).message).toMatch(/\bTHREADLINE_SUBSCRIPTION_POLL_MS: /);
+    expect(configError({ THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: '0' }).message).toMatch(/\bTHREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: /);
+    expect(configError({ THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: '' }).message).toMatch(/\bTHREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: /);
+  });
+});
+
+describe('tracing settings', () => {
+  it('are off unless an OTLP traces endpoint is set', () => {
+    expect(loadConfig({}).tracing).toBeNull();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing).toEqual({ endpoint: 'http://collector:4318/v1/traces', serviceName: 'threadline' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector/v1/traces', OTEL_SERVICE_NAME: 'threadline-eu' }).tracing?.serviceName).toBe('threadline-eu');
+  });
+
+  it('refuse an endpoint that is not an http(s) URL', () => {
+    for (const endpoint of ['collector:4318', 'grpc://collector:4317', '']) {
+      expect(configError({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint }).message).toMatch(/\bOTEL_EXPORTER_OTLP_TRACES_ENDPOINT: /);
+    }
+  });
+});
+
 describe('loadConfig errors name the variable', () => {
   it.each(['abc', '70000', '-1', '80.5', '65536'])('rejects PORT %s', (port) => {
     const error = configError({ PORT: port });

@@ -2,6 +2,7 @@ import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } f
 import type { ThreadRecord as ThreadRecordModel, RunView as RunViewModel, ProviderThreadRecord as ProviderThreadRecordModel, CoverageRecord as CoverageRecordModel, HandoffRecord as HandoffRecordModel, TransferRecord as TransferRecordModel, CheckpointRecord as CheckpointRecordModel, RunPlanRecord as RunPlanRecordModel, DispatchRecord as DispatchRecordModel, StartRunResult as StartRunResultModel, RollbackResult as RollbackResultModel, ProviderThreadRollbackRecord as ProviderThreadRollbackRecordModel } from '../../domain/records.js';
 import type { ProviderDefinition as ProviderDefinitionModel } from '../../domain/providers.js';
 import type { CoverageMatrixRecord as CoverageMatrixRecordModel, CoverageRowRecord as CoverageRowRecordModel, AnalyticsWindow as AnalyticsWindowModel } from '../../operations/analytics.js';
+import type { ThreadChangeEvent as ThreadChangeEventModel } from '../../operations/changeFeed.js';
 import type { RequestContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = T | null | undefined;
@@ -1130,6 +1131,26 @@ export type SubmitHandoffSummaryInput = {
   summaryText: Scalars['String']['input'];
 };
 
+export type Subscription = {
+  __typename?: 'Subscription';
+  /**
+   * The changes of one thread of the caller's tenant, in order, one event per committed change,
+   * whichever instance made it. An unknown thread, or another tenant's, is NOT_FOUND, as for every
+   * read. Without afterSequence the events start with the next change; with it, the changes after that
+   * number come first (the feed keeps each thread's newest 500: when older ones are gone, the first
+   * event says resync). Read Thread.changeSequence together with the thread, then subscribe with it
+   * as afterSequence, and no change falls between the two. Events arrive within about one poll
+   * interval (THREADLINE_SUBSCRIPTION_POLL_MS) of the commit.
+   */
+  threadChanged: ThreadChange;
+};
+
+
+export type SubscriptionThreadChangedArgs = {
+  afterSequence?: InputMaybe<Scalars['Int']['input']>;
+  threadId: Scalars['ID']['input'];
+};
+
 /** What the orchestrator must have a provider write for a PENDING handoff. */
 export type SummaryRequest = {
   __typename?: 'SummaryRequest';
@@ -1149,6 +1170,8 @@ export type Thread = {
   __typename?: 'Thread';
   /** Parent, grandparent, ... up to the root, nearest first. depth is clamped to 1..50. */
   ancestors: Array<Thread>;
+  /** The number of the thread's newest change (ThreadChange.sequence); 0 before any. */
+  changeSequence: Scalars['Int']['output'];
   /**
    * Runs x provider threads: for each live run of the thread's history (inherited runs of a fork
    * included, rolled-back runs not), from ordinal fromOrdinal on, how each of the thread's provider
@@ -1255,6 +1278,49 @@ export type ThreadTransfersArgs = {
   fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
   toOrdinal?: InputMaybe<Scalars['Int']['input']>;
 };
+
+/** One committed change of a thread. */
+export type ThreadChange = {
+  __typename?: 'ThreadChange';
+  at: Scalars['DateTime']['output'];
+  kind: ThreadChangeKind;
+  /** Changes before this one were not delivered (they left the feed, or this subscriber fell far behind): read the thread again. */
+  resync: Scalars['Boolean']['output'];
+  /** 1, 2, 3... per thread, in commit order, without gaps; pass the last one seen as afterSequence when subscribing again. */
+  sequence: Scalars['Int']['output'];
+  /** The thread as it is when the event is sent, which may already include later changes; select what the view shows. */
+  thread: Thread;
+};
+
+/** What an operation changed; the operation names the field to read again. */
+export type ThreadChangeKind =
+  /** forkThread made a fork of this thread. */
+  | 'forked'
+  /** A PENDING handoff got its summary (submitHandoffSummary or a configured summarizer). */
+  | 'handoff_ready'
+  /** regenerateHandoff, or a PENDING handoff that failed or expired and was replaced by a local summary. */
+  | 'handoff_replaced'
+  /** mergeBack, on the fork and on the thread it merges back into. */
+  | 'merged_back'
+  /** confirmProviderRollback or reportProviderRollbackFailure. */
+  | 'provider_rollback_settled'
+  /** bindNativeThread: a provider thread's native id. */
+  | 'provider_thread_bound'
+  /** rollbackThread: runs, handoffs and provider-thread statuses. */
+  | 'rolled_back'
+  /** importRuns added runs. */
+  | 'runs_imported'
+  | 'run_completed'
+  /** failRun, interrupted or not. */
+  | 'run_failed'
+  /** reportResumeFailure, or bindNativeThread finding a resumed blank: the run's new provider thread and handoff. */
+  | 'run_replanned'
+  /** startRun: a new run, its plan and its handoff. */
+  | 'run_started'
+  /** completeSubagent, on the subagent's thread and on its parent thread. */
+  | 'subagent_completed'
+  /** spawnSubagent, on the parent thread. */
+  | 'subagent_spawned';
 
 export type ThreadConnection = {
   __typename?: 'ThreadConnection';
@@ -1460,8 +1526,11 @@ export type ResolversTypes = {
   StartRunPayload: ResolverTypeWrapper<StartRunResultModel>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   SubmitHandoffSummaryInput: SubmitHandoffSummaryInput;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SummaryRequest: ResolverTypeWrapper<SummaryRequest>;
   Thread: ResolverTypeWrapper<ThreadRecordModel>;
+  ThreadChange: ResolverTypeWrapper<ThreadChangeEventModel>;
+  ThreadChangeKind: null;
   ThreadConnection: ResolverTypeWrapper<Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversTypes['ThreadEdge']> }>;
   ThreadEdge: ResolverTypeWrapper<Omit<ThreadEdge, 'node'> & { node: ResolversTypes['Thread'] }>;
   ThreadLineage: ResolverTypeWrapper<Omit<ThreadLineage, 'parent' | 'root'> & { parent?: Maybe<ResolversTypes['Thread']>, root: ResolversTypes['Thread'] }>;
@@ -1537,8 +1606,10 @@ export type ResolversParentTypes = {
   StartRunPayload: StartRunResultModel;
   String: Scalars['String']['output'];
   SubmitHandoffSummaryInput: SubmitHandoffSummaryInput;
+  Subscription: Record<PropertyKey, never>;
   SummaryRequest: SummaryRequest;
   Thread: ThreadRecordModel;
+  ThreadChange: ThreadChangeEventModel;
   ThreadConnection: Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversParentTypes['ThreadEdge']> };
   ThreadEdge: Omit<ThreadEdge, 'node'> & { node: ResolversParentTypes['Thread'] };
   ThreadLineage: Omit<ThreadLineage, 'parent' | 'root'> & { parent?: Maybe<ResolversParentTypes['Thread']>, root: ResolversParentTypes['Thread'] };
@@ -1941,6 +2012,10 @@ export type StartRunPayloadResolvers<ContextType = RequestContext, ParentType ex
   run?: Resolver<ResolversTypes['Run'], ParentType, ContextType>;
 };
 
+export type SubscriptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  threadChanged?: SubscriptionResolver<ResolversTypes['ThreadChange'], "threadChanged", ParentType, ContextType, RequireFields<SubscriptionThreadChangedArgs, 'threadId'>>;
+};
+
 export type SummaryRequestResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['SummaryRequest'] = ResolversParentTypes['SummaryRequest']> = {
   budgetChars?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   document?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1952,6 +2027,7 @@ export type SummaryRequestResolvers<ContextType = RequestContext, ParentType ext
 
 export type ThreadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Thread'] = ResolversParentTypes['Thread']> = {
   ancestors?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadAncestorsArgs, 'depth'>>;
+  changeSequence?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   coverageMatrix?: Resolver<ResolversTypes['CoverageMatrix'], ParentType, ContextType, RequireFields<ThreadCoverageMatrixArgs, 'columns' | 'columnsFrom' | 'first' | 'fromOrdinal'>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   forks?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadForksArgs, 'first'>>;
@@ -1967,6 +2043,16 @@ export type ThreadResolvers<ContextType = RequestContext, ParentType extends Res
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   transfers?: Resolver<Array<ResolversTypes['ContextTransfer']>, ParentType, ContextType, Partial<ThreadTransfersArgs>>;
 };
+
+export type ThreadChangeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ThreadChange'] = ResolversParentTypes['ThreadChange']> = {
+  at?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ThreadChangeKind'], ParentType, ContextType>;
+  resync?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  sequence?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  thread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;
+};
+
+export type ThreadChangeKindResolvers = { FORKED: 'forked', HANDOFF_READY: 'handoff_ready', HANDOFF_REPLACED: 'handoff_replaced', MERGED_BACK: 'merged_back', PROVIDER_ROLLBACK_SETTLED: 'provider_rollback_settled', PROVIDER_THREAD_BOUND: 'provider_thread_bound', ROLLED_BACK: 'rolled_back', RUNS_IMPORTED: 'runs_imported', RUN_COMPLETED: 'run_completed', RUN_FAILED: 'run_failed', RUN_REPLANNED: 'run_replanned', RUN_STARTED: 'run_started', SUBAGENT_COMPLETED: 'subagent_completed', SUBAGENT_SPAWNED: 'subagent_spawned' };
 
 export type ThreadConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ThreadConnection'] = ResolversParentTypes['ThreadConnection']> = {
   edges?: Resolver<Array<ResolversTypes['ThreadEdge']>, ParentType, ContextType>;
@@ -2047,8 +2133,11 @@ export type Resolvers<ContextType = RequestContext> = {
   StalenessSignal?: StalenessSignalResolvers;
   StalenessStats?: StalenessStatsResolvers<ContextType>;
   StartRunPayload?: StartRunPayloadResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   SummaryRequest?: SummaryRequestResolvers<ContextType>;
   Thread?: ThreadResolvers<ContextType>;
+  ThreadChange?: ThreadChangeResolvers<ContextType>;
+  ThreadChangeKind?: ThreadChangeKindResolvers;
   ThreadConnection?: ThreadConnectionResolvers<ContextType>;
   ThreadEdge?: ThreadEdgeResolvers<ContextType>;
   ThreadLineage?: ThreadLineageResolvers<ContextType>;

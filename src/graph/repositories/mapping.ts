@@ -42,6 +42,7 @@ export function toThread(props: Props): ThreadRecord {
       providerThreadId: text(props.sourceProviderThreadId),
     },
     forkOrdinal: int(props.forkOrdinal) ?? 0,
+    changeSequence: int(props.changeSequence) ?? 0,
     inherited: segmentThreadIds.map((threadId, index) => ({
       threadId,
       from: index === 0 ? 1 : Number(segmentTo[index - 1]) + 1,

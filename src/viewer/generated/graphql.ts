@@ -374,6 +374,36 @@ export type SubmitHandoffSummaryInput = {
   summaryText: Scalars['String']['input'];
 };
 
+/** What an operation changed; the operation names the field to read again. */
+export type ThreadChangeKind =
+  /** forkThread made a fork of this thread. */
+  | 'FORKED'
+  /** A PENDING handoff got its summary (submitHandoffSummary or a configured summarizer). */
+  | 'HANDOFF_READY'
+  /** regenerateHandoff, or a PENDING handoff that failed or expired and was replaced by a local summary. */
+  | 'HANDOFF_REPLACED'
+  /** mergeBack, on the fork and on the thread it merges back into. */
+  | 'MERGED_BACK'
+  /** confirmProviderRollback or reportProviderRollbackFailure. */
+  | 'PROVIDER_ROLLBACK_SETTLED'
+  /** bindNativeThread: a provider thread's native id. */
+  | 'PROVIDER_THREAD_BOUND'
+  /** rollbackThread: runs, handoffs and provider-thread statuses. */
+  | 'ROLLED_BACK'
+  /** importRuns added runs. */
+  | 'RUNS_IMPORTED'
+  | 'RUN_COMPLETED'
+  /** failRun, interrupted or not. */
+  | 'RUN_FAILED'
+  /** reportResumeFailure, or bindNativeThread finding a resumed blank: the run's new provider thread and handoff. */
+  | 'RUN_REPLANNED'
+  /** startRun: a new run, its plan and its handoff. */
+  | 'RUN_STARTED'
+  /** completeSubagent, on the subagent's thread and on its parent thread. */
+  | 'SUBAGENT_COMPLETED'
+  /** spawnSubagent, on the parent thread. */
+  | 'SUBAGENT_SPAWNED';
+
 export type ThreadRelationship =
   | 'FORK'
   | 'SUBAGENT';

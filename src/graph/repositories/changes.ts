@@ -1,0 +1,29 @@
+import type { ThreadChangeKind, ThreadChangeRecord } from '../../domain/changes.js';
+import type { Tx } from '../transactions.js';
+
+/**
+ * How many of its newest changes a thread's feed keeps. A subscriber that comes back further behind
+ * than this gets the oldest kept change marked `resync`, and reads the thread again.
+ */
+const CHANGES_KEPT_PER_THREAD = 500;
+
+/** Call inside the transaction that changes the thread, so the change and its record commit together. */
+export async function recordChange(tx: Tx, threadId: string, kind: ThreadChangeKind): Promise<void> {
+  await tx.rows('changes/record', { threadId, kind, kept: CHANGES_KEPT_PER_THREAD });
+}
+
+/** The thread's newest change number, 0 before any; null when the tenant has no such thread. */
+export async function changeHead(tx: Tx, threadId: string): Promise<number | null> {
+  return (await tx.one<{ sequence: number }>('changes/head', { threadId }))?.sequence ?? null;
+}
+
+export interface Watch {
+  tenant: string;
+  threadId: string;
+  after: number;
+}
+
+/** The changes after each watch's sequence, oldest first per thread; the watches may span tenants. */
+export async function changesSince(tx: Tx, watches: readonly Watch[]): Promise<ThreadChangeRecord[]> {
+  return tx.rows<ThreadChangeRecord>('changes/since', { watches });
+}
