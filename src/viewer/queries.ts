@@ -25,7 +25,7 @@ export function linkRanges(from: number, to: number): { from: number; to: number
 // The thread's header and its newest window of runs (ThreadEarlierRuns reads the same fields of each run).
 export const THREAD_QUERY = query<Operations.ThreadWindowQuery, Operations.ThreadWindowQueryVariables>(/* GraphQL */ `query ThreadWindow($id: ID!, $last: Int = 200) {
   thread(id: $id) {
-    id title headOrdinal
+    id title headOrdinal changeSequence
     lineage { parent { id title } relationshipToParent sourcePoint { runOrdinal checkpointId } }
     ancestors { id title }
     forks(first: 100) { id title lineage { sourcePoint { runOrdinal checkpointId } } }
@@ -64,3 +64,9 @@ export const HANDOFF_DETAILS_QUERY = query<Operations.HandoffDetailsQuery, Opera
 
 /** What the queries above ask for, in characters (Unicode code points), and how many facts. */
 export const SHOWN = { message: 2000, factText: 600, facts: 40, summary: 20000 };
+
+// Not a *_QUERY: it goes over the WebSocket (live.ts), never as an HTTP POST.
+// The thread's changes after the one its first paint read (Thread.changeSequence): each redraws it.
+export const FOLLOW_SUBSCRIPTION = query<Operations.FollowThreadSubscription, Operations.FollowThreadSubscriptionVariables>(/* GraphQL */ `subscription FollowThread($id: ID!, $after: Int) {
+  threadChanged(threadId: $id, afterSequence: $after) { sequence kind resync }
+}`);

@@ -8,11 +8,15 @@
 // before it, and the long texts (messages, facts, reasons, summaries) are read for the one run or
 // handoff clicked, cut to what its panel shows. The first paint costs the same however long the thread is.
 //
-// The modules: queries.ts (the documents) and load.ts (reading), layout.ts (what goes where, pure),
-// draw.ts, panels.ts and page.ts (the DOM). What changes while the page lives is held here, in Viewer.
+// While the page is open it follows the thread (live.ts): each change reads the newest window again
+// and redraws it, as opening the page afresh would.
+//
+// The modules: queries.ts (the documents), load.ts and live.ts (reading), layout.ts (what goes where,
+// pure), draw.ts, panels.ts and page.ts (the DOM). What changes while the page lives is held here, in Viewer.
 import { byId } from './dom.js';
 import { draw, drawLegend, Palette } from './draw.js';
 import { model, type Loaded, type Model } from './layout.js';
+import { followThread } from './live.js';
 import { Details, GraphQLClient, ViewerError, loadEarlierRuns, loadThread } from './load.js';
 import { SidePanel } from './panels.js';
 import { LOAD_EARLIER, renderHeader, renderLineage, renderWindowBar, setStatus } from './page.js';
@@ -26,6 +30,9 @@ class Viewer {
   private readonly palette = new Palette();
   private readonly panel: SidePanel;
   private drawn: Model;
+  /** A reload in flight, and whether another change came while it ran. */
+  private reloading: Promise<void> | null = null;
+  private changedAgain = false;
 
   constructor(
     private readonly client: GraphQLClient,
@@ -49,6 +56,30 @@ class Viewer {
   /** Draws the current model again, as after the window was resized. */
   redraw(reveal: number | null = null): void {
     draw(this.drawn, this.palette, this.panel, this.token, reveal);
+  }
+
+  /** The thread changed: read its newest window again, once for a burst of changes. */
+  refresh(): void {
+    if (this.reloading) {
+      this.changedAgain = true;
+      return;
+    }
+    this.reloading = (async () => {
+      try {
+        const fresh = await loadThread(this.client, this.loaded.thread.id);
+        if (!fresh) throw new ViewerError(`The thread ${this.loaded.thread.id} is no longer there.`);
+        this.loaded = fresh;
+        this.render();
+      } catch (error) {
+        setStatus(errorText(error), 'error');
+      } finally {
+        this.reloading = null;
+      }
+      if (this.changedAgain) {
+        this.changedAgain = false;
+        this.refresh();
+      }
+    })();
   }
 
   private async loadEarlier(button: HTMLButtonElement): Promise<void> {
@@ -76,7 +107,8 @@ async function start(): Promise<void> {
     return;
   }
   try {
-    const client = new GraphQLClient(new URL('/graphql', location.href).href, token);
+    const endpoint = new URL('/graphql', location.href).href;
+    const client = new GraphQLClient(endpoint, token);
     const loaded = await loadThread(client, threadId);
     if (!loaded) {
       byId('title').textContent = 'Thread not found';
@@ -86,6 +118,11 @@ async function start(): Promise<void> {
     }
     const viewer = new Viewer(client, token, loaded);
     viewer.render();
+    const following = followThread(endpoint, token, threadId, loaded.thread.changeSequence, {
+      changed: () => viewer.refresh(),
+      trouble: (message) => setStatus(message ?? '', message === null ? 'info' : 'error'),
+    });
+    window.addEventListener('pagehide', () => following.stop());
     let timer: ReturnType<typeof setTimeout> | undefined;
     window.addEventListener('resize', () => {
       clearTimeout(timer);

@@ -255,6 +255,24 @@ describe('GET /lineage/:threadId', () => {
     await missing.page.close();
   });
 
+  it('follows the thread while open: a change made through the API redraws the page, with the token on the socket too', async () => {
+    const threadId = uniqueId('viewer-live');
+    const gql = (query: string, variables?: Record<string, unknown>) => secured.ok(query, variables, API_KEY);
+    await gql(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, { input: { id: threadId, title: 'live' } });
+    const first = (await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, { input: { threadId, provider: 'claude', userMessage: 'hello' } })).startRun.run;
+    const { page, errors } = await open(`${viewerUrl(secured.service.url, threadId)}?token=${encodeURIComponent(API_KEY)}`);
+    expect(await page.locator('[data-run="1"]').getAttribute('data-status')).toBe('RUNNING');
+
+    await gql(`mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }`, { input: { runId: first.id, assistantMessage: 'done' } });
+    await page.waitForSelector('[data-run="1"][data-status="COMPLETED"]', { timeout: 20_000 });
+    await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, { input: { threadId, provider: 'codex', userMessage: 'over to codex' } });
+    await page.waitForSelector('[data-run="2"]', { timeout: 20_000 });
+    expect(await page.locator('[data-lane]').count()).toBe(2);
+    expect(await page.locator('#status').isHidden()).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('serves its assets from the project root, with a strict content security policy', async () => {
     const origin = new URL(t.service.url).origin;
     const page = await fetch(`${origin}/lineage/some-thread`);

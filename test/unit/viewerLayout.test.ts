@@ -28,6 +28,7 @@ function thread(overrides: Partial<ThreadHeader> = {}): ThreadHeader {
     id: 'th',
     title: 'a thread',
     headOrdinal: 0,
+    changeSequence: 0,
     lineage: ROOT,
     ancestors: [],
     forks: [],

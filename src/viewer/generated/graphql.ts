@@ -441,7 +441,7 @@ export type ThreadWindowQueryVariables = Exact<{
 }>;
 
 
-export type ThreadWindowQuery = { thread: { id: string, title: string | null, headOrdinal: number, lineage: { relationshipToParent: ThreadRelationship | null, parent: { id: string, title: string | null } | null, sourcePoint: { runOrdinal: number | null, checkpointId: string | null } | null }, ancestors: Array<{ id: string, title: string | null }>, forks: Array<{ id: string, title: string | null, lineage: { sourcePoint: { runOrdinal: number | null, checkpointId: string | null } | null } }>, subagents: Array<{ id: string, title: string | null, lineage: { sourcePoint: { runOrdinal: number | null } | null } }>, providerThreads: Array<{ id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null, model: string | null, runtimeMode: string | null, createdAt: string, forkedFrom: { id: string, threadId: string, provider: string } | null, coverage: { coveredThroughOrdinal: number, handoffIds: Array<string>, nativeRanges: Array<{ from: number, to: number }>, missingRanges: Array<{ from: number, to: number }> } }>, runs: { pageInfo: { hasPreviousPage: boolean, startCursor: string | null }, edges: Array<{ node: { id: string, ordinal: number, provider: string, status: RunStatus, providerThread: { id: string }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction } } }> } } | null };
+export type ThreadWindowQuery = { thread: { id: string, title: string | null, headOrdinal: number, changeSequence: number, lineage: { relationshipToParent: ThreadRelationship | null, parent: { id: string, title: string | null } | null, sourcePoint: { runOrdinal: number | null, checkpointId: string | null } | null }, ancestors: Array<{ id: string, title: string | null }>, forks: Array<{ id: string, title: string | null, lineage: { sourcePoint: { runOrdinal: number | null, checkpointId: string | null } | null } }>, subagents: Array<{ id: string, title: string | null, lineage: { sourcePoint: { runOrdinal: number | null } | null } }>, providerThreads: Array<{ id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null, model: string | null, runtimeMode: string | null, createdAt: string, forkedFrom: { id: string, threadId: string, provider: string } | null, coverage: { coveredThroughOrdinal: number, handoffIds: Array<string>, nativeRanges: Array<{ from: number, to: number }>, missingRanges: Array<{ from: number, to: number }> } }>, runs: { pageInfo: { hasPreviousPage: boolean, startCursor: string | null }, edges: Array<{ node: { id: string, ordinal: number, provider: string, status: RunStatus, providerThread: { id: string }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction } } }> } } | null };
 
 export type ThreadEarlierRunsQueryVariables = Exact<{
   id: Scalars['ID']['input'];
@@ -474,3 +474,11 @@ export type HandoffDetailsQueryVariables = Exact<{
 
 
 export type HandoffDetailsQuery = { contextHandoff: { id: string, summaryText: string, createdByProvider: string | null, delivery: ContextDelivery, source: string, length: number, budgetChars: number | null, omissions: Array<string>, failureReason: string | null, supersedes: { id: string } | null, supersededBy: { id: string } | null } | null };
+
+export type FollowThreadSubscriptionVariables = Exact<{
+  id: Scalars['ID']['input'];
+  after?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type FollowThreadSubscription = { threadChanged: { sequence: number, kind: ThreadChangeKind, resync: boolean } };
