@@ -37,7 +37,9 @@ export async function submitHandoffSummary(context: OperationContext, handoffId:
     if (handoff.budgetChars !== null && summaryText.length > handoff.budgetChars) {
       throw badInput('summaryText', `must fit the target's budget of ${handoff.budgetChars} characters (got ${summaryText.length})`);
     }
-    return completeWithText(tx, handoff, summaryText, createdByProvider);
+    const submitted = await completeWithText(tx, handoff, summaryText, createdByProvider);
+    if (!submitted) throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced before its summary arrived.`);
+    return submitted;
   });
 }
 
@@ -62,6 +64,8 @@ export async function writeWithConfiguredSummarizer(context: OperationContext, h
     await failAndReplaceWithLocal(context.graph, context, handoff.id, `summarizer ${name} failed (${reason})`, 'summarizer_failed');
     return;
   }
+  // A summary that arrives after the handoff expired (or was regenerated or withdrawn) is dropped:
+  // what replaced it stands, and the start or regeneration that asked for it did happen.
   await context.graph.write((tx) => completeWithText(tx, handoff, text, name));
 }
 
@@ -149,13 +153,12 @@ async function standingHandoff(tx: Tx, id: string): Promise<HandoffRecord> {
   return handoff;
 }
 
-async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, createdByProvider: string): Promise<HandoffRecord> {
+/** Null when the handoff no longer was pending. */
+async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, createdByProvider: string): Promise<HandoffRecord | null> {
   const [thread] = await threadsByIds(tx, [handoff.threadId]);
   const covered = await readSummarySource(tx, thread!, handoff.coveredRunOrdinals, handoff.budgetChars);
   const omissions = findOmissions(text, covered);
-  const submitted = await submitHandoff(tx, handoff.id, appendOmissions(text, omissions, handoff.budgetChars), createdByProvider, omissions);
-  if (!submitted) throw new ThreadlineError('CONFLICT', `Handoff ${handoff.id} was replaced before its summary arrived.`);
-  return submitted;
+  return submitHandoff(tx, handoff.id, appendOmissions(text, omissions, handoff.budgetChars), createdByProvider, omissions);
 }
 
 /**
