@@ -459,8 +459,8 @@ export class LineageModel {
     const handoff = this.succeed(old, false);
     // Unlike a run's start, regeneration asks the entering provider whether or not it can write summaries.
     const writer = carriesMergeBack ? 'local' : (source ?? this.policyWriter(this.providerThread(old.to).provider, false));
-    this.writtenBy(handoff, writer);
-    return ok({ handoff: handoff.id, supersedes: old.id, strategy: handoff.strategy, coveredRunOrdinals: handoff.range });
+    const context = this.writtenBy(handoff, writer);
+    return ok({ handoff: handoff.id, supersedes: old.id, supersededBy: context === handoff ? null : context.id, strategy: handoff.strategy, coveredRunOrdinals: handoff.range });
   }
 
   /** A provider's text for a PENDING handoff makes it READY. */

@@ -30,7 +30,7 @@ const DOCUMENTS: Record<Operation['op'], string> = {
   mergeBack: `mutation($input: MergeBackInput!) { mergeBack(input: $input) { sourceThreadId targetThreadId sourcePoint { runOrdinal } basePoint { runOrdinal } } }`,
   spawnSubagent: `mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id headOrdinal } }`,
   completeSubagent: `mutation($input: CompleteSubagentInput!) { completeSubagent(input: $input) { handoff { id } } }`,
-  regenerateHandoff: `mutation($input: RegenerateHandoffInput!) { regenerateHandoff(input: $input) { id strategy coveredRunOrdinals { from to } supersedes { id } } }`,
+  regenerateHandoff: `mutation($input: RegenerateHandoffInput!) { regenerateHandoff(input: $input) { id strategy coveredRunOrdinals { from to } supersedes { id } supersededBy { id } } }`,
   submitHandoffSummary: `mutation($input: SubmitHandoffSummaryInput!) { submitHandoffSummary(input: $input) { id status } }`,
 };
 
@@ -203,7 +203,16 @@ export class ServiceRunner {
       case 'completeSubagent':
         return { ok: { handoff: name(data.handoff?.id, hint.handoff) } };
       case 'regenerateHandoff':
-        return { ok: { handoff: name(data.id, hint.handoff), supersedes: name(data.supersedes?.id), strategy: data.strategy, coveredRunOrdinals: data.coveredRunOrdinals } };
+        return {
+          ok: {
+            handoff: name(data.id, hint.handoff),
+            supersedes: name(data.supersedes?.id),
+            // The local summary replacing what a failed summarizer did not write is named here only.
+            supersededBy: name(data.supersededBy?.id, hint.supersededBy),
+            strategy: data.strategy,
+            coveredRunOrdinals: data.coveredRunOrdinals,
+          },
+        };
       case 'submitHandoffSummary':
         return { ok: { handoff: name(data.id), status: data.status } };
     }

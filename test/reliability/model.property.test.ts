@@ -171,6 +171,22 @@ describe('disagreements the random sequences found', () => {
   });
 });
 
+describe('summary writers', () => {
+  it('a provider submits its pending handoff; regenerations by a failing summarizer are replaced locally', async () => {
+    await replay(t.gql, [
+      { op: 'createThread', thread: 't1' },
+      ...turns('t1', 'codex', 1, 1),
+      { op: 'startRun', thread: 't1', provider: 'claude' },
+      { op: 'submitHandoffSummary', handoff: 'h1' },
+      { op: 'submitHandoffSummary', handoff: 'h1' },
+      { op: 'regenerateHandoff', handoff: 'h1', source: 'broken' },
+      { op: 'regenerateHandoff', handoff: 'h3', source: 'entering' },
+      { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
+      { op: 'submitHandoffSummary', handoff: 'h4' },
+    ], () => {});
+  });
+});
+
 describe('random operation sequences', () => {
   it(`agree with the reference model (${SEQUENCES} sequences of up to ${MAX_STEPS} steps)`, async () => {
     let sequences = 0;
