@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz -- [--seconds N | --minutes N] [--max-steps N] [--seed N] [--instances N]`: runs the model-based
+ * `npm run fuzz -- [--seconds N | --minutes N] [--max-steps N] [--seed N] [--instances N] [--pending-timeout S]`: runs the model-based
  * property of test/reliability/model.property.test.ts (random operation sequences against the
  * reference model and the real service, the invariant audit after each) for as long as asked,
  * default 5 minutes, and stops at the first disagreement with the shrunk sequence as a script.
@@ -8,7 +8,9 @@
  * returned. Uses the Neo4j named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), else
  * boots a throwaway local one, and services of its own on free ports: --instances of them (default
  * 1), each with its own driver, taking the operations in turn, so that nothing a sequence relies on
- * may live in one service's memory. Exit 1 on a disagreement.
+ * may live in one service's memory. Each instance runs the pending-handoff sweeper, with the summary
+ * policy's pendingTimeoutSeconds set to --pending-timeout (default 2 s), so that handoffs Claude is
+ * asked to write expire in the middle of sequences. Exit 1 on a disagreement.
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -19,7 +21,7 @@ import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
 import { startService } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
 import type { Operation } from '../test/model/operations.js';
-import { serviceEnvironment } from '../test/model/providers.js';
+import { serviceEnvironment, startSummarizers } from '../test/model/providers.js';
 import type { GraphQLClient } from '../test/model/runner.js';
 import { graphChecks, replay, runSequence, sequenceArbitrary, type GraphChecks } from '../test/model/sequences.js';
 
@@ -29,13 +31,14 @@ interface FuzzOptions {
   seed: number | null;
   replay: string | null;
   instances: number;
+  pendingTimeout: number;
 }
 
 /** Sequences per fast-check run: the clock is looked at between runs, never during a shrink. */
 const BATCH = 5;
 
 function parseArgs(argv: readonly string[]): FuzzOptions {
-  const options: FuzzOptions = { seconds: 300, maxSteps: 25, seed: null, replay: null, instances: 1 };
+  const options: FuzzOptions = { seconds: 300, maxSteps: 25, seed: null, replay: null, instances: 1, pendingTimeout: 2 };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = argv[++i];
@@ -47,6 +50,7 @@ function parseArgs(argv: readonly string[]): FuzzOptions {
     else if (flag === '--max-steps') options.maxSteps = Math.floor(number);
     else if (flag === '--seed') options.seed = Math.floor(number);
     else if (flag === '--instances') options.instances = Math.floor(number);
+    else if (flag === '--pending-timeout') options.pendingTimeout = Math.floor(number);
     else throw new Error(`unknown option ${flag}`);
   }
   return options;
@@ -55,7 +59,8 @@ function parseArgs(argv: readonly string[]): FuzzOptions {
 async function main(options: FuzzOptions): Promise<number> {
   const neo4j = await chooseNeo4j(loadConfig(process.env).neo4j, { start: 'throwaway', storePrefix: 'threadline-fuzz-', heap: '1g', pageCache: '256m', progress: console.log });
   const { connection } = neo4j;
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serviceEnvironment() });
+  const summarizers = await startSummarizers();
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serviceEnvironment(summarizers, options.pendingTimeout) });
   const instances = await Promise.all(
     Array.from({ length: options.instances }, async () => {
       const driver = createDriver(connection);
@@ -85,6 +90,7 @@ async function main(options: FuzzOptions): Promise<number> {
       await instance.driver.close();
     }
     await neo4j.close();
+    await summarizers.close();
   }
 }
 
@@ -93,14 +99,17 @@ async function fuzz(client: GraphQLClient, graph: GraphChecks, options: FuzzOpti
   const deadline = started + options.seconds * 1000;
   let sequences = 0;
   let operations = 0;
+  let expiries = 0;
   const progress = () => {
     const elapsed = (Date.now() - started) / 1000;
-    return `${sequences} sequences, ${operations} operations in ${elapsed.toFixed(1)} s (${(operations / elapsed).toFixed(1)} operations/s)`;
+    return `${sequences} sequences, ${operations} operations (${expiries} pending handoffs expired) in ${elapsed.toFixed(1)} s (${(operations / elapsed).toFixed(1)} operations/s)`;
   };
   let seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   console.log(`fuzzing for ${options.seconds} s, sequences of up to ${options.maxSteps} steps, first seed ${seed}`);
   const property = fc.asyncProperty(sequenceArbitrary(options.maxSteps), async (steps) => {
-    operations += (await runSequence(client, steps, graph, true)).operations;
+    const result = await runSequence(client, steps, graph, true);
+    operations += result.operations;
+    expiries += result.expiries;
     sequences++;
   });
   while (Date.now() < deadline) {

@@ -38,7 +38,9 @@ export async function submitHandoffSummary(context: OperationContext, handoffId:
     if (handoff.budgetChars !== null && summaryText.length > handoff.budgetChars) {
       throw badInput('summaryText', `must fit the target's budget of ${handoff.budgetChars} characters (got ${summaryText.length})`);
     }
-    return completeWithText(tx, handoff, summaryText, createdByProvider);
+    const submitted = await completeWithText(tx, handoff, summaryText, createdByProvider);
+    if (!submitted) throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced before its summary arrived.`);
+    return submitted;
   });
 }
 
@@ -63,6 +65,8 @@ export async function writeWithConfiguredSummarizer(context: OperationContext, h
     await failAndReplaceWithLocal(context.graph, context, handoff.id, `summarizer ${name} failed (${reason})`, 'summarizer_failed');
     return;
   }
+  // A summary that arrives after the handoff expired (or was regenerated or withdrawn) is dropped:
+  // what replaced it stands, and the start or regeneration that asked for it did happen.
   await context.graph.write((tx) => completeWithText(tx, handoff, text, name));
 }
 
@@ -152,7 +156,8 @@ async function standingHandoff(tx: Tx, id: string): Promise<HandoffRecord> {
   return handoff;
 }
 
-async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, createdByProvider: string): Promise<HandoffRecord> {
+/** Null when the handoff no longer was pending. */
+async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, createdByProvider: string): Promise<HandoffRecord | null> {
   const [[thread], [transfer]] = await Promise.all([threadsByIds(tx, [handoff.threadId]), transfersByIds(tx, [handoff.transferId])]);
   const covered = await readSummarySource(tx, thread!, {
     threadId: handoff.threadId,
@@ -164,8 +169,7 @@ async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, cr
   });
   const omissions = findOmissions(text, covered);
   const submitted = await submitHandoff(tx, handoff.id, appendOmissions(text, omissions, handoff.budgetChars), createdByProvider, omissions);
-  if (!submitted) throw new ThreadlineError('CONFLICT', `Handoff ${handoff.id} was replaced before its summary arrived.`);
-  await recordChange(tx, handoff.threadId, 'handoff_ready');
+  if (submitted) await recordChange(tx, handoff.threadId, 'handoff_ready');
   return submitted;
 }
 

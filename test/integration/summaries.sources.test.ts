@@ -155,6 +155,29 @@ describe('a configured chat-completions summarizer', () => {
     }
     summarizerServer.setMode({ kind: 'reply', content: 'canned summary' });
   });
+
+  it('a summary that arrives after its handoff expired is dropped; the start and the regeneration still answer', async () => {
+    // The summarizer answers well within its own timeout, but after the pending timeout: the sweep
+    // replaces the handoff first. The run was started (and the handoff regenerated) all the same.
+    const t = await serviceWith({ ...summaries(20_000), pendingTimeoutSeconds: 1 });
+    const threadId = await threadWithFacts(t);
+    summarizerServer.setMode({ kind: 'slow', delayMs: 3500, content: 'too late' });
+    const started = (await t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'continue' } })).startRun;
+    const run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
+    expect(started.handoff).toMatchObject({ id: run.contextHandoff.id, status: 'READY' });
+    expect(run.contextHandoff).toMatchObject({ status: 'READY', source: 'local' });
+    const expired = (await t.ok(HANDOFF, { id: run.contextHandoff.supersedes.id })).contextHandoff;
+    expect(expired).toMatchObject({ status: 'FAILED', endedBecause: 'EXPIRED', source: 'configured:fast', summaryText: '' });
+
+    const regenerated = (await t.ok(REGENERATE, { input: { handoffId: run.contextHandoff.id } })).regenerateHandoff;
+    expect(regenerated).toMatchObject({ status: 'FAILED', endedBecause: 'EXPIRED', source: 'configured:fast', supersedes: { id: run.contextHandoff.id } });
+    const after = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
+    expect(after.contextHandoff).toMatchObject({ status: 'READY', source: 'local', supersedes: { id: regenerated.id } });
+    summarizerServer.setMode({ kind: 'reply', content: 'canned summary' });
+    // Its sweep sees every tenant's handoffs: stop it before other tests leave handoffs pending.
+    await t.close();
+    services.splice(services.indexOf(t), 1);
+  });
 });
 
 describe('regeneration, manual context and checkpoint summaries', () => {

@@ -6,8 +6,8 @@
 //
 // Everything is named by symbols (see operations.ts). Each operation returns the Outcome the
 // service should return; observe() gives the state the service should show.
-import { nativeRefOf, tokenSymbol, type ForkFrom, type Operation, type Outcome, type RunOptions } from './operations.js';
-import { capabilitiesOf, LIMITS } from './providers.js';
+import { bySymbol, nativeRefOf, tokenSymbol, type ForkFrom, type Operation, type Outcome, type RunOptions } from './operations.js';
+import { capabilitiesOf, LIMITS, SUMMARY_WRITERS, type SummaryWriter } from './providers.js';
 
 type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'INTERRUPTED' | 'ROLLED_BACK';
 type ProviderThreadStatus = 'ACTIVE' | 'IDLE' | 'STALE' | 'RESUME_FAILED' | 'DIVERGENT' | 'ROLLED_BACK';
@@ -97,6 +97,12 @@ interface Handoff {
   to: string;
   targetRun: string;
   standing: boolean;
+  /** Standing, waiting for a provider's text (submitHandoffSummary) or its expiry. */
+  pending: boolean;
+  /** Its writer failed or never wrote it; a local summary replaced it. */
+  failed: boolean;
+  /** The handoff it replaced. */
+  supersedes: string | null;
 }
 
 interface MergeBack {
@@ -120,7 +126,7 @@ export interface ThreadView {
   headOrdinal: number;
   runs: { id: string; ordinal: number; status: RunStatus; providerThread: string; contextHandoff: string | null }[];
   providerThreads: { id: string; provider: string; status: ProviderThreadStatus; firstRunOrdinal: number | null; lastRunOrdinal: number | null; coverage: CoverageView }[];
-  handoffs: { id: string; status: 'READY' | 'SUPERSEDED'; strategy: Strategy; coveredRunOrdinals: Range; toProviderThread: string; targetRun: string }[];
+  handoffs: { id: string; status: 'PENDING' | 'READY' | 'FAILED' | 'SUPERSEDED'; strategy: Strategy; coveredRunOrdinals: Range; toProviderThread: string; targetRun: string }[];
   /** Merge-backs into the thread, oldest first. */
   mergeBacks: { fork: string; status: MergeBack['status']; handoff: string | null }[];
 }
@@ -145,6 +151,8 @@ export class LineageModel {
   private readonly providerThreads = new Map<string, ProviderThread>();
   private readonly handoffs = new Map<string, Handoff>();
   private readonly mergeBacks: MergeBack[] = [];
+  /** Expiries learned so far (see expire()). */
+  expiries = 0;
 
   apply(operation: Operation): Outcome {
     switch (operation.op) {
@@ -177,8 +185,42 @@ export class LineageModel {
       case 'completeSubagent':
         return this.completeSubagent(operation.child);
       case 'regenerateHandoff':
-        return this.regenerateHandoff(operation.handoff);
+        return this.regenerateHandoff(operation.handoff, operation.source);
+      case 'submitHandoffSummary':
+        return this.submitHandoffSummary(operation.handoff);
     }
+  }
+
+  /**
+   * A PENDING handoff the service's sweeper expired: it FAILS and a local summary replaces it. When
+   * that happens is the one thing the model cannot know (the sweeper runs on a clock); the caller
+   * learns it from the service and the model says what it must have done. Returns the replacement.
+   */
+  expire(id: string): string {
+    this.expiries += 1;
+    const handoff = this.handoff(id);
+    if (!handoff.pending || !handoff.standing) throw new Error(`the model has no pending handoff ${id} to expire`);
+    return this.replaceWithLocal(handoff).id;
+  }
+
+  pendingHandoffIds(): string[] {
+    return [...this.handoffs.values()].filter((handoff) => handoff.standing && handoff.pending).map((handoff) => handoff.id);
+  }
+
+  /** Saves the whole state; the function returned puts it back (an operation undone, to replay it after an expiry it missed). */
+  snapshot(): () => void {
+    const saved = structuredClone({ threads: this.threads, runs: this.runs, providerThreads: this.providerThreads, handoffs: this.handoffs, mergeBacks: this.mergeBacks });
+    return () => {
+      const refill = <K, V>(target: Map<K, V>, source: Map<K, V>) => {
+        target.clear();
+        for (const [key, value] of source) target.set(key, value);
+      };
+      refill(this.threads, saved.threads);
+      refill(this.runs, saved.runs);
+      refill(this.providerThreads, saved.providerThreads);
+      refill(this.handoffs, saved.handoffs);
+      this.mergeBacks.splice(0, this.mergeBacks.length, ...saved.mergeBacks);
+    };
   }
 
   // ---- what the sequence generator needs to know to pick sensible operations
@@ -305,7 +347,9 @@ export class LineageModel {
     const base = { thread: thread.id, to: run.providerThread, targetRun: run.id };
     if (plan.handoffStrategy && plan.coveredRunOrdinals) {
       const range = plan.coveredRunOrdinals;
-      return this.newHandoff({ ...base, kind: fork ? 'fork' : 'switch', strategy: plan.handoffStrategy, range, covers: this.inRange(history, range) });
+      const handoff = this.newHandoff({ ...base, kind: fork ? 'fork' : 'switch', strategy: plan.handoffStrategy, range, covers: this.inRange(history, range) });
+      // A merge-back riding along makes the local summarizer write the whole handoff.
+      return merge ? handoff : this.writtenBy(handoff, this.policyWriter(run.provider, true));
     }
     if (task) return this.newHandoff({ ...base, kind: 'subagentTask', strategy: 'MANUAL_CONTEXT', range: { from: 0, to: 0 }, covers: [] });
     if (!merge) return null;
@@ -390,7 +434,7 @@ export class LineageModel {
     };
     if (range) {
       const replaced = run.handoff;
-      const handoff = this.newHandoff({ thread: thread.id, kind: 'switch', strategy: 'FULL_THREAD_SUMMARY', range, covers: this.inRange(earlier, range), to: replacement.id, targetRun: run.id });
+      const handoff = this.newHandoff({ thread: thread.id, kind: 'switch', strategy: 'FULL_THREAD_SUMMARY', range, covers: this.inRange(earlier, range), to: replacement.id, targetRun: run.id }, replaced);
       if (replaced) {
         this.handoff(replaced).standing = false;
         for (const merge of this.mergeBacks) if (merge.handoff === replaced) merge.handoff = handoff.id;
@@ -405,17 +449,61 @@ export class LineageModel {
    * supersedes it and delivers the merge-backs it carried. Manual context and merge-back or
    * subagent text are not summaries of the thread, so there is nothing to write again.
    */
-  private regenerateHandoff(id: string): Outcome {
+  private regenerateHandoff(id: string, source: SummaryWriter | undefined): Outcome {
     const old = this.handoff(id);
     if (!old.standing) return error('CONFLICT');
+    // A handoff delivering a merge-back is written locally in one piece: only local may be asked.
+    const carriesMergeBack = this.mergeBacks.some((merge) => merge.handoff === old.id);
+    if (carriesMergeBack && source !== undefined && source !== 'local') return error('BAD_USER_INPUT');
     if (!REGENERABLE.has(old.strategy)) return error('BAD_USER_INPUT');
-    const { id: _, standing: __, ...same } = old;
-    const handoff = this.newHandoff(same);
+    const handoff = this.succeed(old, false);
+    // Unlike a run's start, regeneration asks the entering provider whether or not it can write summaries.
+    const writer = carriesMergeBack ? 'local' : (source ?? this.policyWriter(this.providerThread(old.to).provider, false));
+    const context = this.writtenBy(handoff, writer);
+    return ok({ handoff: handoff.id, supersedes: old.id, supersededBy: context === handoff ? null : context.id, strategy: handoff.strategy, coveredRunOrdinals: handoff.range });
+  }
+
+  /** A provider's text for a PENDING handoff makes it READY. */
+  private submitHandoffSummary(id: string): Outcome {
+    const handoff = this.handoff(id);
+    if (!handoff.standing || !handoff.pending) return error('CONFLICT');
+    handoff.pending = false;
+    return ok({ handoff: id, status: 'READY' });
+  }
+
+  /**
+   * The writer the summary policy names for a provider's handoffs. At a run's start, a provider asked
+   * to write that cannot write summaries leaves it to the local summarizer.
+   */
+  private policyWriter(provider: string, checkCapability: boolean): SummaryWriter {
+    const writer = SUMMARY_WRITERS[provider] ?? 'local';
+    return writer === 'entering' && checkCapability && !capabilitiesOf(provider).canGenerateSummaries ? 'local' : writer;
+  }
+
+  /**
+   * What a writer makes of a new handoff: local leaves it READY, a provider leaves it PENDING, the
+   * failing summarizer (called before the operation answers) makes it FAIL, replaced by a local
+   * summary. Returns the run's context now.
+   */
+  private writtenBy(handoff: Handoff, writer: SummaryWriter): Handoff {
+    if (writer === 'entering') handoff.pending = true;
+    return writer === 'broken' ? this.replaceWithLocal(handoff) : handoff;
+  }
+
+  /** A new handoff for the same run, range and provider thread takes `old`'s place, and the merge-backs it delivered. */
+  private succeed(old: Handoff, failed: boolean): Handoff {
+    const { id: _, standing: __, pending: ___, failed: ____, supersedes: _____, ...same } = old;
+    const handoff = this.newHandoff(same, old.id);
     old.standing = false;
+    old.failed = failed;
     for (const merge of this.mergeBacks) if (merge.handoff === old.id) merge.handoff = handoff.id;
     const run = this.run(old.targetRun);
     if (run.handoff === old.id) run.handoff = handoff.id;
-    return ok({ handoff: handoff.id, supersedes: old.id, strategy: handoff.strategy, coveredRunOrdinals: handoff.range });
+    return handoff;
+  }
+
+  private replaceWithLocal(failed: Handoff): Handoff {
+    return this.succeed(failed, true);
   }
 
   // ---- the planner: the design's strategy order, first that applies
@@ -562,7 +650,7 @@ export class LineageModel {
     return ok({
       headOrdinal: toOrdinal,
       rolledBackRuns: rolledBack,
-      supersededHandoffs: withdrawn.map((handoff) => handoff.id),
+      supersededHandoffs: withdrawn.map((handoff) => handoff.id).sort(bySymbol),
       providerThreads: affected.map((pt) => ({ providerThread: pt.id, action: pt.status })),
     });
   }
@@ -713,7 +801,7 @@ export class LineageModel {
     const knows = new Set([...native, ...this.coverageHandoffs(pt).flatMap((handoff) => handoff.covers.map((id) => this.run(id).ordinal))]);
     return {
       nativeRunOrdinals: native,
-      handoffIds: this.standingHandoffs(pt).map((handoff) => handoff.id),
+      handoffIds: this.standingHandoffs(pt).map((handoff) => handoff.id).sort(bySymbol),
       coveredThroughOrdinal: maxOf([...knows]),
       missingRunOrdinals: history.filter((ordinal) => !knows.has(ordinal)),
     };
@@ -734,7 +822,7 @@ export class LineageModel {
         .filter((handoff) => handoff.thread === threadId)
         .map((handoff) => ({
           id: handoff.id,
-          status: handoff.standing ? 'READY' : 'SUPERSEDED',
+          status: handoff.standing ? (handoff.pending ? 'PENDING' : 'READY') : handoff.failed ? 'FAILED' : 'SUPERSEDED',
           strategy: handoff.strategy,
           coveredRunOrdinals: handoff.range,
           toProviderThread: handoff.to,
@@ -753,7 +841,7 @@ export class LineageModel {
       ordinal: run.ordinal,
       providerThread: run.providerThread,
       plan: run.plan,
-      handoff: handoff && { id: handoff.id, strategy: handoff.strategy, coveredRunOrdinals: handoff.range },
+      handoff: handoff && { id: handoff.id, strategy: handoff.strategy, coveredRunOrdinals: handoff.range, supersedes: handoff.supersedes },
       fencingToken: tokenSymbol(run.id, run.epoch),
     };
   }
@@ -774,8 +862,8 @@ export class LineageModel {
     return pt;
   }
 
-  private newHandoff(fields: Omit<Handoff, 'id' | 'standing'>): Handoff {
-    const handoff: Handoff = { ...fields, id: `h${this.handoffs.size + 1}`, standing: true };
+  private newHandoff(fields: Omit<Handoff, 'id' | 'standing' | 'pending' | 'failed' | 'supersedes'>, supersedes: string | null = null): Handoff {
+    const handoff: Handoff = { ...fields, id: `h${this.handoffs.size + 1}`, standing: true, pending: false, failed: false, supersedes };
     this.handoffs.set(handoff.id, handoff);
     return handoff;
   }

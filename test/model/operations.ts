@@ -2,6 +2,7 @@
 // saved and replayed (`npm run fuzz -- --replay file.json`). They name things by symbols the model
 // gives out (threads t1, t2 ...; runs t1#3 for ordinal 3 of t1; provider threads p1, p2 ...;
 // handoffs h1, h2 ...); the runner maps each symbol to the id the service gave it.
+import type { SummaryWriter } from './providers.js';
 
 export interface RunOptions {
   model?: string;
@@ -31,7 +32,14 @@ export type Operation =
   | { op: 'mergeBack'; fork: string }
   | { op: 'spawnSubagent'; parentRun: string; child: string; provider: string }
   | { op: 'completeSubagent'; child: string }
-  | { op: 'regenerateHandoff'; handoff: string };
+  // source: who writes it again (see SUMMARY_WRITERS); absent, the summary policy's choice.
+  | { op: 'regenerateHandoff'; handoff: string; source?: SummaryWriter }
+  // The text the provider asked to write a PENDING handoff sends back.
+  | { op: 'submitHandoffSummary'; handoff: string };
+
+/** Orders symbols such as h2 and h10 by their number: the order the model gave them out. */
+export const bySymbol = (a: string | null, b: string | null) => symbolNumber(a) - symbolNumber(b);
+const symbolNumber = (symbol: string | null) => (symbol !== null && /^[a-z]+\d+$/.test(symbol) ? Number(symbol.replace(/^[a-z]+/, '')) : Number.MAX_SAFE_INTEGER);
 
 /** The symbol of the fencing token of a run's dispatch number `epoch`. */
 export const tokenSymbol = (run: string, epoch: number) => `${run}@${epoch}`;

@@ -1,6 +1,6 @@
 // Runs the model's operations against the real service over GraphQL and reports what it answered
 // in the model's terms: every id the service gave out is translated back to the model's symbol.
-import { nativeRefOf, tokenSymbol, type Operation, type Outcome } from './operations.js';
+import { bySymbol, nativeRefOf, tokenSymbol, type Operation, type Outcome } from './operations.js';
 import { checkpointOf, type ThreadView } from './lineageModel.js';
 
 export interface GraphQLResult {
@@ -12,7 +12,7 @@ export interface GraphQLResult {
 export type GraphQLClient = (query: string, variables: Record<string, unknown>) => Promise<GraphQLResult>;
 
 const PLAN = `decision providerThreadAction providerThread { id } handoffStrategy coveredRunOrdinals { from to } stalenessSignals`;
-const START_PAYLOAD = `run { id ordinal } plan { ${PLAN} } providerThread { id } handoff { id strategy coveredRunOrdinals { from to } } dispatch { fencingToken }`;
+const START_PAYLOAD = `run { id ordinal } plan { ${PLAN} } providerThread { id } handoff { id strategy coveredRunOrdinals { from to } supersedes { id } } dispatch { fencingToken }`;
 
 const DOCUMENTS: Record<Operation['op'], string> = {
   createThread: `mutation($input: CreateThreadInput!) { createThread(input: $input) { id headOrdinal } }`,
@@ -30,8 +30,12 @@ const DOCUMENTS: Record<Operation['op'], string> = {
   mergeBack: `mutation($input: MergeBackInput!) { mergeBack(input: $input) { sourceThreadId targetThreadId sourcePoint { runOrdinal } basePoint { runOrdinal } } }`,
   spawnSubagent: `mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id headOrdinal } }`,
   completeSubagent: `mutation($input: CompleteSubagentInput!) { completeSubagent(input: $input) { handoff { id } } }`,
-  regenerateHandoff: `mutation($input: RegenerateHandoffInput!) { regenerateHandoff(input: $input) { id strategy coveredRunOrdinals { from to } supersedes { id } } }`,
+  regenerateHandoff: `mutation($input: RegenerateHandoffInput!) { regenerateHandoff(input: $input) { id strategy coveredRunOrdinals { from to } supersedes { id } supersededBy { id } } }`,
+  submitHandoffSummary: `mutation($input: SubmitHandoffSummaryInput!) { submitHandoffSummary(input: $input) { id status } }`,
 };
+
+/** Handoffs per status request, well within the query cost limit. */
+const HANDOFFS_PER_REQUEST = 20;
 
 /** Runs per thread read back; sequences are far shorter. */
 const MAX_RUNS = 100;
@@ -81,7 +85,22 @@ class Names {
   ids(): string[] {
     return [...this.symbolById.keys()];
   }
+
+  /** The bindings so far; reset() forgets every later one. */
+  mark(): number {
+    return this.idBySymbol.size;
+  }
+
+  reset(mark: number): void {
+    for (const [symbol, id] of [...this.idBySymbol].slice(mark)) {
+      this.idBySymbol.delete(symbol);
+      this.symbolById.delete(id);
+    }
+  }
 }
+
+/** What the service answered an operation, before its ids are named. */
+export type RawResult = GraphQLResult;
 
 export class ServiceRunner {
   private readonly names = new Names();
@@ -98,8 +117,49 @@ export class ServiceRunner {
   }
 
   async execute(operation: Operation, expected: Outcome): Promise<Outcome> {
+    return this.translate(operation, await this.send(operation), expected);
+  }
+
+  send(operation: Operation): Promise<RawResult> {
+    return this.client(DOCUMENTS[operation.op], { input: this.input(operation) });
+  }
+
+  /** The names given out so far; forget() undoes every later one, so that a result can be named again. */
+  mark(): number {
+    return this.names.mark();
+  }
+
+  forget(mark: number): void {
+    this.names.reset(mark);
+  }
+
+  /**
+   * Of these handoffs (PENDING in the model), the ones the service's sweeper expired, each with the
+   * id of the local handoff that replaced it.
+   */
+  async expired(handoffs: string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (let start = 0; start < handoffs.length; start += HANDOFFS_PER_REQUEST) {
+      const some = handoffs.slice(start, start + HANDOFFS_PER_REQUEST);
+      const fields = some.map((_, index) => `h${index}: contextHandoff(id: $h${index}) { status endedBecause supersededBy { id } }`).join('\n');
+      const query = `query Expired(${some.map((_, index) => `$h${index}: ID!`).join(', ')}) {\n${fields}\n}`;
+      const result = await this.client(query, Object.fromEntries(some.map((symbol, index) => [`h${index}`, this.names.idOf(symbol)])));
+      if (result.errors?.length) throw new Error(`reading the pending handoffs failed: ${JSON.stringify(result.errors)}`);
+      some.forEach((symbol, index) => {
+        const handoff = result.data[`h${index}`];
+        if (handoff.endedBecause === 'EXPIRED' && handoff.supersededBy) found.set(symbol, handoff.supersededBy.id);
+      });
+    }
+    return found;
+  }
+
+  /** The model's symbol for a handoff the service wrote on its own (an expiry's replacement). */
+  learned(symbol: string, id: string): void {
+    this.names.bind(symbol, id);
+  }
+
+  translate(operation: Operation, result: RawResult, expected: Outcome): Outcome {
     const hint: any = 'ok' in expected ? expected.ok : {};
-    const result = await this.client(DOCUMENTS[operation.op], { input: this.input(operation) });
     if (result.errors?.length) return { error: result.errors[0]!.extensions?.code ?? `no code: ${result.errors[0]!.message}` };
     const data = Object.values(result.data ?? {})[0] as any;
     const name = (id: string | null | undefined, expectedSymbol?: unknown) => this.names.symbolOf(id, expectedSymbol);
@@ -130,7 +190,8 @@ export class ServiceRunner {
           ok: {
             headOrdinal: data.thread.headOrdinal,
             rolledBackRuns: data.rolledBackRuns.map((run: any) => name(run.id)),
-            supersededHandoffs: data.supersededHandoffs.map((handoff: any) => name(handoff.id)),
+            // Oldest first, as the model gave them out: an expiry's replacement may be named after newer handoffs.
+            supersededHandoffs: data.supersededHandoffs.map((handoff: any) => name(handoff.id)).sort(bySymbol),
             providerThreads: data.providerThreads.map((entry: any) => ({ providerThread: name(entry.providerThread.id), action: entry.action })),
           },
         };
@@ -142,7 +203,18 @@ export class ServiceRunner {
       case 'completeSubagent':
         return { ok: { handoff: name(data.handoff?.id, hint.handoff) } };
       case 'regenerateHandoff':
-        return { ok: { handoff: name(data.id, hint.handoff), supersedes: name(data.supersedes?.id), strategy: data.strategy, coveredRunOrdinals: data.coveredRunOrdinals } };
+        return {
+          ok: {
+            handoff: name(data.id, hint.handoff),
+            supersedes: name(data.supersedes?.id),
+            // The local summary replacing what a failed summarizer did not write is named here only.
+            supersededBy: name(data.supersededBy?.id, hint.supersededBy),
+            strategy: data.strategy,
+            coveredRunOrdinals: data.coveredRunOrdinals,
+          },
+        };
+      case 'submitHandoffSummary':
+        return { ok: { handoff: name(data.id), status: data.status } };
     }
   }
 
@@ -177,8 +249,10 @@ export class ServiceRunner {
               status: pt.status,
               firstRunOrdinal: pt.firstRunOrdinal,
               lastRunOrdinal: pt.lastRunOrdinal,
-              coverage: { ...pt.coverage, handoffIds: pt.coverage.handoffIds.map(name) },
+              coverage: { ...pt.coverage, handoffIds: pt.coverage.handoffIds.map(name).sort(bySymbol) },
             })),
+            // In the order the model gave them out, not their creation order: the model names an
+            // expiry's replacement when it learns of it, which may be after newer handoffs.
             handoffs: view.handoffs.map((handoff: any) => ({
               id: name(handoff.id),
               status: handoff.status,
@@ -186,7 +260,7 @@ export class ServiceRunner {
               coveredRunOrdinals: handoff.coveredRunOrdinals,
               toProviderThread: name(handoff.toProviderThreadId),
               targetRun: name(handoff.targetRunId),
-            })),
+            })).sort((a: { id: string | null }, b: { id: string | null }) => bySymbol(a.id, b.id)),
             mergeBacks: view.transfers
               .filter((transfer: any) => transfer.kind === 'MERGE_BACK' && name(transfer.targetThreadId) === thread)
               .map((transfer: any) => ({ fork: name(transfer.sourceThreadId), status: transfer.status, handoff: name(transfer.handoff?.id) })),
@@ -203,7 +277,13 @@ export class ServiceRunner {
       ordinal: data.run.ordinal,
       providerThread: name(data.providerThread.id, hint?.providerThread),
       plan: this.plan(data.plan, hint?.plan),
-      handoff: data.handoff && { id: name(data.handoff.id, hint?.handoff?.id), strategy: data.handoff.strategy, coveredRunOrdinals: data.handoff.coveredRunOrdinals },
+      handoff: data.handoff && {
+        id: name(data.handoff.id, hint?.handoff?.id),
+        strategy: data.handoff.strategy,
+        coveredRunOrdinals: data.handoff.coveredRunOrdinals,
+        // The handoff a failed summarizer's replaces is named here only.
+        supersedes: name(data.handoff.supersedes?.id, hint?.handoff?.supersedes),
+      },
       fencingToken: name(data.dispatch.fencingToken, hint?.fencingToken),
     };
   }
@@ -259,7 +339,9 @@ export class ServiceRunner {
       case 'completeSubagent':
         return { childThreadId: id(operation.child), result: `result of ${operation.child}` };
       case 'regenerateHandoff':
-        return { handoffId: id(operation.handoff) };
+        return { handoffId: id(operation.handoff), ...(operation.source !== undefined && { source: operation.source }) };
+      case 'submitHandoffSummary':
+        return { handoffId: id(operation.handoff), summaryText: `The provider's summary for ${operation.handoff}.`, createdByProvider: 'claude' };
     }
   }
 }

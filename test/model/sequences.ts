@@ -15,7 +15,7 @@ import { SINGLE_TENANT } from '../../src/config.js';
 import { describeViolations, runAudit } from '../../src/graph/audit.js';
 import { LineageModel } from './lineageModel.js';
 import { describeOperation, type ForkFrom, type Operation, type Outcome, type RunOptions } from './operations.js';
-import { PROVIDERS } from './providers.js';
+import { PROVIDERS, type SummaryWriter } from './providers.js';
 import { ServiceRunner, type GraphQLClient } from './runner.js';
 
 type Options = { model?: string | undefined; runtimeMode?: string | undefined; cleanContext?: boolean | undefined; manualContext?: string | undefined };
@@ -29,7 +29,8 @@ export type Step =
   // ending as `how` says, after failing to resume for 'resumeFailure', after the provider resumed
   // blank for 'resumedBlank'). `fenced`: the last run's calls echo their dispatch's token, and a
   // replaced dispatch's late completion follows.
-  | ({ do: 'turn'; thread: number; provider: string; times: number; how: Finish | 'resumeFailure' | 'resumedBlank'; fenced: boolean } & Options)
+  // `submit`: the provider asked to write the last run's handoff sends it in before the run ends.
+  | ({ do: 'turn'; thread: number; provider: string; times: number; how: Finish | 'resumeFailure' | 'resumedBlank'; fenced: boolean; submit: boolean } & Options)
   // A subagent's whole life inside one run of its parent.
   | { do: 'subagent'; thread: number; provider: string; childProvider: string }
   // A fork, a run on it (on the source point's provider, natively when it can), and a merge-back.
@@ -47,7 +48,9 @@ export type Step =
   | { do: 'mergeBack'; fork: number }
   | { do: 'spawn'; run: number; provider: string }
   | { do: 'completeSubagent'; child: number }
-  | { do: 'regenerate'; handoff: number }
+  | { do: 'regenerate'; handoff: number; source: SummaryWriter | undefined }
+  // Mostly a PENDING handoff; any other is refused.
+  | { do: 'submit'; handoff: number }
   | { do: 'newThread' };
 
 // Unbiased: a biased pick is nearly always 0, so the first thread would get almost every step.
@@ -79,6 +82,7 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
       times: fc.constantFrom(1, 1, 1, 2, 3),
       how: fc.oneof({ arbitrary: finish, weight: 8 }, { arbitrary: fc.constantFrom('resumeFailure' as const, 'resumedBlank' as const), weight: 2 }),
       fenced: fc.boolean(),
+      submit: fc.boolean(),
     }),
   },
   { weight: 4, arbitrary: step('subagent', { thread: pick, provider, childProvider: provider }) },
@@ -94,7 +98,8 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: step('mergeBack', { fork: pick }) },
   { weight: 2, arbitrary: step('spawn', { run: pick, provider }) },
   { weight: 2, arbitrary: step('completeSubagent', { child: pick }) },
-  { weight: 3, arbitrary: step('regenerate', { handoff: pick }) },
+  { weight: 4, arbitrary: step('regenerate', { handoff: pick, source: fc.constantFrom<SummaryWriter | undefined>(undefined, undefined, 'local', 'entering', 'broken') }) },
+  { weight: 3, arbitrary: step('submit', { handoff: pick }) },
   { weight: 2, arbitrary: fc.constant({ do: 'newThread' as const }) },
 ) as fc.Arbitrary<Step>;
 
@@ -167,6 +172,8 @@ function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
       yield start;
       const run = runningRun(start.thread);
       const current = () => (step.fenced ? model.runInfo(run).epoch : undefined);
+      const context = model.runInfo(run).handoff;
+      if (step.submit && context !== null && model.pendingHandoffIds().includes(context)) yield { op: 'submitHandoffSummary', handoff: context };
       if (step.how === 'resumeFailure' || step.how === 'resumedBlank') {
         if (['RESUME', 'REUSE'].includes(plan.ok.providerThreadAction)) yield* failingToResume(model, run, step.how, current());
         yield finishing(run, 'complete', current());
@@ -264,7 +271,13 @@ function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
     case 'regenerate': {
       // Any handoff: superseded ones and ones with no summary to write again are refused.
       const handoff = choose(model.handoffIds(), step.handoff);
-      if (handoff) yield { op: 'regenerateHandoff', handoff };
+      if (handoff) yield { op: 'regenerateHandoff', handoff, ...(step.source !== undefined && { source: step.source }) };
+      return;
+    }
+    case 'submit': {
+      const pending = model.pendingHandoffIds();
+      const handoff = choose(pending.length > 0 && step.handoff % 4 !== 0 ? pending : model.handoffIds(), step.handoff);
+      if (handoff) yield { op: 'submitHandoffSummary', handoff };
       return;
     }
   }
@@ -299,6 +312,8 @@ class SequenceFailure extends Error {}
 
 export interface SequenceResult {
   operations: number;
+  /** Pending handoffs the sweepers expired during the sequence. */
+  expiries: number;
 }
 
 /** What a sequence checks in the database itself, beside what the service answers. */
@@ -355,7 +370,7 @@ export async function runSequence(client: GraphQLClient, steps: readonly Step[],
   const violations = await graph.audit(runner.serviceIds());
   if (violations.length > 0) throw new SequenceFailure(failureReport(script, 'the audit found violations', violations.join('\n')));
   await graph.forget(prefix);
-  return { operations: script.length };
+  return { operations: script.length, expiries: model.expiries };
 }
 
 /** Replays a saved script, printing what each operation returned; stops at the first disagreement. */
@@ -371,17 +386,58 @@ export async function replay(client: GraphQLClient, script: readonly Operation[]
   await compareThreads(model, runner, model.threadIds(), done);
 }
 
+/*
+ * Expiry. Every service instance runs the sweeper, which fails a PENDING handoff older than the
+ * policy's pendingTimeoutSeconds and replaces it with a local summary. Which operation an expiry
+ * lands before or after depends on the clock and the machine's load, so the model cannot predict
+ * it; rather than only auditing the invariants when handoffs expire, the model is told of each
+ * expiry the service shows (LineageModel.expire) and still predicts everything else exactly: what
+ * the expiry itself did (the handoff FAILED, a local READY one for the same run, range and provider
+ * thread, the run's context and coverage moved to it) and every later outcome. An expiry is looked
+ * for after each operation, among the handoffs pending before it. One the operation found already
+ * done (it withdrew, regenerated, submitted or replaced a handoff that had expired) happened before
+ * it: the model goes back, learns it, and applies the operation again; any other is learned after
+ * it. The audit still runs after each sequence. Handoff lists are compared in the order the model
+ * gave the handoffs their symbols, since it may name a replacement after newer handoffs.
+ */
 async function runOperation(model: LineageModel, runner: ServiceRunner, operation: Operation, script: Operation[], observe: boolean): Promise<Outcome> {
-  const expected = model.apply(operation);
-  const observed = await runner.execute(operation, expected);
+  const pendingBefore = model.pendingHandoffIds();
+  const undo = pendingBefore.length > 0 ? model.snapshot() : null;
+  const mark = runner.mark();
+  let expected = model.apply(operation);
+  const result = await runner.send(operation);
+  let observed = runner.translate(operation, result, expected);
+  const expired = undo ? await runner.expired(pendingBefore) : new Map<string, string>();
+  if ([...expired.keys()].some((handoff) => !model.pendingHandoffIds().includes(handoff))) {
+    undo!();
+    runner.forget(mark);
+    learnExpiries(model, runner, expired);
+    expected = model.apply(operation);
+    observed = runner.translate(operation, result, expected);
+  } else {
+    learnExpiries(model, runner, expired);
+  }
   compare(`what ${operation.op} returned`, expected, observed, script);
   if (observe) await compareThreads(model, runner, [threadChangedBy(model, operation)], script);
   return observed;
 }
 
+function learnExpiries(model: LineageModel, runner: ServiceRunner, expired: Map<string, string>): void {
+  for (const [handoff, replacement] of expired) runner.learned(model.expire(handoff), replacement);
+}
+
 async function compareThreads(model: LineageModel, runner: ServiceRunner, threads: string[], script: Operation[]): Promise<void> {
-  const state = await runner.observe(threads);
-  for (const thread of threads) compare(`the state of thread ${thread}`, model.observe(thread), state[thread], script);
+  for (;;) {
+    const state = await runner.observe(threads);
+    const agree = threads.every((thread) => isDeepStrictEqual(model.observe(thread), state[thread]));
+    // A handoff may have expired since the last operation: learn it and read the threads again.
+    const expired = agree ? new Map<string, string>() : await runner.expired(model.pendingHandoffIds());
+    if (expired.size === 0) {
+      for (const thread of threads) compare(`the state of thread ${thread}`, model.observe(thread), state[thread], script);
+      return;
+    }
+    learnExpiries(model, runner, expired);
+  }
 }
 
 /**
@@ -412,6 +468,7 @@ function threadChangedBy(model: LineageModel, operation: Operation): string {
     case 'completeSubagent':
       return model.threadInfo(operation.child).parent!;
     case 'regenerateHandoff':
+    case 'submitHandoffSummary':
       return model.handoffInfo(operation.handoff).thread;
   }
 }

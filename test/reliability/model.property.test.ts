@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LineageModel } from '../model/lineageModel.js';
 import type { Operation } from '../model/operations.js';
-import { serviceEnvironment } from '../model/providers.js';
+import { serviceEnvironment, startSummarizers, type Summarizers } from '../model/providers.js';
 import { graphChecks, replay, runSequence, sequenceArbitrary, type GraphChecks } from '../model/sequences.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -19,14 +19,24 @@ import { startTestService, type TestService } from '../support/service.js';
 const SEQUENCES = 200;
 const MAX_STEPS = 6;
 
+/**
+ * Long enough that this file's sweeper expires no handoff: it would expire other files' pending
+ * handoffs in the shared database too. `npm run fuzz`, on a Neo4j of its own, runs with a short one;
+ * the sequences still learn of an expiry should another file's sweeper do one here.
+ */
+const PENDING_TIMEOUT_SECONDS = 600;
+
 let t: TestService;
+let summarizers: Summarizers;
 let graph: GraphChecks;
 beforeAll(async () => {
-  t = await startTestService(serviceEnvironment());
+  summarizers = await startSummarizers();
+  t = await startTestService(serviceEnvironment(summarizers, PENDING_TIMEOUT_SECONDS));
   graph = graphChecks(t.driver, inject('neo4j').database);
 });
 afterAll(async () => {
   await t?.close();
+  await summarizers?.close();
 });
 
 /** `count` runs on one provider, each started and completed, continuing the thread's ordinals from `first`. */
@@ -157,6 +167,22 @@ describe('disagreements the random sequences found', () => {
       { op: 'startRun', thread: 't1', provider: 'claude' },
       { op: 'regenerateHandoff', handoff: 'h2' },
       { op: 'regenerateHandoff', handoff: 'h2' },
+    ], () => {});
+  });
+});
+
+describe('summary writers', () => {
+  it('a provider submits its pending handoff; regenerations by a failing summarizer are replaced locally', async () => {
+    await replay(t.gql, [
+      { op: 'createThread', thread: 't1' },
+      ...turns('t1', 'codex', 1, 1),
+      { op: 'startRun', thread: 't1', provider: 'claude' },
+      { op: 'submitHandoffSummary', handoff: 'h1' },
+      { op: 'submitHandoffSummary', handoff: 'h1' },
+      { op: 'regenerateHandoff', handoff: 'h1', source: 'broken' },
+      { op: 'regenerateHandoff', handoff: 'h3', source: 'entering' },
+      { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
+      { op: 'submitHandoffSummary', handoff: 'h4' },
     ], () => {});
   });
 });
