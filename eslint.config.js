@@ -10,7 +10,16 @@ import tseslint from 'typescript-eslint';
 const layer = (name) => `./src/${name}`;
 
 export default defineConfig(
-  globalIgnores(['**/node_modules/', 'dist/', 'coverage/', '.threadline/', '.cache/', 'src/api/generated/', 'src/viewer/generated/', 'client/generated/']),
+  globalIgnores([
+    '**/node_modules/',
+    'dist/',
+    'coverage/',
+    '.threadline/',
+    '.cache/',
+    'src/api/generated/',
+    'src/viewer/generated/',
+    'client/generated/',
+  ]),
   {
     files: ['src/**/*.ts', 'client/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts', 'test/**/*.ts'],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
@@ -61,12 +70,14 @@ export default defineConfig(
               target: layer('viewer'),
               from: './src',
               except: ['./viewer'],
-              message: 'src/viewer is a browser client: it reads only the public GraphQL API, and imports nothing else of src/.',
+              message:
+                'src/viewer is a browser client: it reads only the public GraphQL API, and imports nothing else of src/.',
             },
             {
               target: './client',
               from: ['./src', './tools', './bench', './test'],
-              message: 'client/ stands alone (a product UI uses it without the service): it imports only its own files and generated types.',
+              message:
+                'client/ stands alone (a product UI uses it without the service): it imports only its own files and generated types.',
             },
           ],
         },

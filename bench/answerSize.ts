@@ -22,15 +22,22 @@ const QUERIES: Record<string, string> = {
 };
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '200' }, requests: { type: 'string', default: '6' }, queries: { type: 'string', default: 'viewer-shaped' }, 'fact-chars': { type: 'string', default: '1500' } },
+  options: {
+    runs: { type: 'string', default: '200' },
+    requests: { type: 'string', default: '6' },
+    queries: { type: 'string', default: 'viewer-shaped' },
+    'fact-chars': { type: 'string', default: '1500' },
+  },
 });
 const RUNS = Number(values.runs);
 const REQUESTS = Number(values.requests);
 const FACT_CHARS = Number(values['fact-chars']);
 const NAMES = values.queries.split(',');
-for (const name of NAMES) if (!QUERIES[name]) throw new Error(`--queries names some of ${Object.keys(QUERIES).join(', ')}`);
+for (const name of NAMES)
+  if (!QUERIES[name]) throw new Error(`--queries names some of ${Object.keys(QUERIES).join(', ')}`);
 
-const text = (seed: string, length: number) => (seed + ' ').repeat(Math.ceil(length / (seed.length + 1))).slice(0, length);
+const text = (seed: string, length: number) =>
+  (seed + ' ').repeat(Math.ceil(length / (seed.length + 1))).slice(0, length);
 
 function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -38,7 +45,13 @@ function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 }
 
 const log = (line: string) => console.error(line);
-const neo4j = await chooseNeo4j(loadConfig(process.env).neo4j, { start: 'throwaway', storePrefix: 'threadline-answer-size-', heap: '1g', pageCache: '512m', progress: log });
+const neo4j = await chooseNeo4j(loadConfig(process.env).neo4j, {
+  start: 'throwaway',
+  storePrefix: 'threadline-answer-size-',
+  heap: '1g',
+  pageCache: '512m',
+  progress: log,
+});
 /** The service in a process of its own, so that its memory is its own; resolves once it listens. */
 async function startServiceProcess() {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
@@ -72,7 +85,11 @@ async function startServiceProcess() {
 }
 
 const post = async (url: string, query: string, variables: Record<string, unknown>) => {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = Buffer.from(await response.arrayBuffer());
   return { status: response.status, body };
 };
@@ -91,10 +108,16 @@ try {
   await ok('mutation($id: ID!) { createThread(input: { id: $id }) { id } }', { id: threadId });
   const started = Date.now();
   for (let index = 1; index <= RUNS; index++) {
-    const { startRun } = await ok<{ startRun: { run: { id: string } } }>('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', {
-      input: { threadId, provider: 'codex', userMessage: text(`user ${index}`, 100_000) },
-    });
-    const facts = Array.from({ length: 500 }, (_, fact) => ({ kind: 'NOTE', text: text(`fact ${fact} of run ${index}`, FACT_CHARS) }));
+    const { startRun } = await ok<{ startRun: { run: { id: string } } }>(
+      'mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }',
+      {
+        input: { threadId, provider: 'codex', userMessage: text(`user ${index}`, 100_000) },
+      },
+    );
+    const facts = Array.from({ length: 500 }, (_, fact) => ({
+      kind: 'NOTE',
+      text: text(`fact ${fact} of run ${index}`, FACT_CHARS),
+    }));
     await ok('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', {
       input: { runId: startRun.run.id, assistantMessage: text(`assistant ${index}`, 100_000), facts },
     });
@@ -118,7 +141,9 @@ try {
       } catch {
         code = 'UNPARSABLE';
       }
-      console.log(`${name} ${request}: HTTP ${status} ${code}, ${body.length} bytes in ${seconds.toFixed(2)} s; service RSS ${rssMiB(service.pid)} MiB (peak ${rssMiB(service.pid, 'VmHWM')} MiB)`);
+      console.log(
+        `${name} ${request}: HTTP ${status} ${code}, ${body.length} bytes in ${seconds.toFixed(2)} s; service RSS ${rssMiB(service.pid)} MiB (peak ${rssMiB(service.pid, 'VmHWM')} MiB)`,
+      );
     }
   }
 } finally {

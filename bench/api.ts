@@ -52,11 +52,17 @@ export class Api {
   }
 
   async failRun(runId: string): Promise<void> {
-    await this.client.request(FailRunDocument, { input: { runId, error: 'bench: iteration failed', interrupted: true } });
+    await this.client.request(FailRunDocument, {
+      input: { runId, error: 'bench: iteration failed', interrupted: true },
+    });
   }
 
   async reportResumeFailure(runId: string): Promise<StartedRun> {
-    return (await this.client.request(ReportResumeFailureDocument, { input: { runId, error: 'bench: the native session is gone' } })).reportResumeFailure;
+    return (
+      await this.client.request(ReportResumeFailureDocument, {
+        input: { runId, error: 'bench: the native session is gone' },
+      })
+    ).reportResumeFailure;
   }
 
   async rollbackThread(threadId: string, toOrdinal: number): Promise<RollbackView> {

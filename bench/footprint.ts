@@ -25,7 +25,14 @@ const DATABASE_DIR = path.join('data', 'databases', DATABASE);
 const TX_LOG_DIR = path.join('data', 'transactions', DATABASE);
 const TX_LOG_FILE = /^neostore\.transaction\.db\.(\d+)$/;
 
-export async function measureFootprints(options: { sizes: number[]; providers: ProviderDefinition[]; planner: PlannerSettings; heap: string; pageCache: string; log: (line: string) => void }): Promise<StoreFootprint[]> {
+export async function measureFootprints(options: {
+  sizes: number[];
+  providers: ProviderDefinition[];
+  planner: PlannerSettings;
+  heap: string;
+  pageCache: string;
+  log: (line: string) => void;
+}): Promise<StoreFootprint[]> {
   const empty = await withStore(options, () => Promise.resolve(undefined));
   options.log(`  footprint: a store without threads holds ${empty.databaseBytes} bytes`);
   const footprints: StoreFootprint[] = [];
@@ -34,12 +41,20 @@ export async function measureFootprints(options: { sizes: number[]; providers: P
       const log = new TxLogMeter(path.join(storeDir, TX_LOG_DIR));
       await log.sample();
       const before = log.bytes();
-      await seedThread(driver, DATABASE, { threadId: `footprint-${size}`, size, providers: options.providers, planner: options.planner, afterBatch: () => log.sample() });
+      await seedThread(driver, DATABASE, {
+        threadId: `footprint-${size}`,
+        size,
+        providers: options.providers,
+        planner: options.planner,
+        afterBatch: () => log.sample(),
+      });
       await log.sample();
       return log.bytes() - before;
     });
     const footprint = { size, storeBytes: measured.databaseBytes - empty.databaseBytes, txLogBytes: measured.result };
-    options.log(`  footprint ${size} runs: ${footprint.storeBytes} store bytes, ${footprint.txLogBytes} transaction-log bytes`);
+    options.log(
+      `  footprint ${size} runs: ${footprint.storeBytes} store bytes, ${footprint.txLogBytes} transaction-log bytes`,
+    );
     footprints.push(footprint);
   }
   return footprints;

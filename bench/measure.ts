@@ -20,7 +20,13 @@ function percentile(sorted: number[], p: number): number {
 export function stats(samples: number[]): Stats {
   const sorted = [...samples].sort((a, b) => a - b);
   const round = (value: number) => Math.round(value * 1000) / 1000;
-  return { n: sorted.length, medianMs: round(percentile(sorted, 50)), p95Ms: round(percentile(sorted, 95)), p99Ms: round(percentile(sorted, 99)), minMs: round(sorted[0] ?? NaN) };
+  return {
+    n: sorted.length,
+    medianMs: round(percentile(sorted, 50)),
+    p95Ms: round(percentile(sorted, 95)),
+    p99Ms: round(percentile(sorted, 99)),
+    minMs: round(sorted[0] ?? NaN),
+  };
 }
 
 /** Times `work` under `name`; what a case does outside its steps (setup, restoring state) is not timed. */
@@ -42,10 +48,17 @@ export interface Case {
  * case always follows the same neighbour; warm-up iterations are not recorded. A case that failed
  * and timed no step of its own gets an entry under its name with n 0 and its errors.
  */
-export async function interleaved(cases: Case[], iterations: number, warmup: number, progress?: (done: number, total: number) => void): Promise<Record<string, Stats>> {
+export async function interleaved(
+  cases: Case[],
+  iterations: number,
+  warmup: number,
+  progress?: (done: number, total: number) => void,
+): Promise<Record<string, Stats>> {
   const samples = new Map<string, number[]>();
   const errors: Record<string, Record<string, number>> = {};
-  const roundsOf = new Map(cases.filter((c) => c.rounds !== undefined).map((c) => [c.name, roundIterations(c.rounds!, iterations, warmup)]));
+  const roundsOf = new Map(
+    cases.filter((c) => c.rounds !== undefined).map((c) => [c.name, roundIterations(c.rounds!, iterations, warmup)]),
+  );
   for (let i = 0; i < warmup + iterations; i++) {
     for (let k = 0; k < cases.length; k++) {
       const c = cases[(i + k) % cases.length]!;
@@ -82,7 +95,12 @@ export async function interleaved(cases: Case[], iterations: number, warmup: num
     progress?.(i + 1, warmup + iterations);
   }
   for (const name of Object.keys(errors)) if (!samples.has(name)) samples.set(name, []);
-  return Object.fromEntries([...samples].map(([name, values]) => [name, errors[name] ? { ...stats(values), errors: errors[name] } : stats(values)]));
+  return Object.fromEntries(
+    [...samples].map(([name, values]) => [
+      name,
+      errors[name] ? { ...stats(values), errors: errors[name] } : stats(values),
+    ]),
+  );
 }
 
 /** The measured iterations a case limited to `rounds` runs in, evenly spread over the run. */

@@ -148,9 +148,16 @@ class CycledThread {
     readonly head: number,
   ) {}
 
-  async start(step: StepTimer, name: string, input: Omit<PlanInput, 'threadId'>, expected: ExpectedPlan): Promise<StartedRun> {
+  async start(
+    step: StepTimer,
+    name: string,
+    input: Omit<PlanInput, 'threadId'>,
+    expected: ExpectedPlan,
+  ): Promise<StartedRun> {
     this.changed = true;
-    const started = await step(name, () => this.api.startRun({ ...input, threadId: this.id, userMessage: 'bench round' }));
+    const started = await step(name, () =>
+      this.api.startRun({ ...input, threadId: this.id, userMessage: 'bench round' }),
+    );
     this.running = started.run.id;
     expectPlan(started.plan, expected, name);
     return started;
@@ -186,14 +193,30 @@ class CycledThread {
 }
 
 function productOperations(main: string, other: string): OperationSpec[] {
-  const op = (id: OperationId, thread: SeededThreadRole, round: string | null, about: string): OperationSpec => ({ id, name: OP[id], about, thread, caseName: round ?? OP[id] });
+  const op = (id: OperationId, thread: SeededThreadRole, round: string | null, about: string): OperationSpec => ({
+    id,
+    name: OP[id],
+    about,
+    thread,
+    caseName: round ?? OP[id],
+  });
   return [
     op('startNoHandoff', 'switch', ROUND.noHandoff, `${main}, the last provider: reuses its provider thread`),
     op('completeNoHandoff', 'switch', ROUND.noHandoff, 'completes that run'),
     op('rollbackHead', 'switch', ROUND.noHandoff, 'withdraws that one run again (then confirmProviderRollback)'),
-    op('startDelta', 'delta', ROUND.delta, `${other}, owed a delta of the last runs by the seed: resumes its provider thread`),
+    op(
+      'startDelta',
+      'delta',
+      ROUND.delta,
+      `${other}, owed a delta of the last runs by the seed: resumes its provider thread`,
+    ),
     op('completeDelta', 'delta', ROUND.delta, 'completes that run'),
-    op('startFullNew', 'switch', ROUND.fullNew, `${other} with cleanContext: true: a new provider thread and a full summary`),
+    op(
+      'startFullNew',
+      'switch',
+      ROUND.fullNew,
+      `${other} with cleanContext: true: a new provider thread and a full summary`,
+    ),
     op('completeFullNew', 'switch', ROUND.fullNew, 'completes that run'),
     op(
       'startFullExisting',
@@ -202,17 +225,52 @@ function productOperations(main: string, other: string): OperationSpec[] {
       `${other}, whose provider thread missed runs of three provider threads (the seed's last two ${main} runs asked for a clean context; maxDeltaSourceThreads is 2): resumes it with a full summary`,
     ),
     op('completeFullExisting', 'full', ROUND.fullExisting, 'completes that run'),
-    op('startBeforeFailure', 'switch', ROUND.fullNew, `${other} again after FULL_HANDOFF_NEW: resumes the provider thread it just created (NO_HANDOFF/REUSE)`),
-    op('resumeFailure', 'switch', ROUND.fullNew, 'that resume failed: the run moves to a new provider thread with a full summary'),
+    op(
+      'startBeforeFailure',
+      'switch',
+      ROUND.fullNew,
+      `${other} again after FULL_HANDOFF_NEW: resumes the provider thread it just created (NO_HANDOFF/REUSE)`,
+    ),
+    op(
+      'resumeFailure',
+      'switch',
+      ROUND.fullNew,
+      'that resume failed: the run moves to a new provider thread with a full summary',
+    ),
     op('completeAfterFailure', 'switch', ROUND.fullNew, 'completes the moved run'),
     op('fork', 'delta', ROUND.forks, 'a fork from the newest stable run'),
-    op('forkNative', 'delta', ROUND.forks, `${main} on the fork: its source provider thread is bound (bindProviderThread), so NATIVE_FORK`),
+    op(
+      'forkNative',
+      'delta',
+      ROUND.forks,
+      `${main} on the fork: its source provider thread is bound (bindProviderThread), so NATIVE_FORK`,
+    ),
     op('completeForkNative', 'delta', ROUND.forks, 'completes that run'),
-    op('forkPortable', 'delta', ROUND.forks, `${other} on a second fork: a new provider thread with portable context (a full summary)`),
+    op(
+      'forkPortable',
+      'delta',
+      ROUND.forks,
+      `${other} on a second fork: a new provider thread with portable context (a full summary)`,
+    ),
     op('completeForkPortable', 'delta', ROUND.forks, 'completes that run'),
-    op('rollbackEarly', 'early copies', ROUND.early, `withdraws every run after run ${EARLY_ROLLBACK_ORDINAL} of a fresh copy of the thread`),
-    op('viewer', 'read', null, "what the lineage viewer reads before it first draws (loadThread of src/viewer/load.ts): the thread with its newest window of runs, then the handoffs and transfers of that window"),
-    op('coverageHead', 'read', null, `ranges, counts and the default ordinal lists of the ${main} provider thread that served the head`),
+    op(
+      'rollbackEarly',
+      'early copies',
+      ROUND.early,
+      `withdraws every run after run ${EARLY_ROLLBACK_ORDINAL} of a fresh copy of the thread`,
+    ),
+    op(
+      'viewer',
+      'read',
+      null,
+      'what the lineage viewer reads before it first draws (loadThread of src/viewer/load.ts): the thread with its newest window of runs, then the handoffs and transfers of that window',
+    ),
+    op(
+      'coverageHead',
+      'read',
+      null,
+      `ranges, counts and the default ordinal lists of the ${main} provider thread that served the head`,
+    ),
     op('coverageOwed', 'read', null, `the same for the ${other} provider thread`),
     op('matrix', 'read', null, 'the first page: 50 runs from ordinal 1, a cell per provider thread'),
     op('crossProvider', 'read', null, 'Query.analytics over the time window the size was seeded in'),
@@ -254,9 +312,16 @@ RETURN type, sum(n) AS relationships ORDER BY type`;
  * The relationships a thread's own nodes start (facts and checkpoints start none), by type: what the
  * thread adds to the store's relationship count, counted in a store shared with other data.
  */
-async function countRelationships(driver: Driver, database: string, threadId: string, runs: number): Promise<RelationshipCount> {
+async function countRelationships(
+  driver: Driver,
+  database: string,
+  threadId: string,
+  runs: number,
+): Promise<RelationshipCount> {
   const result = await driver.executeQuery(RELATIONSHIPS, { tenant: TENANT, threadId }, { database });
-  const byType = Object.fromEntries(result.records.map((record) => [String(record.get('type')), Number(record.get('relationships'))]));
+  const byType = Object.fromEntries(
+    result.records.map((record) => [String(record.get('type')), Number(record.get('relationships'))]),
+  );
   const total = Object.values(byType).reduce((a, b) => a + b, 0);
   return { total, perRun: Math.round((total / runs) * 1000) / 1000, byType };
 }
@@ -267,17 +332,33 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
   const operations = productOperations(main, other);
   const started = performance.now();
   const seed = (threadId: string, size: number, owed: 'delta' | 'full-existing' = 'delta') =>
-    seedThread(input.driver, input.database, { threadId, size, providers: input.providers, planner: input.planner, owed });
+    seedThread(input.driver, input.database, {
+      threadId,
+      size,
+      providers: input.providers,
+      planner: input.planner,
+      owed,
+    });
 
   const earlyRounds: Record<number, number> = {};
-  const threads = new Map<number, { switchThread: CycledThread; delta: CycledThread; full: CycledThread; copies: string[] }>();
+  const threads = new Map<
+    number,
+    { switchThread: CycledThread; delta: CycledThread; full: CycledThread; copies: string[] }
+  >();
   for (const size of sizes) {
     log(`seeding the write cases' threads of ${size} runs`);
-    const ids = { switchThread: `${prefix}-${size}-switch`, delta: `${prefix}-${size}-delta`, full: `${prefix}-${size}-full` };
+    const ids = {
+      switchThread: `${prefix}-${size}-switch`,
+      delta: `${prefix}-${size}-delta`,
+      full: `${prefix}-${size}-full`,
+    };
     await seed(ids.switchThread, size);
     await seed(ids.delta, size);
     await seed(ids.full, size, 'full-existing');
-    earlyRounds[size] = Math.min(input.iterations, Math.max(MIN_EARLY_ROUNDS, Math.floor(EARLY_ROLLBACK_RUN_BUDGET / size)));
+    earlyRounds[size] = Math.min(
+      input.iterations,
+      Math.max(MIN_EARLY_ROUNDS, Math.floor(EARLY_ROLLBACK_RUN_BUDGET / size)),
+    );
     const copies = Array.from({ length: earlyRounds[size] }, (_, k) => `${prefix}-${size}-early-${k}`);
     for (const copy of copies) await seed(copy, size);
     log(`  ${size} runs: switch, delta and full threads and ${copies.length} copies for the early rollback`);
@@ -309,10 +390,16 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
       run: async (step) => {
         let rolledBack: RollbackView | undefined;
         try {
-          const run = await switchThread.start(step, name('startNoHandoff'), { provider: main }, { decision: 'NO_HANDOFF', action: 'REUSE' });
+          const run = await switchThread.start(
+            step,
+            name('startNoHandoff'),
+            { provider: main },
+            { decision: 'NO_HANDOFF', action: 'REUSE' },
+          );
           await switchThread.complete(step, name('completeNoHandoff'), run.run.id);
           rolledBack = await step(name('rollbackHead'), () => switchThread.rollBack());
-          if (rolledBack.rolledBackRunCount !== 1) throw new Error(`${name('rollbackHead')} rolled back ${rolledBack.rolledBackRunCount} runs, not 1`);
+          if (rolledBack.rolledBackRunCount !== 1)
+            throw new Error(`${name('rollbackHead')} rolled back ${rolledBack.rolledBackRunCount} runs, not 1`);
         } finally {
           await switchThread.restore(rolledBack);
         }
@@ -322,7 +409,12 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
       name: key(ROUND.delta, size),
       run: async (step) => {
         try {
-          const run = await delta.start(step, name('startDelta'), { provider: other }, { decision: 'DELTA_HANDOFF', action: 'RESUME' });
+          const run = await delta.start(
+            step,
+            name('startDelta'),
+            { provider: other },
+            { decision: 'DELTA_HANDOFF', action: 'RESUME' },
+          );
           await delta.complete(step, name('completeDelta'), run.run.id);
         } finally {
           await delta.restore();
@@ -333,10 +425,23 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
       name: key(ROUND.fullNew, size),
       run: async (step) => {
         try {
-          const fresh = await switchThread.start(step, name('startFullNew'), { provider: other, cleanContext: true }, { decision: 'FULL_HANDOFF_NEW', action: 'CREATE' });
+          const fresh = await switchThread.start(
+            step,
+            name('startFullNew'),
+            { provider: other, cleanContext: true },
+            { decision: 'FULL_HANDOFF_NEW', action: 'CREATE' },
+          );
           await switchThread.complete(step, name('completeFullNew'), fresh.run.id);
-          const resumed = await switchThread.start(step, name('startBeforeFailure'), { provider: other }, { decision: 'NO_HANDOFF', action: 'REUSE' });
-          await switchThread.reportResumeFailure(step, name('resumeFailure'), resumed.run.id, { decision: 'FULL_HANDOFF_NEW', action: 'CREATE' });
+          const resumed = await switchThread.start(
+            step,
+            name('startBeforeFailure'),
+            { provider: other },
+            { decision: 'NO_HANDOFF', action: 'REUSE' },
+          );
+          await switchThread.reportResumeFailure(step, name('resumeFailure'), resumed.run.id, {
+            decision: 'FULL_HANDOFF_NEW',
+            action: 'CREATE',
+          });
           await switchThread.complete(step, name('completeAfterFailure'), resumed.run.id);
         } finally {
           await switchThread.restore();
@@ -347,7 +452,12 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
       name: key(ROUND.fullExisting, size),
       run: async (step) => {
         try {
-          const run = await full.start(step, name('startFullExisting'), { provider: other }, { decision: 'FULL_HANDOFF_EXISTING', action: 'RESUME' });
+          const run = await full.start(
+            step,
+            name('startFullExisting'),
+            { provider: other },
+            { decision: 'FULL_HANDOFF_EXISTING', action: 'RESUME' },
+          );
           await full.complete(step, name('completeFullExisting'), run.run.id);
         } finally {
           await full.restore();
@@ -358,11 +468,15 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
       name: key(ROUND.forks, size),
       run: async (step) => {
         const nativeFork = await step(name('fork'), () => api.forkThread(delta.id));
-        const native = await step(name('forkNative'), () => api.startRun({ threadId: nativeFork, provider: main, userMessage: 'bench fork' }));
+        const native = await step(name('forkNative'), () =>
+          api.startRun({ threadId: nativeFork, provider: main, userMessage: 'bench fork' }),
+        );
         expectPlan(native.plan, { decision: 'NO_HANDOFF', action: 'NATIVE_FORK' }, name('forkNative'));
         await step(name('completeForkNative'), () => api.completeRun(native.run.id));
         const portableFork = await api.forkThread(delta.id);
-        const portable = await step(name('forkPortable'), () => api.startRun({ threadId: portableFork, provider: other, userMessage: 'bench fork' }));
+        const portable = await step(name('forkPortable'), () =>
+          api.startRun({ threadId: portableFork, provider: other, userMessage: 'bench fork' }),
+        );
         expectPlan(portable.plan, { decision: 'FULL_HANDOFF_NEW', action: 'CREATE' }, name('forkPortable'));
         await step(name('completeForkPortable'), () => api.completeRun(portable.run.id));
       },
@@ -375,12 +489,21 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
         const copy = copies[nextCopy++];
         if (copy === undefined) throw new Error(`${name('rollbackEarly')}: no seeded copy left`);
         const rolledBack = await step(name('rollbackEarly'), () => api.rollbackThread(copy, EARLY_ROLLBACK_ORDINAL));
-        if (rolledBack.rolledBackRunCount !== size - EARLY_ROLLBACK_ORDINAL) throw new Error(`${name('rollbackEarly')} rolled back ${rolledBack.rolledBackRunCount} runs, not ${size - EARLY_ROLLBACK_ORDINAL}`);
+        if (rolledBack.rolledBackRunCount !== size - EARLY_ROLLBACK_ORDINAL)
+          throw new Error(
+            `${name('rollbackEarly')} rolled back ${rolledBack.rolledBackRunCount} runs, not ${size - EARLY_ROLLBACK_ORDINAL}`,
+          );
       },
     };
 
     // Sanity: one untimed round of each restoring case, then the planner must decide as before it.
-    const again = async (label: string, round: Case, threadId: string, plan: Omit<PlanInput, 'threadId'>, expected: ExpectedPlan) => {
+    const again = async (
+      label: string,
+      round: Case,
+      threadId: string,
+      plan: Omit<PlanInput, 'threadId'>,
+      expected: ExpectedPlan,
+    ) => {
       const before = await api.planRun({ ...plan, threadId });
       expectPlan(before, expected, `${size} ${label} before a round`);
       await round.run(untimed);
@@ -388,12 +511,42 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
       expectPlan(after, expected, `${size} ${label} after a round`);
       sanity[`${size} ${label}`] = `${describePlan(before)}; after a round and its restore: ${describePlan(after)}`;
     };
-    await again('NO_HANDOFF', noHandoff, switchThread.id, { provider: main }, { decision: 'NO_HANDOFF', action: 'REUSE' });
-    await again('DELTA_HANDOFF', deltaRound, delta.id, { provider: other }, { decision: 'DELTA_HANDOFF', action: 'RESUME' });
-    await again('FULL_HANDOFF_NEW', fullNewAndResumeFailure, switchThread.id, { provider: other, cleanContext: true }, { decision: 'FULL_HANDOFF_NEW', action: 'CREATE' });
-    await again('FULL_HANDOFF_EXISTING', fullExisting, full.id, { provider: other }, { decision: 'FULL_HANDOFF_EXISTING', action: 'RESUME' });
+    await again(
+      'NO_HANDOFF',
+      noHandoff,
+      switchThread.id,
+      { provider: main },
+      { decision: 'NO_HANDOFF', action: 'REUSE' },
+    );
+    await again(
+      'DELTA_HANDOFF',
+      deltaRound,
+      delta.id,
+      { provider: other },
+      { decision: 'DELTA_HANDOFF', action: 'RESUME' },
+    );
+    await again(
+      'FULL_HANDOFF_NEW',
+      fullNewAndResumeFailure,
+      switchThread.id,
+      { provider: other, cleanContext: true },
+      { decision: 'FULL_HANDOFF_NEW', action: 'CREATE' },
+    );
+    await again(
+      'FULL_HANDOFF_EXISTING',
+      fullExisting,
+      full.id,
+      { provider: other },
+      { decision: 'FULL_HANDOFF_EXISTING', action: 'RESUME' },
+    );
     // The NO_HANDOFF round again after the others: they must have left its provider thread as it was.
-    await again('NO_HANDOFF after the other rounds', noHandoff, switchThread.id, { provider: main }, { decision: 'NO_HANDOFF', action: 'REUSE' });
+    await again(
+      'NO_HANDOFF after the other rounds',
+      noHandoff,
+      switchThread.id,
+      { provider: main },
+      { decision: 'NO_HANDOFF', action: 'REUSE' },
+    );
     await forks.run(untimed);
     sanity[`${size} forks`] = `native first run and portable first run as expected, from ${delta.id}`;
 
@@ -408,9 +561,18 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
       ['crossProvider', () => api.request(CROSS_PROVIDER, windowVariables)],
       ['staleness', () => api.request(STALENESS, windowVariables)],
       ['provenance', () => api.request(PROVENANCE, windowVariables)],
-      ['coverageGaps', () => runAnalyticsQuery(input.context.graph, 'coverage-gaps', { threadId: read.threadId, limit: 100 })],
-      ['lineageTree', () => runAnalyticsQuery(input.context.graph, 'lineage-tree', { threadId: read.threadId, limit: 200 })],
-      ['handoffChains', () => runAnalyticsQuery(input.context.graph, 'longest-handoff-chains', { threadId: read.threadId, limit: 20 })],
+      [
+        'coverageGaps',
+        () => runAnalyticsQuery(input.context.graph, 'coverage-gaps', { threadId: read.threadId, limit: 100 }),
+      ],
+      [
+        'lineageTree',
+        () => runAnalyticsQuery(input.context.graph, 'lineage-tree', { threadId: read.threadId, limit: 200 }),
+      ],
+      [
+        'handoffChains',
+        () => runAnalyticsQuery(input.context.graph, 'longest-handoff-chains', { threadId: read.threadId, limit: 20 }),
+      ],
     ];
     for (const [id, work] of reads) {
       await work();
@@ -419,17 +581,33 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
     cases.push(noHandoff, deltaRound, fullNewAndResumeFailure, fullExisting, forks, earlyRollback);
     relationships[size] = await countRelationships(input.driver, input.database, read.threadId, size);
   }
-  return { operations, cases, sanity, earlyRounds, viewer: { runsSelection: viewer.runsSelection, schemaHasRunsWindow: viewer.schemaHasRunsWindow }, relationships, seedSeconds };
+  return {
+    operations,
+    cases,
+    sanity,
+    earlyRounds,
+    viewer: { runsSelection: viewer.runsSelection, schemaHasRunsWindow: viewer.schemaHasRunsWindow },
+    relationships,
+    seedSeconds,
+  };
 }
 
 /** The figures of one operation at every size, from the interleaved latencies. */
-export function operationStats(operation: OperationSpec, sizes: number[], latency: Record<string, Stats>): { bySize: Record<number, Stats | null>; errors: Record<string, number> | null } {
+export function operationStats(
+  operation: OperationSpec,
+  sizes: number[],
+  latency: Record<string, Stats>,
+): { bySize: Record<number, Stats | null>; errors: Record<string, number> | null } {
   const bySize: Record<number, Stats | null> = {};
   let errors: Record<string, number> | null = null;
   for (const size of sizes) {
     bySize[size] = latency[key(operation.name, size)] ?? null;
     const caseErrors = latency[key(operation.caseName, size)]?.errors;
-    if (caseErrors) errors = { ...(errors ?? {}), ...Object.fromEntries(Object.entries(caseErrors).map(([code, count]) => [`${size}: ${code}`, count])) };
+    if (caseErrors)
+      errors = {
+        ...(errors ?? {}),
+        ...Object.fromEntries(Object.entries(caseErrors).map(([code, count]) => [`${size}: ${code}`, count])),
+      };
   }
   return { bySize, errors };
 }

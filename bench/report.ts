@@ -6,7 +6,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoreFootprint } from './footprint.js';
 import type { Stats } from './measure.js';
-import { EARLY_ROLLBACK_ORDINAL, OP, operationStats, type OperationId, type OperationSpec, type PreparedProduct, type SeededThreadRole } from './product.js';
+import {
+  EARLY_ROLLBACK_ORDINAL,
+  OP,
+  operationStats,
+  type OperationId,
+  type OperationSpec,
+  type PreparedProduct,
+  type SeededThreadRole,
+} from './product.js';
 import type { SeedResult } from './seed.js';
 import { DEFAULT_ITERATIONS, HEAP, PAGE_CACHE, SUMMARY_BUDGET } from './settings.js';
 
@@ -100,7 +108,11 @@ export interface ProductSection {
   referenceSize: number;
   largestSize: number;
   operations: OperationFigures[];
-  earlyRollback: { toOrdinal: number; rounds: Record<number, number>; msPer1000RolledBackRuns: Record<number, number | null> };
+  earlyRollback: {
+    toOrdinal: number;
+    rounds: Record<number, number>;
+    msPer1000RolledBackRuns: Record<number, number | null>;
+  };
   viewer: { runsSelection: string; schemaHasRunsWindow: boolean };
   sanity: Record<string, string>;
   seedSeconds: number;
@@ -121,14 +133,27 @@ const FOOTPRINT_FLAT = 1.3;
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const thousands = (size: number) => size.toLocaleString('en-US');
 
-export function productSection(prepared: PreparedProduct, sizes: number[], latency: Record<string, Stats>, stores: StoreFootprint[] | null): ProductSection {
+export function productSection(
+  prepared: PreparedProduct,
+  sizes: number[],
+  latency: Record<string, Stats>,
+  stores: StoreFootprint[] | null,
+): ProductSection {
   const referenceSize = sizes.includes(1000) ? 1000 : sizes[0]!;
   const largestSize = sizes[sizes.length - 1]!;
   const operations = prepared.operations.map((operation: OperationSpec): OperationFigures => {
     const { bySize, errors } = operationStats(operation, sizes, latency);
     const [reference, largest] = [bySize[referenceSize], bySize[largestSize]];
     const ratio = reference?.n && largest?.n ? round(largest.medianMs / reference.medianMs) : null;
-    return { id: operation.id, name: operation.name, about: operation.about, thread: operation.thread, bySize, ratio, errors };
+    return {
+      id: operation.id,
+      name: operation.name,
+      about: operation.about,
+      thread: operation.thread,
+      bySize,
+      ratio,
+      errors,
+    };
   });
   const early = operations.find((operation) => operation.id === 'rollbackEarly')!;
   const msPer1000RolledBackRuns = Object.fromEntries(
@@ -144,7 +169,9 @@ export function productSection(prepared: PreparedProduct, sizes: number[], laten
       size,
       relationships: counted.total,
       relationshipsPerRun: counted.perRun,
-      relationshipsPerRunByType: Object.fromEntries(Object.entries(counted.byType).map(([type, count]) => [type, round(count / size, 3)])),
+      relationshipsPerRunByType: Object.fromEntries(
+        Object.entries(counted.byType).map(([type, count]) => [type, round(count / size, 3)]),
+      ),
       storeBytes: store?.storeBytes ?? null,
       storeBytesPerRun: store ? round(store.storeBytes / size, 1) : null,
       txLogBytes: store?.txLogBytes ?? null,
@@ -170,9 +197,22 @@ export function productTargets(section: ProductSection): Target[] {
   const median = (operation: OperationFigures, size: number) => operation.bySize[size]?.medianMs;
   const flat = (ids: OperationId[], what: string): Target => {
     const measured = ids.map(byId);
-    const worst = measured.reduce<OperationFigures | null>((a, b) => (a && (a.ratio ?? Infinity) >= (b.ratio ?? Infinity) ? a : b), null)!;
-    if (worst.ratio === null) return { name: `${what} ${span} within ${FLAT}x`, status: worst.errors ? 'missed' : 'not measured', figure: failedFigure(worst) };
-    const figure = measured.map((operation) => `${measured.length > 1 ? `${operation.name}: ` : ''}${operation.ratio}x (${median(operation, from)} -> ${median(operation, to)} ms)`).join('; ');
+    const worst = measured.reduce<OperationFigures | null>(
+      (a, b) => (a && (a.ratio ?? Infinity) >= (b.ratio ?? Infinity) ? a : b),
+      null,
+    )!;
+    if (worst.ratio === null)
+      return {
+        name: `${what} ${span} within ${FLAT}x`,
+        status: worst.errors ? 'missed' : 'not measured',
+        figure: failedFigure(worst),
+      };
+    const figure = measured
+      .map(
+        (operation) =>
+          `${measured.length > 1 ? `${operation.name}: ` : ''}${operation.ratio}x (${median(operation, from)} -> ${median(operation, to)} ms)`,
+      )
+      .join('; ');
     return { name: `${what} ${span} within ${FLAT}x`, status: worst.ratio <= FLAT ? 'met' : 'missed', figure };
   };
   const targets: Target[] = [
@@ -198,7 +238,11 @@ export function productTargets(section: ProductSection): Target[] {
           status: perKTo / perKFrom <= FLAT ? 'met' : 'missed',
           figure: `${round(perKTo / perKFrom)}x (${perKFrom} -> ${perKTo} ms per 1,000 runs; ${median(early, to)} ms for ${thousands(to - EARLY_ROLLBACK_ORDINAL)} runs, ${section.earlyRollback.rounds[to]} rounds)`,
         }
-      : { name: `rollbackThread to run ${EARLY_ROLLBACK_ORDINAL} linear only in the runs it rolls back`, status: early.errors ? 'missed' : 'not measured', figure: failedFigure(early) },
+      : {
+          name: `rollbackThread to run ${EARLY_ROLLBACK_ORDINAL} linear only in the runs it rolls back`,
+          status: early.errors ? 'missed' : 'not measured',
+          figure: failedFigure(early),
+        },
   );
   targets.push(flat(['rollbackHead'], 'rollbackThread to head-1 (one run, whatever came before it) flat:'));
 
@@ -210,7 +254,12 @@ export function productTargets(section: ProductSection): Target[] {
     status: relationships <= FOOTPRINT_FLAT ? 'met' : 'missed',
     figure: `${relationships}x (${small.relationshipsPerRun} -> ${large.relationshipsPerRun})`,
   });
-  if (small.storeBytesPerRun !== null && large.storeBytesPerRun !== null && small.txLogBytesPerRun !== null && large.txLogBytesPerRun !== null) {
+  if (
+    small.storeBytesPerRun !== null &&
+    large.storeBytesPerRun !== null &&
+    small.txLogBytesPerRun !== null &&
+    large.txLogBytesPerRun !== null
+  ) {
     const store = round(large.storeBytesPerRun / small.storeBytesPerRun);
     targets.push({
       name: `store bytes per run ${span} within ${FOOTPRINT_FLAT}x`,
@@ -218,7 +267,11 @@ export function productTargets(section: ProductSection): Target[] {
       figure: `${store}x (${small.storeBytesPerRun} -> ${large.storeBytesPerRun} bytes; transaction log ${small.txLogBytesPerRun} -> ${large.txLogBytesPerRun} bytes, ${round(large.txLogBytesPerRun / small.txLogBytesPerRun)}x)`,
     });
   } else {
-    targets.push({ name: `store bytes per run ${span} within ${FOOTPRINT_FLAT}x`, status: 'not measured', figure: 'the bench did not boot its own Neo4j (NEO4J_URI or a given connection): no store on disk to measure' });
+    targets.push({
+      name: `store bytes per run ${span} within ${FOOTPRINT_FLAT}x`,
+      status: 'not measured',
+      figure: 'the bench did not boot its own Neo4j (NEO4J_URI or a given connection): no store on disk to measure',
+    });
   }
   return targets;
 }
@@ -232,7 +285,8 @@ export function renderProduct(section: ProductSection, sizes: number[]): string 
   const { referenceSize: from, largestSize: to } = section;
   const ratioHeader = `${thousands(to)} / ${thousands(from)}`;
   const head = `| | ${sizes.map(thousands).join(' | ')} | ${ratioHeader} |\n| --- | ${sizes.map(() => '---:').join(' | ')} | ---: |`;
-  const cell = (value: number | null | undefined) => (value === null || value === undefined || Number.isNaN(value) ? '-' : String(value));
+  const cell = (value: number | null | undefined) =>
+    value === null || value === undefined || Number.isNaN(value) ? '-' : String(value);
   const ratioOf = (a: number | null | undefined, b: number | null | undefined) => (a && b ? `${round(b / a)}x` : '-');
   const threads: Record<SeededThreadRole, string> = {
     read: 'the read thread',
@@ -250,7 +304,9 @@ export function renderProduct(section: ProductSection, sizes: number[]): string 
     ];
     if (operation.id === 'rollbackEarly') {
       const perK = section.earlyRollback.msPer1000RolledBackRuns;
-      rows.push(`| ms per 1,000 rolled-back runs | ${sizes.map((size) => cell(perK[size])).join(' | ')} | ${ratioOf(perK[from], perK[to])} |`);
+      rows.push(
+        `| ms per 1,000 rolled-back runs | ${sizes.map((size) => cell(perK[size])).join(' | ')} | ${ratioOf(perK[from], perK[to])} |`,
+      );
     }
     const errors = operation.errors ? `\n\nErrors: ${JSON.stringify(operation.errors)}` : '';
     return `### ${operation.name}\n\n${operation.about}; on ${threads[operation.thread]}.\n\n${head}\n${rows.join('\n')}${errors}`;
@@ -324,15 +380,38 @@ ${tables.join('\n\n')}
 /** The planner's figures, as tables for the page and the run's log. */
 export function renderPlannerTables(report: BenchReport): string {
   const lines = ['', '| case | median ms | p99 ms |', '| --- | ---: | ---: |'];
-  for (const [name, s] of Object.entries(report.latency)) lines.push(`| ${name} | ${s.n ? s.medianMs : 'failed'} | ${s.n ? s.p99Ms : '-'} |${s.errors ? ` errors: ${JSON.stringify(s.errors)}` : ''}`);
+  for (const [name, s] of Object.entries(report.latency))
+    lines.push(
+      `| ${name} | ${s.n ? s.medianMs : 'failed'} | ${s.n ? s.p99Ms : '-'} |${s.errors ? ` errors: ${JSON.stringify(s.errors)}` : ''}`,
+    );
   lines.push('', '| PROFILE snapshot | db hits |', '| --- | ---: |');
   for (const [name, hits] of Object.entries(report.dbHits)) lines.push(`| ${name} | ${hits} |`);
-  lines.push('', '| throughput | cycles/s | p50 ms | p95 ms | p99 ms | errors |', '| --- | ---: | ---: | ---: | ---: | --- |');
-  for (const [name, t] of Object.entries(report.throughput)) lines.push(`| ${name} | ${t.cyclesPerSecond} | ${t.p50Ms} | ${t.p95Ms} | ${t.p99Ms} | ${JSON.stringify(t.errors)} |`);
-  lines.push('', '| seeded size | provider threads | handoffs | COVERS | seconds | runs/s |', '| ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const [size, s] of Object.entries(report.seeding)) lines.push(`| ${size} | ${s.providerThreads} | ${s.handoffs} | ${s.coversEdges} | ${s.seconds.toFixed(1)} | ${Math.round(s.runsPerSecond)} |`);
-  lines.push('', `Decisions: ${JSON.stringify(report.decisions)}`, `Naive baseline: ${report.naive.agreements} agreements, ${report.naive.disagreements.length} disagreements`);
-  lines.push(`Memory: node peak RSS ${report.memory.nodePeakRssMiB} MiB, Neo4j JVM peak RSS ${report.memory.neo4jPeakRssMiB ?? 'n/a (external Neo4j)'} MiB`);
+  lines.push(
+    '',
+    '| throughput | cycles/s | p50 ms | p95 ms | p99 ms | errors |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  );
+  for (const [name, t] of Object.entries(report.throughput))
+    lines.push(
+      `| ${name} | ${t.cyclesPerSecond} | ${t.p50Ms} | ${t.p95Ms} | ${t.p99Ms} | ${JSON.stringify(t.errors)} |`,
+    );
+  lines.push(
+    '',
+    '| seeded size | provider threads | handoffs | COVERS | seconds | runs/s |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const [size, s] of Object.entries(report.seeding))
+    lines.push(
+      `| ${size} | ${s.providerThreads} | ${s.handoffs} | ${s.coversEdges} | ${s.seconds.toFixed(1)} | ${Math.round(s.runsPerSecond)} |`,
+    );
+  lines.push(
+    '',
+    `Decisions: ${JSON.stringify(report.decisions)}`,
+    `Naive baseline: ${report.naive.agreements} agreements, ${report.naive.disagreements.length} disagreements`,
+  );
+  lines.push(
+    `Memory: node peak RSS ${report.memory.nodePeakRssMiB} MiB, Neo4j JVM peak RSS ${report.memory.neo4jPeakRssMiB ?? 'n/a (external Neo4j)'} MiB`,
+  );
   lines.push('', 'Ratios:', '```json', JSON.stringify(report.ratios, null, 2), '```');
   return lines.join('\n');
 }
@@ -350,14 +429,32 @@ function renderPage(report: BenchReport): string {
   const met = (ok: boolean) => (ok ? 'met' : 'missed');
   const targets: Target[] = [
     ...productTargets(report.product),
-    { name: `planRun at ${thousands(largest)} runs within 1.5x of ${thousands(sizes[0]!)} runs`, status: met(worst(r.planRunLargestOverSmallest) <= 1.5), figure: `worst ${worst(r.planRunLargestOverSmallest)}x` },
-    { name: `naive baseline at least 50x slower than the planner at ${thousands(largest)} runs`, status: met(naiveAtLargest >= 50), figure: `least ${naiveAtLargest}x` },
-    { name: 'planner db hits flat in thread length', status: met(worst(r.dbHitsLargestOverSmallest) <= 1.5), figure: `worst ${worst(r.dbHitsLargestOverSmallest)}x` },
-    { name: 'planRun over HTTP within 3x the HTTP floor', status: met(worst(r.planRunHttpOverFloor) <= 3), figure: `worst ${worst(r.planRunHttpOverFloor)}x` },
+    {
+      name: `planRun at ${thousands(largest)} runs within 1.5x of ${thousands(sizes[0]!)} runs`,
+      status: met(worst(r.planRunLargestOverSmallest) <= 1.5),
+      figure: `worst ${worst(r.planRunLargestOverSmallest)}x`,
+    },
+    {
+      name: `naive baseline at least 50x slower than the planner at ${thousands(largest)} runs`,
+      status: met(naiveAtLargest >= 50),
+      figure: `least ${naiveAtLargest}x`,
+    },
+    {
+      name: 'planner db hits flat in thread length',
+      status: met(worst(r.dbHitsLargestOverSmallest) <= 1.5),
+      figure: `worst ${worst(r.dbHitsLargestOverSmallest)}x`,
+    },
+    {
+      name: 'planRun over HTTP within 3x the HTTP floor',
+      status: met(worst(r.planRunHttpOverFloor) <= 3),
+      figure: `worst ${worst(r.planRunHttpOverFloor)}x`,
+    },
     {
       name: `a full summary at ${thousands(largest)} runs bounded by its budget`,
       status: met(summary.chars <= SUMMARY_BUDGET),
-      figure: summary.error ? `failed: ${summary.error}` : `${summary.chars} chars from ${summary.runsRead} runs read, ${summary.medianMs} ms`,
+      figure: summary.error
+        ? `failed: ${summary.error}`
+        : `${summary.chars} chars from ${summary.runsRead} runs read, ${summary.medianMs} ms`,
     },
   ];
   return `# Benchmarks
@@ -407,7 +504,13 @@ ${WHY}
 ${renderProduct(report.product, sizes)}
 ## The planner's figures
 ${renderPlannerTables(report)}
-${Object.keys(report.profiles).length ? `\n## PROFILE of the snapshot query at ${largest} runs\n\n${Object.entries(report.profiles).map(([name, ops]) => `${name}:\n\n\`\`\`\n${ops.join('\n')}\n\`\`\``).join('\n\n')}\n` : ''}`;
+${
+  Object.keys(report.profiles).length
+    ? `\n## PROFILE of the snapshot query at ${largest} runs\n\n${Object.entries(report.profiles)
+        .map(([name, ops]) => `${name}:\n\n\`\`\`\n${ops.join('\n')}\n\`\`\``)
+        .join('\n\n')}\n`
+    : ''
+}`;
 }
 
 const WHY = `### Why a target is missed, and what would reach it

@@ -6,7 +6,13 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import neo4j, { type Driver, type ProfiledPlan } from 'neo4j-driver';
 import { loadConfig } from '../src/config.js';
-import { decidePlan, measurableDeltaRange, type Plan, type PlannerSettings, type PlanningSnapshot } from '../src/domain/planner.js';
+import {
+  decidePlan,
+  measurableDeltaRange,
+  type Plan,
+  type PlannerSettings,
+  type PlanningSnapshot,
+} from '../src/domain/planner.js';
 import type { ProviderDefinition } from '../src/domain/providers.js';
 import { LINEAGE_RULE_PARAMETERS } from '../src/domain/standing.js';
 import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
@@ -27,7 +33,20 @@ import { Api, ApiError, describePlan, type PlanView } from './api.js';
 import { measureFootprints, type StoreFootprint } from './footprint.js';
 import { interleaved, peakRssMiB, stats, type Case, type Stats } from './measure.js';
 import { prepareProduct, type PreparedProduct, type ReadThread } from './product.js';
-import { productSection, renderPlannerTables, renderProduct, renderResultsFile, writeResults, type BenchReport, type Machine, type MemoryPeaks, type NaiveAgreement, type Ratios, type SummaryFigures, type ThroughputFigures } from './report.js';
+import {
+  productSection,
+  renderPlannerTables,
+  renderProduct,
+  renderResultsFile,
+  writeResults,
+  type BenchReport,
+  type Machine,
+  type MemoryPeaks,
+  type NaiveAgreement,
+  type Ratios,
+  type SummaryFigures,
+  type ThroughputFigures,
+} from './report.js';
 import { seedThread, TENANT, type SeedResult } from './seed.js';
 import { DEFAULT_ITERATIONS, HEAP, PAGE_CACHE, SUMMARY_BUDGET } from './settings.js';
 
@@ -99,7 +118,12 @@ export function parseArgs(argv: string[]): Omit<BenchOptions, 'log' | 'write'> {
   };
   const sizes = value('--sizes')?.split(',').map(Number) ?? (quick ? [10, 1000, 10000] : [10, 1000, 10000, 100000]);
   const iterations = Number(value('--iterations') ?? (quick ? 10 : DEFAULT_ITERATIONS));
-  return { sizes, iterations, warmup: Math.max(2, Math.round(iterations / 10)), seconds: Number(value('--seconds') ?? (quick ? 3 : 10)) };
+  return {
+    sizes,
+    iterations,
+    warmup: Math.max(2, Math.round(iterations / 10)),
+    seconds: Number(value('--seconds') ?? (quick ? 3 : 10)),
+  };
 }
 
 export async function main(options: BenchOptions): Promise<BenchReport> {
@@ -128,7 +152,10 @@ export async function main(options: BenchOptions): Promise<BenchReport> {
       seeding,
       decisions,
       latency,
-      naive: { agreements: naiveBefore.agreements + naiveAfter.agreements, disagreements: [...naiveBefore.disagreements, ...naiveAfter.disagreements] },
+      naive: {
+        agreements: naiveBefore.agreements + naiveAfter.agreements,
+        disagreements: [...naiveBefore.disagreements, ...naiveAfter.disagreements],
+      },
       summaries,
       dbHits,
       profiles,
@@ -145,14 +172,26 @@ export async function main(options: BenchOptions): Promise<BenchReport> {
 }
 
 /** The Neo4j to measure, the service started in-process on it, and what the steps use of both. */
-async function openBench(options: BenchOptions): Promise<{ bench: Bench; local: LocalNeo4j | null; close: () => Promise<void> }> {
+async function openBench(
+  options: BenchOptions,
+): Promise<{ bench: Bench; local: LocalNeo4j | null; close: () => Promise<void> }> {
   const neo4jInUse = options.neo4j
     ? { connection: options.neo4j, local: null, close: () => Promise.resolve() }
-    : await chooseNeo4j(loadConfig(process.env).neo4j, { start: 'throwaway', storePrefix: 'threadline-bench-', heap: HEAP, pageCache: PAGE_CACHE, progress: options.log });
+    : await chooseNeo4j(loadConfig(process.env).neo4j, {
+        start: 'throwaway',
+        storePrefix: 'threadline-bench-',
+        heap: HEAP,
+        pageCache: PAGE_CACHE,
+        progress: options.log,
+      });
   const { connection, local } = neo4jInUse;
   const driver = createDriver(connection);
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
-  const service = await startService({ ...config, neo4j: { ...config.neo4j, database: connection.database } }, driver, createLogger('silent'));
+  const service = await startService(
+    { ...config, neo4j: { ...config.neo4j, database: connection.database } },
+    driver,
+    createLogger('silent'),
+  );
   const [main, other] = config.providers as [ProviderDefinition, ProviderDefinition];
   const context: OperationContext = {
     graph: new Graph(driver, connection.database, '').forTenant(TENANT),
@@ -181,18 +220,29 @@ async function openBench(options: BenchOptions): Promise<{ bench: Bench; local: 
 const readThreadId = (bench: Bench, size: number) => `${bench.run}-${size}`;
 
 /** Seeds one read thread per size, each in a time window of its own for the analytics. */
-async function seed(bench: Bench, sizes: number[]): Promise<{ seeding: Record<number, SeedResult>; read: Map<number, ReadThread> }> {
+async function seed(
+  bench: Bench,
+  sizes: number[],
+): Promise<{ seeding: Record<number, SeedResult>; read: Map<number, ReadThread> }> {
   const { driver, database, log } = bench;
   const seeding: Record<number, SeedResult> = {};
   const read = new Map<number, ReadThread>();
   for (const size of sizes) {
     log(`seeding ${size} runs`);
     const from = await serverNow(driver, database);
-    const seeded = await seedThread(driver, database, { threadId: readThreadId(bench, size), size, providers: bench.providers, planner: bench.planner, log });
+    const seeded = await seedThread(driver, database, {
+      threadId: readThreadId(bench, size),
+      size,
+      providers: bench.providers,
+      planner: bench.planner,
+      log,
+    });
     const window: AnalyticsWindow = { from, to: await serverNow(driver, database) };
     seeding[size] = seeded;
     read.set(size, { threadId: seeded.threadId, window });
-    log(`  ${size} runs: ${seeded.providerThreads} provider threads, ${seeded.handoffs} handoffs, ${seeded.coversEdges} COVERS, ${seeded.facts} facts, ${seeded.checkpoints} checkpoints in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.runsPerSecond)} runs/s)`);
+    log(
+      `  ${size} runs: ${seeded.providerThreads} provider threads, ${seeded.handoffs} handoffs, ${seeded.coversEdges} COVERS, ${seeded.facts} facts, ${seeded.checkpoints} checkpoints in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.runsPerSecond)} runs/s)`,
+    );
   }
   return { seeding, read };
 }
@@ -205,7 +255,13 @@ async function serverNow(driver: Driver, database: string): Promise<string> {
 /** The planner's cases at each size: the last provider, a delta, a clean context and a stale provider thread. */
 function planCases(bench: Bench, sizes: number[]): PlanCase[] {
   const [main, other] = [bench.providers[0].id, bench.providers[1].id];
-  const planCase = (size: number, label: string, provider: string, runtimeMode: string | null, cleanContext: boolean): PlanCase => ({
+  const planCase = (
+    size: number,
+    label: string,
+    provider: string,
+    runtimeMode: string | null,
+    cleanContext: boolean,
+  ): PlanCase => ({
     size,
     label,
     key: caseKey(size, label),
@@ -225,7 +281,13 @@ function planCases(bench: Bench, sizes: number[]): PlanCase[] {
 
 const caseKey = (size: number, label: string) => `${size} ${label}`;
 
-const planOverHttp = (bench: Bench, c: PlanCase) => bench.api.planRun({ threadId: c.threadId, provider: c.provider, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext });
+const planOverHttp = (bench: Bench, c: PlanCase) =>
+  bench.api.planRun({
+    threadId: c.threadId,
+    provider: c.provider,
+    runtimeMode: c.runtimeMode,
+    cleanContext: c.cleanContext,
+  });
 
 /** The seeded threads plan sensibly through the real planRun; returns each case's decision. */
 async function sanity(bench: Bench, cases: PlanCase[]): Promise<Record<string, string>> {
@@ -234,9 +296,17 @@ async function sanity(bench: Bench, cases: PlanCase[]): Promise<Record<string, s
   for (const c of cases) {
     const plan = await planOverHttp(bench, c);
     decisions[c.key] = describePlan(plan);
-    if (c.provider === main && !c.cleanContext && plan.providerThreadAction !== 'REUSE') throw new Error(`seeded ${c.size}: ${main} should reuse, got ${JSON.stringify(plan)}`);
-    if (c.runtimeMode === STALE_RUNTIME_MODE && !plan.stalenessSignals.includes('INCOMPATIBLE_CONFIG')) throw new Error(`seeded ${c.size}: ${other} should be stale, got ${JSON.stringify(plan)}`);
-    if (c.provider === other && !c.cleanContext && !c.runtimeMode && !['DELTA_HANDOFF', 'FULL_HANDOFF_NEW', 'FULL_HANDOFF_EXISTING'].includes(plan.decision)) throw new Error(`seeded ${c.size}: ${other} should get a handoff, got ${JSON.stringify(plan)}`);
+    if (c.provider === main && !c.cleanContext && plan.providerThreadAction !== 'REUSE')
+      throw new Error(`seeded ${c.size}: ${main} should reuse, got ${JSON.stringify(plan)}`);
+    if (c.runtimeMode === STALE_RUNTIME_MODE && !plan.stalenessSignals.includes('INCOMPATIBLE_CONFIG'))
+      throw new Error(`seeded ${c.size}: ${other} should be stale, got ${JSON.stringify(plan)}`);
+    if (
+      c.provider === other &&
+      !c.cleanContext &&
+      !c.runtimeMode &&
+      !['DELTA_HANDOFF', 'FULL_HANDOFF_NEW', 'FULL_HANDOFF_EXISTING'].includes(plan.decision)
+    )
+      throw new Error(`seeded ${c.size}: ${other} should get a handoff, got ${JSON.stringify(plan)}`);
   }
   bench.log(`plans: ${JSON.stringify(decisions)}`);
   return decisions;
@@ -245,7 +315,19 @@ async function sanity(bench: Bench, cases: PlanCase[]): Promise<Record<string, s
 /** The whole product: its threads, the sanity of its rounds, its cases. */
 async function product(bench: Bench, options: BenchOptions, read: Map<number, ReadThread>): Promise<PreparedProduct> {
   const { api, driver, database, context, providers, planner, log } = bench;
-  const prepared = await prepareProduct({ api, driver, database, context, providers, planner, sizes: options.sizes, iterations: options.iterations, prefix: bench.run, read, log });
+  const prepared = await prepareProduct({
+    api,
+    driver,
+    database,
+    context,
+    providers,
+    planner,
+    sizes: options.sizes,
+    iterations: options.iterations,
+    prefix: bench.run,
+    read,
+    log,
+  });
   log(`product: ${JSON.stringify(prepared.sanity)}`);
   return prepared;
 }
@@ -256,12 +338,18 @@ async function naivePlan(bench: Bench, c: PlanCase): Promise<Plan> {
   const session = bench.driver.session({ database: bench.database, defaultAccessMode: neo4j.session.READ });
   try {
     const loaded = await session.executeRead(async (tx) => {
-      const thread = await tx.run(`MATCH (t:Thread {tenant: $tenant, id: $threadId}) RETURN t {.*} AS thread`, { tenant: TENANT, threadId });
+      const thread = await tx.run(`MATCH (t:Thread {tenant: $tenant, id: $threadId}) RETURN t {.*} AS thread`, {
+        tenant: TENANT,
+        threadId,
+      });
       const runs = await tx.run(
         `MATCH (r:Run {tenant: $tenant, threadId: $threadId}) WHERE r.ordinal IS NOT NULL RETURN r.ordinal AS ordinal, r.provider AS provider, r.providerThreadId AS providerThreadId, r.status AS status`,
         { tenant: TENANT, threadId },
       );
-      const pts = await tx.run(`MATCH (p:ProviderThread {tenant: $tenant, threadId: $threadId}) WHERE p.provider = $provider RETURN p {.*} AS pt ORDER BY p.seq DESC LIMIT 1`, { tenant: TENANT, threadId, provider: c.provider });
+      const pts = await tx.run(
+        `MATCH (p:ProviderThread {tenant: $tenant, threadId: $threadId}) WHERE p.provider = $provider RETURN p {.*} AS pt ORDER BY p.seq DESC LIMIT 1`,
+        { tenant: TENANT, threadId, provider: c.provider },
+      );
       const target = pts.records[0] ? (plain(pts.records[0].get('pt')) as Record<string, unknown>) : null;
       const handoffs = await tx.run(
         `MATCH (h:ContextHandoff {tenant: $tenant, threadId: $threadId}) WHERE h.toProviderThreadId = $targetId RETURN h.status AS status, h.transferKind AS kind, h.coveredTo AS coveredTo`,
@@ -269,16 +357,22 @@ async function naivePlan(bench: Bench, c: PlanCase): Promise<Plan> {
       );
       return {
         thread: plain(thread.records[0]!.get('thread')) as Record<string, unknown>,
-        runs: runs.records.map((r) => plain(r.toObject()) as { ordinal: number; provider: string; providerThreadId: string; status: string }),
+        runs: runs.records.map(
+          (r) => plain(r.toObject()) as { ordinal: number; provider: string; providerThreadId: string; status: string },
+        ),
         target,
-        handoffs: handoffs.records.map((r) => plain(r.toObject()) as { status: string; kind: string; coveredTo: number }),
+        handoffs: handoffs.records.map(
+          (r) => plain(r.toObject()) as { status: string; kind: string; coveredTo: number },
+        ),
       };
     });
     const runs = loaded.runs.sort((a, b) => a.ordinal - b.ordinal);
     const thread = toThread(loaded.thread);
     const head = runs.find((r) => r.ordinal === thread.headOrdinal) ?? null;
     const target = loaded.target && toProviderThread(loaded.target);
-    const standing = loaded.handoffs.filter((h) => ['pending', 'ready'].includes(h.status) && ['provider_handoff', 'fork'].includes(h.kind));
+    const standing = loaded.handoffs.filter(
+      (h) => ['pending', 'ready'].includes(h.status) && ['provider_handoff', 'fork'].includes(h.kind),
+    );
     const lastNative = target ? (target.lastRunOrdinal ?? target.inheritedThroughOrdinal ?? 0) : 0;
     const snapshot: PlanningSnapshot = {
       headOrdinal: thread.headOrdinal,
@@ -286,7 +380,11 @@ async function naivePlan(bench: Bench, c: PlanCase): Promise<Plan> {
       rolledBack: thread.rolledBack,
       target: target && {
         providerThread: target,
-        coveredThroughOrdinal: Math.max(target.lastRunOrdinal ?? 0, ...standing.map((h) => h.coveredTo), target.inheritedThroughOrdinal ?? 0),
+        coveredThroughOrdinal: Math.max(
+          target.lastRunOrdinal ?? 0,
+          ...standing.map((h) => h.coveredTo),
+          target.inheritedThroughOrdinal ?? 0,
+        ),
         standingHandoffCount: standing.length,
         runsSinceLastNative: runs
           .filter((r) => r.ordinal > lastNative && r.status !== 'rolled_back')
@@ -294,11 +392,23 @@ async function naivePlan(bench: Bench, c: PlanCase): Promise<Plan> {
           .map((r) => ({ ordinal: r.ordinal, providerThreadId: r.providerThreadId })),
       },
     };
-    const request = { provider: bench.context.providers.get(c.provider)!, model: null, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext };
+    const request = {
+      provider: bench.context.providers.get(c.provider)!,
+      model: null,
+      runtimeMode: c.runtimeMode,
+      cleanContext: c.cleanContext,
+    };
     const range = measurableDeltaRange(snapshot, bench.planner);
     let deltaChars: number | null = null;
     if (range) {
-      const summaryRequest = { threadId, title: thread.title, range, strategy: 'delta_since_target_last_seen' as const, targetProvider: c.provider, budgetChars: null };
+      const summaryRequest = {
+        threadId,
+        title: thread.title,
+        range,
+        strategy: 'delta_since_target_last_seen' as const,
+        targetProvider: c.provider,
+        budgetChars: null,
+      };
       const source = await bench.context.graph.read((tx) => readSummarySource(tx, thread, summaryRequest));
       deltaChars = summarize(source, summaryRequest).text.length;
     }
@@ -322,7 +432,13 @@ async function naiveBaseline(bench: Bench, cases: PlanCase[]): Promise<NaiveAgre
   return { agreements, disagreements };
 }
 
-const snapshotParams = (bench: Bench, c: PlanCase) => ({ ...LINEAGE_RULE_PARAMETERS, tenant: TENANT, threadId: c.threadId, provider: c.provider, runWindow: neo4j.int(bench.planner.maxRunsElsewhere + 1) });
+const snapshotParams = (bench: Bench, c: PlanCase) => ({
+  ...LINEAGE_RULE_PARAMETERS,
+  tenant: TENANT,
+  threadId: c.threadId,
+  provider: c.provider,
+  runWindow: neo4j.int(bench.planner.maxRunsElsewhere + 1),
+});
 
 /** A full-thread summary of the read thread of `size` for the other provider, as startRun would write it. */
 function fullSummary(bench: Bench, size: number): Promise<{ chars: number; runsRead: number }> {
@@ -331,7 +447,14 @@ function fullSummary(bench: Bench, size: number): Promise<{ chars: number; runsR
   return bench.context.graph.read(async (tx) => {
     const loaded = (await loadPlanningSnapshot(tx, threadId, main, bench.planner.maxRunsElsewhere + 1))!;
     const range = { from: 1, to: loaded.thread.headOrdinal };
-    const summaryRequest = { threadId, title: loaded.thread.title, range, strategy: 'full_thread_summary' as const, targetProvider: other, budgetChars: SUMMARY_BUDGET };
+    const summaryRequest = {
+      threadId,
+      title: loaded.thread.title,
+      range,
+      strategy: 'full_thread_summary' as const,
+      targetProvider: other,
+      budgetChars: SUMMARY_BUDGET,
+    };
     const source = await readSummarySource(tx, loaded.thread, summaryRequest);
     const text = summarize(source, summaryRequest).text;
     return { chars: text.length, runsRead: source.runs.length };
@@ -339,7 +462,12 @@ function fullSummary(bench: Bench, size: number): Promise<{ chars: number; runsR
 }
 
 /** Latency, interleaved across every case of every size: the floors, the planner's cases, the full summaries and the product's cases. */
-async function measureLatency(bench: Bench, cases: PlanCase[], productCases: Case[], options: BenchOptions): Promise<Record<string, Stats>> {
+async function measureLatency(
+  bench: Bench,
+  cases: PlanCase[],
+  productCases: Case[],
+  options: BenchOptions,
+): Promise<Record<string, Stats>> {
   const snapshotText = cypher('planner/snapshot');
   const bolt = bench.driver.session({ database: bench.database, defaultAccessMode: neo4j.session.READ });
   try {
@@ -349,13 +477,29 @@ async function measureLatency(bench: Bench, cases: PlanCase[], productCases: Cas
     ];
     for (const c of cases) {
       timed.push({ name: TIMING.planRunHttp(c.key), run: async () => void (await planOverHttp(bench, c)) });
-      timed.push({ name: TIMING.planRunInProcess(c.key), run: async () => void (await planRun(bench.context, { threadId: c.threadId, provider: c.provider, model: null, runtimeMode: c.runtimeMode, cleanContext: c.cleanContext })) });
-      timed.push({ name: TIMING.snapshot(c.key), run: async () => void (await bolt.run(snapshotText, snapshotParams(bench, c))) });
+      timed.push({
+        name: TIMING.planRunInProcess(c.key),
+        run: async () =>
+          void (await planRun(bench.context, {
+            threadId: c.threadId,
+            provider: c.provider,
+            model: null,
+            runtimeMode: c.runtimeMode,
+            cleanContext: c.cleanContext,
+          })),
+      });
+      timed.push({
+        name: TIMING.snapshot(c.key),
+        run: async () => void (await bolt.run(snapshotText, snapshotParams(bench, c))),
+      });
       timed.push({ name: TIMING.naive(c.key), run: async () => void (await naivePlan(bench, c)) });
     }
-    for (const size of options.sizes) timed.push({ name: TIMING.fullSummary(size), run: async () => void (await fullSummary(bench, size)) });
+    for (const size of options.sizes)
+      timed.push({ name: TIMING.fullSummary(size), run: async () => void (await fullSummary(bench, size)) });
     timed.push(...productCases);
-    bench.log(`measuring ${timed.length} cases x ${options.iterations} iterations (+${options.warmup} warm-up), interleaved`);
+    bench.log(
+      `measuring ${timed.length} cases x ${options.iterations} iterations (+${options.warmup} warm-up), interleaved`,
+    );
     let lastProgress = performance.now();
     return await interleaved(timed, options.iterations, options.warmup, (done, total) => {
       if (performance.now() - lastProgress < 60_000 && done < total) return;
@@ -371,13 +515,21 @@ async function measureLatency(bench: Bench, cases: PlanCase[], productCases: Cas
 async function summaryLengths(bench: Bench, sizes: number[]): Promise<Record<number, SummaryFigures>> {
   const summaries: Record<number, SummaryFigures> = {};
   for (const size of sizes) {
-    summaries[size] = await fullSummary(bench, size).catch((error: unknown): SummaryFigures => ({ chars: NaN, runsRead: NaN, error: String((error as { code?: unknown }).code ?? error) }));
+    summaries[size] = await fullSummary(bench, size).catch((error: unknown): SummaryFigures => ({
+      chars: NaN,
+      runsRead: NaN,
+      error: String((error as { code?: unknown }).code ?? error),
+    }));
   }
   return summaries;
 }
 
 /** PROFILE of the snapshot query for every case: its db hits, and at the largest size its operators. */
-async function profileSnapshots(bench: Bench, cases: PlanCase[], largest: number): Promise<Pick<BenchReport, 'dbHits' | 'profiles'>> {
+async function profileSnapshots(
+  bench: Bench,
+  cases: PlanCase[],
+  largest: number,
+): Promise<Pick<BenchReport, 'dbHits' | 'profiles'>> {
   const snapshotText = cypher('planner/snapshot');
   const dbHits: Record<string, number> = {};
   const profiles: Record<string, string[]> = {};
@@ -393,7 +545,8 @@ async function profileSnapshots(bench: Bench, cases: PlanCase[], largest: number
   return { dbHits, profiles };
 }
 
-const totalDbHits = (plan: ProfiledPlan): number => Number(plan.dbHits ?? 0) + plan.children.reduce((total, child) => total + totalDbHits(child), 0);
+const totalDbHits = (plan: ProfiledPlan): number =>
+  Number(plan.dbHits ?? 0) + plan.children.reduce((total, child) => total + totalDbHits(child), 0);
 
 const operators = (plan: ProfiledPlan, depth: number): string[] => [
   `${'  '.repeat(depth)}${plan.operatorType.replace(/@.*/, '')} dbHits=${Number(plan.dbHits ?? 0)} rows=${Number(plan.rows ?? 0)}`,
@@ -404,8 +557,14 @@ const operators = (plan: ProfiledPlan, depth: number): string[] => [
 async function measureThroughput(bench: Bench, seconds: number): Promise<Record<string, ThroughputFigures>> {
   const throughput: Record<string, ThroughputFigures> = {};
   for (const [label, workers, shared] of THROUGHPUT) {
-    const threads = Array.from({ length: shared ? 1 : workers }, (_, i) => `${bench.run}-tp-${workers}-${shared ? 'shared' : i}`);
-    for (const id of threads) await bench.api.request(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, { input: { id, title: 'throughput' } });
+    const threads = Array.from(
+      { length: shared ? 1 : workers },
+      (_, i) => `${bench.run}-tp-${workers}-${shared ? 'shared' : i}`,
+    );
+    for (const id of threads)
+      await bench.api.request(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, {
+        input: { id, title: 'throughput' },
+      });
     const latencies: number[] = [];
     const errors: Record<string, number> = {};
     let cycles = 0;
@@ -423,8 +582,16 @@ async function measureThroughput(bench: Bench, seconds: number): Promise<Record<
       }),
     );
     const s = stats(latencies);
-    throughput[label] = { cyclesPerSecond: Math.round((cycles / seconds) * 10) / 10, p50Ms: s.medianMs, p95Ms: s.p95Ms, p99Ms: s.p99Ms, errors };
-    bench.log(`  throughput ${label}: ${throughput[label].cyclesPerSecond} cycles/s, p50 ${s.medianMs} ms, errors ${JSON.stringify(errors)}`);
+    throughput[label] = {
+      cyclesPerSecond: Math.round((cycles / seconds) * 10) / 10,
+      p50Ms: s.medianMs,
+      p95Ms: s.p95Ms,
+      p99Ms: s.p99Ms,
+      errors,
+    };
+    bench.log(
+      `  throughput ${label}: ${throughput[label].cyclesPerSecond} cycles/s, p50 ${s.medianMs} ms, errors ${JSON.stringify(errors)}`,
+    );
   }
   return throughput;
 }
@@ -432,7 +599,11 @@ async function measureThroughput(bench: Bench, seconds: number): Promise<Record<
 /** One startRun and its completeRun; the error code when the service refused either. */
 async function cycle(bench: Bench, threadId: string): Promise<string | null> {
   try {
-    const started = await bench.api.startRun({ threadId, provider: bench.providers[0].id, userMessage: 'throughput cycle' });
+    const started = await bench.api.startRun({
+      threadId,
+      provider: bench.providers[0].id,
+      userMessage: 'throughput cycle',
+    });
     await bench.api.completeRun(started.run.id);
     return null;
   } catch (error) {
@@ -442,7 +613,10 @@ async function cycle(bench: Bench, threadId: string): Promise<string | null> {
 }
 
 function peakMemory(local: LocalNeo4j | null): MemoryPeaks {
-  return { nodePeakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024), neo4jPeakRssMiB: local ? peakRssMiB(local.pid) : null };
+  return {
+    nodePeakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    neo4jPeakRssMiB: local ? peakRssMiB(local.pid) : null,
+  };
 }
 
 async function describeMachine(bench: Bench, local: LocalNeo4j | null, loadAtStart: number): Promise<Machine> {
@@ -459,34 +633,64 @@ async function describeMachine(bench: Bench, local: LocalNeo4j | null, loadAtSta
   } catch {
     // No nproc: the count os.cpus() gives stands.
   }
-  return { nproc, memoryGiB: Math.round(totalmem() / 2 ** 30), cpuModel, node: process.version, neo4j: neo4jVersion, loadAverage: { atStart: round(loadAtStart), atEnd: round(loadavg()[0]!) } };
+  return {
+    nproc,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    cpuModel,
+    node: process.version,
+    neo4j: neo4jVersion,
+    loadAverage: { atStart: round(loadAtStart), atEnd: round(loadavg()[0]!) },
+  };
 }
 
 async function serverVersion(driver: Driver, database: string): Promise<string> {
-  const result = await driver.executeQuery('CALL dbms.components() YIELD versions RETURN versions[0] AS version', {}, { database });
+  const result = await driver.executeQuery(
+    'CALL dbms.components() YIELD versions RETURN versions[0] AS version',
+    {},
+    { database },
+  );
   return String(result.records[0]?.get('version') ?? 'unknown');
 }
 
-function ratios(report: Pick<BenchReport, 'latency' | 'dbHits' | 'summaries'>, sizes: number[], cases: PlanCase[]): Ratios {
+function ratios(
+  report: Pick<BenchReport, 'latency' | 'dbHits' | 'summaries'>,
+  sizes: number[],
+  cases: PlanCase[],
+): Ratios {
   const latency = report.latency;
   const smallest = sizes[0]!;
   const largest = sizes[sizes.length - 1]!;
   const labels = [...new Set(cases.map((c) => c.label))];
   const floor = latency[TIMING.httpFloor]!.medianMs;
-  const out: Ratios = { planRunLargestOverSmallest: {}, planRunHttpOverFloor: {}, naiveOverPlanner: {}, dbHitsLargestOverSmallest: {}, fullSummary: {} };
+  const out: Ratios = {
+    planRunLargestOverSmallest: {},
+    planRunHttpOverFloor: {},
+    naiveOverPlanner: {},
+    dbHitsLargestOverSmallest: {},
+    fullSummary: {},
+  };
   for (const label of labels) {
     const key = (size: number) => caseKey(size, label);
-    out.planRunLargestOverSmallest[label] = round(latency[TIMING.planRunHttp(key(largest))]!.medianMs / latency[TIMING.planRunHttp(key(smallest))]!.medianMs);
+    out.planRunLargestOverSmallest[label] = round(
+      latency[TIMING.planRunHttp(key(largest))]!.medianMs / latency[TIMING.planRunHttp(key(smallest))]!.medianMs,
+    );
     out.dbHitsLargestOverSmallest[label] = round(report.dbHits[key(largest)]! / report.dbHits[key(smallest)]!);
     for (const size of sizes) {
       out.planRunHttpOverFloor[key(size)] = round(latency[TIMING.planRunHttp(key(size))]!.medianMs / floor);
-      out.naiveOverPlanner[key(size)] = round(latency[TIMING.naive(key(size))]!.medianMs / latency[TIMING.planRunInProcess(key(size))]!.medianMs);
+      out.naiveOverPlanner[key(size)] = round(
+        latency[TIMING.naive(key(size))]!.medianMs / latency[TIMING.planRunInProcess(key(size))]!.medianMs,
+      );
     }
   }
   for (const size of sizes) {
     const timing = latency[TIMING.fullSummary(size)]!;
     const summary = report.summaries[size]!;
-    out.fullSummary[size] = { medianMs: timing.n ? timing.medianMs : null, chars: summary.chars, runsRead: summary.runsRead, error: summary.error ?? (timing.errors ? JSON.stringify(timing.errors) : undefined) };
+    out.fullSummary[size] = {
+      medianMs: timing.n ? timing.medianMs : null,
+      chars: summary.chars,
+      runsRead: summary.runsRead,
+      error: summary.error ?? (timing.errors ? JSON.stringify(timing.errors) : undefined),
+    };
   }
   return out;
 }
@@ -497,7 +701,14 @@ const round = (value: number) => Math.round(value * 100) / 100;
 async function footprint(bench: Bench, local: LocalNeo4j | null, sizes: number[]): Promise<StoreFootprint[] | null> {
   if (!local) return null;
   bench.log('measuring store and transaction-log bytes, one fresh store per size');
-  return measureFootprints({ sizes, providers: bench.providers, planner: bench.planner, heap: HEAP, pageCache: PAGE_CACHE, log: bench.log });
+  return measureFootprints({
+    sizes,
+    providers: bench.providers,
+    planner: bench.planner,
+    heap: HEAP,
+    pageCache: PAGE_CACHE,
+    log: bench.log,
+  });
 }
 
 /** Logs the run's tables, and unless told not to writes its results file and docs/benchmarks.md. */
@@ -515,7 +726,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && pro
 } else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const options = parseArgs(process.argv.slice(2));
   const started = performance.now();
-  main({ ...options, write: true, log: (line) => console.log(`[${Math.round((performance.now() - started) / 1000)} s] ${line}`) }).then(
+  main({
+    ...options,
+    write: true,
+    log: (line) => console.log(`[${Math.round((performance.now() - started) / 1000)} s] ${line}`),
+  }).then(
     () => process.exit(0),
     (error: unknown) => {
       console.error(error);

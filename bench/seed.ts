@@ -7,7 +7,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import neo4j, { type Driver } from 'neo4j-driver';
 import type { LivePiece, ThreadHistory } from '../src/domain/history.js';
-import { decidePlan, fallsBackToCheckpointSummary, measurableDeltaRange, type Plan, type PlannerSettings, type PlanningSnapshot } from '../src/domain/planner.js';
+import {
+  decidePlan,
+  fallsBackToCheckpointSummary,
+  measurableDeltaRange,
+  type Plan,
+  type PlannerSettings,
+  type PlanningSnapshot,
+} from '../src/domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../src/domain/providers.js';
 import { servingRun } from '../src/domain/coverage.js';
 import { toLists } from '../src/domain/ranges.js';
@@ -105,7 +112,12 @@ function providerSequence(size: number, providers: [string, string], seed = size
   // one, so that the last provider reuses its thread and the other one is owed a delta.
   // Before it, 25 runs on the main provider make the other one's old thread stale, so the excursion
   // starts a fresh provider thread: every size ends in the same neighbourhood.
-  const ending = size >= 40 ? [...Array<string>(25).fill(main), other, other, other, main, main, main] : size >= 8 ? [other, other, other, main, main, main] : [main, main];
+  const ending =
+    size >= 40
+      ? [...Array<string>(25).fill(main), other, other, other, main, main, main]
+      : size >= 8
+        ? [other, other, other, main, main, main]
+        : [main, main];
   ending.slice(-size).forEach((provider, i, list) => (sequence[size - list.length + i] = provider));
   return sequence;
 }
@@ -231,23 +243,43 @@ function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: str
     let checkpoint: Row | null = null;
     for (const piece of pieces)
       newest(piece, 1, (run) => {
-        if (run.checkpoint && (checkpoint === null || (checkpoint.runOrdinal as number) < run.ordinal)) checkpoint = { ...run.checkpoint, runOrdinal: run.ordinal, threadId, status: 'current' };
+        if (run.checkpoint && (checkpoint === null || (checkpoint.runOrdinal as number) < run.ordinal))
+          checkpoint = { ...run.checkpoint, runOrdinal: run.ordinal, threadId, status: 'current' };
         return run.checkpoint !== null;
       });
     return checkpoint === null ? [] : [checkpoint];
   };
-  const answer = ({ pieces, checkpointPieces, runLimit, factLimit }: { pieces: LivePiece[]; checkpointPieces: LivePiece[]; runLimit: number; factLimit: number }): Row[] => {
+  const answer = ({
+    pieces,
+    checkpointPieces,
+    runLimit,
+    factLimit,
+  }: {
+    pieces: LivePiece[];
+    checkpointPieces: LivePiece[];
+    runLimit: number;
+    factLimit: number;
+  }): Row[] => {
     const checkpoints = latestCheckpoint(checkpointPieces);
     const providersOfRange = checkpointPieces.map(() => [...threadProviders]);
     return pieces.map((piece) => {
       const pieceRuns: Row[] = [];
       newest(piece, runLimit, (run) => {
-        pieceRuns.push({ ordinal: run.ordinal, provider: run.provider, providerThreadId: run.providerThreadId, status: 'completed', userMessage: run.userMessage, assistantMessage: run.assistantMessage, error: null });
+        pieceRuns.push({
+          ordinal: run.ordinal,
+          provider: run.provider,
+          providerThreadId: run.providerThreadId,
+          status: 'completed',
+          userMessage: run.userMessage,
+          assistantMessage: run.assistantMessage,
+          error: null,
+        });
         return true;
       });
       const facts: Row[] = [];
       newest(piece, 1, (run) => {
-        for (let seq = run.facts.length - 1; seq >= 0 && facts.length < factLimit; seq--) facts.push({ runOrdinal: run.ordinal, seq, ...run.facts[seq]! });
+        for (let seq = run.facts.length - 1; seq >= 0 && facts.length < factLimit; seq--)
+          facts.push({ runOrdinal: run.ordinal, seq, ...run.facts[seq]! });
         return facts.length >= factLimit;
       });
       return { runs: pieceRuns, facts, checkpoints, threadProviders: providersOfRange };
@@ -255,8 +287,11 @@ function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: str
   };
   // eslint-disable-next-line @typescript-eslint/require-await -- async so a throw rejects, like the real Tx.rows
   const rows = async <T = Row>(query: string, params: Params = {}): Promise<T[]> => {
-    if (query !== 'summaries/input') throw new Error(`the simulated history answers summaries/input only, not ${query}`);
-    return answer(params as { pieces: LivePiece[]; checkpointPieces: LivePiece[]; runLimit: number; factLimit: number }) as T[];
+    if (query !== 'summaries/input')
+      throw new Error(`the simulated history answers summaries/input only, not ${query}`);
+    return answer(
+      params as { pieces: LivePiece[]; checkpointPieces: LivePiece[]; runLimit: number; factLimit: number },
+    ) as T[];
   };
   return { rows, one: async <T = Row>(query: string, params?: Params) => (await rows<T>(query, params))[0] ?? null };
 }
@@ -298,7 +333,10 @@ export async function seedThread(driver: Driver, database: string, options: Seed
   const runs: SimRun[] = [];
   const decisions: Record<string, number> = {};
   const runRows: Record<string, unknown>[] = [];
-  const handoffRows: { handoff: Record<string, unknown> & { summaryText: string; inputDocument: string }; transfer: Record<string, unknown> }[] = [];
+  const handoffRows: {
+    handoff: Record<string, unknown> & { summaryText: string; inputDocument: string };
+    transfer: Record<string, unknown>;
+  }[] = [];
   const threadProviders: string[] = [];
   let facts = 0;
   let checkpoints = 0;
@@ -317,12 +355,19 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         providerThread: toRecord(target),
         coveredThroughOrdinal: Math.max(last, target.handoffCoveredTo),
         standingHandoffCount: target.standing,
-        runsSinceLastNative: runs.slice(last, last + planner.maxRunsElsewhere + 1).map((run) => ({ ordinal: run.ordinal, providerThreadId: run.providerThreadId })),
+        runsSinceLastNative: runs
+          .slice(last, last + planner.maxRunsElsewhere + 1)
+          .map((run) => ({ ordinal: run.ordinal, providerThreadId: run.providerThreadId })),
       },
     };
     const range = measurableDeltaRange(snapshot, planner);
     const cleanContext = options.owed === 'full-existing' && index >= size - 2 && provider.id === main;
-    const plan: Plan = decidePlan(snapshot, { provider, model: null, runtimeMode: null, cleanContext }, range ? (range.to - range.from + 1) * 160 : null, planner);
+    const plan: Plan = decidePlan(
+      snapshot,
+      { provider, model: null, runtimeMode: null, cleanContext },
+      range ? (range.to - range.from + 1) * 160 : null,
+      planner,
+    );
     decisions[plan.decision] = (decisions[plan.decision] ?? 0) + 1;
     let pt: SimProviderThread;
     if (plan.providerThreadAction === 'create') {
@@ -330,7 +375,17 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         const replaced = providerThreads.find((candidate) => candidate.id === plan.replacedProviderThreadId)!;
         if (!['resume_failed', 'divergent', 'rolled_back'].includes(replaced.status)) replaced.status = 'stale';
       }
-      pt = { id: `pt_${randomUUID()}`, provider: provider.id, seq: providerThreads.length + 1, firstRunOrdinal: null, lastRunOrdinal: null, served: [], status: 'idle', standing: 0, handoffCoveredTo: 0 };
+      pt = {
+        id: `pt_${randomUUID()}`,
+        provider: provider.id,
+        seq: providerThreads.length + 1,
+        firstRunOrdinal: null,
+        lastRunOrdinal: null,
+        served: [],
+        status: 'idle',
+        standing: 0,
+        handoffCoveredTo: 0,
+      };
       providerThreads.push(pt);
       latest.set(provider.id, pt);
     } else {
@@ -368,8 +423,18 @@ export async function seedThread(driver: Driver, database: string, options: Seed
       // bounded by the target's budget, both rendered within that budget.
       const budget = provider.capabilities.maxRecommendedHandoffChars;
       const history: ThreadHistory = { id: threadId, forkOrdinal: 0, inherited: [], lastOrdinal: head, rolledBack: [] };
-      const summaryRequest = { threadId, title, range, strategy: plan.handoffStrategy, targetProvider: provider.id, budgetChars: budget };
-      const source = await readSummarySource(simulatedHistory(threadId, runs, threadProviders), history, { ...summaryRequest, budgetChars: delta ? null : budget });
+      const summaryRequest = {
+        threadId,
+        title,
+        range,
+        strategy: plan.handoffStrategy,
+        targetProvider: provider.id,
+        budgetChars: budget,
+      };
+      const source = await readSummarySource(simulatedHistory(threadId, runs, threadProviders), history, {
+        ...summaryRequest,
+        budgetChars: delta ? null : budget,
+      });
       const summaryOf = (strategy: HandoffStrategy) => summarize(source, { ...summaryRequest, strategy });
       let strategy = plan.handoffStrategy;
       let summary = summaryOf(strategy);
@@ -379,20 +444,44 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         strategy = 'checkpoint_summary';
         summary = summaryOf(strategy);
         run.planStrategy = strategy;
-        run.planReasons = [...plan.reasons, `Even a fully condensed full-thread summary exceeds ${budget} characters, so a checkpoint summary is sent instead.`];
+        run.planReasons = [
+          ...plan.reasons,
+          `Even a fully condensed full-thread summary exceeds ${budget} characters, so a checkpoint summary is sent instead.`,
+        ];
       }
       handoffRows.push({
         handoff: {
-          id: `ho_${randomUUID()}`, threadId, targetRunId: runId, fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== pt.id), toProviderThreadId: pt.id,
-          coveredFrom: from, coveredTo: to, strategy, summaryText: summary.text, status: 'ready',
-          delivery: deliveryFor(provider.capabilities), source: 'local', targetProvider: provider.id,
-          inputDocument: summary.document, inputDigest: summary.inputDigest, budgetChars: budget, omissions: [],
+          id: `ho_${randomUUID()}`,
+          threadId,
+          targetRunId: runId,
+          fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== pt.id),
+          toProviderThreadId: pt.id,
+          coveredFrom: from,
+          coveredTo: to,
+          strategy,
+          summaryText: summary.text,
+          status: 'ready',
+          delivery: deliveryFor(provider.capabilities),
+          source: 'local',
+          targetProvider: provider.id,
+          inputDocument: summary.document,
+          inputDigest: summary.inputDigest,
+          budgetChars: budget,
+          omissions: [],
         },
         transfer: {
-          id: `tr_${randomUUID()}`, kind: 'provider_handoff', sourceThreadId: threadId, targetThreadId: threadId,
-          sourceRunOrdinal: to, sourceProviderThreadId: runs[to - 1]!.providerThreadId, baseRunOrdinal: delta ? from - 1 : null,
-          sourceProvider: runs[to - 1]!.provider, targetProvider: provider.id, status: 'consumed',
-          resolution: delta ? 'delta_context' : 'portable_context', createdBy: 'user',
+          id: `tr_${randomUUID()}`,
+          kind: 'provider_handoff',
+          sourceThreadId: threadId,
+          targetThreadId: threadId,
+          sourceRunOrdinal: to,
+          sourceProviderThreadId: runs[to - 1]!.providerThreadId,
+          baseRunOrdinal: delta ? from - 1 : null,
+          sourceProvider: runs[to - 1]!.provider,
+          targetProvider: provider.id,
+          status: 'consumed',
+          resolution: delta ? 'delta_context' : 'portable_context',
+          createdBy: 'user',
         },
       });
       coversEdges += from === to ? 1 : 2;
@@ -404,24 +493,54 @@ export async function seedThread(driver: Driver, database: string, options: Seed
     facts += runFacts.length;
     const checkpoint =
       ordinal % 5 === 0
-        ? { id: `cp_${randomUUID()}`, ref: `git:${createHash('sha1').update(String(ordinal)).digest('hex').slice(0, 12)}`, diffSummary: `Run ${ordinal}: 3 files changed`, filesJson: JSON.stringify([{ path: 'src/parser.ts', change: 'modified', additions: 12, deletions: 4 }]), fileCount: 1 }
+        ? {
+            id: `cp_${randomUUID()}`,
+            ref: `git:${createHash('sha1').update(String(ordinal)).digest('hex').slice(0, 12)}`,
+            diffSummary: `Run ${ordinal}: 3 files changed`,
+            filesJson: JSON.stringify([{ path: 'src/parser.ts', change: 'modified', additions: 12, deletions: 4 }]),
+            fileCount: 1,
+          }
         : null;
     if (checkpoint) checkpoints++;
     runRows.push({ run, facts: runFacts, checkpoint });
-    runs.push({ ordinal, provider: provider.id, providerThreadId: pt.id, userMessage, assistantMessage, facts: runFacts, checkpoint });
+    runs.push({
+      ordinal,
+      provider: provider.id,
+      providerThreadId: pt.id,
+      userMessage,
+      assistantMessage,
+      facts: runFacts,
+      checkpoint,
+    });
   }
 
   const session = driver.session({ database });
   const ints = (value: unknown): unknown => {
     if (typeof value === 'number' && Number.isInteger(value)) return neo4j.int(value);
     if (Array.isArray(value)) return value.map(ints);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, ints(v)]));
+    if (value && typeof value === 'object')
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([, v]) => v !== null)
+          .map(([k, v]) => [k, ints(v)]),
+      );
     return value;
   };
   try {
-    const write = (query: string, params: Record<string, unknown>) => session.executeWrite((tx) => tx.run(query, ints({ tenant: TENANT, threadId, ...params }) as Record<string, unknown>));
+    const write = (query: string, params: Record<string, unknown>) =>
+      session.executeWrite((tx) =>
+        tx.run(query, ints({ tenant: TENANT, threadId, ...params }) as Record<string, unknown>),
+      );
     await write(CREATE_THREAD, { id: threadId, title });
-    await write(CREATE_PROVIDER_THREADS, { providerThreads: providerThreads.map(({ id, provider, seq }) => ({ id, provider, seq, status: 'idle', runtimeMode: SEEDED_RUNTIME_MODE })) });
+    await write(CREATE_PROVIDER_THREADS, {
+      providerThreads: providerThreads.map(({ id, provider, seq }) => ({
+        id,
+        provider,
+        seq,
+        status: 'idle',
+        runtimeMode: SEEDED_RUNTIME_MODE,
+      })),
+    });
     const batch = options.batch ?? 5000;
     let lastLog = 0;
     for (let offset = 0; offset < runRows.length; offset += batch) {
@@ -433,12 +552,20 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         const seconds = (performance.now() - started) / 1000;
         const width = 30;
         const filled = Math.round((done / runRows.length) * width);
-        options.log(`  seeding ${threadId} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${runRows.length} runs, ${Math.round(done / seconds)} runs/s`);
+        options.log(
+          `  seeding ${threadId} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${runRows.length} runs, ${Math.round(done / seconds)} runs/s`,
+        );
       }
     }
-    for (let offset = 0; offset < handoffRows.length; ) {
+    for (let offset = 0; offset < handoffRows.length;) {
       let end = offset;
-      for (let chars = 0; end < handoffRows.length && end - offset < HANDOFF_BATCH_ROWS && (end === offset || chars < HANDOFF_BATCH_CHARS); end++) {
+      for (
+        let chars = 0;
+        end < handoffRows.length &&
+        end - offset < HANDOFF_BATCH_ROWS &&
+        (end === offset || chars < HANDOFF_BATCH_CHARS);
+        end++
+      ) {
         chars += handoffRows[end]!.handoff.summaryText.length + handoffRows[end]!.handoff.inputDocument.length;
       }
       await write(CREATE_HANDOFFS, { handoffs: handoffRows.slice(offset, end) });

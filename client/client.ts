@@ -28,7 +28,8 @@ export interface ExecutionResult<TResult> {
 /** A generated document (`client/generated/operations.ts`): its text, typed with its answer and variables. */
 export type TypedDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & { toString(): string };
 
-type VariablesArgument<TVariables> = Record<string, never> extends TVariables ? [variables?: TVariables] : [variables: TVariables];
+type VariablesArgument<TVariables> =
+  Record<string, never> extends TVariables ? [variables?: TVariables] : [variables: TVariables];
 
 /**
  * Any refusal: the service's GraphQL errors (code is the first one's `extensions.code`, e.g.
@@ -57,12 +58,18 @@ export interface ThreadlineClient {
   /** The GraphQL endpoint requests go to. */
   readonly endpoint: string;
   /** Runs one operation and returns its data; any error rejects with ThreadlineClientError. */
-  request<TResult, TVariables>(document: TypedDocument<TResult, TVariables>, ...variables: VariablesArgument<TVariables>): Promise<TResult>;
+  request<TResult, TVariables>(
+    document: TypedDocument<TResult, TVariables>,
+    ...variables: VariablesArgument<TVariables>
+  ): Promise<TResult>;
   /**
    * Runs one document and answers what came back, errors included, without throwing on them: for
    * callers that compare refusals (the model-based tests). Only an answer that is not GraphQL rejects.
    */
-  execute<TResult = unknown, TVariables = Record<string, unknown>>(document: TypedDocument<TResult, TVariables> | string, variables?: TVariables): Promise<ExecutionResult<TResult>>;
+  execute<TResult = unknown, TVariables = Record<string, unknown>>(
+    document: TypedDocument<TResult, TVariables> | string,
+    variables?: TVariables,
+  ): Promise<ExecutionResult<TResult>>;
 }
 
 /** The GraphQL endpoint of a service URL: its base URL, or the endpoint itself (ending in /graphql). */
@@ -74,19 +81,43 @@ export function graphqlEndpoint(url: string): string {
 export function createThreadlineClient(options: ThreadlineClientOptions): ThreadlineClient {
   const endpoint = graphqlEndpoint(options.url);
   const send = options.fetch ?? fetch;
-  const headers = { 'content-type': 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}) };
+  const headers = {
+    'content-type': 'application/json',
+    ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
+  };
 
-  async function execute<TResult>(document: { toString(): string }, variables: unknown = {}): Promise<ExecutionResult<TResult>> {
-    const response = await send(endpoint, { method: 'POST', headers, body: JSON.stringify({ query: document.toString(), variables }) });
+  async function execute<TResult>(
+    document: { toString(): string },
+    variables: unknown = {},
+  ): Promise<ExecutionResult<TResult>> {
+    const response = await send(endpoint, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: document.toString(), variables }),
+    });
     const text = await response.text();
     let body: { data?: TResult | null; errors?: GraphQLErrorBody[] };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
-      throw new ThreadlineClientError([{ message: `${endpoint} answered HTTP ${response.status} with a body that is not JSON: ${text.slice(0, 200)}` }], response.status);
+      throw new ThreadlineClientError(
+        [
+          {
+            message: `${endpoint} answered HTTP ${response.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+          },
+        ],
+        response.status,
+      );
     }
     if (typeof body !== 'object' || body === null || (body.data === undefined && !Array.isArray(body.errors))) {
-      throw new ThreadlineClientError([{ message: `${endpoint} answered HTTP ${response.status} with JSON that is not a GraphQL answer: ${text.slice(0, 200)}` }], response.status);
+      throw new ThreadlineClientError(
+        [
+          {
+            message: `${endpoint} answered HTTP ${response.status} with JSON that is not a GraphQL answer: ${text.slice(0, 200)}`,
+          },
+        ],
+        response.status,
+      );
     }
     return { status: response.status, data: body.data ?? null, errors: body.errors ?? [] };
   }
@@ -94,10 +125,17 @@ export function createThreadlineClient(options: ThreadlineClientOptions): Thread
   return {
     endpoint,
     execute,
-    async request<TResult, TVariables>(document: TypedDocument<TResult, TVariables>, ...[variables]: VariablesArgument<TVariables>): Promise<TResult> {
+    async request<TResult, TVariables>(
+      document: TypedDocument<TResult, TVariables>,
+      ...[variables]: VariablesArgument<TVariables>
+    ): Promise<TResult> {
       const result = await execute<TResult>(document, variables);
       if (result.errors.length) throw new ThreadlineClientError(result.errors, result.status);
-      if (result.data === null) throw new ThreadlineClientError([{ message: `${endpoint} answered HTTP ${result.status} without data` }], result.status);
+      if (result.data === null)
+        throw new ThreadlineClientError(
+          [{ message: `${endpoint} answered HTTP ${result.status} without data` }],
+          result.status,
+        );
       return result.data;
     },
   };

@@ -57,32 +57,55 @@ export async function runTurn(client: ThreadlineClient, input: StartRunInput, ag
   for (let dispatches = 1; ; dispatches++) {
     const reply = await callAgent(client, served, agent, replaced);
     const { bindNativeThread: bound } = await client.request(BindNativeThreadDocument, {
-      input: { providerThreadId: served.providerThread.id, nativeThreadRef: reply.nativeThreadRef, fencingToken: served.dispatch.fencingToken },
+      input: {
+        providerThreadId: served.providerThread.id,
+        nativeThreadRef: reply.nativeThreadRef,
+        fencingToken: served.dispatch.fencingToken,
+      },
     });
     if (!bound.resumedBlank) {
       const { nativeThreadRef: _native, ...outcome } = reply;
-      const { completeRun: run } = await client.request(CompleteRunDocument, { input: { ...outcome, runId: served.run.id, fencingToken: served.dispatch.fencingToken } });
+      const { completeRun: run } = await client.request(CompleteRunDocument, {
+        input: { ...outcome, runId: served.run.id, fencingToken: served.dispatch.fencingToken },
+      });
       return { started, served, resumedBlank: replaced !== null, reply, run };
     }
     if (!bound.replanned || dispatches >= MAX_DISPATCHES) {
-      throw new Error(`run ${served.run.id}: the provider resumed blank again (${reply.nativeThreadRef}) and no re-planned dispatch is left to send`);
+      throw new Error(
+        `run ${served.run.id}: the provider resumed blank again (${reply.nativeThreadRef}) and no re-planned dispatch is left to send`,
+      );
     }
-    replaced = { dispatch: served.dispatch, providerThread: bound.providerThread, nativeThreadRef: reply.nativeThreadRef };
+    replaced = {
+      dispatch: served.dispatch,
+      providerThread: bound.providerThread,
+      nativeThreadRef: reply.nativeThreadRef,
+    };
     served = bound.replanned;
   }
 }
 
 /** The agent's turn; when it throws, the run is failed (fenced by the dispatch) and its error rethrown. */
-async function callAgent(client: ThreadlineClient, served: StartedRunFragment, agent: Agent, replaced: ReplacedDispatch | null): Promise<AgentReply> {
+async function callAgent(
+  client: ThreadlineClient,
+  served: StartedRunFragment,
+  agent: Agent,
+  replaced: ReplacedDispatch | null,
+): Promise<AgentReply> {
   try {
     return await agent({ ...served, replaced });
   } catch (error) {
     // failRun takes 1..20000 characters.
     const message = (error instanceof Error ? error.message : String(error)).slice(0, 20_000) || 'the agent failed';
     try {
-      await client.request(FailRunDocument, { input: { runId: served.run.id, error: message, fencingToken: served.dispatch.fencingToken } });
+      await client.request(FailRunDocument, {
+        input: { runId: served.run.id, error: message, fencingToken: served.dispatch.fencingToken },
+      });
     } catch (failure) {
-      throw new AggregateError([error, failure], `run ${served.run.id}: the agent failed, and failRun was refused too`, { cause: failure });
+      throw new AggregateError(
+        [error, failure],
+        `run ${served.run.id}: the agent failed, and failRun was refused too`,
+        { cause: failure },
+      );
     }
     throw error;
   }

@@ -84,7 +84,10 @@ const envSchema = z.object({
   NODE_ENV: z.string().default('development'),
   THREADLINE_INTROSPECTION: booleanString.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  NEO4J_URI: z.string().regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\//, 'must be a bolt:// or neo4j:// URI').optional(),
+  NEO4J_URI: z
+    .string()
+    .regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\//, 'must be a bolt:// or neo4j:// URI')
+    .optional(),
   NEO4J_USER: z.string().min(1).default('neo4j'),
   NEO4J_PASSWORD: z.string().min(1).optional(),
   NEO4J_DATABASE: z.string().min(1).default('neo4j'),
@@ -111,7 +114,9 @@ const envSchema = z.object({
   THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: integerString(0, 100_000).default(128),
   THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: integerString(1, 1_000).default(20),
   // OpenTelemetry's own variable names, which operators already set for other services.
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('threadline'),
 });
 
@@ -143,7 +148,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // The same rule for the metrics: they say what the service does, so only a trusted network reads them without a token.
   const metricsToken = vars.THREADLINE_METRICS_TOKEN ?? null;
-  if (vars.THREADLINE_METRICS === 'on' && metricsToken === null && !isLoopback(host) && !vars.THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK) {
+  if (
+    vars.THREADLINE_METRICS === 'on' &&
+    metricsToken === null &&
+    !isLoopback(host) &&
+    !vars.THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK
+  ) {
     throw new ConfigError(
       `Invalid configuration:\n  THREADLINE_METRICS: on, with HOST ${host} not a loopback address and no THREADLINE_METRICS_TOKEN; set one, or THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK=true if the network in front of it is trusted`,
     );
@@ -179,9 +189,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnections: vars.THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS,
       maxPerConnection: vars.THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION,
     },
-    tracing: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? { endpoint: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: vars.OTEL_SERVICE_NAME } : null,
-    providers: vars.THREADLINE_PROVIDERS_FILE ? readJsonFile('THREADLINE_PROVIDERS_FILE', vars.THREADLINE_PROVIDERS_FILE, mergeProviders) : [...BUILT_IN_PROVIDERS],
-    summaries: vars.THREADLINE_SUMMARIES_FILE ? readJsonFile('THREADLINE_SUMMARIES_FILE', vars.THREADLINE_SUMMARIES_FILE, parseSummaryPolicy) : DEFAULT_SUMMARY_POLICY,
+    tracing: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
+      ? { endpoint: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: vars.OTEL_SERVICE_NAME }
+      : null,
+    providers: vars.THREADLINE_PROVIDERS_FILE
+      ? readJsonFile('THREADLINE_PROVIDERS_FILE', vars.THREADLINE_PROVIDERS_FILE, mergeProviders)
+      : [...BUILT_IN_PROVIDERS],
+    summaries: vars.THREADLINE_SUMMARIES_FILE
+      ? readJsonFile('THREADLINE_SUMMARIES_FILE', vars.THREADLINE_SUMMARIES_FILE, parseSummaryPolicy)
+      : DEFAULT_SUMMARY_POLICY,
     planner: {
       maxDeltaSourceThreads: vars.THREADLINE_MAX_DELTA_SOURCE_THREADS,
       maxRunsElsewhere: vars.THREADLINE_MAX_RUNS_ELSEWHERE,
@@ -192,12 +208,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 function parseApiKeys(raw: string | undefined): Map<string, string> {
   const keys = new Map<string, string>();
-  for (const pair of (raw ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const pair of (raw ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const separator = pair.indexOf('=');
     const key = pair.slice(0, separator);
     const tenant = pair.slice(separator + 1);
     if (separator < 1 || !/^[A-Za-z0-9_-]{1,64}$/.test(tenant) || key.length < 16) {
-      throw new ConfigError('Invalid configuration:\n  THREADLINE_API_KEYS: expected key=tenant pairs separated by commas, keys of 16+ characters, tenants of letters, digits, _ or -');
+      throw new ConfigError(
+        'Invalid configuration:\n  THREADLINE_API_KEYS: expected key=tenant pairs separated by commas, keys of 16+ characters, tenants of letters, digits, _ or -',
+      );
     }
     keys.set(key, tenant);
   }
@@ -210,7 +231,9 @@ function readJsonFile<T>(variable: string, path: string, parse: (content: unknow
   try {
     content = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  ${variable}: cannot read ${path} as JSON (${(error as Error).message})`);
+    throw new ConfigError(
+      `Invalid configuration:\n  ${variable}: cannot read ${path} as JSON (${(error as Error).message})`,
+    );
   }
   try {
     return parse(content, `${variable} (${path})`);

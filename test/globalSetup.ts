@@ -30,7 +30,11 @@ interface Shared {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const registry = globalThis as { [SHARED]?: Shared };
-  const shared = (registry[SHARED] ??= { neo4j: startNeo4j(), viewer: promisify(execFile)('npm', ['run', '--silent', 'build:viewer'], { cwd: projectRoot() }), users: 0 });
+  const shared = (registry[SHARED] ??= {
+    neo4j: startNeo4j(),
+    viewer: promisify(execFile)('npm', ['run', '--silent', 'build:viewer'], { cwd: projectRoot() }),
+    users: 0,
+  });
   shared.users++;
   const [{ connection, stop }] = await Promise.all([shared.neo4j, shared.viewer]);
   project.provide('neo4j', connection);
@@ -62,9 +66,16 @@ async function startContainerIfDockerAnswers(): Promise<ChosenNeo4j | null> {
     return null; // no Docker engine: the local Neo4j it is
   }
   const { Neo4jContainer } = await import('@testcontainers/neo4j');
-  const container = await new Neo4jContainer(`neo4j:${NEO4J_VERSION}-community`).withPassword('threadline-test').start();
+  const container = await new Neo4jContainer(`neo4j:${NEO4J_VERSION}-community`)
+    .withPassword('threadline-test')
+    .start();
   return {
-    connection: { uri: container.getBoltUri().replace(/\/$/, ''), user: container.getUsername(), password: container.getPassword(), database: 'neo4j' },
+    connection: {
+      uri: container.getBoltUri().replace(/\/$/, ''),
+      user: container.getUsername(),
+      password: container.getPassword(),
+      database: 'neo4j',
+    },
     source: 'container',
     local: null,
     close: async () => {

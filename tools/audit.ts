@@ -19,12 +19,16 @@ async function main(): Promise<number> {
   try {
     const violations = await runAudit(driver, config.neo4j.database);
     if (violations.length === 0) {
-      console.log(`audit: clean, ${AUDIT_INVARIANTS.length} invariants hold in database ${config.neo4j.database} at ${connection.uri}`);
+      console.log(
+        `audit: clean, ${AUDIT_INVARIANTS.length} invariants hold in database ${config.neo4j.database} at ${connection.uri}`,
+      );
       return 0;
     }
     console.log(describeViolations(violations));
     const invariants = new Set(violations.map((violation) => violation.invariant)).size;
-    console.log(`audit: ${violations.length} violation${violations.length === 1 ? '' : 's'} of ${invariants} of ${AUDIT_INVARIANTS.length} invariants`);
+    console.log(
+      `audit: ${violations.length} violation${violations.length === 1 ? '' : 's'} of ${invariants} of ${AUDIT_INVARIANTS.length} invariants`,
+    );
     return 1;
   } catch (error) {
     console.error(`npm run audit: ${error instanceof Error ? error.message : String(error)}`);

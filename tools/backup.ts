@@ -27,7 +27,13 @@ async function main(): Promise<number> {
   let values: { out?: string; store?: string; verify?: boolean; force?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { out: { type: 'string' }, store: { type: 'string' }, verify: { type: 'boolean' }, force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        out: { type: 'string' },
+        store: { type: 'string' },
+        verify: { type: 'boolean' },
+        force: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: false,
     }));
   } catch (error) {
@@ -50,11 +56,14 @@ async function main(): Promise<number> {
     return 2;
   }
   const { home } = store;
-  const out = values.out ?? path.join(config.dataDir, 'backups', `neo4j-${new Date().toISOString().replace(/[:.]/g, '-')}.dump`);
+  const out =
+    values.out ?? path.join(config.dataDir, 'backups', `neo4j-${new Date().toISOString().replace(/[:.]/g, '-')}.dump`);
   await mkdir(path.dirname(path.resolve(out)), { recursive: true });
   const started = Date.now();
   const { file, bytes } = await dumpStore({ home, to: out, replace: values.force ?? false });
-  console.log(`Backed up ${path.resolve(home)} to ${file} (${bytes} bytes, ${((Date.now() - started) / 1000).toFixed(1)} s).`);
+  console.log(
+    `Backed up ${path.resolve(home)} to ${file} (${bytes} bytes, ${((Date.now() - started) / 1000).toFixed(1)} s).`,
+  );
   if (!values.verify) return 0;
 
   const scratch = await mkdtemp(path.join(tmpdir(), 'threadline-backup-check-'));

@@ -73,7 +73,14 @@ interface ClaudeToolCall {
 }
 
 const CLAUDE_PROJECT = '/home/dev/csv-import';
-const CLAUDE_LINE = { isSidechain: false, userType: 'external', cwd: CLAUDE_PROJECT, sessionId: '5f0c2a9e-7b1d-4c3e-9a8f-2d6e4b1c0a97', version: '2.0.14', gitBranch: 'main' };
+const CLAUDE_LINE = {
+  isSidechain: false,
+  userType: 'external',
+  cwd: CLAUDE_PROJECT,
+  sessionId: '5f0c2a9e-7b1d-4c3e-9a8f-2d6e4b1c0a97',
+  version: '2.0.14',
+  gitBranch: 'main',
+};
 
 /**
  * One turn of a Claude Code session file, as the orchestrator reads it back after the turn: the
@@ -84,10 +91,32 @@ function claudeTurn(userMessage: string, calls: ClaudeToolCall[], answer: string
   const records: Record<string, unknown>[] = [{ type: 'user', message: { role: 'user', content: userMessage } }];
   calls.forEach((call, index) => {
     const id = `toolu_${randomBytes(6).toString('hex')}`;
-    records.push({ type: 'assistant', message: { id: `msg_${index}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'tool_use', id, name: call.name, input: call.input }] } });
-    records.push({ type: 'user', message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: call.result }] }, toolUseResult: call.toolUseResult });
+    records.push({
+      type: 'assistant',
+      message: {
+        id: `msg_${index}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5-20250929',
+        content: [{ type: 'tool_use', id, name: call.name, input: call.input }],
+      },
+    });
+    records.push({
+      type: 'user',
+      message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: call.result }] },
+      toolUseResult: call.toolUseResult,
+    });
   });
-  records.push({ type: 'assistant', message: { id: `msg_${calls.length}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [{ type: 'text', text: answer }] } });
+  records.push({
+    type: 'assistant',
+    message: {
+      id: `msg_${calls.length}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5-20250929',
+      content: [{ type: 'text', text: answer }],
+    },
+  });
   const uuids = records.map(() => randomUUID());
   const lines = records.map((record, index) => ({
     parentUuid: uuids[index - 1] ?? null,
@@ -100,40 +129,106 @@ function claudeTurn(userMessage: string, calls: ClaudeToolCall[], answer: string
 }
 
 function claudeBash(command: string, stdout: string): ClaudeToolCall {
-  return { name: 'Bash', input: { command, description: `Run ${command}` }, result: stdout, toolUseResult: { stdout, stderr: '', interrupted: false, isImage: false } };
+  return {
+    name: 'Bash',
+    input: { command, description: `Run ${command}` },
+    result: stdout,
+    toolUseResult: { stdout, stderr: '', interrupted: false, isImage: false },
+  };
 }
 
 function claudeWrite(path: string, content: string): ClaudeToolCall {
   const filePath = `${CLAUDE_PROJECT}/${path}`;
-  return { name: 'Write', input: { file_path: filePath, content }, result: `File created successfully at: ${filePath}`, toolUseResult: { type: 'create', filePath, content, structuredPatch: [] } };
+  return {
+    name: 'Write',
+    input: { file_path: filePath, content },
+    result: `File created successfully at: ${filePath}`,
+    toolUseResult: { type: 'create', filePath, content, structuredPatch: [] },
+  };
 }
 
 function claudeEdit(path: string, oldString: string, newString: string): ClaudeToolCall {
   const filePath = `${CLAUDE_PROJECT}/${path}`;
-  const lines = [...oldString.split('\n').map((line) => `-${line}`), ...newString.split('\n').map((line) => `+${line}`)];
+  const lines = [
+    ...oldString.split('\n').map((line) => `-${line}`),
+    ...newString.split('\n').map((line) => `+${line}`),
+  ];
   return {
     name: 'Edit',
     input: { file_path: filePath, old_string: oldString, new_string: newString },
     result: `The file ${filePath} has been updated.`,
-    toolUseResult: { filePath, oldString, newString, structuredPatch: [{ oldStart: 40, oldLines: 1, newStart: 40, newLines: 1, lines }] },
+    toolUseResult: {
+      filePath,
+      oldString,
+      newString,
+      structuredPatch: [{ oldStart: 40, oldLines: 1, newStart: 40, newLines: 1, lines }],
+    },
   };
 }
 
-const CSV_TESTS = (count: number) => `> csv-import@0.3.0 test\n> vitest run csv\n\n ✓ test/csv.test.ts (${count} tests) 212ms\n\n      Tests  ${count} passed (${count})\n`;
+const CSV_TESTS = (count: number) =>
+  `> csv-import@0.3.0 test\n> vitest run csv\n\n ✓ test/csv.test.ts (${count} tests) 212ms\n\n      Tests  ${count} passed (${count})\n`;
 
 /** The design's example as a small story: Codex builds a CSV import (1-5), Claude reviews it (6-8), Codex benchmarks it (9). */
 export const DESIGN_EXAMPLE: Turn[] = [
-  { provider: 'codex', userMessage: 'Add a CSV import command to the CLI.', facts: [{ kind: 'GOAL', text: 'Import CSV files into the store from the CLI' }, { kind: 'DECISION', text: 'Parse with a streaming reader, one row at a time' }] },
-  { provider: 'codex', userMessage: 'Handle quoted fields and embedded newlines.', facts: [{ kind: 'FILE_CHANGE', text: 'src/csv/parse.ts: quoted fields, escaped quotes, embedded newlines' }], checkpoint: { ref: 'git:3f2a1c0', files: [{ path: 'src/csv/parse.ts', change: 'ADDED', additions: 140 }] } },
-  { provider: 'codex', userMessage: 'Write tests for the parser.', facts: [{ kind: 'TEST', text: 'npm test -- csv: 14 passed', key: 'csv-tests', status: 'passed' }] },
-  { provider: 'codex', userMessage: 'Strip a UTF-8 byte order mark.', facts: [{ kind: 'FILE_CHANGE', text: 'src/csv/parse.ts: strip a leading BOM' }, { kind: 'TEST', text: 'npm test -- csv: 15 passed', key: 'csv-tests', status: 'passed' }] },
-  { provider: 'codex', userMessage: 'Wire it into `threadline import`.', facts: [{ kind: 'COMMAND', text: 'threadline import data/sample.csv: 1,204 rows', key: 'import-sample', status: 'ok' }, { kind: 'QUESTION', text: 'Should rows with missing columns be skipped or rejected?', key: 'missing-columns', status: 'open' }] },
+  {
+    provider: 'codex',
+    userMessage: 'Add a CSV import command to the CLI.',
+    facts: [
+      { kind: 'GOAL', text: 'Import CSV files into the store from the CLI' },
+      { kind: 'DECISION', text: 'Parse with a streaming reader, one row at a time' },
+    ],
+  },
+  {
+    provider: 'codex',
+    userMessage: 'Handle quoted fields and embedded newlines.',
+    facts: [{ kind: 'FILE_CHANGE', text: 'src/csv/parse.ts: quoted fields, escaped quotes, embedded newlines' }],
+    checkpoint: { ref: 'git:3f2a1c0', files: [{ path: 'src/csv/parse.ts', change: 'ADDED', additions: 140 }] },
+  },
+  {
+    provider: 'codex',
+    userMessage: 'Write tests for the parser.',
+    facts: [{ kind: 'TEST', text: 'npm test -- csv: 14 passed', key: 'csv-tests', status: 'passed' }],
+  },
+  {
+    provider: 'codex',
+    userMessage: 'Strip a UTF-8 byte order mark.',
+    facts: [
+      { kind: 'FILE_CHANGE', text: 'src/csv/parse.ts: strip a leading BOM' },
+      { kind: 'TEST', text: 'npm test -- csv: 15 passed', key: 'csv-tests', status: 'passed' },
+    ],
+  },
+  {
+    provider: 'codex',
+    userMessage: 'Wire it into `threadline import`.',
+    facts: [
+      { kind: 'COMMAND', text: 'threadline import data/sample.csv: 1,204 rows', key: 'import-sample', status: 'ok' },
+      {
+        kind: 'QUESTION',
+        text: 'Should rows with missing columns be skipped or rejected?',
+        key: 'missing-columns',
+        status: 'open',
+      },
+    ],
+  },
   // Claude's turns complete with Claude Code's own records of them: the files and tests come from those.
   {
     provider: 'claude',
     userMessage: 'Review the import for edge cases.',
-    facts: [{ kind: 'DECISION', text: 'Reject rows whose column count differs from the header, with the line number' }, { kind: 'QUESTION', text: 'Should rows with missing columns be skipped or rejected?', key: 'missing-columns', status: 'resolved' }],
-    rawEvents: claudeTurn('Review the import for edge cases.', [claudeBash('npm test -- csv', CSV_TESTS(15))], 'Rows with a different column count should be rejected, with their line number.'),
+    facts: [
+      { kind: 'DECISION', text: 'Reject rows whose column count differs from the header, with the line number' },
+      {
+        kind: 'QUESTION',
+        text: 'Should rows with missing columns be skipped or rejected?',
+        key: 'missing-columns',
+        status: 'resolved',
+      },
+    ],
+    rawEvents: claudeTurn(
+      'Review the import for edge cases.',
+      [claudeBash('npm test -- csv', CSV_TESTS(15))],
+      'Rows with a different column count should be rejected, with their line number.',
+    ),
   },
   {
     provider: 'claude',
@@ -141,8 +236,15 @@ export const DESIGN_EXAMPLE: Turn[] = [
     rawEvents: claudeTurn(
       'Report errors with line numbers.',
       [
-        claudeWrite('src/csv/errors.ts', 'export class ImportError extends Error {\n  constructor(readonly line: number, readonly column: number, message: string) {\n    super(`line ${line}, column ${column}: ${message}`);\n  }\n}\n'),
-        claudeEdit('src/csv/parse.ts', "      throw new Error('wrong column count');", '      throw new ImportError(line, column, `expected ${header.length} columns`);'),
+        claudeWrite(
+          'src/csv/errors.ts',
+          'export class ImportError extends Error {\n  constructor(readonly line: number, readonly column: number, message: string) {\n    super(`line ${line}, column ${column}: ${message}`);\n  }\n}\n',
+        ),
+        claudeEdit(
+          'src/csv/parse.ts',
+          "      throw new Error('wrong column count');",
+          '      throw new ImportError(line, column, `expected ${header.length} columns`);',
+        ),
         claudeBash('npm test -- csv', CSV_TESTS(19)),
       ],
       'Import errors are ImportError values with the line and column.',
@@ -151,10 +253,30 @@ export const DESIGN_EXAMPLE: Turn[] = [
   {
     provider: 'claude',
     userMessage: 'Document the command.',
-    rawEvents: claudeTurn('Document the command.', [claudeWrite('docs/import.md', '# threadline import\n\nImports CSV files into the store.\n\n## Errors\n\nA row with the wrong column count stops the import with its line.\n')], 'docs/import.md covers usage, errors and limits.'),
+    rawEvents: claudeTurn(
+      'Document the command.',
+      [
+        claudeWrite(
+          'docs/import.md',
+          '# threadline import\n\nImports CSV files into the store.\n\n## Errors\n\nA row with the wrong column count stops the import with its line.\n',
+        ),
+      ],
+      'docs/import.md covers usage, errors and limits.',
+    ),
     checkpoint: { ref: 'git:9be41d7', files: [{ path: 'docs/import.md', change: 'ADDED', additions: 7 }] },
   },
-  { provider: 'codex', userMessage: 'Benchmark the import on a 1 GB file.', facts: [{ kind: 'COMMAND', text: 'npm run bench -- import: 1 GB in 41 s, 180 MB peak', key: 'bench-import', status: 'ok' }] },
+  {
+    provider: 'codex',
+    userMessage: 'Benchmark the import on a 1 GB file.',
+    facts: [
+      {
+        kind: 'COMMAND',
+        text: 'npm run bench -- import: 1 GB in 41 s, 180 MB peak',
+        key: 'bench-import',
+        status: 'ok',
+      },
+    ],
+  },
 ];
 
 function describeRange(range: { from: number; to: number } | null | undefined): string {
@@ -174,12 +296,22 @@ export class Narrator {
 
   /** A run's plan; `handoff` is the run's context when the plan itself chose none (a merge-back, a subagent's task). */
   decision(ordinal: number, provider: string, plan: PlanFragment, handoff?: StartedRunFragment['handoff']): void {
-    const details = [plan.providerThreadAction, plan.handoffStrategy, describeRange(plan.coveredRunOrdinals)].filter(Boolean).join(' ');
+    const details = [plan.providerThreadAction, plan.handoffStrategy, describeRange(plan.coveredRunOrdinals)]
+      .filter(Boolean)
+      .join(' ');
     const signals = plan.stalenessSignals.length ? ` [${plan.stalenessSignals.join(', ')}]` : '';
-    const extra = handoff && !plan.handoffStrategy ? `, with a ${handoff.strategy} handoff${handoff.coveredRunOrdinals.to > 0 ? ` of runs ${describeRange(handoff.coveredRunOrdinals)}` : ''}` : '';
+    const extra =
+      handoff && !plan.handoffStrategy
+        ? `, with a ${handoff.strategy} handoff${handoff.coveredRunOrdinals.to > 0 ? ` of runs ${describeRange(handoff.coveredRunOrdinals)}` : ''}`
+        : '';
     const head = `${plan.decision} (${details})${signals}${extra}`;
     const { reasons } = plan;
-    const same = this.pending && this.pending.provider === provider && this.pending.head === head && this.pending.last === ordinal - 1 && this.pending.reasons.join('\n') === reasons.join('\n');
+    const same =
+      this.pending &&
+      this.pending.provider === provider &&
+      this.pending.head === head &&
+      this.pending.last === ordinal - 1 &&
+      this.pending.reasons.join('\n') === reasons.join('\n');
     if (same) {
       this.pending!.last = ordinal;
       return;
@@ -201,7 +333,9 @@ export class Narrator {
 /** The demo's provider: it resumes the native thread it is asked to, or starts a session with a new native id. */
 function nativeThreadOf({ dispatch, run }: AgentCall): string {
   const resume = dispatch.providerThreadAction === 'RESUME' || dispatch.providerThreadAction === 'REUSE';
-  return resume && dispatch.nativeThreadRef ? dispatch.nativeThreadRef : `${run.provider}-native-${randomBytes(4).toString('hex')}`;
+  return resume && dispatch.nativeThreadRef
+    ? dispatch.nativeThreadRef
+    : `${run.provider}-native-${randomBytes(4).toString('hex')}`;
 }
 
 /** What the turn produced, as completeRun takes it. */
@@ -215,14 +349,25 @@ function outcomeOf(turn: Turn): Omit<CompleteRunInput, 'runId'> {
 }
 
 function startInput(threadId: string, turn: Turn) {
-  return { threadId, provider: turn.provider, userMessage: turn.userMessage, ...(turn.cleanContext ? { cleanContext: true } : {}) };
+  return {
+    threadId,
+    provider: turn.provider,
+    userMessage: turn.userMessage,
+    ...(turn.cleanContext ? { cleanContext: true } : {}),
+  };
 }
 
 /**
  * An orchestrator's turn (runTurn: startRun, the provider's turn, bindNativeThread, completeRun),
  * printing its plan; `during` is what happens while the provider works (a subagent's errand).
  */
-export async function playTurn(client: ThreadlineClient, threadId: string, turn: Turn, narrator?: Narrator, during?: (call: AgentCall) => Promise<void>): Promise<TurnResult> {
+export async function playTurn(
+  client: ThreadlineClient,
+  threadId: string,
+  turn: Turn,
+  narrator?: Narrator,
+  during?: (call: AgentCall) => Promise<void>,
+): Promise<TurnResult> {
   return runTurn(client, startInput(threadId, turn), async (call) => {
     narrator?.decision(call.run.ordinal, call.run.provider, call.plan, call.handoff);
     await during?.(call);
@@ -230,7 +375,12 @@ export async function playTurn(client: ThreadlineClient, threadId: string, turn:
   });
 }
 
-export async function playTurns(client: ThreadlineClient, threadId: string, turns: Turn[], narrator?: Narrator): Promise<TurnResult[]> {
+export async function playTurns(
+  client: ThreadlineClient,
+  threadId: string,
+  turns: Turn[],
+  narrator?: Narrator,
+): Promise<TurnResult[]> {
   const played = [];
   for (const turn of turns) played.push(await playTurn(client, threadId, turn, narrator));
   return played;
@@ -245,15 +395,28 @@ export async function seedDesignExample(client: ThreadlineClient, threadId: stri
   await createThread(client, threadId, 'Design example: CSV import across Codex and Claude');
   const runs = (await playTurns(client, threadId, DESIGN_EXAMPLE, narrator)).map((turn) => turn.started);
   narrator?.flush();
-  return { threadId, c1: runs[0]!.providerThread.id, l1: runs[5]!.providerThread.id, h1: runs[5]!.handoff!.id, h2: runs[8]!.handoff!.id };
+  return {
+    threadId,
+    c1: runs[0]!.providerThread.id,
+    l1: runs[5]!.providerThread.id,
+    h1: runs[5]!.handoff!.id,
+    h2: runs[8]!.handoff!.id,
+  };
 }
 
 const filler = (provider: string, n: number, what: string): Turn[] =>
-  Array.from({ length: n }, (_, i) => ({ provider, userMessage: `${what} ${i + 1}`, facts: [{ kind: 'NOTE', text: `${what} ${i + 1} done` }] }));
+  Array.from({ length: n }, (_, i) => ({
+    provider,
+    userMessage: `${what} ${i + 1}`,
+    facts: [{ kind: 'NOTE', text: `${what} ${i + 1} done` }],
+  }));
 
 export async function main(options: DemoOptions = {}): Promise<DemoResult> {
   const token = options.token ?? (process.env.THREADLINE_TOKEN || undefined);
-  const client = createThreadlineClient({ url: options.url ?? (process.env.THREADLINE_URL || DEFAULT_URL), apiKey: token });
+  const client = createThreadlineClient({
+    url: options.url ?? (process.env.THREADLINE_URL || DEFAULT_URL),
+    apiKey: token,
+  });
   const url = client.endpoint;
   const log = options.log ?? ((line: string) => console.log(line));
   const prefix = options.prefix ?? `demo-${randomBytes(3).toString('hex')}`;
@@ -266,7 +429,9 @@ export async function main(options: DemoOptions = {}): Promise<DemoResult> {
     say.line(`  viewer: ${viewerUrls[role]}`);
   };
 
-  say.line(`Threadline demo against ${url}${token ? ' (with a bearer token: add ?token=<THREADLINE_TOKEN> to the viewer URLs)' : ''}`);
+  say.line(
+    `Threadline demo against ${url}${token ? ' (with a bearer token: add ?token=<THREADLINE_TOKEN> to the viewer URLs)' : ''}`,
+  );
 
   say.line('');
   say.line('1. The design example: Codex runs 1-5, Claude 6-8, back to Codex at 9');
@@ -275,38 +440,114 @@ export async function main(options: DemoOptions = {}): Promise<DemoResult> {
 
   say.line('');
   say.line('2. Staleness: Codex runs once, Claude 21 times, then Codex again; then a clean context');
-  const stale = await createThread(client, `${prefix}-staleness`, 'Staleness: too many runs elsewhere, then a clean context');
-  await playTurns(client, stale, [{ provider: 'codex', userMessage: 'Sketch the data model.', facts: [{ kind: 'GOAL', text: 'A data model for invoices' }] }, ...filler('claude', 21, 'Refine the model, step')], say);
-  await playTurns(client, stale, [{ provider: 'codex', userMessage: 'Generate the migrations.' }, { provider: 'codex', userMessage: 'Start over with a fresh context.', cleanContext: true }], say);
+  const stale = await createThread(
+    client,
+    `${prefix}-staleness`,
+    'Staleness: too many runs elsewhere, then a clean context',
+  );
+  await playTurns(
+    client,
+    stale,
+    [
+      {
+        provider: 'codex',
+        userMessage: 'Sketch the data model.',
+        facts: [{ kind: 'GOAL', text: 'A data model for invoices' }],
+      },
+      ...filler('claude', 21, 'Refine the model, step'),
+    ],
+    say,
+  );
+  await playTurns(
+    client,
+    stale,
+    [
+      { provider: 'codex', userMessage: 'Generate the migrations.' },
+      { provider: 'codex', userMessage: 'Start over with a fresh context.', cleanContext: true },
+    ],
+    say,
+  );
   show('staleness', stale);
 
   say.line('');
   say.line('3. Rollback: Codex 1-3, Claude 4-5, Codex 6, then roll back to 3');
   const rolled = await createThread(client, `${prefix}-rollback`, 'Rollback to run 3');
-  await playTurns(client, rolled, [...filler('codex', 3, 'Build the feature, step'), ...filler('claude', 2, 'Try an alternative, step'), { provider: 'codex', userMessage: 'Merge both ideas.' }], say);
-  const rollback = (await client.request(RollbackThreadDocument, { input: { threadId: rolled, toOrdinal: 3 } })).rollbackThread;
-  say.line(`  rollbackThread to 3: head ${rollback.thread.headOrdinal}, runs ${rollback.rolledBackRuns.map((run) => run.ordinal).join(', ')} rolled back, ${rollback.supersededHandoffs.length} handoff(s) withdrawn (${rollback.supersededHandoffs.map((handoff) => describeRange(handoff.coveredRunOrdinals)).join(', ')})`);
+  await playTurns(
+    client,
+    rolled,
+    [
+      ...filler('codex', 3, 'Build the feature, step'),
+      ...filler('claude', 2, 'Try an alternative, step'),
+      { provider: 'codex', userMessage: 'Merge both ideas.' },
+    ],
+    say,
+  );
+  const rollback = (await client.request(RollbackThreadDocument, { input: { threadId: rolled, toOrdinal: 3 } }))
+    .rollbackThread;
+  say.line(
+    `  rollbackThread to 3: head ${rollback.thread.headOrdinal}, runs ${rollback.rolledBackRuns.map((run) => run.ordinal).join(', ')} rolled back, ${rollback.supersededHandoffs.length} handoff(s) withdrawn (${rollback.supersededHandoffs.map((handoff) => describeRange(handoff.coveredRunOrdinals)).join(', ')})`,
+  );
   for (const entry of rollback.providerThreads) {
     const native = entry.nativeRollback;
-    say.line(`    ${entry.providerThread.provider} ${entry.providerThread.id}: ${entry.action}${native ? ` (drop ${native.turnsToDrop} native turn(s) of ${native.nativeThreadRef}, back to run ${native.toOrdinal})` : ''}`);
+    say.line(
+      `    ${entry.providerThread.provider} ${entry.providerThread.id}: ${entry.action}${native ? ` (drop ${native.turnsToDrop} native turn(s) of ${native.nativeThreadRef}, back to run ${native.toOrdinal})` : ''}`,
+    );
     if (entry.action === 'ROLLED_BACK') {
-      const confirmed = (await client.request(ConfirmProviderRollbackDocument, { input: { providerThreadId: entry.providerThread.id } })).confirmProviderRollback;
+      const confirmed = (
+        await client.request(ConfirmProviderRollbackDocument, { input: { providerThreadId: entry.providerThread.id } })
+      ).confirmProviderRollback;
       say.line(`    confirmProviderRollback ${confirmed.id}: ${confirmed.status}`);
     }
   }
-  await playTurns(client, rolled, [{ provider: 'claude', userMessage: 'Try the alternative again, from run 3.' }, { provider: 'codex', userMessage: 'Finish the feature.' }], say);
+  await playTurns(
+    client,
+    rolled,
+    [
+      { provider: 'claude', userMessage: 'Try the alternative again, from run 3.' },
+      { provider: 'codex', userMessage: 'Finish the feature.' },
+    ],
+    say,
+  );
   show('rollback', rolled);
 
   say.line('');
   say.line('4. Fork and merge-back: fork after run 2, work on the fork, merge it back into the source');
   const source = await createThread(client, `${prefix}-source`, 'Main line');
-  await playTurns(client, source, [{ provider: 'codex', userMessage: 'Add a search endpoint.', facts: [{ kind: 'GOAL', text: 'Search by name prefix' }] }, { provider: 'codex', userMessage: 'Add paging.' }], say);
-  const fork = (await client.request(ForkThreadDocument, { input: { sourceThreadId: source, fromOrdinal: 2, id: `${prefix}-fork`, title: 'Experiment: a trie index' } })).forkThread;
-  say.line(`  forkThread from run ${fork.lineage.sourcePoint?.runOrdinal}: ${fork.id} (no provider chosen until its first run)`);
-  const experiment: Turn = { provider: 'codex', userMessage: 'Try a trie for prefix lookups.', facts: [{ kind: 'DECISION', text: 'Use a trie for prefix lookups' }, { kind: 'COMMAND', text: 'npm run bench -- search: p99 4 ms (was 31 ms)', key: 'bench-search', status: 'ok' }, { kind: 'QUESTION', text: 'Is 40 MB more memory acceptable?', key: 'memory', status: 'open' }] };
+  await playTurns(
+    client,
+    source,
+    [
+      {
+        provider: 'codex',
+        userMessage: 'Add a search endpoint.',
+        facts: [{ kind: 'GOAL', text: 'Search by name prefix' }],
+      },
+      { provider: 'codex', userMessage: 'Add paging.' },
+    ],
+    say,
+  );
+  const fork = (
+    await client.request(ForkThreadDocument, {
+      input: { sourceThreadId: source, fromOrdinal: 2, id: `${prefix}-fork`, title: 'Experiment: a trie index' },
+    })
+  ).forkThread;
+  say.line(
+    `  forkThread from run ${fork.lineage.sourcePoint?.runOrdinal}: ${fork.id} (no provider chosen until its first run)`,
+  );
+  const experiment: Turn = {
+    provider: 'codex',
+    userMessage: 'Try a trie for prefix lookups.',
+    facts: [
+      { kind: 'DECISION', text: 'Use a trie for prefix lookups' },
+      { kind: 'COMMAND', text: 'npm run bench -- search: p99 4 ms (was 31 ms)', key: 'bench-search', status: 'ok' },
+      { kind: 'QUESTION', text: 'Is 40 MB more memory acceptable?', key: 'memory', status: 'open' },
+    ],
+  };
   await playTurn(client, fork.id, experiment, say);
   const merge = (await client.request(MergeBackDocument, { input: { forkThreadId: fork.id } })).mergeBack;
-  say.line(`  mergeBack: ${merge.kind} ${merge.status}, fork runs ${(merge.basePoint?.runOrdinal ?? 0) + 1}-${merge.sourcePoint.runOrdinal} offered to the source`);
+  say.line(
+    `  mergeBack: ${merge.kind} ${merge.status}, fork runs ${(merge.basePoint?.runOrdinal ?? 0) + 1}-${merge.sourcePoint.runOrdinal} offered to the source`,
+  );
   await playTurn(client, source, { provider: 'codex', userMessage: 'Adopt the trie from the experiment.' }, say);
   show('source', source);
   show('fork', fork.id);
@@ -315,14 +556,43 @@ export async function main(options: DemoOptions = {}): Promise<DemoResult> {
   say.line('5. Subagent: a Claude subagent works for a running Codex run, and reports back');
   const parent = await createThread(client, `${prefix}-parent`, 'Parent with a subagent');
   await playTurns(client, parent, [{ provider: 'codex', userMessage: 'Rename parse() to parseRecord().' }], say);
-  const parentTurn: Turn = { provider: 'codex', userMessage: 'Update every caller.', facts: [{ kind: 'DECISION', text: 'Rename the 3 callers in one commit' }] };
+  const parentTurn: Turn = {
+    provider: 'codex',
+    userMessage: 'Update every caller.',
+    facts: [{ kind: 'DECISION', text: 'Rename the 3 callers in one commit' }],
+  };
   const childId = `${prefix}-subagent`;
   await playTurn(client, parent, parentTurn, say, async (running) => {
-    const child = (await client.request(SpawnSubagentDocument, { input: { parentRunId: running.run.id, provider: 'claude', task: 'Find every caller of parse() and list them.', id: childId, title: 'Subagent: find callers' } })).spawnSubagent;
+    const child = (
+      await client.request(SpawnSubagentDocument, {
+        input: {
+          parentRunId: running.run.id,
+          provider: 'claude',
+          task: 'Find every caller of parse() and list them.',
+          id: childId,
+          title: 'Subagent: find callers',
+        },
+      })
+    ).spawnSubagent;
     say.line(`  spawnSubagent during run ${child.lineage.sourcePoint?.runOrdinal}: ${child.id}`);
-    await playTurn(client, child.id, { provider: 'claude', userMessage: 'Find every caller of parse().', facts: [{ kind: 'NOTE', text: 'parse() has 3 callers: a.ts, b.ts, c.ts' }] }, say);
-    const result = (await client.request(CompleteSubagentDocument, { input: { childThreadId: child.id, result: 'parse() has 3 callers: src/a.ts, src/b.ts, src/c.ts' } })).completeSubagent;
-    say.line(`  completeSubagent: ${result.kind} ${result.status}, returned to run ${child.lineage.sourcePoint?.runOrdinal} as ${result.handoff?.strategy}`);
+    await playTurn(
+      client,
+      child.id,
+      {
+        provider: 'claude',
+        userMessage: 'Find every caller of parse().',
+        facts: [{ kind: 'NOTE', text: 'parse() has 3 callers: a.ts, b.ts, c.ts' }],
+      },
+      say,
+    );
+    const result = (
+      await client.request(CompleteSubagentDocument, {
+        input: { childThreadId: child.id, result: 'parse() has 3 callers: src/a.ts, src/b.ts, src/c.ts' },
+      })
+    ).completeSubagent;
+    say.line(
+      `  completeSubagent: ${result.kind} ${result.status}, returned to run ${child.lineage.sourcePoint?.runOrdinal} as ${result.handoff?.strategy}`,
+    );
   });
   await playTurns(client, parent, [{ provider: 'claude', userMessage: 'Review the rename.' }], say);
   show('parent', parent);
@@ -330,18 +600,32 @@ export async function main(options: DemoOptions = {}): Promise<DemoResult> {
 
   say.line('');
   say.line('6. A resumed blank: back on Codex at run 4, the provider starts a fresh session instead of resuming');
-  const blank = await createThread(client, `${prefix}-blank`, 'Resumed blank: a fresh session where a resume was asked');
-  await playTurns(client, blank, [...filler('codex', 2, 'Write the exporter, step'), { provider: 'claude', userMessage: 'Review the exporter.' }], say);
+  const blank = await createThread(
+    client,
+    `${prefix}-blank`,
+    'Resumed blank: a fresh session where a resume was asked',
+  );
+  await playTurns(
+    client,
+    blank,
+    [...filler('codex', 2, 'Write the exporter, step'), { provider: 'claude', userMessage: 'Review the exporter.' }],
+    say,
+  );
   const back: Turn = { provider: 'codex', userMessage: 'Apply the review comments.' };
   // The provider runs a fresh session where a resume was asked; runTurn's bind finds it out and
   // dispatches the re-planned run, while the blank session still tries to complete.
   const resumesBlank: Agent = async (call) => {
     const { replaced } = call;
-    if (replaced) say.line(`  bindNativeThread ${replaced.nativeThreadRef} where ${replaced.dispatch.nativeThreadRef} was to be resumed: resumedBlank true, ${replaced.providerThread.id} ${replaced.providerThread.status}`);
+    if (replaced)
+      say.line(
+        `  bindNativeThread ${replaced.nativeThreadRef} where ${replaced.dispatch.nativeThreadRef} was to be resumed: resumedBlank true, ${replaced.providerThread.id} ${replaced.providerThread.status}`,
+      );
     say.decision(call.run.ordinal, call.run.provider, call.plan, call.handoff);
     if (!replaced) return { nativeThreadRef: `codex-native-${randomBytes(4).toString('hex')}`, ...outcomeOf(back) };
     try {
-      await client.request(CompleteRunDocument, { input: { runId: call.run.id, fencingToken: replaced.dispatch.fencingToken, ...outcomeOf(back) } });
+      await client.request(CompleteRunDocument, {
+        input: { runId: call.run.id, fencingToken: replaced.dispatch.fencingToken, ...outcomeOf(back) },
+      });
       say.line("  the blank session's late completion was recorded (it should not have been)");
     } catch (error) {
       if (!(error instanceof ThreadlineClientError)) throw error;
@@ -361,7 +645,9 @@ if (invokedDirectly) {
   main().catch((error: unknown) => {
     const cause = (error as { cause?: { code?: string } }).cause;
     if (cause?.code === 'ECONNREFUSED') {
-      console.error(`No Threadline service answers at ${graphqlEndpoint(process.env.THREADLINE_URL || DEFAULT_URL)}: start one with \`npm start\` (or set THREADLINE_URL to its base URL).`);
+      console.error(
+        `No Threadline service answers at ${graphqlEndpoint(process.env.THREADLINE_URL || DEFAULT_URL)}: start one with \`npm start\` (or set THREADLINE_URL to its base URL).`,
+      );
     } else {
       console.error(error instanceof Error ? error.message : error);
     }

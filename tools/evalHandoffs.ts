@@ -12,7 +12,14 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CATEGORIES, evaluateThread, failuresOf, formatShare, type SessionFile, type ThreadEvaluation } from '../src/sessions/eval.js';
+import {
+  CATEGORIES,
+  evaluateThread,
+  failuresOf,
+  formatShare,
+  type SessionFile,
+  type ThreadEvaluation,
+} from '../src/sessions/eval.js';
 import { HIDDEN_MARKER, SECRETS } from '../test/unit/sessions/fixtures.js';
 
 const FIXTURES = fileURLToPath(new URL('../test/fixtures/sessions/', import.meta.url));
@@ -26,7 +33,9 @@ async function sessionFiles(path: string, base: string): Promise<SessionFile[]> 
         .map((entry) => join(entry.parentPath, entry.name))
         .sort()
     : [path];
-  return Promise.all(paths.map(async (file) => ({ name: relative(base, file) || file, text: await readFile(file, 'utf8') })));
+  return Promise.all(
+    paths.map(async (file) => ({ name: relative(base, file) || file, text: await readFile(file, 'utf8') })),
+  );
 }
 
 /** The fixture threads: Codex alone, Claude alone, and both in one thread, as an import of each would make. */
@@ -35,8 +44,16 @@ export async function evaluateFixtures(): Promise<ThreadEvaluation[]> {
   // The fixtures promise their planted secrets and reasoning marker never come out of an adapter.
   const forbidden = [...SECRETS, HIDDEN_MARKER];
   return [
-    evaluateThread('fixtures: codex', files.filter((file) => file.name.startsWith('codex')), { forbidden }),
-    evaluateThread('fixtures: claude', files.filter((file) => file.name.startsWith('claude')), { forbidden }),
+    evaluateThread(
+      'fixtures: codex',
+      files.filter((file) => file.name.startsWith('codex')),
+      { forbidden },
+    ),
+    evaluateThread(
+      'fixtures: claude',
+      files.filter((file) => file.name.startsWith('claude')),
+      { forbidden },
+    ),
     evaluateThread('fixtures: all', files, { forbidden }),
   ];
 }
@@ -54,23 +71,44 @@ function table(evaluations: readonly ThreadEvaluation[]): string {
     ]),
   );
   const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => row[column]!.length)));
-  return [header, ...rows].map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 function details(evaluations: readonly ThreadEvaluation[]): string[] {
   return evaluations.flatMap((evaluation) => [
-    ...evaluation.skipped.map((file) => `${evaluation.name}: ${file} left out (not a session file, or a session already read)`),
-    ...evaluation.results.flatMap((result) => result.lost.map((artifact) => `${evaluation.name}: lost at ${result.budget}: ${artifact.category}: ${artifact.text.replace(/\s+/g, ' ').slice(0, 160)}`)),
+    ...evaluation.skipped.map(
+      (file) => `${evaluation.name}: ${file} left out (not a session file, or a session already read)`,
+    ),
+    ...evaluation.results.flatMap((result) =>
+      result.lost.map(
+        (artifact) =>
+          `${evaluation.name}: lost at ${result.budget}: ${artifact.category}: ${artifact.text.replace(/\s+/g, ' ').slice(0, 160)}`,
+      ),
+    ),
   ]);
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: { json: { type: 'boolean', default: false } }, allowPositionals: true });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { json: { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
   const evaluations = [...(await evaluateFixtures())];
   for (const path of positionals) evaluations.push(evaluateThread(path, await sessionFiles(path, path)));
   const failures = evaluations.flatMap(failuresOf);
   if (values.json) console.log(JSON.stringify({ evaluations, failures }, null, 2));
-  else console.log([table(evaluations), ...details(evaluations), ...failures.map((failure) => `FAIL ${failure}`)].join('\n'));
+  else
+    console.log(
+      [table(evaluations), ...details(evaluations), ...failures.map((failure) => `FAIL ${failure}`)].join('\n'),
+    );
   return failures.length === 0 ? 0 : 1;
 }
 

@@ -27,7 +27,12 @@ async function main(): Promise<number> {
   let values: { thread?: string; tenant?: string; out?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { thread: { type: 'string' }, tenant: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        thread: { type: 'string' },
+        tenant: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: false,
     }));
   } catch (error) {
@@ -57,15 +62,24 @@ async function main(): Promise<number> {
   const tenant = values.tenant ?? SINGLE_TENANT;
 
   try {
-    const result = await exportLineage(driver, { tenant, ...(values.thread !== undefined ? { threadId: values.thread } : {}) }, { database: config.neo4j.database });
+    const result = await exportLineage(
+      driver,
+      { tenant, ...(values.thread !== undefined ? { threadId: values.thread } : {}) },
+      { database: config.neo4j.database },
+    );
     if (values.out !== undefined) {
       await mkdir(dirname(values.out), { recursive: true });
       await writeFile(values.out, result.script, 'utf8');
     } else {
       process.stdout.write(result.script);
     }
-    const what = values.thread !== undefined ? `thread ${values.thread}` : `${result.threadIds.length} threads of tenant ${tenant}`;
-    console.error(`Exported ${what}: ${result.nodes} nodes, ${result.relationships} relationships${values.out !== undefined ? ` to ${values.out}` : ''}.`);
+    const what =
+      values.thread !== undefined
+        ? `thread ${values.thread}`
+        : `${result.threadIds.length} threads of tenant ${tenant}`;
+    console.error(
+      `Exported ${what}: ${result.nodes} nodes, ${result.relationships} relationships${values.out !== undefined ? ` to ${values.out}` : ''}.`,
+    );
     return 0;
   } finally {
     await driver.close();

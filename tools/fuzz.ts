@@ -38,13 +38,21 @@ interface FuzzOptions {
 const BATCH = 5;
 
 function parseArgs(argv: readonly string[]): FuzzOptions {
-  const options: FuzzOptions = { seconds: 300, maxSteps: 25, seed: null, replay: null, instances: 1, pendingTimeout: 2 };
+  const options: FuzzOptions = {
+    seconds: 300,
+    maxSteps: 25,
+    seed: null,
+    replay: null,
+    instances: 1,
+    pendingTimeout: 2,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = argv[++i];
     const number = Number(value);
     if (flag === '--replay' && value) options.replay = value;
-    else if (!Number.isFinite(number) || number <= 0) throw new Error(`${flag} needs a positive number (usage: see the header of tools/fuzz.ts)`);
+    else if (!Number.isFinite(number) || number <= 0)
+      throw new Error(`${flag} needs a positive number (usage: see the header of tools/fuzz.ts)`);
     else if (flag === '--seconds') options.seconds = number;
     else if (flag === '--minutes') options.seconds = number * 60;
     else if (flag === '--max-steps') options.maxSteps = Math.floor(number);
@@ -57,14 +65,32 @@ function parseArgs(argv: readonly string[]): FuzzOptions {
 }
 
 async function main(options: FuzzOptions): Promise<number> {
-  const neo4j = await chooseNeo4j(loadConfig(process.env).neo4j, { start: 'throwaway', storePrefix: 'threadline-fuzz-', heap: '1g', pageCache: '256m', progress: console.log });
+  const neo4j = await chooseNeo4j(loadConfig(process.env).neo4j, {
+    start: 'throwaway',
+    storePrefix: 'threadline-fuzz-',
+    heap: '1g',
+    pageCache: '256m',
+    progress: console.log,
+  });
   const { connection } = neo4j;
   const summarizers = await startSummarizers();
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...serviceEnvironment(summarizers, options.pendingTimeout) });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ...serviceEnvironment(summarizers, options.pendingTimeout),
+  });
   const instances = await Promise.all(
     Array.from({ length: options.instances }, async () => {
       const driver = createDriver(connection);
-      return { driver, service: await startService({ ...config, neo4j: { ...config.neo4j, database: connection.database } }, driver, createLogger('silent')) };
+      return {
+        driver,
+        service: await startService(
+          { ...config, neo4j: { ...config.neo4j, database: connection.database } },
+          driver,
+          createLogger('silent'),
+        ),
+      };
     }),
   );
   const driver = instances[0]!.driver;
@@ -72,7 +98,8 @@ async function main(options: FuzzOptions): Promise<number> {
   const clients = instances.map(({ service }) => createThreadlineClient({ url: service.url }));
   let requests = 0;
   const client: GraphQLClient = (query, variables) => clients[requests++ % clients.length]!.execute(query, variables);
-  if (instances.length > 1) console.log(`${instances.length} service instances on one Neo4j, taking the requests in turn`);
+  if (instances.length > 1)
+    console.log(`${instances.length} service instances on one Neo4j, taking the requests in turn`);
   try {
     if (options.replay) {
       const script = JSON.parse(readFileSync(options.replay, 'utf8')) as Operation[];

@@ -14,7 +14,14 @@ import { parseArgs } from 'node:util';
 import { MAX_IMPORTED_RUNS } from '../src/domain/imports.js';
 import { detectFormat, parseSession, type ImportedRun, type ParsedSession } from '../src/sessions/index.js';
 import { fileOf } from '../src/sessions/turn.js';
-import { createThreadlineClient, CreateThreadDocument, ImportRunsDocument, ProviderThreadsByNativeRefDocument, type ImportedRunInput, type ThreadlineClient } from '../client/index.js';
+import {
+  createThreadlineClient,
+  CreateThreadDocument,
+  ImportRunsDocument,
+  ProviderThreadsByNativeRefDocument,
+  type ImportedRunInput,
+  type ThreadlineClient,
+} from '../client/index.js';
 import { DEFAULT_URL, viewerUrl } from './demo.js';
 
 // Well under the service's 1 MB limit on a request body, whatever the runs hold.
@@ -78,30 +85,51 @@ async function importSessions(options: Options, progress: (done: number, total: 
   const unknownRecordTypes = new Map<string, number>();
   const sessions = await readSessions(await sessionFiles(options.paths, problems), problems, unknownRecordTypes);
   const turns = sessions.flatMap(turnsOf).sort((a, b) => byTime(a.run.startedAt, b.run.startedAt));
-  const withTurns = sessions.filter((session) => session.parsed.runs.length > 0).sort((a, b) => byTime(a.parsed.runs[0]!.startedAt, b.parsed.runs[0]!.startedAt));
+  const withTurns = sessions
+    .filter((session) => session.parsed.runs.length > 0)
+    .sort((a, b) => byTime(a.parsed.runs[0]!.startedAt, b.parsed.runs[0]!.startedAt));
   for (const session of withTurns) session.holderThreadId = await holderOf(client, session.parsed);
 
   const threadId = await targetThread(client, withTurns, turns, options.thread);
   if (threadId !== null) await createProviderThreads(client, threadId, withTurns);
-  const { imported, present } = threadId === null ? { imported: 0, present: 0 } : await sendTurns(client, threadId, turns, progress);
+  const { imported, present } =
+    threadId === null ? { imported: 0, present: 0 } : await sendTurns(client, threadId, turns, progress);
   const summary: ImportSummary = {
     threadId,
     runsImported: imported,
     runsAlreadyPresent: present,
-    providerThreads: withTurns.map((session) => ({ id: session.providerThreadId!, provider: session.parsed.provider, nativeThreadRef: session.parsed.sessionId, runs: session.runs })),
+    providerThreads: withTurns.map((session) => ({
+      id: session.providerThreadId!,
+      provider: session.parsed.provider,
+      nativeThreadRef: session.parsed.sessionId,
+      runs: session.runs,
+    })),
     problems,
   };
   return { summary, unknownRecordTypes, skipped: sessions.length - withTurns.length };
 }
 
 /** Every turn, in time order, to the thread that holds its session, or else to `threadId`. */
-async function sendTurns(client: ThreadlineClient, threadId: string, turns: Turn[], progress: (done: number, total: number) => void) {
+async function sendTurns(
+  client: ThreadlineClient,
+  threadId: string,
+  turns: Turn[],
+  progress: (done: number, total: number) => void,
+) {
   let imported = 0;
   let present = 0;
   let done = 0;
   for (const batch of batches(turns)) {
     const { session } = batch[0]!;
-    const answer = (await client.request(ImportRunsDocument, { input: importInput(session, session.holderThreadId ?? threadId, batch.map((turn) => turn.input)) })).importRuns;
+    const answer = (
+      await client.request(ImportRunsDocument, {
+        input: importInput(
+          session,
+          session.holderThreadId ?? threadId,
+          batch.map((turn) => turn.input),
+        ),
+      })
+    ).importRuns;
     session.providerThreadId = answer.providerThread.id;
     session.runs += answer.runs.length + answer.alreadyPresent;
     imported += answer.runs.length;
@@ -137,7 +165,11 @@ async function jsonlFilesUnder(folder: string): Promise<string[]> {
 }
 
 /** Every file read by the adapter of its format; a file of no known format is reported, never guessed. */
-async function readSessions(files: string[], problems: Problem[], unknownRecordTypes: Map<string, number>): Promise<Session[]> {
+async function readSessions(
+  files: string[],
+  problems: Problem[],
+  unknownRecordTypes: Map<string, number>,
+): Promise<Session[]> {
   const sessions = new Map<string, Session>();
   for (const file of files) {
     const text = await readFile(file, 'utf8').catch((error: Error) => error);
@@ -151,10 +183,16 @@ async function readSessions(files: string[], problems: Problem[], unknownRecordT
     }
     const parsed = parseSession(file, text)!;
     problems.push(...parsed.problems.map(({ line, reason }) => ({ file, line, reason })));
-    for (const [type, count] of Object.entries(parsed.unknownRecordTypes)) unknownRecordTypes.set(type, (unknownRecordTypes.get(type) ?? 0) + count);
+    for (const [type, count] of Object.entries(parsed.unknownRecordTypes))
+      unknownRecordTypes.set(type, (unknownRecordTypes.get(type) ?? 0) + count);
     const key = `${parsed.provider} ${parsed.sessionId}`;
     const earlier = sessions.get(key);
-    if (earlier) problems.push({ file, line: null, reason: `the same ${parsed.provider} session as ${earlier.file}: not imported twice` });
+    if (earlier)
+      problems.push({
+        file,
+        line: null,
+        reason: `the same ${parsed.provider} session as ${earlier.file}: not imported twice`,
+      });
     else sessions.set(key, { file, parsed, holderThreadId: null, providerThreadId: null, runs: 0 });
   }
   return [...sessions.values()];
@@ -187,7 +225,13 @@ function runInput(run: ImportedRun, sourceKey: string): ImportedRunInput {
     error: failure?.text ?? null,
     facts: run.facts.map((fact) => {
       const file = fileOf(fact);
-      return { kind: upper(fact.kind), text: fact.text, key: fact.key, status: fact.status, ...(file && { file: { ...file, change: upper(file.change) } }) };
+      return {
+        kind: upper(fact.kind),
+        text: fact.text,
+        key: fact.key,
+        status: fact.status,
+        ...(file && { file: { ...file, change: upper(file.change) } }),
+      };
     }),
   };
 }
@@ -198,7 +242,12 @@ function upper<T extends string>(value: T): Uppercase<T> {
 }
 
 async function holderOf(client: ThreadlineClient, session: ParsedSession): Promise<string | null> {
-  const holders = (await client.request(ProviderThreadsByNativeRefDocument, { provider: session.provider, nativeThreadRef: session.sessionId })).providerThreadsByNativeRef;
+  const holders = (
+    await client.request(ProviderThreadsByNativeRefDocument, {
+      provider: session.provider,
+      nativeThreadRef: session.sessionId,
+    })
+  ).providerThreadsByNativeRef;
   return holders[0]?.threadId ?? null;
 }
 
@@ -207,12 +256,19 @@ async function holderOf(client: ThreadlineClient, session: ParsedSession): Promi
  * earliest (none without sessions); otherwise the thread new sessions go to: --thread, else the one
  * holding the earliest held session, else a new thread named after the first session.
  */
-async function targetThread(client: ThreadlineClient, sessions: Session[], turns: Turn[], requested: string | undefined): Promise<string | null> {
+async function targetThread(
+  client: ThreadlineClient,
+  sessions: Session[],
+  turns: Turn[],
+  requested: string | undefined,
+): Promise<string | null> {
   const held = turns.find((turn) => turn.session.holderThreadId !== null)?.session.holderThreadId ?? null;
   const anyNew = sessions.some((session) => session.holderThreadId === null);
   if (!anyNew) return held;
   // createThread answers with an existing thread unchanged, title included.
-  if (requested !== undefined) return (await client.request(CreateThreadDocument, { input: { id: requested, title: titleOf(turns[0]!) } })).createThread.id;
+  if (requested !== undefined)
+    return (await client.request(CreateThreadDocument, { input: { id: requested, title: titleOf(turns[0]!) } }))
+      .createThread.id;
   if (held !== null) return held;
   return (await client.request(CreateThreadDocument, { input: { title: titleOf(turns[0]!) } })).createThread.id;
 }
@@ -233,7 +289,9 @@ async function createProviderThreads(client: ThreadlineClient, threadId: string,
   const fresh = sessions.filter((session) => session.holderThreadId === null);
   fresh.sort((a, b) => byTime(a.parsed.runs.at(-1)!.startedAt, b.parsed.runs.at(-1)!.startedAt));
   for (const session of fresh) {
-    session.providerThreadId = (await client.request(ImportRunsDocument, { input: importInput(session, threadId, []) })).importRuns.providerThread.id;
+    session.providerThreadId = (
+      await client.request(ImportRunsDocument, { input: importInput(session, threadId, []) })
+    ).importRuns.providerThread.id;
   }
 }
 
@@ -266,7 +324,13 @@ function parseOptions(argv: string[]): Options | string {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { url: { type: 'string' }, token: { type: 'string' }, thread: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        url: { type: 'string' },
+        token: { type: 'string' },
+        thread: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
     });
     if (values.help) return USAGE;
@@ -288,17 +352,25 @@ function progressLine(): (done: number, total: number) => void {
   return (done, total) => {
     if (total <= MAX_IMPORTED_RUNS) return;
     const end = done === total ? '\n' : '';
-    process.stderr.write(process.stderr.isTTY ? `\rimport: ${done} of ${total} runs${end}` : `import: ${done} of ${total} runs\n`);
+    process.stderr.write(
+      process.stderr.isTTY ? `\rimport: ${done} of ${total} runs${end}` : `import: ${done} of ${total} runs\n`,
+    );
   };
 }
 
 function printSummary(options: Options, summary: ImportSummary, skipped: number): void {
   const { threadId, runsImported, runsAlreadyPresent, providerThreads, problems } = summary;
-  console.log(threadId === null ? 'No runs to import.' : `Imported ${runsImported} run(s) into thread ${threadId} (${runsAlreadyPresent} already there).`);
-  for (const pt of providerThreads) console.log(`  ${pt.provider} session ${pt.nativeThreadRef}: ${pt.runs} run(s), provider thread ${pt.id}`);
+  console.log(
+    threadId === null
+      ? 'No runs to import.'
+      : `Imported ${runsImported} run(s) into thread ${threadId} (${runsAlreadyPresent} already there).`,
+  );
+  for (const pt of providerThreads)
+    console.log(`  ${pt.provider} session ${pt.nativeThreadRef}: ${pt.runs} run(s), provider thread ${pt.id}`);
   if (skipped > 0) console.log(`  ${skipped} session(s) without a turn: nothing to import`);
   if (problems.length > 0) console.log(`Problems (${problems.length}):`);
-  for (const problem of problems) console.log(`  ${problem.file}${problem.line === null ? '' : `:${problem.line}`}: ${problem.reason}`);
+  for (const problem of problems)
+    console.log(`  ${problem.file}${problem.line === null ? '' : `:${problem.line}`}: ${problem.reason}`);
   if (threadId !== null) console.log(`Viewer: ${viewerUrl(options.url, threadId)}`);
 }
 
@@ -310,7 +382,8 @@ function describeUnknown(counts: Map<string, number>): string | null {
 function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause as { code?: string; message?: string } | undefined;
-  if (cause?.code === 'ECONNREFUSED') return 'No Threadline service answers there: start one with `npm start`, or pass --url.';
+  if (cause?.code === 'ECONNREFUSED')
+    return 'No Threadline service answers there: start one with `npm start`, or pass --url.';
   return cause?.message ? `${error.message}: ${cause.message}` : error.message;
 }
 

@@ -10,7 +10,17 @@
  * digits), else taken as strings. Parameters a query documents with a default may be left out.
  */
 import { SINGLE_TENANT } from '../src/config.js';
-import { ArgumentError, documentedParameters, formatCsv, formatTable, parseAssignments, resolveParameters, TABLE_VIEWS, TABLE_WIDTH, usageOf } from '../src/analytics/format.js';
+import {
+  ArgumentError,
+  documentedParameters,
+  formatCsv,
+  formatTable,
+  parseAssignments,
+  resolveParameters,
+  TABLE_VIEWS,
+  TABLE_WIDTH,
+  usageOf,
+} from '../src/analytics/format.js';
 import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
 import { Graph } from '../src/graph/transactions.js';
@@ -28,7 +38,9 @@ interface Invocation {
 }
 
 function usage(): string {
-  const lines = analyticsQueryNames().map((name) => `  ${name.padEnd(24)} ${usageOf(documentedParameters(cypher(`analytics/${name}`)))}`);
+  const lines = analyticsQueryNames().map(
+    (name) => `  ${name.padEnd(24)} ${usageOf(documentedParameters(cypher(`analytics/${name}`)))}`,
+  );
   return [
     'Usage: npm run query -- <name> [key=value ...] [--tenant T] [--json | --csv]',
     '',
@@ -62,7 +74,8 @@ function parseArgs(argv: readonly string[]): Invocation | 'help' {
   }
   const [name, ...assignments] = positional;
   if (!name) return 'help';
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(tenant)) throw new UsageError(`Bad tenant ${JSON.stringify(tenant)}: letters, digits, _ or -`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(tenant))
+    throw new UsageError(`Bad tenant ${JSON.stringify(tenant)}: letters, digits, _ or -`);
   if (!analyticsQueryNames().includes(name)) {
     throw new UsageError(`Unknown query ${JSON.stringify(name)}. Available: ${analyticsQueryNames().join(', ')}`);
   }
@@ -94,7 +107,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const { driver, config } = neo4j;
   try {
-    const rows = await runAnalyticsQuery(new Graph(driver, config.neo4j.database, invocation.tenant), invocation.name, params);
+    const rows = await runAnalyticsQuery(
+      new Graph(driver, config.neo4j.database, invocation.tenant),
+      invocation.name,
+      params,
+    );
     if (invocation.output === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     else if (invocation.output === 'csv') process.stdout.write(formatCsv(rows));
     else {
@@ -106,7 +123,9 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    console.error(`npm run query: ${invocation.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `npm run query: ${invocation.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 1;
   } finally {
     await driver.close();

@@ -25,7 +25,13 @@ async function main(): Promise<number> {
   let values: { from?: string; store?: string; force?: boolean; 'no-check'?: boolean; help?: boolean };
   try {
     ({ values } = parseArgs({
-      options: { from: { type: 'string' }, store: { type: 'string' }, force: { type: 'boolean' }, 'no-check': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        from: { type: 'string' },
+        store: { type: 'string' },
+        force: { type: 'boolean' },
+        'no-check': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: false,
     }));
   } catch (error) {
@@ -54,7 +60,9 @@ async function main(): Promise<number> {
   const { home } = store;
   const started = Date.now();
   await loadStore({ from: values.from, home, replace: values.force ?? false });
-  console.log(`Restored ${path.resolve(values.from)} into ${path.resolve(home)} (${((Date.now() - started) / 1000).toFixed(1)} s).`);
+  console.log(
+    `Restored ${path.resolve(values.from)} into ${path.resolve(home)} (${((Date.now() - started) / 1000).toFixed(1)} s).`,
+  );
   if (values['no-check']) return 0;
   return reportStoreCheck(home);
 }

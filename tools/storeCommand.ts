@@ -10,9 +10,16 @@ import { checkStore, describeStoreCheck, StoreBackupError } from '../src/graph/s
  * The Neo4j home to `verb` (back up, restore): `store`, else the local Neo4j's own, which npm start
  * must not be running. `elsewhere` tells what to do when NEO4J_URI names another Neo4j.
  */
-export async function stoppedStoreHome(config: Config, store: string | undefined, verb: string, elsewhere: string): Promise<{ home: string } | { problem: string }> {
+export async function stoppedStoreHome(
+  config: Config,
+  store: string | undefined,
+  verb: string,
+  elsewhere: string,
+): Promise<{ home: string } | { problem: string }> {
   if (config.neo4j.uri !== null && store === undefined) {
-    return { problem: `NEO4J_URI is set, so the service does not use the local Neo4j. ${elsewhere} See docs/reliability.md, "Backups".` };
+    return {
+      problem: `NEO4J_URI is set, so the service does not use the local Neo4j. ${elsewhere} See docs/reliability.md, "Backups".`,
+    };
   }
   const home = store ?? path.join(config.dataDir, 'neo4j');
   const running = store === undefined ? await readLocalNeo4jRecord(config.dataDir) : null;

@@ -102,13 +102,22 @@ export function isSetByTheService(name: string): boolean {
 export function resolveParameters(text: string, given: Record<string, unknown>): Record<string, unknown> {
   if ('tenant' in given) throw new ArgumentError('The tenant is not a parameter: use --tenant <id>');
   const fixed = Object.keys(given).filter((name) => isSetByTheService(name));
-  if (fixed.length > 0) throw new ArgumentError(`${fixed.join(', ')} ${fixed.length > 1 ? 'are' : 'is'} set by the service, not a parameter`);
+  if (fixed.length > 0)
+    throw new ArgumentError(
+      `${fixed.join(', ')} ${fixed.length > 1 ? 'are' : 'is'} set by the service, not a parameter`,
+    );
   const documented = new Map(documentedParameters(text).map((parameter) => [parameter.name, parameter]));
   // In the header's order, then any the header does not document.
   const referenced = referencedParameters(text).filter((name) => !isSetByTheService(name));
-  const used = [...[...documented.keys()].filter((name) => referenced.includes(name)), ...referenced.filter((name) => !documented.has(name))];
+  const used = [
+    ...[...documented.keys()].filter((name) => referenced.includes(name)),
+    ...referenced.filter((name) => !documented.has(name)),
+  ];
   const unknown = Object.keys(given).filter((name) => !used.includes(name));
-  if (unknown.length > 0) throw new ArgumentError(`Unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; this query takes ${describe(used, documented)}`);
+  if (unknown.length > 0)
+    throw new ArgumentError(
+      `Unknown parameter${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; this query takes ${describe(used, documented)}`,
+    );
   const params: Record<string, unknown> = {};
   const missing: string[] = [];
   for (const name of used) {
@@ -116,7 +125,10 @@ export function resolveParameters(text: string, given: Record<string, unknown>):
     else if (documented.get(name)?.default !== undefined) params[name] = documented.get(name)!.default;
     else missing.push(name);
   }
-  if (missing.length > 0) throw new ArgumentError(`Missing parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')}; this query takes ${describe(used, documented)}`);
+  if (missing.length > 0)
+    throw new ArgumentError(
+      `Missing parameter${missing.length > 1 ? 's' : ''} ${missing.join(', ')}; this query takes ${describe(used, documented)}`,
+    );
   return params;
 }
 
@@ -126,7 +138,9 @@ function describe(used: string[], documented: Map<string, QueryParameter>): stri
     .map((name) => {
       const parameter = documented.get(name);
       const assignment = `${name}=${placeholder(parameter)}`;
-      return parameter?.default !== undefined ? `${assignment} (default ${JSON.stringify(parameter.default)})` : assignment;
+      return parameter?.default !== undefined
+        ? `${assignment} (default ${JSON.stringify(parameter.default)})`
+        : assignment;
     })
     .join(' ');
 }
@@ -139,7 +153,11 @@ export function placeholder(parameter: QueryParameter | undefined): string {
 /** How a query is called: `name=<placeholder>` for required parameters, `[name=<default>]` for the others. */
 export function usageOf(parameters: readonly QueryParameter[]): string {
   return parameters
-    .map((parameter) => (parameter.default !== undefined ? `[${parameter.name}=${JSON.stringify(parameter.default)}]` : `${parameter.name}=${placeholder(parameter)}`))
+    .map((parameter) =>
+      parameter.default !== undefined
+        ? `[${parameter.name}=${JSON.stringify(parameter.default)}]`
+        : `${parameter.name}=${placeholder(parameter)}`,
+    )
     .join(' ');
 }
 
@@ -167,15 +185,22 @@ export function formatTable(rows: readonly Row[], width = TABLE_WIDTH): string {
   if (rows.length === 0) return '(no rows)\n';
   const columns = columnsOf(rows);
   const cells = rows.map((row) => columns.map((column) => cellText(row[column]).replace(/\r?\n/g, '\\n')));
-  const numeric = columns.map((column) => rows.every((row) => row[column] === null || row[column] === undefined || typeof row[column] === 'number'));
+  const numeric = columns.map((column) =>
+    rows.every((row) => row[column] === null || row[column] === undefined || typeof row[column] === 'number'),
+  );
   const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((line) => line[i]!.length)));
-  if (widths.reduce((sum, columnWidth) => sum + columnWidth, 2 * (columns.length - 1)) > width) return formatRecords(rows, width);
+  if (widths.reduce((sum, columnWidth) => sum + columnWidth, 2 * (columns.length - 1)) > width)
+    return formatRecords(rows, width);
   const render = (line: string[]) =>
     line
       .map((text, i) => (numeric[i] ? text.padStart(widths[i]!) : text.padEnd(widths[i]!)))
       .join('  ')
       .trimEnd();
-  const lines = [render(columns), widths.map((columnWidth) => '-'.repeat(columnWidth)).join('  '), ...cells.map(render)];
+  const lines = [
+    render(columns),
+    widths.map((columnWidth) => '-'.repeat(columnWidth)).join('  '),
+    ...cells.map(render),
+  ];
   return `${lines.join('\n')}\n${rowCount(rows)}\n`;
 }
 
@@ -194,7 +219,9 @@ export function formatRecords(rows: readonly Row[], width = TABLE_WIDTH): string
     const head = `-[ ${index + 1} ]`;
     lines.push(head + '-'.repeat(Math.max(0, width - head.length)));
     for (const column of columns) {
-      wrap(cellText(row[column]).replace(/\r?\n/g, '\\n'), room).forEach((part, i) => lines.push(`${i === 0 ? column.padEnd(label) : ' '.repeat(label)}  ${part}`.trimEnd()));
+      wrap(cellText(row[column]).replace(/\r?\n/g, '\\n'), room).forEach((part, i) =>
+        lines.push(`${i === 0 ? column.padEnd(label) : ' '.repeat(label)}  ${part}`.trimEnd()),
+      );
     }
   });
   return `${lines.join('\n')}\n${rowCount(rows)}\n`;
@@ -227,20 +254,27 @@ function rowCount(rows: readonly Row[]): string {
 function coverageMatrixView(rows: readonly Row[]): Row[] {
   return rows.map((row) => {
     const view: Row = { ordinal: row.ordinal, provider: row.provider, status: row.status };
-    for (const cell of (Array.isArray(row.cells) ? row.cells : []) as { caption?: unknown; kind?: unknown }[]) view[String(cell.caption)] = cell.kind;
+    for (const cell of (Array.isArray(row.cells) ? row.cells : []) as { caption?: unknown; kind?: unknown }[])
+      view[String(cell.caption)] = cell.kind;
     return view;
   });
 }
 
 /** Queries whose table is a view of their rows, with a line saying what the view leaves out. */
 export const TABLE_VIEWS: Record<string, { view: (rows: readonly Row[]) => Row[]; note: string }> = {
-  'coverage-matrix': { view: coverageMatrixView, note: 'One column per provider thread of the page ($columnsFrom, $columns); the run and provider thread ids are in --json and --csv.' },
+  'coverage-matrix': {
+    view: coverageMatrixView,
+    note: 'One column per provider thread of the page ($columnsFrom, $columns); the run and provider thread ids are in --json and --csv.',
+  },
 };
 
 /** RFC 4180 CSV with a header line; fields with a comma, quote or line break are quoted. */
 export function formatCsv(rows: readonly Row[]): string {
   const columns = columnsOf(rows);
   const field = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-  const lines = [columns.map(field).join(','), ...rows.map((row) => columns.map((column) => field(cellText(row[column]))).join(','))];
+  const lines = [
+    columns.map(field).join(','),
+    ...rows.map((row) => columns.map((column) => field(cellText(row[column]))).join(',')),
+  ];
   return `${lines.join('\r\n')}\r\n`;
 }

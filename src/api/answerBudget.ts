@@ -8,7 +8,13 @@
 //    this never refuses an answer that would have fitted.
 // Once either counter passes the limit, every later field and read fails at once, and the answer is
 // replaced by the one RESPONSE_TOO_LARGE error (src/server/answerLimit.ts).
-import { Kind, type GraphQLLeafType, type GraphQLOutputType, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  type GraphQLLeafType,
+  type GraphQLOutputType,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
 import { responseTooLarge, type ThreadlineError } from '../domain/errors.js';
 
 /** `{"data":` and its closing `}`, the root object's braces less the comma its last field counts, and Apollo's final newline. */
@@ -113,7 +119,8 @@ export function fieldBytes(info: GraphQLResolveInfo, value: unknown): number {
       for (const inner of items) bytes += valueBytes((nullable as { ofType: GraphQLOutputType }).ofType, inner) + 1;
       return bytes;
     }
-    if (kind === 'GraphQLScalarType' || kind === 'GraphQLEnumType') return jsonBytes((nullable as GraphQLLeafType).serialize(item));
+    if (kind === 'GraphQLScalarType' || kind === 'GraphQLEnumType')
+      return jsonBytes((nullable as GraphQLLeafType).serialize(item));
     return objectOverhead(kind === 'GraphQLObjectType' ? (nullable as { name: string }).name : '');
   };
   return String(info.path.key).length + 4 + valueBytes(info.returnType, value);

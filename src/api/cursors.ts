@@ -6,7 +6,11 @@ export function encodeCursor(position: unknown): string {
   return Buffer.from(JSON.stringify(position)).toString('base64url');
 }
 
-export function decodeCursor<T>(field: string, cursor: string | null | undefined, isValid: (value: unknown) => value is T): T | null {
+export function decodeCursor<T>(
+  field: string,
+  cursor: string | null | undefined,
+  isValid: (value: unknown) => value is T,
+): T | null {
   if (cursor === null || cursor === undefined) return null;
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

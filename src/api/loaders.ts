@@ -13,8 +13,21 @@ import type {
   TransferRecord,
 } from '../domain/records.js';
 import { handoffsByIds, handoffsByThreads, transfersByThreads } from '../graph/repositories/handoffs.js';
-import { coverageByIds, providerThreadsByIds, providerThreadsByThreads } from '../graph/repositories/providerThreads.js';
-import { checkpointsByRuns, factChars, factCounts, factsByRuns, listedRunsByIds, runTextLengths, runTexts, type FactSlice } from '../graph/repositories/runs.js';
+import {
+  coverageByIds,
+  providerThreadsByIds,
+  providerThreadsByThreads,
+} from '../graph/repositories/providerThreads.js';
+import {
+  checkpointsByRuns,
+  factChars,
+  factCounts,
+  factsByRuns,
+  listedRunsByIds,
+  runTextLengths,
+  runTexts,
+  type FactSlice,
+} from '../graph/repositories/runs.js';
 import { latestCheckpoints, threadsByIds } from '../graph/repositories/threads.js';
 import type { Graph, Tx } from '../graph/transactions.js';
 import type { AnswerBudget } from './answerBudget.js';
@@ -64,7 +77,12 @@ function runTextLoaders(graph: Graph, budget: AnswerBudget) {
         chars += maxChars === null ? (length ?? 0) : Math.min(length ?? 0, maxChars);
       }
       budget.reading(chars);
-      const requests = keys.map((key) => ({ key: `${textKey(key)} ${key.maxChars}`, runId: key.runId, field: key.field, maxChars: key.maxChars }));
+      const requests = keys.map((key) => ({
+        key: `${textKey(key)} ${key.maxChars}`,
+        runId: key.runId,
+        field: key.field,
+        maxChars: key.maxChars,
+      }));
       const found = await graph.read((tx) => runTexts(tx, requests));
       return requests.map((request) => found.get(request.key) ?? null);
     },

@@ -14,10 +14,20 @@ export interface RawEvents {
 export function rawEventFacts(rawEvents: RawEvents | null | undefined): NewRunFact[] {
   if (!rawEvents) return [];
   const read = factsOfTurn(rawEvents.format, jsonLines('rawEvents.lines', rawEvents.lines));
-  if ('facts' in read) return read.facts.map((fact) => ({ kind: fact.kind, text: fact.text, key: fact.key, status: fact.status, file: fileOf(fact) }));
+  if ('facts' in read)
+    return read.facts.map((fact) => ({
+      kind: fact.kind,
+      text: fact.text,
+      key: fact.key,
+      status: fact.status,
+      file: fileOf(fact),
+    }));
   switch (read.refusal) {
     case 'format':
-      throw badInput('rawEvents.format', `the lines are not ${rawEvents.format.toUpperCase()} records${read.detected ? ` (they look like ${read.detected.toUpperCase()} records)` : ''}`);
+      throw badInput(
+        'rawEvents.format',
+        `the lines are not ${rawEvents.format.toUpperCase()} records${read.detected ? ` (they look like ${read.detected.toUpperCase()} records)` : ''}`,
+      );
     case 'line':
       throw badInput(`rawEvents.lines[${read.problem.line - 1}]`, read.problem.reason);
     case 'no_turn':

@@ -9,7 +9,8 @@ const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 /** A field's maxChars argument: null (the whole text) or a whole number of characters from 0 up. */
 export function maxCharsArgument(value: number | null | undefined): number | null {
   if (value === null || value === undefined) return null;
-  if (!Number.isInteger(value) || value < 0) throw badInput('maxChars', `must be a whole number from 0 up (got ${value})`);
+  if (!Number.isInteger(value) || value < 0)
+    throw badInput('maxChars', `must be a whole number from 0 up (got ${value})`);
   return value;
 }
 

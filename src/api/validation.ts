@@ -87,7 +87,8 @@ export interface FactInput {
 export function factsOf(field: string, facts: readonly FactInput[] | null | undefined): NewRunFact[] {
   return listOf(field, facts, LIMITS.facts).map((fact, index) => {
     const at = `${field}[${index}]`;
-    if (fact.file && fact.kind !== 'file_change') throw badInput(`${at}.file`, 'only a FILE_CHANGE fact carries a file');
+    if (fact.file && fact.kind !== 'file_change')
+      throw badInput(`${at}.file`, 'only a FILE_CHANGE fact carries a file');
     const file = fact.file ? fileChangeOf(`${at}.file`, fact.file) : null;
     return {
       kind: fact.kind,
@@ -105,7 +106,11 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?
 /** An ISO-8601 date-time with an offset, as UTC with milliseconds (so that two compare as strings). */
 export function dateTime(field: string, value: unknown): string {
   const time = typeof value === 'string' && ISO_DATE_TIME.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(time)) throw badInput(field, `must be an ISO-8601 date-time with an offset, such as 2026-01-31T09:15:00Z (got ${JSON.stringify(value)?.slice(0, 100)})`);
+  if (Number.isNaN(time))
+    throw badInput(
+      field,
+      `must be an ISO-8601 date-time with an offset, such as 2026-01-31T09:15:00Z (got ${JSON.stringify(value)?.slice(0, 100)})`,
+    );
   return new Date(time).toISOString();
 }
 

@@ -34,7 +34,11 @@ export function coverageOf(known: KnownRuns, history: Ranges): CoverageRecord {
  * The highest ordinal a provider thread knows: its last native run, the end of its standing
  * handoffs' ranges, or the fork point it inherited through. The planner's delta starts after it.
  */
-export function coveredThrough(lastRunOrdinal: number | null, handoffCoveredThrough: number | null, inheritedThroughOrdinal: number | null): number {
+export function coveredThrough(
+  lastRunOrdinal: number | null,
+  handoffCoveredThrough: number | null,
+  inheritedThroughOrdinal: number | null,
+): number {
   return Math.max(lastRunOrdinal ?? 0, handoffCoveredThrough ?? 0, inheritedThroughOrdinal ?? 0);
 }
 
@@ -75,8 +79,15 @@ export function turnsDroppedByRollback(served: Ranges, toOrdinal: number): numbe
  * thread keeps something at or below the rollback point; a thread left with nothing has no state to
  * roll back to, and one whose provider cannot roll back diverges.
  */
-export function rollbackActionFor(canRollbackThread: boolean, served: Ranges, inheritedThroughOrdinal: number | null, toOrdinal: number): ProviderRollbackAction {
-  return canRollbackThread && keepsSomethingAt(served, inheritedThroughOrdinal, toOrdinal) ? 'rolled_back' : 'divergent';
+export function rollbackActionFor(
+  canRollbackThread: boolean,
+  served: Ranges,
+  inheritedThroughOrdinal: number | null,
+  toOrdinal: number,
+): ProviderRollbackAction {
+  return canRollbackThread && keepsSomethingAt(served, inheritedThroughOrdinal, toOrdinal)
+    ? 'rolled_back'
+    : 'divergent';
 }
 
 function keepsSomethingAt(served: Ranges, inheritedThroughOrdinal: number | null, toOrdinal: number): boolean {
@@ -85,11 +96,20 @@ function keepsSomethingAt(served: Ranges, inheritedThroughOrdinal: number | null
 }
 
 /** Why a rollback left the provider thread rolled back or divergent, in words for its statusReason. */
-export function rollbackReasonFor(canRollbackThread: boolean, served: Ranges, inheritedThroughOrdinal: number | null, toOrdinal: number): string {
+export function rollbackReasonFor(
+  canRollbackThread: boolean,
+  served: Ranges,
+  inheritedThroughOrdinal: number | null,
+  toOrdinal: number,
+): string {
   const dropped = turnsDroppedByRollback(served, toOrdinal);
-  const what = dropped > 0 ? `The rollback to run ${toOrdinal} took ${dropped} of its own turns` : `The rollback to run ${toOrdinal} withdrew a handoff it had received`;
-  if (!keepsSomethingAt(served, inheritedThroughOrdinal, toOrdinal)) return `${what}, and it knew nothing at or before run ${toOrdinal}: divergent, a new provider thread takes over.`;
-  if (!canRollbackThread) return `${what}; its provider cannot roll back natively: divergent, a new provider thread takes over.`;
+  const what =
+    dropped > 0
+      ? `The rollback to run ${toOrdinal} took ${dropped} of its own turns`
+      : `The rollback to run ${toOrdinal} withdrew a handoff it had received`;
+  if (!keepsSomethingAt(served, inheritedThroughOrdinal, toOrdinal))
+    return `${what}, and it knew nothing at or before run ${toOrdinal}: divergent, a new provider thread takes over.`;
+  if (!canRollbackThread)
+    return `${what}; its provider cannot roll back natively: divergent, a new provider thread takes over.`;
   return `${what}; its provider rolls back natively: awaiting confirmProviderRollback or reportProviderRollbackFailure.`;
 }
-

@@ -37,7 +37,8 @@ export const notFound = (what: string, id: string) => {
   return new ThreadlineError('NOT_FOUND', `${what} ${JSON.stringify(shown)} not found.`, { id: shown });
 };
 
-export const badInput = (field: string, message: string) => new ThreadlineError('BAD_USER_INPUT', `${field}: ${message}`, { field });
+export const badInput = (field: string, message: string) =>
+  new ThreadlineError('BAD_USER_INPUT', `${field}: ${message}`, { field });
 
 /** An answer that would pass the service's size limit: refused whole, before or while it is built. */
 export const responseTooLarge = (limitBytes: number) =>

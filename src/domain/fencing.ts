@@ -8,7 +8,12 @@ import { ThreadlineError, badInput } from './errors.js';
 import type { ProviderThreadAction, ProviderThreadRecord, ProviderThreadStatus, RunRecord } from './records.js';
 
 /** A provider thread in one of these was replaced: nothing more is recorded from its sessions. */
-const REPLACED_PROVIDER_THREAD_STATUSES: ReadonlySet<ProviderThreadStatus> = new Set(['stale', 'resume_failed', 'divergent', 'rolled_back']);
+const REPLACED_PROVIDER_THREAD_STATUSES: ReadonlySet<ProviderThreadStatus> = new Set([
+  'stale',
+  'resume_failed',
+  'divergent',
+  'rolled_back',
+]);
 
 export interface DispatchToken {
   runId: string;
@@ -25,7 +30,8 @@ export function fencingTokenOf(run: Pick<RunRecord, 'id' | 'dispatchEpoch'>): st
 export function parseFencingToken(token: string): DispatchToken {
   const at = token.lastIndexOf(SEPARATOR);
   const epoch = Number(token.slice(at + 1));
-  if (at <= 0 || !Number.isSafeInteger(epoch) || epoch < 1) throw badInput('fencingToken', 'is not a token this service gave out (echo Dispatch.fencingToken as given)');
+  if (at <= 0 || !Number.isSafeInteger(epoch) || epoch < 1)
+    throw badInput('fencingToken', 'is not a token this service gave out (echo Dispatch.fencingToken as given)');
   return { runId: token.slice(0, at), epoch };
 }
 
@@ -41,16 +47,34 @@ export function assertCurrentDispatch(
   boundProviderThreadId: string | null = null,
 ): void {
   if (token.runId !== run.id) throw badInput('fencingToken', `belongs to another run than ${run.id}`);
-  if (token.epoch > run.dispatchEpoch) throw badInput('fencingToken', 'is not a token this service gave out (echo Dispatch.fencingToken as given)');
-  const details = { runId: run.id, providerThreadId: run.providerThreadId, currentEpoch: run.dispatchEpoch, tokenEpoch: token.epoch };
+  if (token.epoch > run.dispatchEpoch)
+    throw badInput('fencingToken', 'is not a token this service gave out (echo Dispatch.fencingToken as given)');
+  const details = {
+    runId: run.id,
+    providerThreadId: run.providerThreadId,
+    currentEpoch: run.dispatchEpoch,
+    tokenEpoch: token.epoch,
+  };
   if (token.epoch < run.dispatchEpoch) {
-    throw new ThreadlineError('STALE_DISPATCH', `Dispatch ${token.epoch} of run ${run.id} was replaced by dispatch ${run.dispatchEpoch} (provider thread ${run.providerThreadId}); nothing was recorded.`, details);
+    throw new ThreadlineError(
+      'STALE_DISPATCH',
+      `Dispatch ${token.epoch} of run ${run.id} was replaced by dispatch ${run.dispatchEpoch} (provider thread ${run.providerThreadId}); nothing was recorded.`,
+      details,
+    );
   }
   if (boundProviderThreadId !== null && boundProviderThreadId !== run.providerThreadId) {
-    throw new ThreadlineError('STALE_DISPATCH', `Run ${run.id} is served by provider thread ${run.providerThreadId}, not ${boundProviderThreadId}; nothing was recorded.`, details);
+    throw new ThreadlineError(
+      'STALE_DISPATCH',
+      `Run ${run.id} is served by provider thread ${run.providerThreadId}, not ${boundProviderThreadId}; nothing was recorded.`,
+      details,
+    );
   }
   if (REPLACED_PROVIDER_THREAD_STATUSES.has(providerThread.status)) {
-    throw new ThreadlineError('STALE_DISPATCH', `Provider thread ${providerThread.id} of run ${run.id} was replaced (${providerThread.status}); nothing was recorded.`, details);
+    throw new ThreadlineError(
+      'STALE_DISPATCH',
+      `Provider thread ${providerThread.id} of run ${run.id} was replaced (${providerThread.status}); nothing was recorded.`,
+      details,
+    );
   }
 }
 
@@ -59,8 +83,16 @@ export function assertCurrentDispatch(
  * `dispatchedNativeRef`, and the provider reports another one. Real agent apps do this when they
  * silently start a fresh session; it is not the same continuity, so it is a resume failure.
  */
-export function resumedBlank(action: ProviderThreadAction, dispatchedNativeRef: string | null, boundNativeRef: string): boolean {
-  return (action === 'resume' || action === 'reuse') && dispatchedNativeRef !== null && dispatchedNativeRef !== boundNativeRef;
+export function resumedBlank(
+  action: ProviderThreadAction,
+  dispatchedNativeRef: string | null,
+  boundNativeRef: string,
+): boolean {
+  return (
+    (action === 'resume' || action === 'reuse') &&
+    dispatchedNativeRef !== null &&
+    dispatchedNativeRef !== boundNativeRef
+  );
 }
 
 export function resumedBlankError(dispatchedNativeRef: string, boundNativeRef: string): string {

@@ -20,7 +20,9 @@ const UNFORKABLE_STATUSES = new Set(['divergent', 'stale', 'resume_failed', 'rol
 
 export function resolveFork(fork: PendingFork, request: PlanRequest): ForkResolution {
   const source = fork.sourceProviderThread;
-  const why = source ? whyNotNative(fork, source, request) : 'the fork starts from a checkpoint, with no provider thread to fork';
+  const why = source
+    ? whyNotNative(fork, source, request)
+    : 'the fork starts from a checkpoint, with no provider thread to fork';
   if (source && why === null) {
     return {
       kind: 'native',
@@ -29,18 +31,31 @@ export function resolveFork(fork: PendingFork, request: PlanRequest): ForkResolu
     };
   }
   return fork.fromCheckpoint
-    ? { kind: 'portable', strategy: 'checkpoint_summary', resolution: 'checkpoint_context', reason: `The fork gets a checkpoint summary: ${why}.` }
-    : { kind: 'portable', strategy: 'full_thread_summary', resolution: 'portable_context', reason: `The fork gets portable context: ${why}.` };
+    ? {
+        kind: 'portable',
+        strategy: 'checkpoint_summary',
+        resolution: 'checkpoint_context',
+        reason: `The fork gets a checkpoint summary: ${why}.`,
+      }
+    : {
+        kind: 'portable',
+        strategy: 'full_thread_summary',
+        resolution: 'portable_context',
+        reason: `The fork gets portable context: ${why}.`,
+      };
 }
 
 function whyNotNative(fork: PendingFork, source: ProviderThreadRecord, request: PlanRequest): string | null {
   const capabilities = request.provider.capabilities;
-  if (source.provider !== request.provider.id) return `the source point was served by ${source.provider}, not ${request.provider.id}`;
+  if (source.provider !== request.provider.id)
+    return `the source point was served by ${source.provider}, not ${request.provider.id}`;
   if (!capabilities.canForkThread) return `${request.provider.id} cannot fork threads`;
   const isLatestTurn = source.lastRunOrdinal === fork.sourceRunOrdinal;
   if (!isLatestTurn && !capabilities.canForkFromTurn) return `${request.provider.id} cannot fork from an earlier turn`;
-  if (capabilities.nativeThreadIds !== 'strong' || source.nativeThreadRef === null) return `provider thread ${source.id} has no reliable native id`;
-  if (UNFORKABLE_STATUSES.has(source.status)) return `provider thread ${source.id} is ${source.status.replace('_', ' ')}`;
+  if (capabilities.nativeThreadIds !== 'strong' || source.nativeThreadRef === null)
+    return `provider thread ${source.id} has no reliable native id`;
+  if (UNFORKABLE_STATUSES.has(source.status))
+    return `provider thread ${source.id} is ${source.status.replace('_', ' ')}`;
   if (request.cleanContext) return 'a clean context was requested';
   return configIncompatibility(source, request);
 }

@@ -39,7 +39,12 @@ export interface ThreadHistory {
 
 /** The segments that hold the thread's history within range, oldest first. */
 export function segmentsFor(thread: ThreadHistory, range: OrdinalRange): HistorySegment[] {
-  const own: HistorySegment = { threadId: thread.id, from: thread.forkOrdinal + 1, to: Number.MAX_SAFE_INTEGER, asOf: null };
+  const own: HistorySegment = {
+    threadId: thread.id,
+    from: thread.forkOrdinal + 1,
+    to: Number.MAX_SAFE_INTEGER,
+    asOf: null,
+  };
   return [...thread.inherited, own]
     .map((segment) => ({ ...segment, from: Math.max(segment.from, range.from), to: Math.min(segment.to, range.to) }))
     .filter((segment) => segment.from <= segment.to);
@@ -87,7 +92,10 @@ export function rangeEnds(thread: ThreadHistory, range: OrdinalRange): RunAt[] {
   const first = pieces[0];
   const last = pieces[pieces.length - 1];
   if (!first || !last) return [];
-  const ends = [{ threadId: first.threadId, ordinal: first.from }, { threadId: last.threadId, ordinal: last.to }];
+  const ends = [
+    { threadId: first.threadId, ordinal: first.from },
+    { threadId: last.threadId, ordinal: last.to },
+  ];
   return ends[0]!.ordinal === ends[1]!.ordinal ? [ends[0]!] : ends;
 }
 

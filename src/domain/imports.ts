@@ -60,11 +60,18 @@ export function importedRunPlan(action: ProviderThreadAction, providerThreadId: 
 export function checkImportedRuns(runs: readonly ImportedRunInput[]): void {
   const keys = new Set<string>();
   runs.forEach((run, index) => {
-    if (keys.has(run.sourceKey)) throw badInput(`runs[${index}].sourceKey`, `${JSON.stringify(run.sourceKey)} is given twice`);
+    if (keys.has(run.sourceKey))
+      throw badInput(`runs[${index}].sourceKey`, `${JSON.stringify(run.sourceKey)} is given twice`);
     keys.add(run.sourceKey);
     const previous = runs[index - 1];
-    if (previous && run.startedAt < previous.startedAt) throw badInput(`runs[${index}].startedAt`, 'must not be before the previous run started: runs are given oldest first');
-    if (run.completedAt !== null && run.completedAt < run.startedAt) throw badInput(`runs[${index}].completedAt`, 'must not be before startedAt');
-    if (run.error !== null && run.status === 'completed') throw badInput(`runs[${index}].error`, 'only a FAILED or INTERRUPTED run has an error');
+    if (previous && run.startedAt < previous.startedAt)
+      throw badInput(
+        `runs[${index}].startedAt`,
+        'must not be before the previous run started: runs are given oldest first',
+      );
+    if (run.completedAt !== null && run.completedAt < run.startedAt)
+      throw badInput(`runs[${index}].completedAt`, 'must not be before startedAt');
+    if (run.error !== null && run.status === 'completed')
+      throw badInput(`runs[${index}].error`, 'only a FAILED or INTERRUPTED run has an error');
   });
 }

@@ -15,17 +15,22 @@ export interface CoveredFacts {
 /** What must survive any summary: changed file paths, command and test keys, open questions and approvals, known failures. */
 export function mustMention(covered: CoveredFacts): string[] {
   const newest = new Map<string, SummaryFact>();
-  for (const fact of [...covered.facts].sort((a, b) => a.runOrdinal - b.runOrdinal)) newest.set(`${fact.kind}\u0000${fact.key ?? fact.text}`, fact);
+  for (const fact of [...covered.facts].sort((a, b) => a.runOrdinal - b.runOrdinal))
+    newest.set(`${fact.kind}\u0000${fact.key ?? fact.text}`, fact);
   const items: string[] = [];
   for (const fact of newest.values()) {
     const status = (fact.status ?? '').toLowerCase();
     if (fact.kind === 'file_change') items.push(`file: ${fact.key ?? firstLine(fact.text)}`);
-    if (fact.kind === 'command' || fact.kind === 'test') items.push(`${fact.kind}: ${fact.key ?? firstLine(fact.text)}`);
-    if ((fact.kind === 'question' || fact.kind === 'approval_request') && !OPEN_DONE.has(status)) items.push(`${fact.kind === 'question' ? 'question' : 'approval'}: ${firstLine(fact.text)}`);
+    if (fact.kind === 'command' || fact.kind === 'test')
+      items.push(`${fact.kind}: ${fact.key ?? firstLine(fact.text)}`);
+    if ((fact.kind === 'question' || fact.kind === 'approval_request') && !OPEN_DONE.has(status))
+      items.push(`${fact.kind === 'question' ? 'question' : 'approval'}: ${firstLine(fact.text)}`);
     if (fact.kind === 'failure') items.push(`failure: ${firstLine(fact.text)}`);
   }
   for (const file of covered.latestCheckpoint?.files ?? []) items.push(`file: ${file.path}`);
-  for (const run of covered.runs) if (run.error && (run.status === 'failed' || run.status === 'interrupted')) items.push(`failure: run ${run.ordinal}: ${firstLine(run.error)}`);
+  for (const run of covered.runs)
+    if (run.error && (run.status === 'failed' || run.status === 'interrupted'))
+      items.push(`failure: run ${run.ordinal}: ${firstLine(run.error)}`);
   return [...new Set(items)];
 }
 
@@ -42,7 +47,10 @@ export function appendOmissions(summaryText: string, omissions: readonly string[
   if (budgetChars !== null && section.length > budgetChars) section = section.slice(0, Math.max(0, budgetChars));
   const room = budgetChars === null ? Number.POSITIVE_INFINITY : budgetChars - section.length - 2;
   if (room <= 0) return section;
-  const kept = summaryText.length <= room ? summaryText : summaryText.slice(0, summaryText.lastIndexOf('\n', room) > 0 ? summaryText.lastIndexOf('\n', room) : room);
+  const kept =
+    summaryText.length <= room
+      ? summaryText
+      : summaryText.slice(0, summaryText.lastIndexOf('\n', room) > 0 ? summaryText.lastIndexOf('\n', room) : room);
   return `${kept.trimEnd()}\n\n${section}`;
 }
 

@@ -77,7 +77,10 @@ export function measurableDeltaRange(snapshot: PlanningSnapshot, settings: Plann
   return deltaRange(snapshot, target);
 }
 
-const SIGNAL_REASONS: Record<StalenessSignal, (request: PlanRequest, target: TargetView, settings: PlannerSettings) => string> = {
+const SIGNAL_REASONS: Record<
+  StalenessSignal,
+  (request: PlanRequest, target: TargetView, settings: PlannerSettings) => string
+> = {
   too_many_runs_elsewhere: (_request, target, settings) =>
     `Provider thread ${target.providerThread.id} missed more than ${settings.maxRunsElsewhere} live runs since it last served one.`,
   too_many_chained_handoffs: (_request, target, settings) =>
@@ -107,10 +110,18 @@ export function decidePlan(
   const signalReasons = target ? signals.map((signal) => SIGNAL_REASONS[signal](request, target, settings)) : [];
 
   if (snapshot.headOrdinal === 0) return planForEmptyThread(snapshot, signals, signalReasons);
-  if (!target) return fullHandoffIntoNewThread(snapshot, request, null, [], [`${request.provider.id} has no provider thread on this app thread yet.`]);
+  if (!target)
+    return fullHandoffIntoNewThread(
+      snapshot,
+      request,
+      null,
+      [],
+      [`${request.provider.id} has no provider thread on this app thread yet.`],
+    );
   if (signals.length > 0) return fullHandoffIntoNewThread(snapshot, request, target, signals, signalReasons);
   if (target.coveredThroughOrdinal >= snapshot.headOrdinal) return noHandoff(snapshot, target);
-  if (deltaTooComplex(target, request, settings)) return fullHandoffIntoExistingThread(snapshot, request, target, settings);
+  if (deltaTooComplex(target, request, settings))
+    return fullHandoffIntoExistingThread(snapshot, request, target, settings);
   return deltaHandoff(snapshot, request, target);
 }
 
@@ -126,7 +137,8 @@ export function detectStaleness(
   const missesRuns = target.coveredThroughOrdinal < snapshot.headOrdinal;
   const signals: StalenessSignal[] = [];
   if (target.runsSinceLastNative.length > settings.maxRunsElsewhere) signals.push('too_many_runs_elsewhere');
-  if (missesRuns && target.standingHandoffCount >= settings.maxChainedHandoffs) signals.push('too_many_chained_handoffs');
+  if (missesRuns && target.standingHandoffCount >= settings.maxChainedHandoffs)
+    signals.push('too_many_chained_handoffs');
   if (configIncompatibility(thread, request) !== null) signals.push('incompatible_config');
   if (thread.status === 'resume_failed') signals.push('resume_failed');
   if (thread.status === 'divergent' || thread.status === 'rolled_back') signals.push('rolled_back_or_divergent');
@@ -142,8 +154,12 @@ export function detectStaleness(
  * where the provider switches models within a thread. Both the planner and a fork's native
  * resolution ask it.
  */
-export function configIncompatibility(thread: Pick<ProviderThreadRecord, 'model' | 'runtimeMode'>, request: PlanRequest): 'the runtime mode differs' | 'the model differs' | null {
-  if (request.runtimeMode !== null && thread.runtimeMode !== null && request.runtimeMode !== thread.runtimeMode) return 'the runtime mode differs';
+export function configIncompatibility(
+  thread: Pick<ProviderThreadRecord, 'model' | 'runtimeMode'>,
+  request: PlanRequest,
+): 'the runtime mode differs' | 'the model differs' | null {
+  if (request.runtimeMode !== null && thread.runtimeMode !== null && request.runtimeMode !== thread.runtimeMode)
+    return 'the runtime mode differs';
   const modelChanged = request.model !== null && thread.model !== null && request.model !== thread.model;
   if (modelChanged && !request.provider.capabilities.supportsModelSwitchInThread) return 'the model differs';
   return null;
@@ -190,7 +206,10 @@ function fullHandoffIntoNewThread(
     handoffStrategy: 'full_thread_summary',
     coveredRunOrdinals: liveSpan(snapshot, { from: 1, to: snapshot.headOrdinal }),
     stalenessSignals: signals,
-    reasons: [...reasons, `A new ${request.provider.id} provider thread gets a full-thread summary of ${liveWords(snapshot, { from: 1, to: snapshot.headOrdinal })}.`],
+    reasons: [
+      ...reasons,
+      `A new ${request.provider.id} provider thread gets a full-thread summary of ${liveWords(snapshot, { from: 1, to: snapshot.headOrdinal })}.`,
+    ],
     replacedProviderThreadId: replaced?.providerThread.id ?? null,
   };
   return requireHandoffSupport(plan, request);
@@ -204,7 +223,12 @@ function deltaTooComplex(target: TargetView, request: PlanRequest, settings: Pla
 }
 
 /** Step 5: resume the target, but hand it the whole thread rather than a delta. */
-function fullHandoffIntoExistingThread(snapshot: PlanningSnapshot, request: PlanRequest, target: TargetView, settings: PlannerSettings): Plan {
+function fullHandoffIntoExistingThread(
+  snapshot: PlanningSnapshot,
+  request: PlanRequest,
+  target: TargetView,
+  settings: PlannerSettings,
+): Plan {
   const why = request.provider.capabilities.supportsDeltaHandoff
     ? `The runs it missed came from more than ${settings.maxDeltaSourceThreads} other provider threads, so a delta would be too complex.`
     : `${request.provider.id} does not support delta handoffs.`;
@@ -213,7 +237,10 @@ function fullHandoffIntoExistingThread(snapshot: PlanningSnapshot, request: Plan
     providerThreadId: target.providerThread.id,
     handoffStrategy: 'full_thread_summary',
     coveredRunOrdinals: liveSpan(snapshot, { from: 1, to: snapshot.headOrdinal }),
-    reasons: [why, `Provider thread ${target.providerThread.id} is resumed with a full-thread summary of ${liveWords(snapshot, { from: 1, to: snapshot.headOrdinal })}.`],
+    reasons: [
+      why,
+      `Provider thread ${target.providerThread.id} is resumed with a full-thread summary of ${liveWords(snapshot, { from: 1, to: snapshot.headOrdinal })}.`,
+    ],
   };
   return requireHandoffSupport(plan, request);
 }
@@ -226,7 +253,9 @@ function deltaHandoff(snapshot: PlanningSnapshot, request: PlanRequest, target: 
     providerThreadId: target.providerThread.id,
     handoffStrategy: 'delta_since_target_last_seen',
     coveredRunOrdinals: range,
-    reasons: [`Provider thread ${target.providerThread.id} is resumed with a delta covering ${liveWords(snapshot, range)}, which it missed.`],
+    reasons: [
+      `Provider thread ${target.providerThread.id} is resumed with a delta covering ${liveWords(snapshot, range)}, which it missed.`,
+    ],
   };
   return requireHandoffSupport(plan, request);
 }
@@ -288,7 +317,12 @@ function emptyPlan(decision: PlanDecision, providerThreadAction: ProviderThreadA
  * full-thread summary): the run moves to a new provider thread, which gets a full summary of every
  * live run before it (`liveBefore`), or no handoff when there is none.
  */
-export function planAfterResumeFailure(failedProviderThreadId: string, provider: string, error: string, liveBefore: readonly OrdinalRange[]): Plan {
+export function planAfterResumeFailure(
+  failedProviderThreadId: string,
+  provider: string,
+  error: string,
+  liveBefore: readonly OrdinalRange[],
+): Plan {
   const first = lowest(liveBefore);
   return {
     decision: first === null ? 'no_handoff' : 'full_handoff_new',
@@ -311,6 +345,10 @@ export function planAfterResumeFailure(failedProviderThreadId: string, provider:
  * A full-thread summary that does not fit the budget even fully condensed is replaced by a
  * checkpoint summary, when there is a checkpoint to describe the workspace instead.
  */
-export function fallsBackToCheckpointSummary(strategy: HandoffStrategy, cutToFit: boolean, hasCheckpoint: boolean): boolean {
+export function fallsBackToCheckpointSummary(
+  strategy: HandoffStrategy,
+  cutToFit: boolean,
+  hasCheckpoint: boolean,
+): boolean {
   return strategy === 'full_thread_summary' && cutToFit && hasCheckpoint;
 }

@@ -54,7 +54,9 @@ export const BUILT_IN_PROVIDERS: readonly ProviderDefinition[] = [
   },
 ];
 
-const providerIdSchema = z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'must be lowercase letters, digits, _ or -, starting with a letter');
+const providerIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,63}$/, 'must be lowercase letters, digits, _ or -, starting with a letter');
 
 const providersFileSchema = z
   .object({

@@ -77,7 +77,10 @@ export function firstOrdinals(ranges: Ranges, limit: number): number[] {
 }
 
 /** Ranges stored in the graph as two parallel integer lists (`<name>From`, `<name>To`). */
-export function fromLists(from: readonly number[] | null | undefined, to: readonly number[] | null | undefined): OrdinalRange[] {
+export function fromLists(
+  from: readonly number[] | null | undefined,
+  to: readonly number[] | null | undefined,
+): OrdinalRange[] {
   return (from ?? []).map((start, index) => ({ from: Number(start), to: Number(to?.[index]) }));
 }
 

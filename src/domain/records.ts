@@ -3,7 +3,8 @@
 import type { HistorySegment } from './history.js';
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'rolled_back';
-export type ProviderThreadStatus = 'active' | 'idle' | 'stale' | 'resume_failed' | 'divergent' | 'rolled_back' | 'closed';
+export type ProviderThreadStatus =
+  'active' | 'idle' | 'stale' | 'resume_failed' | 'divergent' | 'rolled_back' | 'closed';
 export type HandoffStrategy =
   | 'delta_since_target_last_seen'
   | 'full_thread_summary'
@@ -12,7 +13,8 @@ export type HandoffStrategy =
   | 'fork_delta_summary';
 export type HandoffStatus = 'pending' | 'ready' | 'failed' | 'superseded';
 export type ContextDelivery = 'developer' | 'system' | 'synthetic_user' | 'preamble';
-export type PlanDecision = 'no_handoff' | 'delta_handoff' | 'full_handoff_existing' | 'full_handoff_new' | 'unsupported';
+export type PlanDecision =
+  'no_handoff' | 'delta_handoff' | 'full_handoff_existing' | 'full_handoff_new' | 'unsupported';
 export type ProviderThreadAction = 'reuse' | 'resume' | 'create' | 'none' | 'native_fork';
 export type ThreadRelationship = 'fork' | 'subagent';
 export type ProviderRollbackAction = 'rolled_back' | 'divergent';
@@ -27,7 +29,8 @@ export type StalenessSignal =
 export type TransferKind = 'fork' | 'provider_handoff' | 'merge_back' | 'subagent_spawn' | 'subagent_result';
 export type TransferStatus = 'pending' | 'consumed' | 'superseded';
 /** Why a handoff or transfer stopped standing (see src/domain/standing.ts). */
-export type EndReason = 'regenerated' | 'rolled_back' | 'expired' | 'resume_failed' | 'summarizer_failed' | 'replaced_by_newer_merge_back';
+export type EndReason =
+  'regenerated' | 'rolled_back' | 'expired' | 'resume_failed' | 'summarizer_failed' | 'replaced_by_newer_merge_back';
 export type TransferResolution = 'native_fork' | 'portable_context' | 'delta_context' | 'checkpoint_context';
 export type TransferActor = 'user' | 'agent' | 'system';
 export type FileChangeKind = 'added' | 'modified' | 'deleted' | 'renamed';
@@ -274,7 +277,12 @@ export interface StartRunResult {
 export interface ProviderThreadRollbackRecord {
   providerThread: ProviderThreadRecord;
   action: ProviderRollbackAction;
-  nativeRollback: { providerThreadId: string; nativeThreadRef: string | null; turnsToDrop: number; toOrdinal: number } | null;
+  nativeRollback: {
+    providerThreadId: string;
+    nativeThreadRef: string | null;
+    turnsToDrop: number;
+    toOrdinal: number;
+  } | null;
 }
 
 export interface RollbackResult {

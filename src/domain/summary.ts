@@ -80,11 +80,17 @@ const RUN_GIST_SHORT = 40;
 
 // Caps for the variable parts of the header. The compact set is used only when cutting hard, and
 // is small enough that the compact header plus the cut marker always fit in 200 characters.
-interface HeaderCaps { title: number; range: number; providers: number; target: number }
+interface HeaderCaps {
+  title: number;
+  range: number;
+  providers: number;
+  target: number;
+}
 const HEADER_CAPS: HeaderCaps = { title: 80, range: 40, providers: 120, target: 40 };
 const COMPACT_HEADER_CAPS: HeaderCaps = { title: 16, range: 24, providers: 20, target: 12 };
 
-type SectionId = 'goals' | 'decisions' | 'files' | 'commands' | 'plan' | 'open' | 'checkpoint' | 'failures' | 'subagents' | 'notes';
+type SectionId =
+  'goals' | 'decisions' | 'files' | 'commands' | 'plan' | 'open' | 'checkpoint' | 'failures' | 'subagents' | 'notes';
 
 const SECTION_HEADINGS: Record<SectionId, string> = {
   goals: 'Goals and constraints',
@@ -99,12 +105,39 @@ const SECTION_HEADINGS: Record<SectionId, string> = {
   notes: 'Notes',
 };
 
-const FULL_ORDER: SectionId[] = ['goals', 'decisions', 'files', 'commands', 'plan', 'open', 'checkpoint', 'failures', 'subagents', 'notes'];
+const FULL_ORDER: SectionId[] = [
+  'goals',
+  'decisions',
+  'files',
+  'commands',
+  'plan',
+  'open',
+  'checkpoint',
+  'failures',
+  'subagents',
+  'notes',
+];
 const CHECKPOINT_ORDER: SectionId[] = ['goals', 'checkpoint', 'files', 'plan', 'open', 'failures'];
-const MERGE_BACK_ORDER: SectionId[] = ['decisions', 'files', 'commands', 'notes', 'plan', 'open', 'failures', 'subagents'];
+const MERGE_BACK_ORDER: SectionId[] = [
+  'decisions',
+  'files',
+  'commands',
+  'notes',
+  'plan',
+  'open',
+  'failures',
+  'subagents',
+];
 
-interface Section { id: SectionId; items: string[] }
-interface RunLine { full: string; short: string; bare: string }
+interface Section {
+  id: SectionId;
+  items: string[];
+}
+interface RunLine {
+  full: string;
+  short: string;
+  bare: string;
+}
 
 /** Everything the document can say, fully rendered line by line, before any condensing. */
 interface Model {
@@ -208,11 +241,18 @@ function leastLength(input: SummaryInput): number {
  * Until then, `moreRuns` is how many older runs to read next: enough to fill the room left at the
  * rate the runs read so far took it, and at least `leastStep`, so a nearly full read ends soon.
  */
-export function fillsBudget(input: SummaryInput, budgetChars: number, leastStep: number): { full: true } | { full: false; moreRuns: number } {
+export function fillsBudget(
+  input: SummaryInput,
+  budgetChars: number,
+  leastStep: number,
+): { full: true } | { full: false; moreRuns: number } {
   const least = leastLength(input);
   if (least > budgetChars) return { full: true };
   const perRun = input.runs.length === 0 ? 0 : least / input.runs.length;
-  return { full: false, moreRuns: perRun === 0 ? leastStep : Math.max(leastStep, Math.ceil((budgetChars - least) / perRun)) };
+  return {
+    full: false,
+    moreRuns: perRun === 0 ? leastStep : Math.max(leastStep, Math.ceil((budgetChars - least) / perRun)),
+  };
 }
 
 /** The "gist" used for per-run lines: first line / sentence, whitespace collapsed, cut to maxChars with an ellipsis. */
@@ -269,11 +309,17 @@ function factItem(fact: SummaryFact, label: string | null = null): string {
   return `- ${label === null ? '' : `${label}: `}${text}${status === '' ? '' : ` [${status}]`} (run ${fact.runOrdinal})`;
 }
 
-interface FileMention { path: string; change: string | null; additions: number | null; deletions: number | null }
+interface FileMention {
+  path: string;
+  change: string | null;
+  additions: number | null;
+  deletions: number | null;
+}
 
 /** A file fact's path: its key, else the first word of its text, which may go on to describe the change. */
 function factPath(fact: SummaryFact): string {
-  const named = fact.key !== null && fact.key.trim() !== '' ? fact.key : (firstLine(fact.text).split(/:\s|\s/)[0] ?? '');
+  const named =
+    fact.key !== null && fact.key.trim() !== '' ? fact.key : (firstLine(fact.text).split(/:\s|\s/)[0] ?? '');
   return filePath(named);
 }
 
@@ -291,7 +337,8 @@ function netChange(previous: string | null | undefined, next: string | null): st
   return next;
 }
 
-const sumKnown = (a: number | null | undefined, b: number | null): number | null => (a === null || a === undefined ? b : b === null ? a : a + b);
+const sumKnown = (a: number | null | undefined, b: number | null): number | null =>
+  a === null || a === undefined ? b : b === null ? a : a + b;
 
 function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint | null): string[] {
   const factMentions = facts.map((f) => ({
@@ -299,7 +346,12 @@ function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint 
     // A typed change says it all; an untyped one has a path (key or text) and maybe a change in its status.
     mention: (f.file
       ? { path: filePath(f.file.path), change: f.file.change, additions: f.file.additions, deletions: f.file.deletions }
-      : { path: factPath(f), change: FILE_CHANGES.has(normStatus(f.status)) ? normStatus(f.status) : null, additions: null, deletions: null }) satisfies FileMention,
+      : {
+          path: factPath(f),
+          change: FILE_CHANGES.has(normStatus(f.status)) ? normStatus(f.status) : null,
+          additions: null,
+          deletions: null,
+        }) satisfies FileMention,
   }));
   const checkpointMentions = (checkpoint?.files ?? []).map((file) => ({
     ordinal: checkpoint?.runOrdinal ?? 0,
@@ -325,7 +377,9 @@ function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint 
   return [...byPath.values()]
     .filter((m) => !m.gone)
     .map((m) => {
-      const counts = [m.additions === null ? '' : `+${m.additions}`, m.deletions === null ? '' : `-${m.deletions}`].filter((count) => count !== '').join('/');
+      const counts = [m.additions === null ? '' : `+${m.additions}`, m.deletions === null ? '' : `-${m.deletions}`]
+        .filter((count) => count !== '')
+        .join('/');
       return `- ${m.path} (${m.change ?? 'changed'}${counts === '' ? '' : `, ${counts}`})`;
     });
 }
@@ -340,7 +394,8 @@ function checkpointItems(checkpoint: SummaryCheckpoint | null): string[] {
   const items = [`- Ref: ${oneLine(checkpoint.ref, 120) || '(none)'} (run ${checkpoint.runOrdinal})`];
   const summary = checkpoint.diffSummary ?? '';
   const lines = summary.split('\n').length;
-  if (RAW_DIFF_LINE.test(summary) || lines > DIFF_SUMMARY_MAX_LINES) items.push(`- Diff: a raw diff of ${lines} lines, left out (see Files changed)`);
+  if (RAW_DIFF_LINE.test(summary) || lines > DIFF_SUMMARY_MAX_LINES)
+    items.push(`- Diff: a raw diff of ${lines} lines, left out (see Files changed)`);
   else if (oneLine(summary, ITEM_MAX) !== '') items.push(`- Diff: ${oneLine(summary, ITEM_MAX)}`);
   return items;
 }
@@ -372,7 +427,10 @@ function headerLines(input: SummaryInput, caps: HeaderCaps, compact: boolean): s
   const range = cut(describeOrdinals(input.coveredLive ?? [input.covered]), caps.range);
   const name = oneLine(input.title ?? '', caps.title) || oneLine(input.threadId, caps.title) || '(unknown)';
   const strategy = STRATEGY_WORDS[input.strategy] ?? oneLine(String(input.strategy), 30);
-  const providers = oneLine([...new Set(input.providers.map((p) => oneLine(p, 40)))].filter((p) => p !== '').join(', '), caps.providers);
+  const providers = oneLine(
+    [...new Set(input.providers.map((p) => oneLine(p, 40)))].filter((p) => p !== '').join(', '),
+    caps.providers,
+  );
   const lines = [
     compact ? `# Handoff: thread ${name}` : `# Handoff: ${range} of thread ${name}`,
     `Strategy: ${strategy}`,
@@ -392,7 +450,13 @@ function buildModel(input: SummaryInput): Model {
     goals: ofKind('goal', 'constraint').map((f) => factItem(f, f.kind === 'goal' ? 'Goal' : 'Constraint')),
     decisions: ofKind('decision').map((f) => factItem(f)),
     // Every change of a file counts towards its net change, not only the newest fact of its key.
-    files: fileItems(sortByNumber(input.facts.filter((f) => f.kind === 'file_change'), (f) => f.runOrdinal), input.latestCheckpoint),
+    files: fileItems(
+      sortByNumber(
+        input.facts.filter((f) => f.kind === 'file_change'),
+        (f) => f.runOrdinal,
+      ),
+      input.latestCheckpoint,
+    ),
     commands: ofKind('command', 'test').map((f) => factItem(f, f.kind === 'command' ? 'Command' : 'Test')),
     plan: ofKind('plan_item')
       .filter((f) => !PLAN_DONE.has(normStatus(f.status)))
@@ -406,7 +470,12 @@ function buildModel(input: SummaryInput): Model {
     notes: ofKind('note').map((f) => factItem(f)),
   };
 
-  const order = input.strategy === 'checkpoint_summary' ? CHECKPOINT_ORDER : input.strategy === 'fork_delta_summary' ? MERGE_BACK_ORDER : FULL_ORDER;
+  const order =
+    input.strategy === 'checkpoint_summary'
+      ? CHECKPOINT_ORDER
+      : input.strategy === 'fork_delta_summary'
+        ? MERGE_BACK_ORDER
+        : FULL_ORDER;
   // Checkpoint summaries and merge-backs carry conclusions, not the transcript: no per-run lines.
   const withRuns = input.strategy !== 'checkpoint_summary' && input.strategy !== 'fork_delta_summary';
   return {

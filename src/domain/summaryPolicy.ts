@@ -2,10 +2,7 @@ import { z } from 'zod';
 
 /** Who writes a handoff summary. */
 export type SummarySource =
-  | { kind: 'local' }
-  | { kind: 'leaving' }
-  | { kind: 'entering' }
-  | { kind: 'configured'; name: string };
+  { kind: 'local' } | { kind: 'leaving' } | { kind: 'entering' } | { kind: 'configured'; name: string };
 
 export interface SummarizerSettings {
   baseUrl: string;
@@ -24,7 +21,12 @@ export interface SummaryPolicy {
   pendingTimeoutSeconds: number;
 }
 
-export const DEFAULT_SUMMARY_POLICY: SummaryPolicy = { default: 'local', providers: {}, summarizers: {}, pendingTimeoutSeconds: 600 };
+export const DEFAULT_SUMMARY_POLICY: SummaryPolicy = {
+  default: 'local',
+  providers: {},
+  summarizers: {},
+  pendingTimeoutSeconds: 600,
+};
 
 const BUILT_IN_SOURCES = new Set(['local', 'leaving', 'entering']);
 
@@ -35,12 +37,18 @@ const summaryPolicySchema = z
     summarizers: z
       .record(
         z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'summarizer names are lowercase letters, digits, _ or -'),
-        z.object({
-          baseUrl: z.url(),
-          model: z.string().min(1),
-          apiKeyEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'must name an environment variable').nullable().default(null),
-          timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
-        }).strict(),
+        z
+          .object({
+            baseUrl: z.url(),
+            model: z.string().min(1),
+            apiKeyEnv: z
+              .string()
+              .regex(/^[A-Z_][A-Z0-9_]*$/, 'must name an environment variable')
+              .nullable()
+              .default(null),
+            timeoutMs: z.number().int().min(100).max(600_000).default(30_000),
+          })
+          .strict(),
       )
       .default({}),
     pendingTimeoutSeconds: z.number().int().min(1).max(86_400).default(600),
@@ -52,7 +60,10 @@ export function parseSummaryPolicy(content: unknown, source: string): SummaryPol
   const parsed = summaryPolicySchema.safeParse(content);
   if (!parsed.success) throw new Error(`${source}: ${z.prettifyError(parsed.error)}`);
   const policy = parsed.data;
-  for (const [where, value] of [['default', policy.default], ...Object.entries(policy.providers).map(([provider, value]) => [`providers.${provider}`, value])]) {
+  for (const [where, value] of [
+    ['default', policy.default],
+    ...Object.entries(policy.providers).map(([provider, value]) => [`providers.${provider}`, value]),
+  ]) {
     if (!BUILT_IN_SOURCES.has(value!) && !Object.hasOwn(policy.summarizers, value!)) {
       throw new Error(`${source}: ${where}: "${value}" is not local, leaving, entering or a configured summarizer`);
     }
@@ -61,9 +72,16 @@ export function parseSummaryPolicy(content: unknown, source: string): SummaryPol
 }
 
 /** The source a handoff for `targetProvider` is written by, or the one named explicitly. */
-export function summarySourceFor(policy: SummaryPolicy, targetProvider: string, explicit: string | null = null): SummarySource | null {
+export function summarySourceFor(
+  policy: SummaryPolicy,
+  targetProvider: string,
+  explicit: string | null = null,
+): SummarySource | null {
   // Own keys only: a name such as toString or constructor is neither a provider's value nor a summarizer.
-  const value = explicit ?? (Object.hasOwn(policy.providers, targetProvider) ? policy.providers[targetProvider] : undefined) ?? policy.default;
+  const value =
+    explicit ??
+    (Object.hasOwn(policy.providers, targetProvider) ? policy.providers[targetProvider] : undefined) ??
+    policy.default;
   if (value === 'local' || value === 'leaving' || value === 'entering') return { kind: value };
   return Object.hasOwn(policy.summarizers, value) ? { kind: 'configured', name: value } : null;
 }

@@ -85,7 +85,11 @@ export function cypherLiteral(value: unknown): string {
   if (neo4j.isLocalTime(value)) return `localtime(${cypherString(value.toString())})`;
   if (neo4j.isDuration(value)) return `duration(${cypherString(value.toString())})`;
   if (neo4j.isPoint(value)) {
-    const coordinates: Record<string, unknown> = { srid: neo4j.int(plainNumber(value.srid)), x: plainNumber(value.x), y: plainNumber(value.y) };
+    const coordinates: Record<string, unknown> = {
+      srid: neo4j.int(plainNumber(value.srid)),
+      x: plainNumber(value.x),
+      y: plainNumber(value.y),
+    };
     if (value.z !== undefined && value.z !== null) coordinates.z = plainNumber(value.z);
     return `point(${cypherMap(coordinates)})`;
   }
@@ -93,7 +97,10 @@ export function cypherLiteral(value: unknown): string {
   if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
     throw new Error('Byte array properties have no Cypher literal; they cannot be exported as a script');
   }
-  if (typeof value === 'object' && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)) {
+  if (
+    typeof value === 'object' &&
+    (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)
+  ) {
     return cypherMap(value as Record<string, unknown>);
   }
   throw new Error(`Cannot write a ${Object.prototype.toString.call(value)} as a Cypher literal`);
@@ -186,7 +193,11 @@ interface ExportedRelationship {
 }
 
 /** Reads the lineage of `target` in one read transaction and renders it as a Cypher script. */
-export async function exportLineage(driver: Driver, target: ExportTarget, options: ExportOptions): Promise<LineageExport> {
+export async function exportLineage(
+  driver: Driver,
+  target: ExportTarget,
+  options: ExportOptions,
+): Promise<LineageExport> {
   const session = driver.session({ database: options.database, defaultAccessMode: neo4j.session.READ });
   let threadIds: string[];
   let nodeRows: { elementId: string; labels: string[]; properties: Record<string, unknown> }[];
@@ -196,13 +207,19 @@ export async function exportLineage(driver: Driver, target: ExportTarget, option
       const threadIds =
         target.threadId !== undefined
           ? [target.threadId]
-          : (await tx.run(cypher('export/tenant-threads'), { tenant: target.tenant })).records.map((record) => record.get('threadId') as string);
-      const nodeRows = (await tx.run(cypher('export/lineage-nodes'), { tenant: target.tenant, threadIds })).records.map((record) => ({
-        elementId: record.get('elementId') as string,
-        labels: record.get('labels') as string[],
-        properties: record.get('properties') as Record<string, unknown>,
-      }));
-      const relationshipRows = (await tx.run(cypher('export/relationships'), { elementIds: nodeRows.map((row) => row.elementId) })).records.map((record) => ({
+          : (await tx.run(cypher('export/tenant-threads'), { tenant: target.tenant })).records.map(
+              (record) => record.get('threadId') as string,
+            );
+      const nodeRows = (await tx.run(cypher('export/lineage-nodes'), { tenant: target.tenant, threadIds })).records.map(
+        (record) => ({
+          elementId: record.get('elementId') as string,
+          labels: record.get('labels') as string[],
+          properties: record.get('properties') as Record<string, unknown>,
+        }),
+      );
+      const relationshipRows = (
+        await tx.run(cypher('export/relationships'), { elementIds: nodeRows.map((row) => row.elementId) })
+      ).records.map((record) => ({
         fromId: record.get('fromId') as string,
         type: record.get('type') as string,
         toId: record.get('toId') as string,
@@ -221,7 +238,8 @@ export async function exportLineage(driver: Driver, target: ExportTarget, option
   const byKey = new Map<string, ExportedNode>();
   for (const node of nodes) {
     const key = `${node.primary} ${stableText(node.key)}`;
-    if (byKey.has(key)) throw new ExportError(`Two exported nodes share the key ${key}; the script could not tell them apart`);
+    if (byKey.has(key))
+      throw new ExportError(`Two exported nodes share the key ${key}; the script could not tell them apart`);
     byKey.set(key, node);
   }
   const byElementId = new Map(nodes.map((node) => [node.elementId, node]));
@@ -262,8 +280,14 @@ export async function exportLineage(driver: Driver, target: ExportTarget, option
   };
 }
 
-function toExportedNode(row: { elementId: string; labels: string[]; properties: Record<string, unknown> }): ExportedNode {
-  const primary = [...row.labels].sort((a, b) => (LABEL_ORDER.get(a) ?? Infinity) - (LABEL_ORDER.get(b) ?? Infinity))[0];
+function toExportedNode(row: {
+  elementId: string;
+  labels: string[];
+  properties: Record<string, unknown>;
+}): ExportedNode {
+  const primary = [...row.labels].sort(
+    (a, b) => (LABEL_ORDER.get(a) ?? Infinity) - (LABEL_ORDER.get(b) ?? Infinity),
+  )[0];
   const keyProperties = primary === undefined ? undefined : KEY_OF.get(primary);
   if (primary === undefined || keyProperties === undefined) {
     throw new ExportError(`Cannot export a node labelled ${row.labels.join(':') || '(none)'}: no key to match it by`);
@@ -272,7 +296,9 @@ function toExportedNode(row: { elementId: string; labels: string[]; properties: 
   for (const property of keyProperties) {
     const value = row.properties[property];
     if (value === null || value === undefined) {
-      throw new ExportError(`Cannot export a :${primary} node without ${property} (${cypherMap(row.properties).slice(0, 200)})`);
+      throw new ExportError(
+        `Cannot export a :${primary} node without ${property} (${cypherMap(row.properties).slice(0, 200)})`,
+      );
     }
     key[property] = value;
   }
@@ -291,7 +317,9 @@ function nodeStatements(nodes: ExportedNode[]): string[] {
   for (const [labels, group] of groupBy(nodes, (node) => node.labels.join(':'))) {
     const labelText = labels.split(':').map(cypherName).join(':');
     for (const rows of batches(group.map((node) => cypherMap(orderedProperties(node))))) {
-      statements.push(`UNWIND [\n  ${rows.join(',\n  ')}\n] AS properties\nCREATE (node:${labelText})\nSET node = properties`);
+      statements.push(
+        `UNWIND [\n  ${rows.join(',\n  ')}\n] AS properties\nCREATE (node:${labelText})\nSET node = properties`,
+      );
     }
   }
   return statements;
@@ -309,12 +337,19 @@ function orderedProperties(node: ExportedNode): Record<string, unknown> {
 
 function relationshipStatements(relationships: ExportedRelationship[]): string[] {
   const statements: string[] = [];
-  const grouped = groupBy(relationships, (relationship) => `${relationship.type}\u0000${relationship.from.primary}\u0000${relationship.to.primary}`);
+  const grouped = groupBy(
+    relationships,
+    (relationship) => `${relationship.type}\u0000${relationship.from.primary}\u0000${relationship.to.primary}`,
+  );
   for (const group of grouped.values()) {
     const { type, from, to } = group[0]!;
     const withProperties = group.some((relationship) => Object.keys(relationship.properties).length > 0);
     const rows = group.map((relationship) =>
-      cypherMap({ from: relationship.from.key, to: relationship.to.key, ...(withProperties ? { properties: relationship.properties } : {}) }),
+      cypherMap({
+        from: relationship.from.key,
+        to: relationship.to.key,
+        ...(withProperties ? { properties: relationship.properties } : {}),
+      }),
     );
     for (const batch of batches(rows)) {
       statements.push(
@@ -331,7 +366,9 @@ function relationshipStatements(relationships: ExportedRelationship[]): string[]
 }
 
 function keyPattern(variable: string, label: string): string {
-  return `{${KEY_OF.get(label)!.map((property) => `${cypherName(property)}: ${variable}.${cypherName(property)}`).join(', ')}}`;
+  return `{${KEY_OF.get(label)!
+    .map((property) => `${cypherName(property)}: ${variable}.${cypherName(property)}`)
+    .join(', ')}}`;
 }
 
 function* batches(rows: string[]): Generator<string[]> {
@@ -353,8 +390,12 @@ function* batches(rows: string[]): Generator<string[]> {
 function compareNodes(a: ExportedNode, b: ExportedNode): number {
   return (
     (LABEL_ORDER.get(a.primary) ?? 0) - (LABEL_ORDER.get(b.primary) ?? 0) ||
-    compareText(String(a.properties.threadId ?? a.properties.id ?? ''), String(b.properties.threadId ?? b.properties.id ?? '')) ||
-    numberOf(a.properties.ordinal ?? a.properties.runOrdinal) - numberOf(b.properties.ordinal ?? b.properties.runOrdinal) ||
+    compareText(
+      String(a.properties.threadId ?? a.properties.id ?? ''),
+      String(b.properties.threadId ?? b.properties.id ?? ''),
+    ) ||
+    numberOf(a.properties.ordinal ?? a.properties.runOrdinal) -
+      numberOf(b.properties.ordinal ?? b.properties.runOrdinal) ||
     numberOf(a.properties.seq) - numberOf(b.properties.seq) ||
     compareText(String(a.properties.createdAt ?? ''), String(b.properties.createdAt ?? '')) ||
     compareText(stableText(a.key), stableText(b.key))

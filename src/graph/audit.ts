@@ -16,7 +16,9 @@ export const AUDIT_INVARIANTS: readonly string[] = queryNames()
 
 /** The invariant in plain words: the comment line each audit file opens with. */
 function invariantStatement(invariant: string): string {
-  return cypher(`audit/${invariant}`).split('\n')[0]!.replace(/^\/\/\s*/, '');
+  return cypher(`audit/${invariant}`)
+    .split('\n')[0]!
+    .replace(/^\/\/\s*/, '');
 }
 
 /** One reading of the given invariants, in one transaction. */
@@ -37,11 +39,15 @@ const CONFIRMATION_DELAY_MS = 300;
  * counters before a commit and its runs after it, and report a state no transaction ever
  * committed. Such a row does not come back once the writer has moved on; a committed violation does.
  */
-export async function confirmedViolations(pass: (invariants: readonly string[]) => Promise<AuditViolation[]>): Promise<AuditViolation[]> {
+export async function confirmedViolations(
+  pass: (invariants: readonly string[]) => Promise<AuditViolation[]>,
+): Promise<AuditViolation[]> {
   let violations = await pass(AUDIT_INVARIANTS);
   for (let round = 0; round < CONFIRMING_PASSES && violations.length > 0; round++) {
     await delay(CONFIRMATION_DELAY_MS);
-    const seenAgain = new Set((await pass([...new Set(violations.map((violation) => violation.invariant))])).map(keyOf));
+    const seenAgain = new Set(
+      (await pass([...new Set(violations.map((violation) => violation.invariant))])).map(keyOf),
+    );
     violations = violations.filter((violation) => seenAgain.has(keyOf(violation)));
   }
   return violations;
@@ -56,7 +62,8 @@ export async function runAudit(driver: Driver, database: string): Promise<AuditV
 /** Violations grouped by invariant, one line per row, for operators and test failures. */
 export function describeViolations(violations: readonly AuditViolation[]): string {
   const byInvariant = new Map<string, AuditViolation[]>();
-  for (const violation of violations) byInvariant.set(violation.invariant, [...(byInvariant.get(violation.invariant) ?? []), violation]);
+  for (const violation of violations)
+    byInvariant.set(violation.invariant, [...(byInvariant.get(violation.invariant) ?? []), violation]);
   return [...byInvariant]
     .map(([invariant, rows]) =>
       [

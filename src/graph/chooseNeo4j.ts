@@ -7,7 +7,12 @@ import path from 'node:path';
 import type { Neo4jConnection } from './driver.js';
 import { startLocalNeo4j, type LocalNeo4j } from './localNeo4j.js';
 import { NEO4J_VERSION } from './localNeo4jInstall.js';
-import { localNeo4jRecordFile, readLocalNeo4jRecord, removeLocalNeo4jRecord, writeLocalNeo4jRecord } from './localNeo4jState.js';
+import {
+  localNeo4jRecordFile,
+  readLocalNeo4jRecord,
+  removeLocalNeo4jRecord,
+  writeLocalNeo4jRecord,
+} from './localNeo4jState.js';
 
 /** The Neo4j settings of the configuration (src/config.ts); `uri` is null when NEO4J_URI is not set. */
 export interface Neo4jSettings {
@@ -23,7 +28,14 @@ export type WithoutUri =
    * `npm start`: start the local Neo4j on its store in <dataDir>/neo4j (data survives restarts), with
    * auth when a password is set, and record it in <dataDir>/neo4j.json while it runs.
    */
-  | { start: 'store'; dataDir: string; heap: string; pageCache: string; progress: (message: string) => void; neo4jLog?: (line: string) => void }
+  | {
+      start: 'store';
+      dataDir: string;
+      heap: string;
+      pageCache: string;
+      progress: (message: string) => void;
+      neo4jLog?: (line: string) => void;
+    }
   /** The command-line tools: the local Neo4j that a running `npm start` recorded. They never start one. */
   | { start: 'none'; dataDir: string; tool: string }
   /**
@@ -56,7 +68,12 @@ export class NoNeo4jError extends Error {}
 export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUri): Promise<ChosenNeo4j> {
   const { user, password, database } = settings;
   if (settings.uri !== null) {
-    return { connection: { uri: settings.uri, user, password, database }, source: 'env', local: null, close: () => Promise.resolve() };
+    return {
+      connection: { uri: settings.uri, user, password, database },
+      source: 'env',
+      local: null,
+      close: () => Promise.resolve(),
+    };
   }
   switch (withoutUri.start) {
     case 'store': {
@@ -70,7 +87,14 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
         progress: withoutUri.progress,
         log: withoutUri.neo4jLog,
       });
-      const record = { uri: local.uri, pid: local.pid, startedAt: new Date().toISOString(), storeDir, version: local.version, auth: password !== null };
+      const record = {
+        uri: local.uri,
+        pid: local.pid,
+        startedAt: new Date().toISOString(),
+        storeDir,
+        version: local.version,
+        auth: password !== null,
+      };
       await writeLocalNeo4jRecord(withoutUri.dataDir, record);
       return {
         connection: { uri: local.uri, user, password, database },
@@ -89,7 +113,9 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
         'Start the service with `npm start` (its local Neo4j is then found by itself), or set NEO4J_URI ' +
         '(and NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE) to the Neo4j to read.';
       if (found === null) {
-        throw new NoNeo4jError(`${withoutUri.tool} needs a running Neo4j: NEO4J_URI is not set, and no local Neo4j of \`npm start\` runs (none is recorded in ${file}). ${remedy}`);
+        throw new NoNeo4jError(
+          `${withoutUri.tool} needs a running Neo4j: NEO4J_URI is not set, and no local Neo4j of \`npm start\` runs (none is recorded in ${file}). ${remedy}`,
+        );
       }
       if (!found.alive) {
         throw new NoNeo4jError(
@@ -97,15 +123,24 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
         );
       }
       if (found.record.auth && password === null) {
-        throw new NoNeo4jError(`${withoutUri.tool}: the local Neo4j at ${found.record.uri} was started with a password; set NEO4J_PASSWORD to the same one.`);
+        throw new NoNeo4jError(
+          `${withoutUri.tool}: the local Neo4j at ${found.record.uri} was started with a password; set NEO4J_PASSWORD to the same one.`,
+        );
       }
-      return { connection: { uri: found.record.uri, user, password, database }, source: 'running', local: null, close: () => Promise.resolve() };
+      return {
+        connection: { uri: found.record.uri, user, password, database },
+        source: 'running',
+        local: null,
+        close: () => Promise.resolve(),
+      };
     }
     case 'throwaway': {
       const other = await withoutUri.instead?.();
       if (other) return other;
       const storeDir = await mkdtemp(path.join(tmpdir(), withoutUri.storePrefix));
-      withoutUri.progress(`booting a local Neo4j ${NEO4J_VERSION} in ${storeDir} (heap ${withoutUri.heap}, page cache ${withoutUri.pageCache})`);
+      withoutUri.progress(
+        `booting a local Neo4j ${NEO4J_VERSION} in ${storeDir} (heap ${withoutUri.heap}, page cache ${withoutUri.pageCache})`,
+      );
       const throwawayPassword = withoutUri.password ?? null;
       const local = await startLocalNeo4j({
         storeDir,

@@ -40,14 +40,24 @@ export async function runNeo4jAdmin(home: string, args: string[]): Promise<{ out
   // No neo4j.conf of the user's: the home's defaults (data/ under it) are what the launcher uses too.
   delete env.NEO4J_CONF;
   return new Promise((resolve, reject) => {
-    const child = spawn('java', [...JVM_FLAGS, '-cp', path.join(libDir, '*'), 'org.neo4j.cli.AdminTool', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('java', [...JVM_FLAGS, '-cp', path.join(libDir, '*'), 'org.neo4j.cli.AdminTool', ...args], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', (error: NodeJS.ErrnoException) => reject(error.code === 'ENOENT' ? new Error(`\`java\` was not found on PATH. ${JDK_HINT}`) : error));
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'ENOENT' ? new Error(`\`java\` was not found on PATH. ${JDK_HINT}`) : error),
+    );
     child.on('close', (code, signal) => {
       if (code === 0) resolve({ output });
-      else reject(new Error(`neo4j-admin ${args.join(' ')} failed (${signal ?? `exit code ${code}`}):\n${lastLines(output, OUTPUT_TAIL_LINES)}`));
+      else
+        reject(
+          new Error(
+            `neo4j-admin ${args.join(' ')} failed (${signal ?? `exit code ${code}`}):\n${lastLines(output, OUTPUT_TAIL_LINES)}`,
+          ),
+        );
     });
   });
 }
@@ -132,7 +142,10 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
   createInterface({ input: child.stderr }).on('line', (line) => collect(line, false));
 
   const failure = async (reason: string): Promise<Error> => {
-    const cause = [...output].reverse().find((line) => line.startsWith(LAUNCHER_FAILURE))?.slice(LAUNCHER_FAILURE.length);
+    const cause = [...output]
+      .reverse()
+      .find((line) => line.startsWith(LAUNCHER_FAILURE))
+      ?.slice(LAUNCHER_FAILURE.length);
     let message = `Local Neo4j (store ${storeDir}) ${reason}${cause ? `: ${cause}` : '.'}\n--- launcher output (last ${OUTPUT_TAIL_LINES} lines) ---\n${output.join('\n')}`;
     const debugLog = await readFile(path.join(storeDir, 'logs', 'debug.log'), 'utf8').catch(() => undefined);
     if (debugLog !== undefined) {
@@ -148,16 +161,27 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
   };
 
   const ready = await new Promise<RegExpExecArray | Error>((resolve) => {
-    const timer = setTimeout(() => resolve(new Error(`did not become ready within ${startTimeoutMs} ms`)), startTimeoutMs);
+    const timer = setTimeout(
+      () => resolve(new Error(`did not become ready within ${startTimeoutMs} ms`)),
+      startTimeoutMs,
+    );
     const settle = (value: RegExpExecArray | Error) => {
       clearTimeout(timer);
       resolve(value);
     };
     onReady = settle;
     child.once('error', (error: NodeJS.ErrnoException) =>
-      settle(new Error(error.code === 'ENOENT' ? `could not start: \`java\` was not found on PATH. ${JDK_HINT}` : `could not start: ${error.message}`)),
+      settle(
+        new Error(
+          error.code === 'ENOENT'
+            ? `could not start: \`java\` was not found on PATH. ${JDK_HINT}`
+            : `could not start: ${error.message}`,
+        ),
+      ),
     );
-    child.once('close', (code, signal) => settle(new Error(`exited before it was ready (${signal ?? `exit code ${code}`})`)));
+    child.once('close', (code, signal) =>
+      settle(new Error(`exited before it was ready (${signal ?? `exit code ${code}`})`)),
+    );
   });
   onReady = undefined;
 

@@ -51,14 +51,18 @@ function installPaths(): InstallPaths {
  * already complete and up to date. Safe to run from several processes at once: everything is built in a private
  * temporary directory and renamed into place.
  */
-export async function ensureLocalNeo4jInstalled(opts: { progress?: (message: string) => void } = {}): Promise<{ libDir: string; classesDir: string }> {
+export async function ensureLocalNeo4jInstalled(
+  opts: { progress?: (message: string) => void } = {},
+): Promise<{ libDir: string; classesDir: string }> {
   const log = opts.progress ?? (() => {});
   const paths = installPaths();
 
   const pomText = await readFile(paths.pom, 'utf8');
   const pomVersion = /<neo4j\.version>\s*([^<\s]+)\s*<\/neo4j\.version>/.exec(pomText)?.[1];
   if (pomVersion !== NEO4J_VERSION) {
-    throw new Error(`${paths.pom} has neo4j.version ${pomVersion ?? '(missing)'} but src/graph/localNeo4jInstall.ts expects ${NEO4J_VERSION}; keep them in sync.`);
+    throw new Error(
+      `${paths.pom} has neo4j.version ${pomVersion ?? '(missing)'} but src/graph/localNeo4jInstall.ts expects ${NEO4J_VERSION}; keep them in sync.`,
+    );
   }
   const pomSha256 = createHash('sha256').update(pomText).digest('hex');
 
@@ -107,7 +111,13 @@ async function fetchJars(paths: InstallPaths, pomSha256: string, log: (msg: stri
   const started = Date.now();
   const downloaded = { files: 0, bytes: 0 };
   const seconds = () => ((Date.now() - started) / 1000).toFixed(0);
-  const ticker = setInterval(() => log(`Maven still fetching: ${downloaded.files} files, ${megabytes(downloaded.bytes)} MB downloaded so far (${seconds()} s)`), PROGRESS_INTERVAL_MS);
+  const ticker = setInterval(
+    () =>
+      log(
+        `Maven still fetching: ${downloaded.files} files, ${megabytes(downloaded.bytes)} MB downloaded so far (${seconds()} s)`,
+      ),
+    PROGRESS_INTERVAL_MS,
+  );
   const tmp = temporarySibling(paths.libDir);
   await mkdir(path.dirname(tmp), { recursive: true });
   try {
@@ -129,7 +139,9 @@ async function fetchJars(paths: InstallPaths, pomSha256: string, log: (msg: stri
     clearInterval(ticker);
     await rm(tmp, { recursive: true, force: true });
   }
-  log(`Fetched the Neo4j jars in ${((Date.now() - started) / 1000).toFixed(1)} s (${downloaded.files} files, ${megabytes(downloaded.bytes)} MB downloaded)`);
+  log(
+    `Fetched the Neo4j jars in ${((Date.now() - started) / 1000).toFixed(1)} s (${downloaded.files} files, ${megabytes(downloaded.bytes)} MB downloaded)`,
+  );
 }
 
 /** The size of the file a Maven "Downloaded from <repo>: <url> (<size> at <speed>)" line reports, in bytes; null for any other line. */
@@ -145,14 +157,24 @@ function megabytes(bytes: number): string {
 }
 
 async function compileLauncher(paths: InstallPaths, log: (msg: string) => void): Promise<void> {
-  log(`Compiling the launcher ${path.relative(process.cwd(), paths.launcherSource) || paths.launcherSource} (once) ...`);
+  log(
+    `Compiling the launcher ${path.relative(process.cwd(), paths.launcherSource) || paths.launcherSource} (once) ...`,
+  );
   const started = Date.now();
   await checkJdk();
   const tmp = temporarySibling(paths.classesDir);
   await mkdir(tmp, { recursive: true });
   try {
     // Output is only shown on failure: javac always warns that sun.misc.Signal (used by Launcher) is internal API.
-    await run('javac', ['--release', String(MIN_JAVA_MAJOR), '-d', tmp, '-cp', path.join(paths.libDir, '*'), paths.launcherSource]);
+    await run('javac', [
+      '--release',
+      String(MIN_JAVA_MAJOR),
+      '-d',
+      tmp,
+      '-cp',
+      path.join(paths.libDir, '*'),
+      paths.launcherSource,
+    ]);
     if (!(await launcherIsCompiled(paths))) {
       await replaceDirectory(tmp, paths.classesDir);
     }
@@ -168,7 +190,9 @@ async function checkJdk(): Promise<void> {
     const { output } = await run(tool, ['-version']);
     const major = Number(/(?:version "|javac )(\d+)/.exec(output)?.[1]);
     if (!(major >= MIN_JAVA_MAJOR)) {
-      throw new Error(`Neo4j ${NEO4J_VERSION} needs Java ${MIN_JAVA_MAJOR} or newer, but \`${tool} -version\` reports: ${output.trim()}. ${JDK_HINT}`);
+      throw new Error(
+        `Neo4j ${NEO4J_VERSION} needs Java ${MIN_JAVA_MAJOR} or newer, but \`${tool} -version\` reports: ${output.trim()}. ${JDK_HINT}`,
+      );
     }
   }
 }
@@ -205,13 +229,21 @@ function run(command: string, args: string[], onLine?: (line: string) => void): 
     if (onLine) createInterface({ input: child.stdout }).on('line', onLine);
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', (error: NodeJS.ErrnoException) => {
-      reject(error.code === 'ENOENT' ? new Error(`\`${command}\` was not found on PATH. ${TOOL_HINTS[command] ?? ''}`.trim()) : error);
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(`\`${command}\` was not found on PATH. ${TOOL_HINTS[command] ?? ''}`.trim())
+          : error,
+      );
     });
     child.on('close', (code, signal) => {
       if (code === 0) {
         resolve({ output });
       } else {
-        reject(new Error(`\`${command} ${args.join(' ')}\` failed (${signal ?? `exit code ${code}`}):\n${lastLines(output, OUTPUT_TAIL_LINES)}`));
+        reject(
+          new Error(
+            `\`${command} ${args.join(' ')}\` failed (${signal ?? `exit code ${code}`}):\n${lastLines(output, OUTPUT_TAIL_LINES)}`,
+          ),
+        );
       }
     });
   });

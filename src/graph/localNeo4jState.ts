@@ -39,7 +39,9 @@ export async function removeLocalNeo4jRecord(dataDir: string, pid: number): Prom
 }
 
 /** The record, and whether its process is still alive; null when there is none or it cannot be read. */
-export async function readLocalNeo4jRecord(dataDir: string): Promise<{ record: LocalNeo4jRecord; alive: boolean } | null> {
+export async function readLocalNeo4jRecord(
+  dataDir: string,
+): Promise<{ record: LocalNeo4jRecord; alive: boolean } | null> {
   let record: LocalNeo4jRecord;
   try {
     record = JSON.parse(await readFile(localNeo4jRecordFile(dataDir), 'utf8')) as LocalNeo4jRecord;

@@ -9,10 +9,16 @@ function schemaMigrationNames(): string[] {
 }
 
 /** `progress` hears once how many migrations are to be applied, when there are any (on a new store: all). */
-export async function applyMigrations(graph: Graph, progress: (message: string) => void = () => undefined): Promise<string[]> {
-  const applied = new Set((await graph.read((tx) => tx.rows<{ name: string }>('migrations/applied'))).map((row) => row.name));
+export async function applyMigrations(
+  graph: Graph,
+  progress: (message: string) => void = () => undefined,
+): Promise<string[]> {
+  const applied = new Set(
+    (await graph.read((tx) => tx.rows<{ name: string }>('migrations/applied'))).map((row) => row.name),
+  );
   const pending = schemaMigrationNames().filter((name) => !applied.has(name));
-  if (pending.length > 0) progress(`applying ${pending.length} schema migration${pending.length === 1 ? '' : 's'} (constraints and indexes)`);
+  if (pending.length > 0)
+    progress(`applying ${pending.length} schema migration${pending.length === 1 ? '' : 's'} (constraints and indexes)`);
   const newlyApplied: string[] = [];
   for (const name of pending) {
     for (const statement of statementsOf(name)) await graph.autoCommit(statement);

@@ -13,7 +13,13 @@ function loadAll(): Map<string, string> {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.name.endsWith('.cypher')) {
-        queries.set(relative(CYPHER_DIR, path).split(sep).join('/').replace(/\.cypher$/, ''), readFileSync(path, 'utf8'));
+        queries.set(
+          relative(CYPHER_DIR, path)
+            .split(sep)
+            .join('/')
+            .replace(/\.cypher$/, ''),
+          readFileSync(path, 'utf8'),
+        );
       }
     }
   };

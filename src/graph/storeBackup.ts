@@ -41,11 +41,19 @@ function adminFailure(what: string, error: unknown): StoreBackupError {
  * Dumps the database of the stopped store `home` into the file `to` (written under a temporary name
  * beside it, then renamed: a file at `to` is always a whole dump). Refuses a store in use.
  */
-export async function dumpStore(opts: { home: string; to: string; replace?: boolean }): Promise<{ file: string; bytes: number }> {
+export async function dumpStore(opts: {
+  home: string;
+  to: string;
+  replace?: boolean;
+}): Promise<{ file: string; bytes: number }> {
   const home = path.resolve(opts.home);
   const file = path.resolve(opts.to);
-  if (!holdsDatabase(home)) throw new StoreBackupError(`No Neo4j database "${BACKUP_DATABASE}" under ${home} (looked for data/databases/${BACKUP_DATABASE}).`);
-  if (existsSync(file) && !opts.replace) throw new StoreBackupError(`${file} exists; choose another file or replace it.`);
+  if (!holdsDatabase(home))
+    throw new StoreBackupError(
+      `No Neo4j database "${BACKUP_DATABASE}" under ${home} (looked for data/databases/${BACKUP_DATABASE}).`,
+    );
+  if (existsSync(file) && !opts.replace)
+    throw new StoreBackupError(`${file} exists; choose another file or replace it.`);
   const staging = path.join(path.dirname(file), `.${path.basename(file)}.tmp-${process.pid}-${Date.now()}`);
   await mkdir(staging, { recursive: true });
   try {
@@ -70,7 +78,9 @@ export async function loadStore(opts: { from: string; home: string; replace?: bo
   const file = path.resolve(opts.from);
   if (!existsSync(file) || !(await stat(file)).isFile()) throw new StoreBackupError(`No dump file at ${file}.`);
   if (holdsDatabase(home) && !opts.replace) {
-    throw new StoreBackupError(`${home} already holds a database "${BACKUP_DATABASE}"; restoring replaces it, so say so (--force), or restore into an empty directory.`);
+    throw new StoreBackupError(
+      `${home} already holds a database "${BACKUP_DATABASE}"; restoring replaces it, so say so (--force), or restore into an empty directory.`,
+    );
   }
   // neo4j-admin reads <database>.dump from a directory: a link to the file, whatever its name.
   const staging = path.join(home, `.restore-${process.pid}-${Date.now()}`);
@@ -78,7 +88,13 @@ export async function loadStore(opts: { from: string; home: string; replace?: bo
   try {
     await symlink(file, path.join(staging, `${BACKUP_DATABASE}.dump`));
     try {
-      await runNeo4jAdmin(home, ['database', 'load', BACKUP_DATABASE, `--from-path=${staging}`, `--overwrite-destination=${opts.replace ? 'true' : 'false'}`]);
+      await runNeo4jAdmin(home, [
+        'database',
+        'load',
+        BACKUP_DATABASE,
+        `--from-path=${staging}`,
+        `--overwrite-destination=${opts.replace ? 'true' : 'false'}`,
+      ]);
     } catch (error) {
       throw adminFailure(`Could not load ${file} into ${home}`, error);
     }
@@ -103,7 +119,13 @@ export interface StoreCheck {
 export async function checkStore(opts: { home: string }): Promise<StoreCheck> {
   const home = path.resolve(opts.home);
   try {
-    await runNeo4jAdmin(home, ['database', 'check', BACKUP_DATABASE, '--max-off-heap-memory=256m', `--report-path=${path.join(home, 'logs')}`]);
+    await runNeo4jAdmin(home, [
+      'database',
+      'check',
+      BACKUP_DATABASE,
+      '--max-off-heap-memory=256m',
+      `--report-path=${path.join(home, 'logs')}`,
+    ]);
   } catch (error) {
     throw adminFailure(`The consistency check of ${home} failed`, error);
   }
@@ -111,10 +133,20 @@ export async function checkStore(opts: { home: string }): Promise<StoreCheck> {
   try {
     const driver = createDriver({ uri: neo4j.uri, user: 'neo4j', password: null, database: BACKUP_DATABASE });
     try {
-      const nodes = await driver.executeQuery('MATCH (node) UNWIND labels(node) AS label RETURN label, count(*) AS nodes ORDER BY label', {}, { database: BACKUP_DATABASE });
-      const relationships = await driver.executeQuery('MATCH ()-[relationship]->() RETURN count(relationship) AS relationships', {}, { database: BACKUP_DATABASE });
+      const nodes = await driver.executeQuery(
+        'MATCH (node) UNWIND labels(node) AS label RETURN label, count(*) AS nodes ORDER BY label',
+        {},
+        { database: BACKUP_DATABASE },
+      );
+      const relationships = await driver.executeQuery(
+        'MATCH ()-[relationship]->() RETURN count(relationship) AS relationships',
+        {},
+        { database: BACKUP_DATABASE },
+      );
       return {
-        nodes: Object.fromEntries(nodes.records.map((record) => [record.get('label') as string, Number(record.get('nodes'))])),
+        nodes: Object.fromEntries(
+          nodes.records.map((record) => [record.get('label') as string, Number(record.get('nodes'))]),
+        ),
         relationships: Number(relationships.records[0]!.get('relationships')),
         violations: await runAudit(driver, BACKUP_DATABASE),
       };
@@ -128,6 +160,9 @@ export async function checkStore(opts: { home: string }): Promise<StoreCheck> {
 
 /** One line for operators: what a checked store holds and whether the audit is clean. */
 export function describeStoreCheck(check: StoreCheck): string {
-  const nodes = Object.entries(check.nodes).map(([label, count]) => `${count} ${label}`).join(', ') || 'no nodes';
+  const nodes =
+    Object.entries(check.nodes)
+      .map(([label, count]) => `${count} ${label}`)
+      .join(', ') || 'no nodes';
   return `files consistent; ${nodes}; ${check.relationships} relationships; invariant audit ${check.violations.length === 0 ? 'clean' : `${check.violations.length} violations`}`;
 }

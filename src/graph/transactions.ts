@@ -13,14 +13,21 @@ export interface Tx {
   one<T = Row>(query: string, params?: Params): Promise<T | null>;
 }
 
-const UNAVAILABLE_CODES = new Set(['ServiceUnavailable', 'SessionExpired', 'Neo.TransientError.General.DatabaseUnavailable']);
+const UNAVAILABLE_CODES = new Set([
+  'ServiceUnavailable',
+  'SessionExpired',
+  'Neo.TransientError.General.DatabaseUnavailable',
+]);
 
 // The driver reports a pool with no free connection, or a server that does not finish the handshake,
 // with no code of its own: by message.
 const UNAVAILABLE_MESSAGES = /^(Connection acquisition timed out|Failed to establish connection)/;
 
 function isUnavailable(error: unknown): boolean {
-  return error instanceof Neo4jError && (UNAVAILABLE_CODES.has(error.code) || error.retriable || UNAVAILABLE_MESSAGES.test(error.message));
+  return (
+    error instanceof Neo4jError &&
+    (UNAVAILABLE_CODES.has(error.code) || error.retriable || UNAVAILABLE_MESSAGES.test(error.message))
+  );
 }
 
 /** How a transaction ended, and how many times the driver ran its work (more than once: retried). */
@@ -63,17 +70,41 @@ export class Graph {
 
   /** The same graph with no deadline: for migrations, which may rightly take long on a large store. */
   withoutDeadline(): Graph {
-    return new Graph(this.driver, this.database, this.tenant, null, this.scopedToOneRequest, this.observer, this.statements);
+    return new Graph(
+      this.driver,
+      this.database,
+      this.tenant,
+      null,
+      this.scopedToOneRequest,
+      this.observer,
+      this.statements,
+    );
   }
 
   /** The same graph, telling `observer` how each transaction ended. */
   observedBy(observer: TransactionObserver): Graph {
-    return new Graph(this.driver, this.database, this.tenant, this.deadlineMs, this.scopedToOneRequest, observer, this.statements);
+    return new Graph(
+      this.driver,
+      this.database,
+      this.tenant,
+      this.deadlineMs,
+      this.scopedToOneRequest,
+      observer,
+      this.statements,
+    );
   }
 
   /** The same graph, telling `statements` when each statement starts and ends. */
   withStatementsObservedBy(statements: StatementObserver): Graph {
-    return new Graph(this.driver, this.database, this.tenant, this.deadlineMs, this.scopedToOneRequest, this.observer, statements);
+    return new Graph(
+      this.driver,
+      this.database,
+      this.tenant,
+      this.deadlineMs,
+      this.scopedToOneRequest,
+      this.observer,
+      statements,
+    );
   }
 
   read<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -92,11 +123,17 @@ export class Graph {
     };
     const observed = mode === 'READ' ? 'read' : 'write';
     try {
-      const result = await this.session(mode, (session) => (mode === 'READ' ? session.executeRead(attempt) : session.executeWrite(attempt)));
+      const result = await this.session(mode, (session) =>
+        mode === 'READ' ? session.executeRead(attempt) : session.executeWrite(attempt),
+      );
       this.observer.transactionEnded(observed, attempts, 'committed');
       return result;
     } catch (error) {
-      this.observer.transactionEnded(observed, attempts, error instanceof ThreadlineError && error.code === 'SERVICE_UNAVAILABLE' ? 'unavailable' : 'failed');
+      this.observer.transactionEnded(
+        observed,
+        attempts,
+        error instanceof ThreadlineError && error.code === 'SERVICE_UNAVAILABLE' ? 'unavailable' : 'failed',
+      );
       throw error;
     }
   }
@@ -109,7 +146,10 @@ export class Graph {
   }
 
   private async session<T>(mode: 'READ' | 'WRITE', use: (session: neo4j.Session) => Promise<T>): Promise<T> {
-    const session = this.driver.session({ database: this.database, defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE });
+    const session = this.driver.session({
+      database: this.database,
+      defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
+    });
     let abandoned = false;
     try {
       return await this.withinDeadline(() => use(session));
@@ -122,7 +162,10 @@ export class Graph {
       // A uniqueness constraint is the backstop of checks made under a lock; tripping it means a
       // concurrent request won the race the check could not see.
       if (error instanceof Neo4jError && error.code === 'Neo.ClientError.Schema.ConstraintValidationFailed') {
-        throw new ThreadlineError('CONFLICT', 'A concurrent request wrote the same thing first; read the current state and retry if still needed.');
+        throw new ThreadlineError(
+          'CONFLICT',
+          'A concurrent request wrote the same thing first; read the current state and retry if still needed.',
+        );
       }
       throw error;
     } finally {
@@ -140,7 +183,10 @@ export class Graph {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => {
-        const missed = new ThreadlineError('SERVICE_UNAVAILABLE', `The graph database did not answer within ${this.deadlineMs} ms; retry later.`);
+        const missed = new ThreadlineError(
+          'SERVICE_UNAVAILABLE',
+          `The graph database did not answer within ${this.deadlineMs} ms; retry later.`,
+        );
         if (this.scopedToOneRequest) this.missedDeadline = missed;
         reject(missed);
       }, this.deadlineMs!);
@@ -158,7 +204,10 @@ export class Graph {
     const rows = async <T>(query: string, params: Params = {}): Promise<T[]> => {
       const ended = this.statements?.statementStarted(query);
       try {
-        const result = await tx.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant }));
+        const result = await tx.run(
+          cypher(query),
+          toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant }),
+        );
         ended?.();
         return result.records.map((record) => plain(record.toObject()) as T);
       } catch (error) {

@@ -16,7 +16,9 @@ export function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
   if (isGraphEntity(value)) return plain(value.properties);
   if (typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, plain(inner)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, plain(inner)]),
+    );
   }
   return value;
 }

@@ -60,10 +60,20 @@ interface MatrixRow {
 }
 
 /** One page of thread `threadId`'s coverage matrix: at most `first` runs by `columns` provider threads. */
-export async function coverageMatrix(context: OperationContext, threadId: string, page: MatrixPage): Promise<CoverageMatrixRecord> {
+export async function coverageMatrix(
+  context: OperationContext,
+  threadId: string,
+  page: MatrixPage,
+): Promise<CoverageMatrixRecord> {
   const { fromOrdinal, first, columnsFrom, columns } = page;
   // One more of each than asked: whether a next page of runs, or of columns, exists.
-  const rows = (await runAnalyticsQuery(context.graph, 'coverage-matrix', { threadId, fromOrdinal, limit: first + 1, columnsFrom, columns: columns + 1 })) as unknown as MatrixRow[];
+  const rows = (await runAnalyticsQuery(context.graph, 'coverage-matrix', {
+    threadId,
+    fromOrdinal,
+    limit: first + 1,
+    columnsFrom,
+    columns: columns + 1,
+  })) as unknown as MatrixRow[];
   const pageRows = rows.slice(0, first).map((row) => ({
     ordinal: row.ordinal,
     runId: row.runId,
@@ -92,7 +102,11 @@ export interface AnalyticsWindow {
 export function analyticsWindow(from: string, to: string): AnalyticsWindow {
   const parse = (field: string, value: string) => {
     const time = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
-    if (Number.isNaN(time)) throw badInput(field, `must be an ISO-8601 date-time such as 2026-01-31T00:00:00Z (got ${JSON.stringify(value)})`);
+    if (Number.isNaN(time))
+      throw badInput(
+        field,
+        `must be an ISO-8601 date-time such as 2026-01-31T00:00:00Z (got ${JSON.stringify(value)})`,
+      );
     return new Date(time).toISOString();
   };
   const window = { from: parse('from', from), to: parse('to', to) };
@@ -141,15 +155,36 @@ export interface ProvenanceStatsRecord {
   totalOmissions: number;
 }
 
-export async function crossProviderStats(context: OperationContext, window: AnalyticsWindow, limit: number): Promise<ProviderPairStatsRecord[]> {
+export async function crossProviderStats(
+  context: OperationContext,
+  window: AnalyticsWindow,
+  limit: number,
+): Promise<ProviderPairStatsRecord[]> {
   const rows = await runAnalyticsQuery(context.graph, 'cross-provider', { ...window, limit });
-  return rows.map((row) => ({ ...(row as unknown as ProviderPairStatsRecord), meanRunsCovered: (row.meanRunsCovered as number | null) ?? 0 }));
+  return rows.map((row) => ({
+    ...(row as unknown as ProviderPairStatsRecord),
+    meanRunsCovered: (row.meanRunsCovered as number | null) ?? 0,
+  }));
 }
 
-export async function stalenessStats(context: OperationContext, window: AnalyticsWindow, limit: number): Promise<StalenessStatsRecord[]> {
-  return (await runAnalyticsQuery(context.graph, 'staleness', { ...window, limit })) as unknown as StalenessStatsRecord[];
+export async function stalenessStats(
+  context: OperationContext,
+  window: AnalyticsWindow,
+  limit: number,
+): Promise<StalenessStatsRecord[]> {
+  return (await runAnalyticsQuery(context.graph, 'staleness', {
+    ...window,
+    limit,
+  })) as unknown as StalenessStatsRecord[];
 }
 
-export async function provenanceStats(context: OperationContext, window: AnalyticsWindow, limit: number): Promise<ProvenanceStatsRecord[]> {
-  return (await runAnalyticsQuery(context.graph, 'summary-provenance', { ...window, limit })) as unknown as ProvenanceStatsRecord[];
+export async function provenanceStats(
+  context: OperationContext,
+  window: AnalyticsWindow,
+  limit: number,
+): Promise<ProvenanceStatsRecord[]> {
+  return (await runAnalyticsQuery(context.graph, 'summary-provenance', {
+    ...window,
+    limit,
+  })) as unknown as ProvenanceStatsRecord[];
 }

@@ -103,7 +103,11 @@ export class ChangeFeed {
    * (those the feed still keeps, the first marked `resync` when older ones are gone). NOT_FOUND when
    * the tenant has no such thread, as for every other read.
    */
-  async subscribe(graph: Graph, threadId: string, afterSequence: number | null): Promise<AsyncIterableIterator<ThreadChangeEvent>> {
+  async subscribe(
+    graph: Graph,
+    threadId: string,
+    afterSequence: number | null,
+  ): Promise<AsyncIterableIterator<ThreadChangeEvent>> {
     const head = await graph.read((tx) => changeHead(tx, threadId));
     if (head === null) throw notFound('Thread', threadId);
     const key = `${graph.tenant}\u0000${threadId}`;
@@ -157,7 +161,8 @@ export class ChangeFeed {
     if (watches.length === 0) return;
     const changes = await this.rootGraph.read((tx) => changesSince(tx, watches));
     for (const change of changes) {
-      for (const subscriber of this.watched.get(`${change.tenant}\u0000${change.threadId}`)?.subscribers ?? []) subscriber.offer(change);
+      for (const subscriber of this.watched.get(`${change.tenant}\u0000${change.threadId}`)?.subscribers ?? [])
+        subscriber.offer(change);
     }
   }
 }

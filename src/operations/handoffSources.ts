@@ -31,15 +31,25 @@ import { readSummarySource, summarize } from './summaries.js';
 const REGENERABLE = new Set(['delta_since_target_last_seen', 'full_thread_summary', 'checkpoint_summary']);
 
 /** A provider's text for a PENDING handoff: checked against the budget and for omissions, then READY. */
-export async function submitHandoffSummary(context: OperationContext, handoffId: string, summaryText: string, createdByProvider: string): Promise<HandoffRecord> {
+export async function submitHandoffSummary(
+  context: OperationContext,
+  handoffId: string,
+  summaryText: string,
+  createdByProvider: string,
+): Promise<HandoffRecord> {
   return context.graph.write(async (tx) => {
     const handoff = await standingHandoff(tx, handoffId);
-    if (handoff.status !== 'pending') throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} is ${handoff.status}, not waiting for a summary.`);
+    if (handoff.status !== 'pending')
+      throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} is ${handoff.status}, not waiting for a summary.`);
     if (handoff.budgetChars !== null && summaryText.length > handoff.budgetChars) {
-      throw badInput('summaryText', `must fit the target's budget of ${handoff.budgetChars} characters (got ${summaryText.length})`);
+      throw badInput(
+        'summaryText',
+        `must fit the target's budget of ${handoff.budgetChars} characters (got ${summaryText.length})`,
+      );
     }
     const submitted = await completeWithText(tx, handoff, summaryText, createdByProvider);
-    if (!submitted) throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced before its summary arrived.`);
+    if (!submitted)
+      throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced before its summary arrived.`);
     return submitted;
   });
 }
@@ -58,11 +68,22 @@ export async function writeWithConfiguredSummarizer(context: OperationContext, h
       strategy: handoff.strategy,
     });
     if (handoff.budgetChars !== null && text.length > handoff.budgetChars) {
-      throw new SummarizerError(name, 'invalid_response', `the summary has ${text.length} characters, over the budget of ${handoff.budgetChars}`);
+      throw new SummarizerError(
+        name,
+        'invalid_response',
+        `the summary has ${text.length} characters, over the budget of ${handoff.budgetChars}`,
+      );
     }
   } catch (error) {
-    const reason = error instanceof SummarizerError ? `${error.reason}: ${error.message}` : `error: ${(error as Error).message}`;
-    await failAndReplaceWithLocal(context.graph, context, handoff.id, `summarizer ${name} failed (${reason})`, 'summarizer_failed');
+    const reason =
+      error instanceof SummarizerError ? `${error.reason}: ${error.message}` : `error: ${(error as Error).message}`;
+    await failAndReplaceWithLocal(
+      context.graph,
+      context,
+      handoff.id,
+      `summarizer ${name} failed (${reason})`,
+      'summarizer_failed',
+    );
     return;
   }
   // A summary that arrives after the handoff expired (or was regenerated or withdrawn) is dropped:
@@ -71,19 +92,45 @@ export async function writeWithConfiguredSummarizer(context: OperationContext, h
 }
 
 /** A new handoff with the same coverage, target run and provider thread, from `source` (default: the policy's). */
-export async function regenerateHandoff(context: OperationContext, handoffId: string, source: string | null): Promise<HandoffRecord> {
+export async function regenerateHandoff(
+  context: OperationContext,
+  handoffId: string,
+  source: string | null,
+): Promise<HandoffRecord> {
   const created = await context.graph.write(async (tx) => {
     // Regenerations of one handoff, and a rollback withdrawing it, serialize on its thread's lock;
     // the handoff is read again once the lock is held.
     await lockThread(tx, (await standingHandoff(tx, handoffId)).threadId);
     const old = await standingHandoff(tx, handoffId);
-    if (old.status !== 'ready' && old.status !== 'pending') throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} is ${old.status}; only a standing handoff can be regenerated.`);
+    if (old.status !== 'ready' && old.status !== 'pending')
+      throw new ThreadlineError(
+        'CONFLICT',
+        `Handoff ${handoffId} is ${old.status}; only a standing handoff can be regenerated.`,
+      );
     const target = await targetProviderOf(tx, context, old);
     const mergeBacks = await mergeBacksCarriedBy(tx, old.id);
     const choice = regenerationSource(context, target, source, mergeBacks.length > 0);
-    const writer = choice.kind === 'local' ? null : choice.kind === 'configured' ? choice.name : choice.kind === 'entering' ? target.id : await leavingProviderOf(tx, old);
-    const handoff = await writeReplacement(tx, old, target, { label: sourceLabel(choice, writer), writer: choice.kind === 'local' ? null : writer, createdByProvider: choice.kind === 'configured' ? null : writer }, mergeBacks);
-    if (!(await replaceHandoff(tx, old.id, handoff.id, 'regenerated'))) throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced meanwhile; regenerate its replacement.`);
+    const writer =
+      choice.kind === 'local'
+        ? null
+        : choice.kind === 'configured'
+          ? choice.name
+          : choice.kind === 'entering'
+            ? target.id
+            : await leavingProviderOf(tx, old);
+    const handoff = await writeReplacement(
+      tx,
+      old,
+      target,
+      {
+        label: sourceLabel(choice, writer),
+        writer: choice.kind === 'local' ? null : writer,
+        createdByProvider: choice.kind === 'configured' ? null : writer,
+      },
+      mergeBacks,
+    );
+    if (!(await replaceHandoff(tx, old.id, handoff.id, 'regenerated')))
+      throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced meanwhile; regenerate its replacement.`);
     await recordChange(tx, old.threadId, 'handoff_replaced');
     return { ...handoff, supersedesId: old.id };
   });
@@ -98,11 +145,24 @@ export async function regenerateHandoff(context: OperationContext, handoffId: st
  * Who writes a regenerated handoff: `source`, else the policy's. A handoff that also delivers
  * merge-backs is written locally in one piece, as at the run's start, so only local can be asked.
  */
-function regenerationSource(context: OperationContext, target: ProviderDefinition, source: string | null, withMergeBacks: boolean): SummarySource {
+function regenerationSource(
+  context: OperationContext,
+  target: ProviderDefinition,
+  source: string | null,
+  withMergeBacks: boolean,
+): SummarySource {
   const choice = summarySourceFor(context.summaries.policy, target.id, source);
-  if (!choice) throw badInput('source', `unknown summary source ${JSON.stringify(source)}; use local, leaving, entering or a configured summarizer`);
+  if (!choice)
+    throw badInput(
+      'source',
+      `unknown summary source ${JSON.stringify(source)}; use local, leaving, entering or a configured summarizer`,
+    );
   if (!withMergeBacks || choice.kind === 'local') return choice;
-  if (source !== null) throw badInput('source', 'the handoff also delivers a merge-back, which only the local summarizer writes together with it');
+  if (source !== null)
+    throw badInput(
+      'source',
+      'the handoff also delivers a merge-back, which only the local summarizer writes together with it',
+    );
   return { kind: 'local' };
 }
 
@@ -126,9 +186,20 @@ export async function failAndReplaceWithLocal(
     const failed = await failHandoff(tx, handoffId, reason, endedBecause);
     if (!failed) return null;
     const target = await targetProviderOf(tx, context, failed);
-    const local = await writeReplacement(tx, failed, target, { label: 'local', writer: null, createdByProvider: null }, await mergeBacksCarriedBy(tx, failed.id));
-    if (!(await replaceHandoff(tx, failed.id, local.id, endedBecause))) throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced meanwhile.`);
-    await appendPlanReason(tx, failed.targetRunId, `Handoff ${failed.id} from ${failed.source} failed (${reason}); a local summary replaced it.`);
+    const local = await writeReplacement(
+      tx,
+      failed,
+      target,
+      { label: 'local', writer: null, createdByProvider: null },
+      await mergeBacksCarriedBy(tx, failed.id),
+    );
+    if (!(await replaceHandoff(tx, failed.id, local.id, endedBecause)))
+      throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced meanwhile.`);
+    await appendPlanReason(
+      tx,
+      failed.targetRunId,
+      `Handoff ${failed.id} from ${failed.source} failed (${reason}); a local summary replaced it.`,
+    );
     await recordChange(tx, failed.threadId, 'handoff_replaced');
     return local;
   });
@@ -139,13 +210,17 @@ export async function failAndReplaceWithLocal(
  * summary; returns how many this call replaced. Several instances may sweep at once: each expired
  * handoff is replaced by exactly one of them, and the others count nothing for it.
  */
-export async function sweepExpiredHandoffs(rootGraph: Graph, contextFor: (tenant: string) => OperationContext): Promise<number> {
+export async function sweepExpiredHandoffs(
+  rootGraph: Graph,
+  contextFor: (tenant: string) => OperationContext,
+): Promise<number> {
   const timeout = contextFor('').summaries.policy.pendingTimeoutSeconds;
   const expired = await rootGraph.read((tx) => expiredPendingHandoffs(tx, timeout));
   let replaced = 0;
   for (const { tenant, id } of expired) {
     const context = contextFor(tenant);
-    if (await failAndReplaceWithLocal(context.graph, context, id, `not submitted within ${timeout} s`, 'expired')) replaced += 1;
+    if (await failAndReplaceWithLocal(context.graph, context, id, `not submitted within ${timeout} s`, 'expired'))
+      replaced += 1;
   }
   return replaced;
 }
@@ -157,8 +232,16 @@ async function standingHandoff(tx: Tx, id: string): Promise<HandoffRecord> {
 }
 
 /** Null when the handoff no longer was pending. */
-async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, createdByProvider: string): Promise<HandoffRecord | null> {
-  const [[thread], [transfer]] = await Promise.all([threadsByIds(tx, [handoff.threadId]), transfersByIds(tx, [handoff.transferId])]);
+async function completeWithText(
+  tx: Tx,
+  handoff: HandoffRecord,
+  text: string,
+  createdByProvider: string,
+): Promise<HandoffRecord | null> {
+  const [[thread], [transfer]] = await Promise.all([
+    threadsByIds(tx, [handoff.threadId]),
+    transfersByIds(tx, [handoff.transferId]),
+  ]);
   const covered = await readSummarySource(tx, thread!, {
     threadId: handoff.threadId,
     title: thread!.title,
@@ -168,7 +251,13 @@ async function completeWithText(tx: Tx, handoff: HandoffRecord, text: string, cr
     budgetChars: handoff.budgetChars,
   });
   const omissions = findOmissions(text, covered);
-  const submitted = await submitHandoff(tx, handoff.id, appendOmissions(text, omissions, handoff.budgetChars), createdByProvider, omissions);
+  const submitted = await submitHandoff(
+    tx,
+    handoff.id,
+    appendOmissions(text, omissions, handoff.budgetChars),
+    createdByProvider,
+    omissions,
+  );
   if (submitted) await recordChange(tx, handoff.threadId, 'handoff_ready');
   return submitted;
 }
@@ -184,11 +273,22 @@ async function writeReplacement(
   writer: { label: string; writer: string | null; createdByProvider: string | null },
   mergeBacks: TransferRecord[],
 ): Promise<HandoffRecord> {
-  if (!REGENERABLE.has(old.strategy)) throw badInput('handoffId', `a ${old.strategy} handoff has no summary to write again`);
-  const [[thread], [transfer]] = await Promise.all([threadsByIds(tx, [old.threadId]), transfersByIds(tx, [old.transferId])]);
+  if (!REGENERABLE.has(old.strategy))
+    throw badInput('handoffId', `a ${old.strategy} handoff has no summary to write again`);
+  const [[thread], [transfer]] = await Promise.all([
+    threadsByIds(tx, [old.threadId]),
+    transfersByIds(tx, [old.transferId]),
+  ]);
   const merges = await mergeBackParts(tx, target, mergeBacks);
   const range = old.coveredRunOrdinals;
-  const summaryRequest = { threadId: old.threadId, title: thread!.title, range, strategy: old.strategy, targetProvider: target.id, budgetChars: merges.leadBudget };
+  const summaryRequest = {
+    threadId: old.threadId,
+    title: thread!.title,
+    range,
+    strategy: old.strategy,
+    targetProvider: target.id,
+    budgetChars: merges.leadBudget,
+  };
   const summary = summarize(await readSummarySource(tx, thread!, summaryRequest), summaryRequest);
   return createHandoff(
     tx,
@@ -219,10 +319,15 @@ async function writeReplacement(
   );
 }
 
-async function targetProviderOf(tx: Tx, context: OperationContext, handoff: HandoffRecord): Promise<ProviderDefinition> {
+async function targetProviderOf(
+  tx: Tx,
+  context: OperationContext,
+  handoff: HandoffRecord,
+): Promise<ProviderDefinition> {
   const [providerThread] = await providerThreadsByIds(tx, [handoff.toProviderThreadId]);
   const provider = providerThread && context.providers.get(providerThread.provider);
-  if (!provider) throw new ThreadlineError('CONFLICT', `The provider of handoff ${handoff.id} is no longer configured.`);
+  if (!provider)
+    throw new ThreadlineError('CONFLICT', `The provider of handoff ${handoff.id} is no longer configured.`);
   return provider;
 }
 

@@ -1,10 +1,22 @@
 // Importing a provider's own session: runs that already happened, appended to an app thread with
 // their original times, served by the session's provider thread, with no handoff made up for the past.
 import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
-import { checkImportedRuns, importKeyOf, importReason, importedRunAction, importedRunPlan, type ImportedRunInput } from '../domain/imports.js';
+import {
+  checkImportedRuns,
+  importKeyOf,
+  importReason,
+  importedRunAction,
+  importedRunPlan,
+  type ImportedRunInput,
+} from '../domain/imports.js';
 import type { ProviderThreadRecord, RunRecord, ThreadRecord } from '../domain/records.js';
 import { recordChange } from '../graph/repositories/changes.js';
-import { appendImportedRuns, presentImportKeys, providerThreadsByNativeRef, type NewImportedRun } from '../graph/repositories/imports.js';
+import {
+  appendImportedRuns,
+  presentImportKeys,
+  providerThreadsByNativeRef,
+  type NewImportedRun,
+} from '../graph/repositories/imports.js';
 import { bindProviderThread, createProviderThread } from '../graph/repositories/providerThreads.js';
 import { lockThread, type LockedThread } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
@@ -28,28 +40,47 @@ export interface ImportResult {
   alreadyPresent: number;
 }
 
-export async function providerThreadsOfNativeRef(context: OperationContext, provider: string, nativeThreadRef: string): Promise<ProviderThreadRecord[]> {
+export async function providerThreadsOfNativeRef(
+  context: OperationContext,
+  provider: string,
+  nativeThreadRef: string,
+): Promise<ProviderThreadRecord[]> {
   return context.graph.read((tx) => providerThreadsByNativeRef(tx, provider, nativeThreadRef, NATIVE_REF_MATCHES));
 }
 
 export async function importRuns(context: OperationContext, input: ImportInput): Promise<ImportResult> {
   if (!context.providers.has(input.provider)) {
-    throw badInput('providerThread.provider', `unknown provider ${JSON.stringify(input.provider)}; known: ${[...context.providers.keys()].join(', ')}`);
+    throw badInput(
+      'providerThread.provider',
+      `unknown provider ${JSON.stringify(input.provider)}; known: ${[...context.providers.keys()].join(', ')}`,
+    );
   }
   checkImportedRuns(input.runs);
   return context.graph.write(async (tx) => {
     const thread = await lockThread(tx, input.threadId);
     if (!thread) throw notFound('Thread', input.threadId);
     if (thread.runningRunId !== null) {
-      throw new ThreadlineError('RUN_IN_PROGRESS', `Thread ${JSON.stringify(input.threadId)} has a running run: imported runs would come after it.`, { runId: thread.runningRunId });
+      throw new ThreadlineError(
+        'RUN_IN_PROGRESS',
+        `Thread ${JSON.stringify(input.threadId)} has a running run: imported runs would come after it.`,
+        { runId: thread.runningRunId },
+      );
     }
     const providerThread = await sessionProviderThread(tx, thread, input);
     const keys = input.runs.map((run) => importKeyOf(input.provider, input.nativeThreadRef, run.sourceKey));
     const present = await presentImportKeys(tx, keys);
-    const fresh = input.runs.flatMap((run, index) => (present.has(keys[index]!) ? [] : [{ run, importKey: keys[index]! }]));
+    const fresh = input.runs.flatMap((run, index) =>
+      present.has(keys[index]!) ? [] : [{ run, importKey: keys[index]! }],
+    );
     const alreadyPresent = input.runs.length - fresh.length;
     if (fresh.length === 0) return { thread, providerThread, runs: [], alreadyPresent };
-    const written = await appendImportedRuns(tx, thread.id, providerThread, input.model, numbered(thread, providerThread, input, fresh));
+    const written = await appendImportedRuns(
+      tx,
+      thread.id,
+      providerThread,
+      input.model,
+      numbered(thread, providerThread, input, fresh),
+    );
     await recordChange(tx, thread.id, 'runs_imported');
     return { ...written, alreadyPresent };
   });
@@ -62,17 +93,32 @@ async function sessionProviderThread(tx: Tx, thread: LockedThread, input: Import
   if (own) return own;
   const elsewhere = holders[0];
   if (elsewhere) {
-    throw new ThreadlineError('CONFLICT', `${input.provider} session ${JSON.stringify(input.nativeThreadRef)} is held by thread ${JSON.stringify(elsewhere.threadId)}.`, {
-      threadId: elsewhere.threadId,
-      providerThreadId: elsewhere.id,
-    });
+    throw new ThreadlineError(
+      'CONFLICT',
+      `${input.provider} session ${JSON.stringify(input.nativeThreadRef)} is held by thread ${JSON.stringify(elsewhere.threadId)}.`,
+      {
+        threadId: elsewhere.threadId,
+        providerThreadId: elsewhere.id,
+      },
+    );
   }
-  const created = await createProviderThread(tx, { id: newId('pt'), threadId: thread.id, provider: input.provider, model: input.model, runtimeMode: null });
+  const created = await createProviderThread(tx, {
+    id: newId('pt'),
+    threadId: thread.id,
+    provider: input.provider,
+    model: input.model,
+    runtimeMode: null,
+  });
   return (await bindProviderThread(tx, created.id, input.nativeThreadRef))!;
 }
 
 /** The runs after the thread's last ordinal, each with the plan it would have had. */
-function numbered(thread: LockedThread, providerThread: ProviderThreadRecord, input: ImportInput, fresh: { run: ImportedRunInput; importKey: string }[]): NewImportedRun[] {
+function numbered(
+  thread: LockedThread,
+  providerThread: ProviderThreadRecord,
+  input: ImportInput,
+  fresh: { run: ImportedRunInput; importKey: string }[],
+): NewImportedRun[] {
   const first = importedRunAction(providerThread.served, thread.headOrdinal);
   const reason = importReason(input.provider, input.nativeThreadRef);
   return fresh.map(({ run, importKey }, index) => ({

@@ -1,11 +1,27 @@
 // Rollback, fork, merge-back and subagents (docs/design.md, "Rollback", "Fork" and
 // "The wider lineage model"): each one transaction under the thread's lock.
 import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
-import { rollbackActionFor, rollbackReasonFor, servedAfterRollback, turnsDroppedByRollback } from '../domain/coverage.js';
-import { inheritedByFork, rolledBackAfterRollback, rolledBackInheritedByFork, withdrawnByRollback } from '../domain/history.js';
+import {
+  rollbackActionFor,
+  rollbackReasonFor,
+  servedAfterRollback,
+  turnsDroppedByRollback,
+} from '../domain/coverage.js';
+import {
+  inheritedByFork,
+  rolledBackAfterRollback,
+  rolledBackInheritedByFork,
+  withdrawnByRollback,
+} from '../domain/history.js';
 import { firstOrdinals } from '../domain/ranges.js';
 import { deliveryFor } from '../domain/providers.js';
-import type { ProviderThreadRecord, ProviderThreadRollbackRecord, RollbackResult, ThreadRecord, TransferRecord } from '../domain/records.js';
+import type {
+  ProviderThreadRecord,
+  ProviderThreadRollbackRecord,
+  RollbackResult,
+  ThreadRecord,
+  TransferRecord,
+} from '../domain/records.js';
 import {
   childrenOf,
   createChildThread,
@@ -31,11 +47,20 @@ const STABLE = new Set(['completed', 'failed', 'interrupted']);
 /** A rollback answers with at most this many of the runs it rolled back; the count and ranges give the rest. */
 const ROLLED_BACK_RUNS_PAGE = 100;
 
-export async function rollbackThread(context: OperationContext, threadId: string, toOrdinal: number): Promise<RollbackResult> {
+export async function rollbackThread(
+  context: OperationContext,
+  threadId: string,
+  toOrdinal: number,
+): Promise<RollbackResult> {
   return context.graph.write(async (tx) => {
     const thread = await lockThread(tx, threadId);
     if (!thread) throw notFound('Thread', threadId);
-    if (thread.runningRunId !== null) throw new ThreadlineError('RUN_IN_PROGRESS', `Thread ${JSON.stringify(threadId)} has a running run; end it before rolling back.`, { runId: thread.runningRunId });
+    if (thread.runningRunId !== null)
+      throw new ThreadlineError(
+        'RUN_IN_PROGRESS',
+        `Thread ${JSON.stringify(threadId)} has a running run; end it before rolling back.`,
+        { runId: thread.runningRunId },
+      );
     await requireRollbackPoint(tx, thread, toOrdinal);
 
     const withdrawn = withdrawnByRollback(thread, toOrdinal);
@@ -46,28 +71,57 @@ export async function rollbackThread(context: OperationContext, threadId: string
     });
     const supersededHandoffs = await supersedeRolledBackHandoffs(tx, threadId, toOrdinal);
     await withdrawMergeBacks(tx, threadId, toOrdinal);
-    const affected = await providerThreadsAffectedByRollback(tx, threadId, toOrdinal, [...new Set(supersededHandoffs.map((handoff) => handoff.toProviderThreadId))]);
+    const affected = await providerThreadsAffectedByRollback(tx, threadId, toOrdinal, [
+      ...new Set(supersededHandoffs.map((handoff) => handoff.toProviderThreadId)),
+    ]);
     const decisions = affected.map((providerThread) => {
       const canRollBack = context.providers.get(providerThread.provider)?.capabilities.canRollbackThread ?? false;
       return {
         providerThread,
         turnsToDrop: turnsDroppedByRollback(providerThread.served, toOrdinal),
-        action: rollbackActionFor(canRollBack, providerThread.served, providerThread.inheritedThroughOrdinal, toOrdinal),
-        reason: rollbackReasonFor(canRollBack, providerThread.served, providerThread.inheritedThroughOrdinal, toOrdinal),
+        action: rollbackActionFor(
+          canRollBack,
+          providerThread.served,
+          providerThread.inheritedThroughOrdinal,
+          toOrdinal,
+        ),
+        reason: rollbackReasonFor(
+          canRollBack,
+          providerThread.served,
+          providerThread.inheritedThroughOrdinal,
+          toOrdinal,
+        ),
         served: servedAfterRollback(providerThread.served, toOrdinal),
       };
     });
     const updated = new Map(
-      (await setRollbackStatuses(tx, decisions.map(({ providerThread, action, reason, served }) => ({ id: providerThread.id, status: action, reason, served })))).map((pt) => [pt.id, pt]),
+      (
+        await setRollbackStatuses(
+          tx,
+          decisions.map(({ providerThread, action, reason, served }) => ({
+            id: providerThread.id,
+            status: action,
+            reason,
+            served,
+          })),
+        )
+      ).map((pt) => [pt.id, pt]),
     );
-    const providerThreads: ProviderThreadRollbackRecord[] = decisions.map(({ providerThread, turnsToDrop, action }) => ({
-      providerThread: updated.get(providerThread.id) ?? providerThread,
-      action,
-      nativeRollback:
-        action === 'rolled_back'
-          ? { providerThreadId: providerThread.id, nativeThreadRef: providerThread.nativeThreadRef, turnsToDrop, toOrdinal }
-          : null,
-    }));
+    const providerThreads: ProviderThreadRollbackRecord[] = decisions.map(
+      ({ providerThread, turnsToDrop, action }) => ({
+        providerThread: updated.get(providerThread.id) ?? providerThread,
+        action,
+        nativeRollback:
+          action === 'rolled_back'
+            ? {
+                providerThreadId: providerThread.id,
+                nativeThreadRef: providerThread.nativeThreadRef,
+                turnsToDrop,
+                toOrdinal,
+              }
+            : null,
+      }),
+    );
     await recordChange(tx, threadId, 'rolled_back');
     const [after] = await threadsByIds(tx, [threadId]);
     return {
@@ -95,19 +149,35 @@ async function requireRollbackPoint(tx: Tx, thread: ThreadRecord, toOrdinal: num
   if (!run) throw badInput('toOrdinal', `run ${toOrdinal} is not a live run of this thread`);
 }
 
-export async function confirmProviderRollback(context: OperationContext, providerThreadId: string): Promise<ProviderThreadRecord> {
+export async function confirmProviderRollback(
+  context: OperationContext,
+  providerThreadId: string,
+): Promise<ProviderThreadRecord> {
   return settle(context, providerThreadId, 'idle', null);
 }
 
-export async function reportProviderRollbackFailure(context: OperationContext, providerThreadId: string, error: string): Promise<ProviderThreadRecord> {
+export async function reportProviderRollbackFailure(
+  context: OperationContext,
+  providerThreadId: string,
+  error: string,
+): Promise<ProviderThreadRecord> {
   return settle(context, providerThreadId, 'divergent', error);
 }
 
-async function settle(context: OperationContext, id: string, status: 'idle' | 'divergent', error: string | null): Promise<ProviderThreadRecord> {
+async function settle(
+  context: OperationContext,
+  id: string,
+  status: 'idle' | 'divergent',
+  error: string | null,
+): Promise<ProviderThreadRecord> {
   return context.graph.write(async (tx) => {
     const settled = await settleProviderRollback(tx, id, status, error);
     if (!settled) throw notFound('ProviderThread', id);
-    if (!settled.settles) throw new ThreadlineError('CONFLICT', `Provider thread ${id} is ${settled.providerThread.status}, not awaiting a native rollback.`);
+    if (!settled.settles)
+      throw new ThreadlineError(
+        'CONFLICT',
+        `Provider thread ${id} is ${settled.providerThread.status}, not awaiting a native rollback.`,
+      );
     await recordChange(tx, settled.providerThread.threadId, 'provider_rollback_settled');
     return settled.providerThread;
   });
@@ -155,14 +225,23 @@ export async function forkThread(context: OperationContext, input: ForkInput): P
   });
 }
 
-async function resolveSourcePoint(tx: Tx, source: ThreadRecord, input: ForkInput): Promise<{ ordinal: number; run: SourceRun | null; checkpointId: string | null }> {
-  const found = await lookUpSourcePoint(tx, source.id, { ordinal: input.fromOrdinal, checkpointId: input.checkpointId, providerThreadId: input.providerThreadId });
+async function resolveSourcePoint(
+  tx: Tx,
+  source: ThreadRecord,
+  input: ForkInput,
+): Promise<{ ordinal: number; run: SourceRun | null; checkpointId: string | null }> {
+  const found = await lookUpSourcePoint(tx, source.id, {
+    ordinal: input.fromOrdinal,
+    checkpointId: input.checkpointId,
+    providerThreadId: input.providerThreadId,
+  });
   if (input.checkpointId !== null) {
     // Unknown and another thread's checkpoints look alike: NOT_FOUND either way, as for any other id.
     if (!found?.checkpoint) throw notFound('Checkpoint', input.checkpointId);
     if (found.checkpoint.status !== 'current') throw badInput('checkpointId', 'the checkpoint was rolled back');
   }
-  if (input.providerThreadId !== null && !found?.providerThreadId) throw notFound('ProviderThread', input.providerThreadId);
+  if (input.providerThreadId !== null && !found?.providerThreadId)
+    throw notFound('ProviderThread', input.providerThreadId);
   if (input.providerThreadId !== null && found?.ordinal === null) {
     throw badInput('providerThreadId', 'not a provider thread of this thread that served a live run');
   }
@@ -179,7 +258,8 @@ async function resolveSourcePoint(tx: Tx, source: ThreadRecord, input: ForkInput
   if (ordinal <= source.forkOrdinal) return inheritedPoint(tx, source, ordinal);
   const run = found?.run;
   if (!run || run.status === 'rolled_back') throw badInput('fromOrdinal', `run ${ordinal} was rolled back`);
-  if (!STABLE.has(run.status)) throw new ThreadlineError('CONFLICT', `Run ${ordinal} is still running; fork from a stable run.`);
+  if (!STABLE.has(run.status))
+    throw new ThreadlineError('CONFLICT', `Run ${ordinal} is still running; fork from a stable run.`);
   return { ordinal, run, checkpointId: input.checkpointId };
 }
 
@@ -187,7 +267,11 @@ async function resolveSourcePoint(tx: Tx, source: ThreadRecord, input: ForkInput
  * A source point among the runs a fork inherited: they live in another thread of its lineage, and
  * only those live when the fork was made are its history.
  */
-async function inheritedPoint(tx: Tx, source: ThreadRecord, ordinal: number): Promise<{ ordinal: number; run: SourceRun; checkpointId: null }> {
+async function inheritedPoint(
+  tx: Tx,
+  source: ThreadRecord,
+  ordinal: number,
+): Promise<{ ordinal: number; run: SourceRun; checkpointId: null }> {
   const run = await liveRunAt(tx, source, ordinal);
   if (!run) throw badInput('fromOrdinal', `run ${ordinal} was rolled back before this thread was forked`);
   return { ordinal, run, checkpointId: null };
@@ -218,11 +302,16 @@ export interface SpawnInput {
 
 /** A child thread for a subagent of a running run; its first run receives the task. */
 export async function spawnSubagent(context: OperationContext, input: SpawnInput): Promise<ThreadRecord> {
-  if (!context.providers.has(input.provider)) throw badInput('provider', `unknown provider ${JSON.stringify(input.provider)}`);
+  if (!context.providers.has(input.provider))
+    throw badInput('provider', `unknown provider ${JSON.stringify(input.provider)}`);
   return context.graph.write(async (tx) => {
     const locked = await lockRunForUpdate(tx, input.parentRunId);
     if (!locked) throw notFound('Run', input.parentRunId);
-    if (locked.run.status !== 'running') throw new ThreadlineError('CONFLICT', `Run ${input.parentRunId} is ${locked.run.status}; subagents work for a running run.`);
+    if (locked.run.status !== 'running')
+      throw new ThreadlineError(
+        'CONFLICT',
+        `Run ${input.parentRunId} is ${locked.run.status}; subagents work for a running run.`,
+      );
     if (input.id !== null) await ensureUnusedThreadId(tx, input.id);
     await recordChange(tx, locked.thread.id, 'subagent_spawned');
     return createChildThread(tx, {
@@ -230,7 +319,12 @@ export async function spawnSubagent(context: OperationContext, input: SpawnInput
       parentId: locked.thread.id,
       title: input.title,
       relationship: 'subagent',
-      source: { runId: locked.run.id, runOrdinal: locked.run.ordinal, checkpointId: null, providerThreadId: locked.run.providerThreadId },
+      source: {
+        runId: locked.run.id,
+        runOrdinal: locked.run.ordinal,
+        checkpointId: null,
+        providerThreadId: locked.run.providerThreadId,
+      },
       forkOrdinal: 0,
       segments: [],
       rolledBack: [],
@@ -245,24 +339,41 @@ export async function spawnSubagent(context: OperationContext, input: SpawnInput
 
 /** A fork or subagent is a new thread: unlike createThread, a client id already in use is refused. */
 async function ensureUnusedThreadId(tx: Tx, id: string): Promise<void> {
-  if ((await threadsByIds(tx, [id])).length > 0) throw new ThreadlineError('CONFLICT', `Thread ${JSON.stringify(id)} already exists; a fork or subagent needs a new id.`, { id });
+  if ((await threadsByIds(tx, [id])).length > 0)
+    throw new ThreadlineError(
+      'CONFLICT',
+      `Thread ${JSON.stringify(id)} already exists; a fork or subagent needs a new id.`,
+      { id },
+    );
 }
 
 /** The subagent's result, recorded on its parent run; the child's work never completes the parent. */
-export async function completeSubagent(context: OperationContext, childThreadId: string, result: string): Promise<TransferRecord> {
+export async function completeSubagent(
+  context: OperationContext,
+  childThreadId: string,
+  result: string,
+): Promise<TransferRecord> {
   return context.graph.write(async (tx) => {
     const child = await lockThread(tx, childThreadId);
     if (!child) throw notFound('Thread', childThreadId);
     if (child.relationshipToParent !== 'subagent') throw badInput('childThreadId', 'not a subagent thread');
-    if (child.runningRunId !== null) throw new ThreadlineError('RUN_IN_PROGRESS', 'The subagent thread still has a running run.');
+    if (child.runningRunId !== null)
+      throw new ThreadlineError('RUN_IN_PROGRESS', 'The subagent thread still has a running run.');
     const parentRun = (await lockRunForUpdate(tx, child.sourcePoint!.runId!))!;
     // Locked first, so a rollback of the parent that committed meanwhile is seen here.
     if (parentRun.run.status === 'rolled_back') {
-      throw new ThreadlineError('CONFLICT', `The parent run ${parentRun.run.id} was rolled back; its subagent's result has nowhere to go.`, { runId: parentRun.run.id });
+      throw new ThreadlineError(
+        'CONFLICT',
+        `The parent run ${parentRun.run.id} was rolled back; its subagent's result has nowhere to go.`,
+        { runId: parentRun.run.id },
+      );
     }
     const provider = context.providers.get(parentRun.run.provider);
     const delivery = provider ? deliveryFor(provider.capabilities) : 'preamble';
-    const transfer = await recordSubagentResult(tx, child.id, result, delivery, { transferId: newId('tr'), handoffId: newId('ho') });
+    const transfer = await recordSubagentResult(tx, child.id, result, delivery, {
+      transferId: newId('tr'),
+      handoffId: newId('ho'),
+    });
     await recordChange(tx, child.id, 'subagent_completed');
     await recordChange(tx, parentRun.run.threadId, 'subagent_completed');
     return transfer;

@@ -7,7 +7,16 @@ import { rangeEnds, type RunAt } from '../domain/history.js';
 import { fallsBackToCheckpointSummary, type Plan } from '../domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
 import type { ForkResolution } from '../domain/forks.js';
-import type { HandoffRecord, HandoffStrategy, OrdinalRange, ProviderThreadRecord, RunRecord, ThreadRecord, TransferActor, TransferRecord } from '../domain/records.js';
+import type {
+  HandoffRecord,
+  HandoffStrategy,
+  OrdinalRange,
+  ProviderThreadRecord,
+  RunRecord,
+  ThreadRecord,
+  TransferActor,
+  TransferRecord,
+} from '../domain/records.js';
 import { sourceLabel, summarySourceFor, type SummaryPolicy } from '../domain/summaryPolicy.js';
 import { createHandoff, type NewTransfer } from '../graph/repositories/handoffs.js';
 import type { SummarySource } from '../graph/repositories/planning.js';
@@ -66,7 +75,10 @@ export interface Part {
 export async function writeRunContext(tx: Tx, request: RunContextRequest): Promise<RunContext> {
   const { parts: merges, leadBudget: remaining } = await mergeBackParts(tx, request.provider, request.mergeBacks);
   const reasons: string[] = [];
-  const main = manualPart(request) ?? (await switchPart(tx, request, remaining, merges.length > 0, reasons)) ?? subagentTaskPart(request, remaining);
+  const main =
+    manualPart(request) ??
+    (await switchPart(tx, request, remaining, merges.length > 0, reasons)) ??
+    subagentTaskPart(request, remaining);
   const [lead, ...rest] = main ? [main, ...merges] : merges;
   if (!lead) return { handoff: null, strategy: null, reasons };
   const text = lead.writer ? '' : [lead.text, ...rest.map((part) => part.text)].join('\n\n');
@@ -101,20 +113,36 @@ export async function writeRunContext(tx: Tx, request: RunContextRequest): Promi
 }
 
 /** The planner's handoff: a switch, or a fork's portable context at its first run. */
-async function switchPart(tx: Tx, request: RunContextRequest, budget: number | null, withMergeBacks: boolean, reasons: string[]): Promise<Part | null> {
+async function switchPart(
+  tx: Tx,
+  request: RunContextRequest,
+  budget: number | null,
+  withMergeBacks: boolean,
+  reasons: string[],
+): Promise<Part | null> {
   const { plan, run, thread, provider } = request;
   if (!plan.handoffStrategy || !plan.coveredRunOrdinals) return null;
   const range = plan.coveredRunOrdinals;
   const isDelta = plan.handoffStrategy === 'delta_since_target_last_seen';
-  const summaryRequest = { threadId: run.threadId, title: thread.title, range, strategy: plan.handoffStrategy, targetProvider: provider.id, budgetChars: budget };
-  const source = isDelta && request.reusableSource ? request.reusableSource : await readSummarySource(tx, thread, summaryRequest);
+  const summaryRequest = {
+    threadId: run.threadId,
+    title: thread.title,
+    range,
+    strategy: plan.handoffStrategy,
+    targetProvider: provider.id,
+    budgetChars: budget,
+  };
+  const source =
+    isDelta && request.reusableSource ? request.reusableSource : await readSummarySource(tx, thread, summaryRequest);
   const summaryOf = (strategy: HandoffStrategy) => summarize(source, { ...summaryRequest, strategy });
   let strategy = plan.handoffStrategy;
   let summary = summaryOf(strategy);
   if (fallsBackToCheckpointSummary(strategy, summary.cut, source.latestCheckpoint !== null)) {
     strategy = 'checkpoint_summary';
     summary = summaryOf(strategy);
-    reasons.push(`Even a fully condensed full-thread summary exceeds ${budget} characters, so a checkpoint summary is sent instead.`);
+    reasons.push(
+      `Even a fully condensed full-thread summary exceeds ${budget} characters, so a checkpoint summary is sent instead.`,
+    );
   }
   const writer = writerFor(request, withMergeBacks, reasons);
   return {
@@ -133,7 +161,11 @@ async function switchPart(tx: Tx, request: RunContextRequest, budget: number | n
 }
 
 /** Who writes the switch summary under the policy; local when the named writer cannot. */
-function writerFor(request: RunContextRequest, withMergeBacks: boolean, reasons: string[]): { label: string; name: string | null; createdByProvider: string | null } {
+function writerFor(
+  request: RunContextRequest,
+  withMergeBacks: boolean,
+  reasons: string[],
+): { label: string; name: string | null; createdByProvider: string | null } {
   const local = { label: 'local', name: null, createdByProvider: null };
   const choice = summarySourceFor(request.policy, request.provider.id);
   if (!choice || choice.kind === 'local') return local;
@@ -141,10 +173,13 @@ function writerFor(request: RunContextRequest, withMergeBacks: boolean, reasons:
     reasons.push('A merge-back rides on this handoff, so the local summarizer writes it in one piece.');
     return local;
   }
-  if (choice.kind === 'configured') return { label: sourceLabel(choice, null), name: choice.name, createdByProvider: null };
+  if (choice.kind === 'configured')
+    return { label: sourceLabel(choice, null), name: choice.name, createdByProvider: null };
   const writer = choice.kind === 'leaving' ? request.leavingProvider : request.provider;
   if (!writer || !writer.capabilities.canGenerateSummaries) {
-    reasons.push(`The summary policy asks the ${choice.kind} provider${writer ? ` (${writer.id})` : ''}, which cannot write summaries; the local summarizer writes it.`);
+    reasons.push(
+      `The summary policy asks the ${choice.kind} provider${writer ? ` (${writer.id})` : ''}, which cannot write summaries; the local summarizer writes it.`,
+    );
     return local;
   }
   reasons.push(`${writer.id} (the ${choice.kind} provider) is asked to write the handoff summary.`);
@@ -153,8 +188,12 @@ function writerFor(request: RunContextRequest, withMergeBacks: boolean, reasons:
 
 function planTransfer(request: RunContextRequest, range: OrdinalRange, isDelta: boolean): NewTransfer {
   const { run, provider } = request;
-  const fork = request.fork?.resolution.kind === 'portable' ? { transfer: request.fork.transfer, resolution: request.fork.resolution } : null;
-  if (fork) return { ...existingTransfer(fork.transfer), resolution: fork.resolution.resolution, targetProvider: provider.id };
+  const fork =
+    request.fork?.resolution.kind === 'portable'
+      ? { transfer: request.fork.transfer, resolution: request.fork.resolution }
+      : null;
+  if (fork)
+    return { ...existingTransfer(fork.transfer), resolution: fork.resolution.resolution, targetProvider: provider.id };
   // Whatever a subagent's first run is given instead of its task, that context resolves the spawn.
   if (request.subagentSpawn) return spawnTransfer(request, request.subagentSpawn);
   return {
@@ -220,7 +259,11 @@ function spawnTransfer(request: RunContextRequest, spawn: TransferRecord): NewTr
  * The merge-backs a handoff delivers, each summarized within its share of half the target's
  * budget, their text joined, and the budget left for the part they ride on.
  */
-export async function mergeBackParts(tx: Tx, provider: ProviderDefinition, transfers: TransferRecord[]): Promise<{ parts: Part[]; text: string; leadBudget: number | null }> {
+export async function mergeBackParts(
+  tx: Tx,
+  provider: ProviderDefinition,
+  transfers: TransferRecord[],
+): Promise<{ parts: Part[]; text: string; leadBudget: number | null }> {
   const budget = provider.capabilities.maxRecommendedHandoffChars;
   const share = budget === null ? null : Math.floor(budget / 2 / Math.max(1, transfers.length));
   const parts = await Promise.all(transfers.map((transfer) => mergeBackPart(tx, provider, transfer, share)));
@@ -229,10 +272,22 @@ export async function mergeBackParts(tx: Tx, provider: ProviderDefinition, trans
 }
 
 /** A fork's work since its fork point: decisions, files, commands and tests, conclusions, open issues. */
-async function mergeBackPart(tx: Tx, provider: ProviderDefinition, transfer: TransferRecord, budget: number | null): Promise<Part> {
+async function mergeBackPart(
+  tx: Tx,
+  provider: ProviderDefinition,
+  transfer: TransferRecord,
+  budget: number | null,
+): Promise<Part> {
   const [fork] = await threadsByIds(tx, [transfer.sourceThreadId]);
   const range = { from: (transfer.basePoint?.runOrdinal ?? 0) + 1, to: transfer.sourcePoint.runOrdinal ?? 0 };
-  const summaryRequest = { threadId: fork!.id, title: fork!.title, range, strategy: 'fork_delta_summary' as const, targetProvider: provider.id, budgetChars: budget };
+  const summaryRequest = {
+    threadId: fork!.id,
+    title: fork!.title,
+    range,
+    strategy: 'fork_delta_summary' as const,
+    targetProvider: provider.id,
+    budgetChars: budget,
+  };
   const summary = summarize(await readSummarySource(tx, fork!, summaryRequest), summaryRequest);
   return {
     text: summary.text,

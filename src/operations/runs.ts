@@ -11,24 +11,48 @@ export type CompletionInput = Omit<RunOutcome, 'status' | 'error' | 'checkpoint'
   checkpoint: Omit<NonNullable<RunOutcome['checkpoint']>, 'id'> | null;
 };
 
-export async function completeRun(context: OperationContext, runId: string, input: CompletionInput, fencingToken: string | null): Promise<RunRecord> {
+export async function completeRun(
+  context: OperationContext,
+  runId: string,
+  input: CompletionInput,
+  fencingToken: string | null,
+): Promise<RunRecord> {
   const checkpoint = input.checkpoint && { ...input.checkpoint, id: newId('cp') };
   return endRun(context, runId, { ...input, checkpoint, status: 'completed', error: null }, fencingToken);
 }
 
-export async function failRun(context: OperationContext, runId: string, error: string, interrupted: boolean, fencingToken: string | null): Promise<RunRecord> {
-  return endRun(context, runId, { status: interrupted ? 'interrupted' : 'failed', error, assistantMessage: null, facts: [], checkpoint: null }, fencingToken);
+export async function failRun(
+  context: OperationContext,
+  runId: string,
+  error: string,
+  interrupted: boolean,
+  fencingToken: string | null,
+): Promise<RunRecord> {
+  return endRun(
+    context,
+    runId,
+    { status: interrupted ? 'interrupted' : 'failed', error, assistantMessage: null, facts: [], checkpoint: null },
+    fencingToken,
+  );
 }
 
-async function endRun(context: OperationContext, runId: string, outcome: RunOutcome, fencingToken: string | null): Promise<RunRecord> {
+async function endRun(
+  context: OperationContext,
+  runId: string,
+  outcome: RunOutcome,
+  fencingToken: string | null,
+): Promise<RunRecord> {
   const token = fencingToken === null ? null : parseFencingToken(fencingToken);
   return context.graph.write(async (tx) => {
     const locked = await lockRunForUpdate(tx, runId);
     if (!locked) throw notFound('Run', runId);
     // A replaced dispatch's late answer is refused before the run's status is looked at: it says why.
-    if (token) assertCurrentDispatch(token, locked.run, (await providerThreadsByIds(tx, [locked.run.providerThreadId]))[0]!);
+    if (token)
+      assertCurrentDispatch(token, locked.run, (await providerThreadsByIds(tx, [locked.run.providerThreadId]))[0]!);
     if (locked.run.status !== 'running') {
-      throw new ThreadlineError('CONFLICT', `Run ${runId} is ${locked.run.status}, not running.`, { status: locked.run.status });
+      throw new ThreadlineError('CONFLICT', `Run ${runId} is ${locked.run.status}, not running.`, {
+        status: locked.run.status,
+      });
     }
     const finished = await finishRun(tx, runId, outcome);
     await recordChange(tx, locked.run.threadId, outcome.status === 'completed' ? 'run_completed' : 'run_failed');

@@ -3,7 +3,13 @@ import { livePiecesFor, type ThreadHistory } from '../domain/history.js';
 import { count, union } from '../domain/ranges.js';
 import type { HandoffStrategy, OrdinalRange } from '../domain/records.js';
 import { createHash } from 'node:crypto';
-import { fillsBudget, renderSummary, renderSummaryReport, type SummaryFact, type SummaryInput } from '../domain/summary.js';
+import {
+  fillsBudget,
+  renderSummary,
+  renderSummaryReport,
+  type SummaryFact,
+  type SummaryInput,
+} from '../domain/summary.js';
 import { loadSummaryWindow, type SummarySource } from '../graph/repositories/planning.js';
 import type { Tx } from '../graph/transactions.js';
 
@@ -44,21 +50,32 @@ export interface LocalSummary {
  * range newest first, a window at a time, until what was read fills the budget (fillsBudget): the
  * read follows the budget, not the thread's length.
  */
-export async function readSummarySource(tx: Tx, thread: ThreadHistory, request: SummaryRequest): Promise<SummarySource> {
+export async function readSummarySource(
+  tx: Tx,
+  thread: ThreadHistory,
+  request: SummaryRequest,
+): Promise<SummarySource> {
   const { range, budgetChars } = request;
   const wholeRange = livePiecesFor(thread, range);
-  const source: SummarySource = { threadProviders: [], liveRanges: union(wholeRange), runs: [], facts: [], latestCheckpoint: null };
+  const source: SummarySource = {
+    threadProviders: [],
+    liveRanges: union(wholeRange),
+    runs: [],
+    facts: [],
+    latestCheckpoint: null,
+  };
   const newestFacts: SummaryFact[] = [];
   const maxRuns = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_RUN_LINE_CHARS);
   const maxFacts = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_FACT_CHARS);
   let window = budgetChars === null ? range.to - range.from + 1 : FIRST_WINDOW_RUNS;
-  for (let to = range.to; to >= range.from; ) {
+  for (let to = range.to; to >= range.from;) {
     const from = Math.max(range.from, to - Math.min(window, maxRuns - source.runs.length) + 1);
     const read = await loadSummaryWindow(tx, livePiecesFor(thread, { from, to }), to === range.to ? wholeRange : [], {
       runs: maxRuns - source.runs.length,
       facts: maxFacts - newestFacts.length,
     });
-    if (to === range.to) [source.threadProviders, source.latestCheckpoint] = [read.threadProviders, read.latestCheckpoint];
+    if (to === range.to)
+      [source.threadProviders, source.latestCheckpoint] = [read.threadProviders, read.latestCheckpoint];
     source.runs.push(...read.runs);
     newestFacts.push(...read.facts);
     source.facts = [...newestFacts].reverse();

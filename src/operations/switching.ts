@@ -3,18 +3,50 @@
 // (src/domain/planner.ts), generate the handoff, then create or resume the provider thread.
 import { createHash } from 'node:crypto';
 import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
-import { decidePlan, measurableDeltaRange, planAfterResumeFailure, type Plan, type PlanRequest, type PlanningSnapshot } from '../domain/planner.js';
+import {
+  decidePlan,
+  measurableDeltaRange,
+  planAfterResumeFailure,
+  type Plan,
+  type PlanRequest,
+  type PlanningSnapshot,
+} from '../domain/planner.js';
 import { assertCurrentDispatch, parseFencingToken, resumedBlank, resumedBlankError } from '../domain/fencing.js';
 import { planForFork, resolveFork, type ForkResolution } from '../domain/forks.js';
 import { liveHistory } from '../domain/history.js';
 import { intersect } from '../domain/ranges.js';
 import { DEFAULT_SUMMARY_POLICY } from '../domain/summaryPolicy.js';
-import type { ProviderThreadRecord, RunPlanRecord, RunRecord, StartRunResult, ThreadRecord, TransferRecord } from '../domain/records.js';
+import type {
+  ProviderThreadRecord,
+  RunPlanRecord,
+  RunRecord,
+  StartRunResult,
+  ThreadRecord,
+  TransferRecord,
+} from '../domain/records.js';
 import { recordChange } from '../graph/repositories/changes.js';
-import { handoffsByIds, mergeBacksCarriedBy, pendingTransfersInto, resolveForkNatively, supersedeHandoff } from '../graph/repositories/handoffs.js';
+import {
+  handoffsByIds,
+  mergeBacksCarriedBy,
+  pendingTransfersInto,
+  resolveForkNatively,
+  supersedeHandoff,
+} from '../graph/repositories/handoffs.js';
 import { loadPlanningSnapshot, type SummarySource } from '../graph/repositories/planning.js';
-import { bindProviderThread as bindNativeRef, createProviderThread, markProviderThreadStale, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
-import { createRun, lockRunForUpdate, moveRunToProviderThread, runByIdempotencyKey, runsByIds, setRunPlan } from '../graph/repositories/runs.js';
+import {
+  bindProviderThread as bindNativeRef,
+  createProviderThread,
+  markProviderThreadStale,
+  providerThreadsByIds,
+} from '../graph/repositories/providerThreads.js';
+import {
+  createRun,
+  lockRunForUpdate,
+  moveRunToProviderThread,
+  runByIdempotencyKey,
+  runsByIds,
+  setRunPlan,
+} from '../graph/repositories/runs.js';
 import { lockThread, type LockedThread } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
@@ -37,11 +69,16 @@ export interface StartInput extends PlanInput {
 }
 
 /** What startRun would decide now, and the provider thread it names when the snapshot read it (saves the caller a read). Read-only. */
-export async function planRun(context: OperationContext, input: PlanInput): Promise<{ plan: RunPlanRecord; providerThread: ProviderThreadRecord | null }> {
+export async function planRun(
+  context: OperationContext,
+  input: PlanInput,
+): Promise<{ plan: RunPlanRecord; providerThread: ProviderThreadRecord | null }> {
   const request = planRequest(context, input);
   return context.graph.read(async (tx) => {
     const { plan, snapshot, fork } = await planWithinTransaction(tx, context, input.threadId, request);
-    const named = [snapshot.target?.providerThread, fork?.sourceProviderThread].find((candidate) => candidate && candidate.id === plan.providerThreadId);
+    const named = [snapshot.target?.providerThread, fork?.sourceProviderThread].find(
+      (candidate) => candidate && candidate.id === plan.providerThreadId,
+    );
     return { plan, providerThread: named ?? null };
   });
 }
@@ -50,7 +87,10 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
   const request = planRequest(context, input);
   const budget = request.provider.capabilities.maxRecommendedHandoffChars;
   if (input.manualContext !== null && budget !== null && input.manualContext.length > budget) {
-    throw badInput('manualContext', `must fit ${request.provider.id}'s handoff budget of ${budget} characters (got ${input.manualContext.length})`);
+    throw badInput(
+      'manualContext',
+      `must fit ${request.provider.id}'s handoff budget of ${budget} characters (got ${input.manualContext.length})`,
+    );
   }
   const fingerprint = input.idempotencyKey === null ? null : fingerprintOf(input);
   const started = await context.graph.write(async (tx) => {
@@ -59,18 +99,28 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
     if (input.idempotencyKey !== null) {
       const earlier = await runByIdempotencyKey(tx, input.threadId, input.idempotencyKey);
       if (earlier && earlier.idempotencyFingerprint !== fingerprint) {
-        throw new ThreadlineError('CONFLICT', `idempotencyKey ${JSON.stringify(input.idempotencyKey)} was already used with different input.`);
+        throw new ThreadlineError(
+          'CONFLICT',
+          `idempotencyKey ${JSON.stringify(input.idempotencyKey)} was already used with different input.`,
+        );
       }
       if (earlier) return loadStartRunResult(tx, earlier);
     }
     if (thread.runningRunId !== null) {
-      throw new ThreadlineError('RUN_IN_PROGRESS', `Thread ${JSON.stringify(input.threadId)} already has a running run.`, { runId: thread.runningRunId });
+      throw new ThreadlineError(
+        'RUN_IN_PROGRESS',
+        `Thread ${JSON.stringify(input.threadId)} already has a running run.`,
+        { runId: thread.runningRunId },
+      );
     }
 
     const planned = await planWithinTransaction(tx, context, input.threadId, request);
     const { plan, snapshot, thread: history, fork, pending } = planned;
     if (plan.decision === 'unsupported') {
-      throw new ThreadlineError('HANDOFF_UNSUPPORTED', plan.reasons[plan.reasons.length - 1] ?? 'The provider cannot take the handoff this run needs.');
+      throw new ThreadlineError(
+        'HANDOFF_UNSUPPORTED',
+        plan.reasons[plan.reasons.length - 1] ?? 'The provider cannot take the handoff this run needs.',
+      );
     }
 
     const providerThread = await ensureProviderThread(tx, input, plan, snapshot, history);
@@ -87,7 +137,11 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
         userMessage: input.userMessage,
         idempotencyKey: input.idempotencyKey,
         idempotencyFingerprint: fingerprint,
-        plan: { ...plan, providerThreadId: plan.providerThreadAction === 'create' ? null : plan.providerThreadId ?? providerThread.id },
+        plan: {
+          ...plan,
+          providerThreadId:
+            plan.providerThreadAction === 'create' ? null : (plan.providerThreadId ?? providerThread.id),
+        },
       },
       providerThread,
     );
@@ -110,7 +164,11 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
     });
     const run = await recordContextOnPlan(tx, created.run, plan, written);
     await recordChange(tx, input.threadId, 'run_started');
-    return { run: { ...run, contextHandoffId: written.handoff?.id ?? null }, providerThread: created.providerThread, handoff: written.handoff };
+    return {
+      run: { ...run, contextHandoffId: written.handoff?.id ?? null },
+      providerThread: created.providerThread,
+      handoff: written.handoff,
+    };
   });
   // A configured summarizer is called outside the transaction: a slow endpoint holds no lock, and
   // a retried transaction cannot call it twice.
@@ -123,9 +181,14 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
 
 /** The plan as the run got it: the strategy actually written and why, when the context changed it. */
 async function recordContextOnPlan(tx: Tx, run: RunRecord, plan: Plan, written: RunContext): Promise<RunRecord> {
-  const strategyChanged = written.strategy !== null && plan.handoffStrategy !== null && written.strategy !== plan.handoffStrategy;
+  const strategyChanged =
+    written.strategy !== null && plan.handoffStrategy !== null && written.strategy !== plan.handoffStrategy;
   if (!strategyChanged && written.reasons.length === 0) return run;
-  return setRunPlan(tx, run.id, { ...run.plan, handoffStrategy: strategyChanged ? written.strategy : run.plan.handoffStrategy, reasons: [...run.plan.reasons, ...written.reasons] });
+  return setRunPlan(tx, run.id, {
+    ...run.plan,
+    handoffStrategy: strategyChanged ? written.strategy : run.plan.handoffStrategy,
+    reasons: [...run.plan.reasons, ...written.reasons],
+  });
 }
 
 /**
@@ -133,12 +196,18 @@ async function recordContextOnPlan(tx: Tx, run: RunRecord, plan: Plan, written: 
  * same run, and a full summary of every earlier live run supersedes the run's old handoff and
  * carries on the merge-backs that handoff delivered.
  */
-export async function reportResumeFailure(context: OperationContext, runId: string, error: string, fencingToken: string | null): Promise<StartRunResult> {
+export async function reportResumeFailure(
+  context: OperationContext,
+  runId: string,
+  error: string,
+  fencingToken: string | null,
+): Promise<StartRunResult> {
   const token = fencingToken === null ? null : parseFencingToken(fencingToken);
   return context.graph.write(async (tx) => {
     const locked = await lockRunForUpdate(tx, runId);
     if (!locked) throw notFound('Run', runId);
-    if (token) assertCurrentDispatch(token, locked.run, (await providerThreadsByIds(tx, [locked.run.providerThreadId]))[0]!);
+    if (token)
+      assertCurrentDispatch(token, locked.run, (await providerThreadsByIds(tx, [locked.run.providerThreadId]))[0]!);
     const replanned = await replanAfterResumeFailure(tx, context, locked.run, locked.thread, error);
     await recordChange(tx, locked.run.threadId, 'run_replanned');
     return replanned;
@@ -179,8 +248,17 @@ export async function bindProviderThread(context: OperationContext, input: BindI
       assertCurrentDispatch(token, run, providerThread!, providerThread!.id);
     }
     const dispatched = run?.status === 'running' && run.providerThreadId === providerThread!.id ? run : null;
-    if (dispatched && resumedBlank(dispatched.plan.providerThreadAction, providerThread!.nativeThreadRef, input.nativeThreadRef)) {
-      const replanned = await replanAfterResumeFailure(tx, context, dispatched, thread, resumedBlankError(providerThread!.nativeThreadRef!, input.nativeThreadRef));
+    if (
+      dispatched &&
+      resumedBlank(dispatched.plan.providerThreadAction, providerThread!.nativeThreadRef, input.nativeThreadRef)
+    ) {
+      const replanned = await replanAfterResumeFailure(
+        tx,
+        context,
+        dispatched,
+        thread,
+        resumedBlankError(providerThread!.nativeThreadRef!, input.nativeThreadRef),
+      );
       const [failed] = await providerThreadsByIds(tx, [providerThread!.id]);
       await recordChange(tx, thread.id, 'run_replanned');
       return { providerThread: failed!, replanned };
@@ -191,13 +269,23 @@ export async function bindProviderThread(context: OperationContext, input: BindI
   });
 }
 
-async function replanAfterResumeFailure(tx: Tx, context: OperationContext, run: RunRecord, thread: LockedThread, error: string): Promise<StartRunResult> {
+async function replanAfterResumeFailure(
+  tx: Tx,
+  context: OperationContext,
+  run: RunRecord,
+  thread: LockedThread,
+  error: string,
+): Promise<StartRunResult> {
   if (run.status !== 'running') throw new ThreadlineError('CONFLICT', `Run ${run.id} is ${run.status}, not running.`);
   if (run.plan.providerThreadAction !== 'resume' && run.plan.providerThreadAction !== 'reuse') {
-    throw new ThreadlineError('CONFLICT', `Run ${run.id} did not resume a provider thread (action ${run.plan.providerThreadAction}).`);
+    throw new ThreadlineError(
+      'CONFLICT',
+      `Run ${run.id} did not resume a provider thread (action ${run.plan.providerThreadAction}).`,
+    );
   }
   const provider = context.providers.get(run.provider);
-  if (!provider) throw new ThreadlineError('CONFLICT', `Provider ${run.provider} of run ${run.id} is no longer configured.`);
+  if (!provider)
+    throw new ThreadlineError('CONFLICT', `Provider ${run.provider} of run ${run.id} is no longer configured.`);
 
   const failedId = run.providerThreadId;
   const replacement = await createProviderThread(tx, {
@@ -243,7 +331,11 @@ async function replanAfterResumeFailure(tx: Tx, context: OperationContext, run: 
 
 function planRequest(context: OperationContext, input: PlanInput): PlanRequest {
   const provider = context.providers.get(input.provider);
-  if (!provider) throw badInput('provider', `unknown provider ${JSON.stringify(input.provider)}; known: ${[...context.providers.keys()].join(', ')}`);
+  if (!provider)
+    throw badInput(
+      'provider',
+      `unknown provider ${JSON.stringify(input.provider)}; known: ${[...context.providers.keys()].join(', ')}`,
+    );
   return { provider, model: input.model, runtimeMode: input.runtimeMode, cleanContext: input.cleanContext };
 }
 
@@ -254,13 +346,22 @@ interface PlannedRun {
   headProvider: string | null;
   deltaSource: SummarySource | null;
   /** A fork's first run: its pending fork transfer and how the run takes it in. */
-  fork: { transfer: TransferRecord; resolution: ForkResolution; sourceProviderThread: ProviderThreadRecord | null } | null;
+  fork: {
+    transfer: TransferRecord;
+    resolution: ForkResolution;
+    sourceProviderThread: ProviderThreadRecord | null;
+  } | null;
   /** Transfers the run resolves besides a fork (a subagent's spawn, merge-backs), oldest first. */
   pending: TransferRecord[];
 }
 
 /** The planner's inputs read in this transaction, then its decision, and a pending fork's on top. */
-async function planWithinTransaction(tx: Tx, context: OperationContext, threadId: string, request: PlanRequest): Promise<PlannedRun> {
+async function planWithinTransaction(
+  tx: Tx,
+  context: OperationContext,
+  threadId: string,
+  request: PlanRequest,
+): Promise<PlannedRun> {
   const loaded = await loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
   if (!loaded) throw notFound('Thread', threadId);
   const { snapshot, thread, headProvider } = loaded;
@@ -268,7 +369,14 @@ async function planWithinTransaction(tx: Tx, context: OperationContext, threadId
   let deltaSource: SummarySource | null = null;
   let deltaChars: number | null = null;
   if (deltaRange) {
-    const summaryRequest = { threadId, title: thread.title, range: deltaRange, strategy: 'delta_since_target_last_seen' as const, targetProvider: request.provider.id, budgetChars: null };
+    const summaryRequest = {
+      threadId,
+      title: thread.title,
+      range: deltaRange,
+      strategy: 'delta_since_target_last_seen' as const,
+      targetProvider: request.provider.id,
+      budgetChars: null,
+    };
     deltaSource = await readSummarySource(tx, thread, summaryRequest);
     deltaChars = summarize(deltaSource, summaryRequest).text.length;
   }
@@ -276,17 +384,37 @@ async function planWithinTransaction(tx: Tx, context: OperationContext, threadId
   const pending = await pendingTransfersInto(tx, threadId);
   const pendingFork = pending.find((entry) => entry.transfer.kind === 'fork');
   const others = pending.filter((entry) => entry !== pendingFork).map((entry) => entry.transfer);
-  if (!pendingFork) return { plan: switchPlan, snapshot, thread, headProvider, deltaSource, fork: null, pending: others };
+  if (!pendingFork)
+    return { plan: switchPlan, snapshot, thread, headProvider, deltaSource, fork: null, pending: others };
   const { transfer, sourceProviderThread, sourceTurns } = pendingFork;
   const resolution = resolveFork(
-    { sourceProviderThread, sourceRunOrdinal: transfer.sourcePoint.runOrdinal ?? 0, sourceTurns, fromCheckpoint: transfer.sourcePoint.checkpointId !== null },
+    {
+      sourceProviderThread,
+      sourceRunOrdinal: transfer.sourcePoint.runOrdinal ?? 0,
+      sourceTurns,
+      fromCheckpoint: transfer.sourcePoint.checkpointId !== null,
+    },
     request,
   );
   const plan = planForFork(switchPlan, resolution, sourceProviderThread);
-  return { plan, snapshot, thread, headProvider, deltaSource, fork: { transfer, resolution, sourceProviderThread }, pending: others };
+  return {
+    plan,
+    snapshot,
+    thread,
+    headProvider,
+    deltaSource,
+    fork: { transfer, resolution, sourceProviderThread },
+    pending: others,
+  };
 }
 
-async function ensureProviderThread(tx: Tx, input: PlanInput, plan: Plan, snapshot: PlanningSnapshot, thread: ThreadRecord): Promise<ProviderThreadRecord> {
+async function ensureProviderThread(
+  tx: Tx,
+  input: PlanInput,
+  plan: Plan,
+  snapshot: PlanningSnapshot,
+  thread: ThreadRecord,
+): Promise<ProviderThreadRecord> {
   const nativeFork = plan.providerThreadAction === 'native_fork';
   if (!nativeFork && plan.providerThreadAction !== 'create') return snapshot.target!.providerThread;
   if (plan.replacedProviderThreadId) await markProviderThreadStale(tx, plan.replacedProviderThreadId);
@@ -308,5 +436,7 @@ async function loadStartRunResult(tx: Tx, run: RunRecord): Promise<StartRunResul
 
 function fingerprintOf(input: StartInput): string {
   const { provider, model, runtimeMode, userMessage, cleanContext, manualContext } = input;
-  return createHash('sha256').update(JSON.stringify({ provider, model, runtimeMode, userMessage, cleanContext, manualContext })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ provider, model, runtimeMode, userMessage, cleanContext, manualContext }))
+    .digest('hex');
 }

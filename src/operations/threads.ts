@@ -5,7 +5,11 @@ import { runPage } from '../graph/repositories/runs.js';
 import { createThread as mergeThread, threadPage } from '../graph/repositories/threads.js';
 import { newId, type OperationContext } from './context.js';
 
-export async function createThread(context: OperationContext, id: string | null, title: string | null): Promise<ThreadRecord> {
+export async function createThread(
+  context: OperationContext,
+  id: string | null,
+  title: string | null,
+): Promise<ThreadRecord> {
   return context.graph.write((tx) => mergeThread(tx, id ?? newId('th'), title));
 }
 
@@ -14,7 +18,11 @@ export interface ThreadPage {
   hasNextPage: boolean;
 }
 
-export async function listThreads(context: OperationContext, after: { createdAt: string; id: string } | null, first: number): Promise<ThreadPage> {
+export async function listThreads(
+  context: OperationContext,
+  after: { createdAt: string; id: string } | null,
+  first: number,
+): Promise<ThreadPage> {
   const rows = await context.graph.read((tx) => threadPage(tx, after, first + 1));
   return { threads: rows.slice(0, first), hasNextPage: rows.length > first };
 }
@@ -34,7 +42,13 @@ export interface HistoryEntry {
  * With `liveOnly`, the ordinals that are not live are left out. One read per segment (or live piece)
  * the page touches, each a range seek of at most limit + 1 runs.
  */
-export async function historyPage(context: OperationContext, thread: ThreadRecord, afterOrdinal: number, limit: number, liveOnly: boolean): Promise<{ entries: HistoryEntry[]; hasNextPage: boolean }> {
+export async function historyPage(
+  context: OperationContext,
+  thread: ThreadRecord,
+  afterOrdinal: number,
+  limit: number,
+  liveOnly: boolean,
+): Promise<{ entries: HistoryEntry[]; hasNextPage: boolean }> {
   const rest = { from: afterOrdinal + 1, to: thread.lastOrdinal };
   const pieces = rest.from > rest.to ? [] : liveOnly ? livePiecesFor(thread, rest) : segmentsFor(thread, rest);
   const live = liveHistory(thread);
@@ -43,7 +57,9 @@ export async function historyPage(context: OperationContext, thread: ThreadRecor
     for (const piece of pieces) {
       if (read.length > limit) break;
       const runs = await runPage(tx, piece.threadId, piece.from - 1, limit + 1 - read.length, piece.to);
-      read.push(...runs.map((run) => ({ run, inherited: piece.threadId !== thread.id, live: contains(live, run.ordinal) })));
+      read.push(
+        ...runs.map((run) => ({ run, inherited: piece.threadId !== thread.id, live: contains(live, run.ordinal) })),
+      );
     }
     return read;
   });

@@ -32,12 +32,25 @@ export function answerSizeLimit(logger: Logger): ApolloServerPlugin<RequestConte
         willSendResponse({ contextValue: { budget }, response, operationName, operation }) {
           const refusal = budget.exceeded;
           if (!refusal || response.body.kind !== 'single') return Promise.resolve();
-          logger.warn({ operationName, limitBytes: budget.limitBytes, answeredBytes: budget.answeredBytes, readChars: budget.readChars }, 'refused an answer over the size limit');
+          logger.warn(
+            {
+              operationName,
+              limitBytes: budget.limitBytes,
+              answeredBytes: budget.answeredBytes,
+              readChars: budget.readChars,
+            },
+            'refused an answer over the size limit',
+          );
           // One error, like any other refusal; the fields that failed after it say nothing more. A
           // mutation's write was done before its answer was built: the message says so.
           const mutation = operation?.operation === OperationTypeNode.MUTATION;
-          const message = mutation ? `The mutation was done; only its answer was refused. ${refusal.message}` : refusal.message;
-          response.body.singleResult = { data: null, errors: [{ message, extensions: { code: refusal.code, ...refusal.details } }] };
+          const message = mutation
+            ? `The mutation was done; only its answer was refused. ${refusal.message}`
+            : refusal.message;
+          response.body.singleResult = {
+            data: null,
+            errors: [{ message, extensions: { code: refusal.code, ...refusal.details } }],
+          };
           return Promise.resolve();
         },
       });
@@ -55,8 +68,17 @@ export function answerSizeLimit(logger: Logger): ApolloServerPlugin<RequestConte
 function stopResolvingOverBudget(schema: GraphQLSchema): void {
   const mutationType = schema.getMutationType()?.name;
   for (const type of Object.values(schema.getTypeMap())) {
-    if (type.name.startsWith('__') || type.name === mutationType || (type as unknown as { [Symbol.toStringTag]: string })[Symbol.toStringTag] !== 'GraphQLObjectType') continue;
-    for (const field of Object.values((type as unknown as { getFields(): Record<string, { resolve?: GraphQLFieldResolver<unknown, unknown> }> }).getFields())) {
+    if (
+      type.name.startsWith('__') ||
+      type.name === mutationType ||
+      (type as unknown as { [Symbol.toStringTag]: string })[Symbol.toStringTag] !== 'GraphQLObjectType'
+    )
+      continue;
+    for (const field of Object.values(
+      (
+        type as unknown as { getFields(): Record<string, { resolve?: GraphQLFieldResolver<unknown, unknown> }> }
+      ).getFields(),
+    )) {
       const resolve = field.resolve ?? defaultFieldResolver;
       field.resolve = (source, args, context, info) => {
         const refusal = (context as { budget?: AnswerBudget } | undefined)?.budget?.exceeded;

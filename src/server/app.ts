@@ -52,19 +52,31 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   const tracing = config.tracing ? createTracing(config.tracing, config.neo4j.database) : null;
   const unobserved = new Graph(driver, config.neo4j.database, '', config.limits.graphDeadlineMs);
   const rootGraph = metrics ? unobserved.observedBy(metrics.transactions) : unobserved;
-  const readiness = new Readiness(rootGraph, () => applyMigrations(rootGraph.withoutDeadline(), (message) => logger.info(message)), logger, config.limits.readinessTimeoutMs);
+  const readiness = new Readiness(
+    rootGraph,
+    () => applyMigrations(rootGraph.withoutDeadline(), (message) => logger.info(message)),
+    logger,
+    config.limits.readinessTimeoutMs,
+  );
   await readiness.settle();
 
   const app = express();
   // Slow or idle clients cannot hold connections for long, nor open without bound (Node's defaults
   // allow a request body to trickle in for 300 s).
   const httpServer = createServer(
-    { requestTimeout: config.limits.requestTimeoutMs, headersTimeout: config.limits.headersTimeoutMs, keepAliveTimeout: config.limits.keepAliveTimeoutMs },
+    {
+      requestTimeout: config.limits.requestTimeoutMs,
+      headersTimeout: config.limits.headersTimeoutMs,
+      keepAliveTimeout: config.limits.keepAliveTimeoutMs,
+    },
     app,
   );
   httpServer.maxConnections = config.limits.maxConnections;
   // One schema for HTTP and WebSocket.
-  const schema = makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers: { ...lowercaseEnumResolvers(loadTypeDefs()), ...mergedResolvers() } });
+  const schema = makeExecutableSchema({
+    typeDefs: loadTypeDefs(),
+    resolvers: { ...lowercaseEnumResolvers(loadTypeDefs()), ...mergedResolvers() },
+  });
   const apollo = new ApolloServer<RequestContext>({
     schema,
     nodeEnv: config.production ? 'production' : 'development',
@@ -97,14 +109,28 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   const summaries = {
     policy: config.summaries,
     summarizers: new Map(
-      Object.entries(config.summaries.summarizers).map(([name, settings]) => [name, createChatCompletionsSummarizer({ name, ...settings })]),
+      Object.entries(config.summaries.summarizers).map(([name, settings]) => [
+        name,
+        createChatCompletionsSummarizer({ name, ...settings }),
+      ]),
     ),
   };
   const operationsFor = (tenant: string, statements?: StatementObserver): OperationContext => {
     const graph = rootGraph.forTenant(tenant);
-    return { graph: statements ? graph.withStatementsObservedBy(statements) : graph, providers, planner: config.planner, summaries };
+    return {
+      graph: statements ? graph.withStatementsObservedBy(statements) : graph,
+      providers,
+      planner: config.planner,
+      summaries,
+    };
   };
-  const sweeper = startPendingHandoffSweeper(rootGraph, operationsFor, config.summaries.pendingTimeoutSeconds, logger, metrics);
+  const sweeper = startPendingHandoffSweeper(
+    rootGraph,
+    operationsFor,
+    config.summaries.pendingTimeoutSeconds,
+    logger,
+    metrics,
+  );
   const changes = new ChangeFeed(rootGraph, {
     pollIntervalMs: config.subscriptions.pollIntervalMs,
     pollFailed: (error) => logger.warn({ err: error }, 'change feed poll failed; trying again at the next interval'),
@@ -124,7 +150,10 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
     logger,
   });
-  metrics?.observeSubscriptions(() => ({ connections: subscriptions.connections(), subscriptions: changes.subscriberCount() }));
+  metrics?.observeSubscriptions(() => ({
+    connections: subscriptions.connections(),
+    subscriptions: changes.subscriberCount(),
+  }));
 
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
@@ -136,7 +165,8 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   });
   if (metrics) {
     // The metrics token is checked like an API key (for a tenant of its own), and only opens /metrics.
-    const reader = config.metrics.token === null ? null : createTenantResolver(new Map([[config.metrics.token, 'metrics']]));
+    const reader =
+      config.metrics.token === null ? null : createTenantResolver(new Map([[config.metrics.token, 'metrics']]));
     app.get('/metrics', async (request, response) => {
       if (reader !== null && reader(request.headers.authorization) === null) {
         return refuse(response, 401, 'UNAUTHENTICATED', 'The metrics token is required.');
@@ -149,7 +179,10 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     (request, response, next) => {
       if (resolveTenant(request.headers.authorization) !== null) return next();
       // Who knocked, never with what: the presented token stays out of the log.
-      logger.warn({ ip: request.ip, hasAuthorization: request.headers.authorization !== undefined }, 'refused a request without a valid bearer token');
+      logger.warn(
+        { ip: request.ip, hasAuthorization: request.headers.authorization !== undefined },
+        'refused a request without a valid bearer token',
+      );
       refuse(response, 401, 'UNAUTHENTICATED', 'A valid bearer token is required.');
     },
     express.json({ limit: BODY_LIMIT }),
@@ -202,30 +235,45 @@ function answerHttpError(logger: Logger): ErrorRequestHandler {
 }
 
 /** PENDING handoffs nobody submitted in time fail and are replaced by local summaries. */
-function startPendingHandoffSweeper(rootGraph: Graph, operationsFor: (tenant: string) => OperationContext, timeoutSeconds: number, logger: Logger, metrics: Metrics | null) {
+function startPendingHandoffSweeper(
+  rootGraph: Graph,
+  operationsFor: (tenant: string) => OperationContext,
+  timeoutSeconds: number,
+  logger: Logger,
+  metrics: Metrics | null,
+) {
   let sweeping = false;
-  const sweeper = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    sweepExpiredHandoffs(rootGraph, operationsFor)
-      .then((count) => {
-        metrics?.sweepEnded('ok', count);
-        if (count > 0) logger.info({ count }, 'expired pending handoffs replaced by local summaries');
-      })
-      .catch((error: unknown) => {
-        metrics?.sweepEnded('failed', 0);
-        logger.warn({ err: error }, 'pending handoff sweep failed');
-      })
-      .finally(() => {
-        sweeping = false;
-      });
-  }, Math.min(30_000, (timeoutSeconds * 1000) / 2));
+  const sweeper = setInterval(
+    () => {
+      if (sweeping) return;
+      sweeping = true;
+      sweepExpiredHandoffs(rootGraph, operationsFor)
+        .then((count) => {
+          metrics?.sweepEnded('ok', count);
+          if (count > 0) logger.info({ count }, 'expired pending handoffs replaced by local summaries');
+        })
+        .catch((error: unknown) => {
+          metrics?.sweepEnded('failed', 0);
+          logger.warn({ err: error }, 'pending handoff sweep failed');
+        })
+        .finally(() => {
+          sweeping = false;
+        });
+    },
+    Math.min(30_000, (timeoutSeconds * 1000) / 2),
+  );
   sweeper.unref();
   return sweeper;
 }
 
 /** WebSocket clients first, with a close frame, before the HTTP drain ends every remaining socket. */
-async function closeAll(apollo: ApolloServer<RequestContext>, httpServer: Server, subscriptions: SubscriptionServer, changes: ChangeFeed, tracing: Tracing | null): Promise<void> {
+async function closeAll(
+  apollo: ApolloServer<RequestContext>,
+  httpServer: Server,
+  subscriptions: SubscriptionServer,
+  changes: ChangeFeed,
+  tracing: Tracing | null,
+): Promise<void> {
   await subscriptions.close();
   await changes.close();
   await apollo.stop();
@@ -238,14 +286,29 @@ async function closeAll(apollo: ApolloServer<RequestContext>, httpServer: Server
  * Refusals keep their contract code; anything unexpected is logged and shown without internals.
  * With introspection off, "Did you mean ...?" hints go too: they would reveal the hidden schema.
  */
-function formatError(formatted: GraphQLFormattedError, error: unknown, logger: Logger, hideSuggestions: boolean): GraphQLFormattedError {
+function formatError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  logger: Logger,
+  hideSuggestions: boolean,
+): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   let shown = formatted;
   if (original instanceof ThreadlineError) {
-    shown = { message: original.message, path: formatted.path, locations: formatted.locations, extensions: { code: original.code, ...original.details } };
+    shown = {
+      message: original.message,
+      path: formatted.path,
+      locations: formatted.locations,
+      extensions: { code: original.code, ...original.details },
+    };
   } else if (formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
     logger.error({ err: original, path: formatted.path }, 'unexpected error in a resolver');
-    shown = { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    shown = {
+      message: 'Internal server error',
+      path: formatted.path,
+      locations: formatted.locations,
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    };
   } else if (hideSuggestions) {
     shown = { ...formatted, message: withoutSuggestions(formatted.message) };
   }

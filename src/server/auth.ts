@@ -8,7 +8,9 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * the single tenant. Keys are compared as SHA-256 digests with timingSafeEqual, against every key,
  * so neither a key's content nor its position leaks through timing.
  */
-export function createTenantResolver(apiKeys: ReadonlyMap<string, string>): (authorization: string | undefined) => string | null {
+export function createTenantResolver(
+  apiKeys: ReadonlyMap<string, string>,
+): (authorization: string | undefined) => string | null {
   if (apiKeys.size === 0) return () => SINGLE_TENANT;
   const known = [...apiKeys].map(([key, tenant]) => ({ digest: digest(key), tenant }));
   return (authorization) => {

@@ -8,7 +8,10 @@ export function createLogger(level: string, destination: DestinationStream = pin
   return pino(
     {
       level,
-      redact: { paths: ['*.authorization', '*.password', '*.apiKey', '*.apiKeys', 'req.headers.authorization'], censor: '[redacted]' },
+      redact: {
+        paths: ['*.authorization', '*.password', '*.apiKey', '*.apiKeys', 'req.headers.authorization'],
+        censor: '[redacted]',
+      },
     },
     destination,
   );

@@ -26,7 +26,9 @@ async function main(): Promise<void> {
   });
   if (config.apiKeys.size === 0) {
     const everywhere = config.host === '0.0.0.0' || config.host === '::';
-    const reach = isLoopback(config.host) ? `${config.host} only` : `${everywhere ? 'every interface' : config.host}, with no authentication (THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK)`;
+    const reach = isLoopback(config.host)
+      ? `${config.host} only`
+      : `${everywhere ? 'every interface' : config.host}, with no authentication (THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK)`;
     logger.warn(`No THREADLINE_API_KEYS: single-tenant mode (tenant "local"), listening on ${reach}.`);
   }
   console.log(`Threadline GraphQL at ${service.url}`);

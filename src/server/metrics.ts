@@ -38,7 +38,12 @@ export function createMetrics(): Metrics {
     labelNames: ['mode'],
     registers: [registry],
   });
-  const sweeps = new Counter({ name: 'threadline_pending_handoff_sweeps_total', help: 'Runs of the pending-handoff sweeper, by outcome.', labelNames: ['outcome'], registers: [registry] });
+  const sweeps = new Counter({
+    name: 'threadline_pending_handoff_sweeps_total',
+    help: 'Runs of the pending-handoff sweeper, by outcome.',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const replaced = new Counter({
     name: 'threadline_pending_handoffs_replaced_total',
     help: 'Expired pending handoffs this instance replaced by local summaries.',
@@ -81,7 +86,10 @@ export function createMetrics(): Metrics {
             // The answer's errors, as formatError gave them their contract codes.
             const body = response.body.kind === 'single' ? response.body.singleResult : null;
             const code = body?.errors?.[0]?.extensions?.code;
-            requests.observe({ operation: operationLabel(operation), outcome: typeof code === 'string' ? code : 'ok' }, Number(process.hrtime.bigint() - started) / 1e9);
+            requests.observe(
+              { operation: operationLabel(operation), outcome: typeof code === 'string' ? code : 'ok' },
+              Number(process.hrtime.bigint() - started) / 1e9,
+            );
             return Promise.resolve();
           },
         });

@@ -32,7 +32,14 @@ export class Readiness {
   async check(): Promise<ReadinessState> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<ReadinessState>((resolve) => {
-      timer = setTimeout(() => resolve({ ready: false, reason: `Neo4j did not answer within ${this.timeoutMs} ms${this.migrated ? '' : ' (migrations pending)'}` }), this.timeoutMs);
+      timer = setTimeout(
+        () =>
+          resolve({
+            ready: false,
+            reason: `Neo4j did not answer within ${this.timeoutMs} ms${this.migrated ? '' : ' (migrations pending)'}`,
+          }),
+        this.timeoutMs,
+      );
     });
     try {
       return await Promise.race([this.probe(), late]);

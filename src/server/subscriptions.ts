@@ -63,7 +63,8 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   const { httpServer, schema, limits, logger } = options;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(request.url ?? '/', 'http://upgrade').pathname !== '/graphql') return refuseUpgrade(socket, 404, 'Not Found');
+    if (new URL(request.url ?? '/', 'http://upgrade').pathname !== '/graphql')
+      return refuseUpgrade(socket, 404, 'Not Found');
     if (sockets.clients.size >= limits.maxConnections) {
       logger.warn({ limit: limits.maxConnections }, 'refused a WebSocket connection over the limit');
       return refuseUpgrade(socket, 503, 'Service Unavailable');
@@ -71,8 +72,13 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
     sockets.handleUpgrade(request, socket, head, (client) => sockets.emit('connection', client, request));
   };
   httpServer.on('upgrade', onUpgrade);
-  const rules = [...specifiedRules, ...queryLimitRules(), ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule])];
-  const formatted = (errors: readonly GraphQLError[]) => errors.map((error) => options.formatError(error.toJSON(), error));
+  const rules = [
+    ...specifiedRules,
+    ...queryLimitRules(),
+    ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+  ];
+  const formatted = (errors: readonly GraphQLError[]) =>
+    errors.map((error) => options.formatError(error.toJSON(), error));
 
   useServer<Record<string, unknown> | undefined, { tenant: string }>(
     {
@@ -82,7 +88,10 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
         const tenant = options.resolveTenant(authorization);
         if (tenant === null) {
           // Who knocked, never with what: the presented token stays out of the log.
-          logger.warn({ ip: ctx.extra.request.socket.remoteAddress, hasAuthorization: authorization !== undefined }, 'refused a WebSocket connection without a valid bearer token');
+          logger.warn(
+            { ip: ctx.extra.request.socket.remoteAddress, hasAuthorization: authorization !== undefined },
+            'refused a WebSocket connection without a valid bearer token',
+          );
           return false;
         }
         ctx.extra.tenant = tenant;
@@ -91,32 +100,57 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
       onSubscribe(ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] {
         // The subscription being asked for is already counted.
         if (Object.keys(ctx.subscriptions).length > limits.maxPerConnection) {
-          return [refusal('BAD_REQUEST', `A connection holds at most ${limits.maxPerConnection} subscriptions; complete one first.`, { limit: limits.maxPerConnection })];
+          return [
+            refusal(
+              'BAD_REQUEST',
+              `A connection holds at most ${limits.maxPerConnection} subscriptions; complete one first.`,
+              { limit: limits.maxPerConnection },
+            ),
+          ];
         }
         // The codes Apollo gives the same refusals over HTTP.
         let document;
         try {
           document = parse(payload.query, parseOptions);
         } catch (error) {
-          return [coded(error instanceof GraphQLError ? error : new GraphQLError('The document cannot be parsed.'), 'GRAPHQL_PARSE_FAILED')];
+          return [
+            coded(
+              error instanceof GraphQLError ? error : new GraphQLError('The document cannot be parsed.'),
+              'GRAPHQL_PARSE_FAILED',
+            ),
+          ];
         }
         const invalid = validate(schema, document, rules);
         if (invalid.length > 0) return invalid.map((error) => coded(error, 'GRAPHQL_VALIDATION_FAILED'));
         const operation = getOperationAST(document, payload.operationName);
         if (operation?.operation !== OperationTypeNode.SUBSCRIPTION) {
-          return [refusal('BAD_REQUEST', 'Only subscriptions go over WebSocket; send queries and mutations to POST /graphql.')];
+          return [
+            refusal(
+              'BAD_REQUEST',
+              'Only subscriptions go over WebSocket; send queries and mutations to POST /graphql.',
+            ),
+          ];
         }
         const variables = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
         if (variables.errors) return variables.errors.map((error) => coded(error, 'BAD_USER_INPUT'));
-        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue: options.contextFor(ctx.extra.tenant!) };
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: options.contextFor(ctx.extra.tenant!),
+        };
       },
       subscribe: async (args) => {
         const events = await createSourceEventStream(args);
         if (!(Symbol.asyncIterator in events)) return events;
         const tenant = (args.contextValue as RequestContext).tenant;
-        return mapEvents(events[Symbol.asyncIterator](), (payload) => execute({ ...args, rootValue: payload, contextValue: options.contextFor(tenant) }));
+        return mapEvents(events[Symbol.asyncIterator](), (payload) =>
+          execute({ ...args, rootValue: payload, contextValue: options.contextFor(tenant) }),
+        );
       },
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: formatted(result.errors) } : undefined),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: formatted(result.errors) } : undefined,
       onError: (_ctx, _id, _payload, errors) => formatted(errors),
     },
     sockets,
@@ -127,7 +161,14 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
     async close() {
       httpServer.off('upgrade', onUpgrade);
       const clients = [...sockets.clients];
-      const closed = Promise.all(clients.map((client) => new Promise((resolve) => (client.readyState === client.CLOSED ? resolve(null) : client.once('close', resolve)))));
+      const closed = Promise.all(
+        clients.map(
+          (client) =>
+            new Promise((resolve) =>
+              client.readyState === client.CLOSED ? resolve(null) : client.once('close', resolve),
+            ),
+        ),
+      );
       for (const client of clients) client.close(GOING_AWAY, 'The service is stopping');
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
@@ -143,7 +184,12 @@ function refusal(code: AnswerErrorCode, message: string, details: Record<string,
 }
 
 function coded(error: GraphQLError, code: AnswerErrorCode): GraphQLError {
-  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { ...error.extensions, code } });
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    extensions: { ...error.extensions, code },
+  });
 }
 
 function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
@@ -154,7 +200,10 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
  * Each source event executed on its own; returning ends the source at once, even while it waits for
  * its next event (an async generator would wait for that event first).
  */
-function mapEvents<T>(source: AsyncIterator<T>, map: (event: T) => Promise<ExecutionResult> | ExecutionResult): AsyncIterableIterator<ExecutionResult> {
+function mapEvents<T>(
+  source: AsyncIterator<T>,
+  map: (event: T) => Promise<ExecutionResult> | ExecutionResult,
+): AsyncIterableIterator<ExecutionResult> {
   const end = async (): Promise<IteratorResult<ExecutionResult>> => {
     await source.return?.();
     return { value: undefined, done: true };

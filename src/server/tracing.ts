@@ -73,7 +73,10 @@ function statementsUnder(tracer: Tracer, parent: Span, database: string): Statem
     statementStarted(name) {
       const span = tracer.startSpan(
         `cypher ${name}`,
-        { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'neo4j', 'db.namespace': database, 'db.query.summary': name } },
+        {
+          kind: SpanKind.CLIENT,
+          attributes: { 'db.system.name': 'neo4j', 'db.namespace': database, 'db.query.summary': name },
+        },
         parentContext,
       );
       return (error) => {

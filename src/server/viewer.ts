@@ -26,7 +26,10 @@ export function viewerRouter(): Router {
     secure(response);
     // A page whose script is missing would stay blank; say what to run instead.
     if (!existsSync(join(modules, 'viewer.js'))) {
-      response.status(503).type('text/plain').send('The lineage viewer is not built: `npm run build` compiles it into dist/viewer/.');
+      response
+        .status(503)
+        .type('text/plain')
+        .send('The lineage viewer is not built: `npm run build` compiles it into dist/viewer/.');
       return;
     }
     response.sendFile('index.html', { root: page }, (error) => error && next(error));

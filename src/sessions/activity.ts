@@ -213,7 +213,10 @@ function patchFailure(call: PatchCall, cwd: string | null): ImportedFact {
   const output = call.result === null ? '' : tailExcerpt(call.result.output);
   return {
     kind: 'failure',
-    text: clip(`${call.tool} failed${paths ? ` on ${paths}` : ''}${output ? `: ${output}` : ''}`, SESSION_LIMITS.factText),
+    text: clip(
+      `${call.tool} failed${paths ? ` on ${paths}` : ''}${output ? `: ${output}` : ''}`,
+      SESSION_LIMITS.factText,
+    ),
     key: clip(`${call.tool} ${paths}`.trim(), SESSION_LIMITS.label),
     status: null,
   };
@@ -230,7 +233,12 @@ function commandCallFacts({ command, result }: CommandCall): ImportedFact[] {
   const status = commandStatus(result);
   const key = clip(command, SESSION_LIMITS.label);
   const facts: ImportedFact[] = [
-    { kind: 'command', text: clip(status === null ? command : `${command} (${status})`, SESSION_LIMITS.factText), key, status },
+    {
+      kind: 'command',
+      text: clip(status === null ? command : `${command} (${status})`, SESSION_LIMITS.factText),
+      key,
+      status,
+    },
   ];
   if (result === null) return facts;
   const failed = (result.exitCode ?? 0) !== 0 || result.error;
@@ -240,7 +248,10 @@ function commandCallFacts({ command, result }: CommandCall): ImportedFact[] {
     const output = tailExcerpt(result.output);
     facts.push({
       kind: 'failure',
-      text: clip(`Command failed (${status ?? 'error'}): ${command}${output ? `\n${output}` : ''}`, SESSION_LIMITS.factText),
+      text: clip(
+        `Command failed (${status ?? 'error'}): ${command}${output ? `\n${output}` : ''}`,
+        SESSION_LIMITS.factText,
+      ),
       key,
       status: null,
     });

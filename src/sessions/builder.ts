@@ -180,7 +180,11 @@ const QUESTION_END = /\?[\s*_`)\]"'”’»]*$/;
 /** A final answer that ends by asking something leaves an open question. */
 function questionFacts(answer: string | null): ImportedFact[] {
   if (answer === null || !QUESTION_END.test(answer)) return [];
-  const lastParagraph = answer.trim().split(/\n\s*\n/).at(-1) ?? '';
+  const lastParagraph =
+    answer
+      .trim()
+      .split(/\n\s*\n/)
+      .at(-1) ?? '';
   const question = (lastParagraph.split(/(?<=[.!])\s+/).at(-1) ?? lastParagraph).replace(/^[-*>\s]+/, '').trim();
   if (question.length === 0) return [];
   return [

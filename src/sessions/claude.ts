@@ -69,7 +69,13 @@ function sessionIdentity(fileName: string, thread: JsonLine[], subagent: boolean
   if (subagent) {
     // A subagent's lines carry its parent's sessionId and its own agentId.
     const sessionId = asString(first?.agentId) ?? stem.replace(/^agent-/, '');
-    return { sessionId, cwd, startedAt, parentSessionId: asString(first?.sessionId), relationship: 'subagent' as const };
+    return {
+      sessionId,
+      cwd,
+      startedAt,
+      parentSessionId: asString(first?.sessionId),
+      relationship: 'subagent' as const,
+    };
   }
   const sessionId = asString(thread.at(-1)?.value.sessionId) ?? stem;
   return { sessionId, cwd, startedAt, parentSessionId: null, relationship: null };
@@ -89,7 +95,9 @@ function activeBranch(thread: JsonLine[]): { path: JsonLine[]; abandoned: number
   let previous: string | null = null;
   for (const line of thread) {
     const uuid = asString(line.value.uuid) ?? '';
-    const parent = [line.value.parentUuid, line.value.logicalParentUuid].map(asString).find((id) => id !== null && byUuid.has(id));
+    const parent = [line.value.parentUuid, line.value.logicalParentUuid]
+      .map(asString)
+      .find((id) => id !== null && byUuid.has(id));
     parents.set(uuid, parent ?? previous);
     byUuid.set(uuid, line);
     previous = uuid;
@@ -222,7 +230,9 @@ class ClaudeReader {
     else if (name === 'TodoWrite') {
       if (result?.isError !== true) run.activity.plan = todoSteps(input.todos);
     } else if (result?.isError === true) {
-      const target = [input.file_path, input.path, input.pattern, input.url].map(asString).find((value) => value !== null);
+      const target = [input.file_path, input.path, input.pattern, input.url]
+        .map(asString)
+        .find((value) => value !== null);
       run.activity.failure(target === undefined ? name : `${name} ${target}`, `${name} failed`, result.text);
     }
   }
@@ -232,7 +242,8 @@ class ClaudeReader {
 function compactionRecord(value: JsonObject): 'marker' | 'summary' | null {
   if (value.type === 'system') return value.subtype === 'compact_boundary' ? 'marker' : null;
   if (value.type !== 'user') return null;
-  const isSummary = value.isCompactSummary === true || messageText(asObject(value.message)?.content).startsWith(COMPACT_SUMMARY_START);
+  const isSummary =
+    value.isCompactSummary === true || messageText(asObject(value.message)?.content).startsWith(COMPACT_SUMMARY_START);
   return isSummary ? 'summary' : null;
 }
 
@@ -246,7 +257,9 @@ function readBash(run: RunDraft, id: string, input: JsonObject, result: ToolResu
   const interrupted = result.data?.interrupted === true;
   // A background command has not finished when its result is written.
   const unfinished = interrupted || input.run_in_background === true;
-  const streams = [asString(result.data?.stdout), asString(result.data?.stderr)].filter((part) => part !== null && part.length > 0);
+  const streams = [asString(result.data?.stdout), asString(result.data?.stderr)].filter(
+    (part) => part !== null && part.length > 0,
+  );
   run.activity.commandResult(id, {
     exitCode: code !== undefined ? Number(code) : result.isError || unfinished ? null : 0,
     output: streams.length > 0 ? streams.join('\n') : result.text,
@@ -271,13 +284,21 @@ function fileToolEdit(tool: string, input: JsonObject, data: JsonObject | null):
     return { path, change: 'added', additions: lineCount(content), deletions: 0, previousPath: null };
   }
   const counts = hunkCounts(data?.structuredPatch);
-  return { path, change: 'modified', additions: counts?.additions ?? null, deletions: counts?.deletions ?? null, previousPath: null };
+  return {
+    path,
+    change: 'modified',
+    additions: counts?.additions ?? null,
+    deletions: counts?.deletions ?? null,
+    previousPath: null,
+  };
 }
 
 /** structuredPatch: [{oldStart, oldLines, newStart, newLines, lines: [" context", "-old", "+new"]}]. */
 function hunkCounts(patch: unknown): { additions: number; deletions: number } | null {
   if (!Array.isArray(patch)) return null;
-  const lines = patch.flatMap((hunk) => asArray(asObject(hunk)?.lines)).filter((line): line is string => typeof line === 'string');
+  const lines = patch
+    .flatMap((hunk) => asArray(asObject(hunk)?.lines))
+    .filter((line): line is string => typeof line === 'string');
   return {
     additions: lines.filter((line) => line.startsWith('+')).length,
     deletions: lines.filter((line) => line.startsWith('-')).length,

@@ -4,7 +4,16 @@
 import type { FileEdit } from './activity.js';
 import { SessionBuilder, type RunDraft } from './builder.js';
 import { humanText } from './injected.js';
-import { asArray, asInteger, asObject, asString, parseJson, readJsonLines, type JsonLine, type JsonObject } from './json.js';
+import {
+  asArray,
+  asInteger,
+  asObject,
+  asString,
+  parseJson,
+  readJsonLines,
+  type JsonLine,
+  type JsonObject,
+} from './json.js';
 import { planStatus, type PlanStep } from './plan.js';
 import { baseName, isoTimestamp, lineCount } from './text.js';
 import type { ParsedSession } from './types.js';
@@ -175,9 +184,13 @@ class CodexReader {
     if (callId === null) return;
     const { text, exitCode } = toolOutput(item.output);
     const kind = this.calls.get(callId);
-    if (kind === 'command') run.activity.commandResult(callId, { exitCode, output: text, interrupted: false, error: false });
+    if (kind === 'command')
+      run.activity.commandResult(callId, { exitCode, output: text, interrupted: false, error: false });
     else if (kind === 'patch') {
-      run.activity.patchResult(callId, { applied: exitCode === null ? !PATCH_FAILED.test(text) : exitCode === 0, output: text });
+      run.activity.patchResult(callId, {
+        applied: exitCode === null ? !PATCH_FAILED.test(text) : exitCode === 0,
+        output: text,
+      });
     }
   }
 
@@ -233,8 +246,10 @@ class CodexReader {
     const callId = asString(event.call_id);
     if (callId === null) return;
     const exitCode = asInteger(event.exit_code);
-    const output = asString(event.aggregated_output) || [asString(event.stdout), asString(event.stderr)].filter(Boolean).join('\n');
-    if (this.calls.get(callId) === 'patch') return run.activity.patchResult(callId, { applied: exitCode === 0, output });
+    const output =
+      asString(event.aggregated_output) || [asString(event.stdout), asString(event.stderr)].filter(Boolean).join('\n');
+    if (this.calls.get(callId) === 'patch')
+      return run.activity.patchResult(callId, { applied: exitCode === 0, output });
     const command = commandLine(strings(event.command));
     if (command.length === 0) return;
     run.activity.commandResult(callId, { exitCode, output, interrupted: false, error: false }, command);
@@ -244,11 +259,17 @@ class CodexReader {
   private readPatchApplyEnd(run: RunDraft, event: JsonObject): void {
     const callId = asString(event.call_id);
     if (callId === null) return;
-    const edits = Object.entries(asObject(event.changes) ?? {}).flatMap(([path, change]) => fileChangeEdit(path, asObject(change)));
+    const edits = Object.entries(asObject(event.changes) ?? {}).flatMap(([path, change]) =>
+      fileChangeEdit(path, asObject(change)),
+    );
     if (!this.calls.has(callId)) this.patchCall(run, callId, '');
     const output = [asString(event.stdout), asString(event.stderr)].filter(Boolean).join('\n');
     // The event lists what was applied, with line counts: it replaces what was read from the patch.
-    run.activity.patchResult(callId, { applied: event.success === true, output, ...(edits.length > 0 ? { edits } : {}) });
+    run.activity.patchResult(callId, {
+      applied: event.success === true,
+      output,
+      ...(edits.length > 0 ? { edits } : {}),
+    });
   }
 }
 
@@ -295,7 +316,12 @@ function shellCommand(tool: string | null, args: JsonObject): string | null {
 /** `bash -lc "<script>"` runs one script: the script is the command a person would recognise. */
 function commandLine(argv: string[]): string {
   const [program, flag, script] = argv;
-  if (argv.length === 3 && program !== undefined && /(?:^|\/)(?:ba|z)?sh$/.test(program) && (flag === '-lc' || flag === '-c')) {
+  if (
+    argv.length === 3 &&
+    program !== undefined &&
+    /(?:^|\/)(?:ba|z)?sh$/.test(program) &&
+    (flag === '-lc' || flag === '-c')
+  ) {
     return script ?? '';
   }
   return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`)).join(' ');
@@ -413,7 +439,8 @@ function agentStatus(raw: unknown): { status: string | null; result?: string } {
   const status = asObject(raw);
   const completed = asString(status?.completed);
   const errored = asString(status?.errored);
-  if (status !== null && 'completed' in status) return { status: 'completed', ...(completed ? { result: completed } : {}) };
+  if (status !== null && 'completed' in status)
+    return { status: 'completed', ...(completed ? { result: completed } : {}) };
   if (errored !== null) return { status: 'errored', result: errored };
   return { status: null };
 }

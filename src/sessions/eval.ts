@@ -51,7 +51,13 @@ export interface ThreadEvaluation {
 
 // Record types that carry a model's reasoning: Codex reasoning items and reasoning events, Claude
 // thinking blocks. Their text is never stored, so no part of it may reach a handoff.
-const REASONING_TYPES = new Set(['reasoning', 'agent_reasoning', 'agent_reasoning_raw_content', 'thinking', 'redacted_thinking']);
+const REASONING_TYPES = new Set([
+  'reasoning',
+  'agent_reasoning',
+  'agent_reasoning_raw_content',
+  'thinking',
+  'redacted_thinking',
+]);
 // A reasoning text is recognised by its opening characters; shorter strings (a signature, a heading)
 // would match ordinary words.
 const REASONING_PROBE = 40;
@@ -69,7 +75,10 @@ const ASK_OPEN = new Set(['', 'open', 'pending']);
  * 1..n), each run's facts on its ordinal, a failed run's error its last failure, as tools/import.ts
  * sends them.
  */
-function threadOf(name: string, files: readonly SessionFile[]): { input: SummaryInput; sessions: ParsedSession[]; skipped: string[] } {
+function threadOf(
+  name: string,
+  files: readonly SessionFile[],
+): { input: SummaryInput; sessions: ParsedSession[]; skipped: string[] } {
   const sessions = new Map<string, ParsedSession>();
   const skipped: string[] = [];
   for (const file of files) {
@@ -90,7 +99,9 @@ function threadOf(name: string, files: readonly SessionFile[]): { input: Summary
     assistantMessage: run.assistantMessage,
     error: errorOf(run),
   }));
-  const facts: SummaryFact[] = turns.flatMap(({ run }, index) => run.facts.map(({ kind, text, key, status }) => ({ runOrdinal: index + 1, kind, text, key, status })));
+  const facts: SummaryFact[] = turns.flatMap(({ run }, index) =>
+    run.facts.map(({ kind, text, key, status }) => ({ runOrdinal: index + 1, kind, text, key, status })),
+  );
   const lastProvider = runs.at(-1)?.provider;
   return {
     input: {
@@ -125,15 +136,42 @@ function artifactsOf(input: SummaryInput): Artifact[] {
   for (const fact of input.facts) newest.set(`${fact.kind}\u0000${fact.key ?? fact.text}`, fact);
   const latest = [...newest.values()];
   const status = (fact: SummaryFact) => (fact.status ?? '').trim().toLowerCase();
-  const of = (category: Category, facts: SummaryFact[], textOf: (fact: SummaryFact) => string): Artifact[] => facts.map((fact) => ({ category, text: textOf(fact) }));
+  const of = (category: Category, facts: SummaryFact[], textOf: (fact: SummaryFact) => string): Artifact[] =>
+    facts.map((fact) => ({ category, text: textOf(fact) }));
   const all = [
-    ...of('files', latest.filter((f) => f.kind === 'file_change'), (f) => f.key ?? f.text),
-    ...of('commands', latest.filter((f) => f.kind === 'command'), (f) => f.key ?? f.text),
-    ...of('tests', latest.filter((f) => f.kind === 'test'), (f) => f.key ?? f.text),
-    ...of('plan', latest.filter((f) => f.kind === 'plan_item' && PLAN_OPEN.has(status(f))), (f) => f.text),
-    ...of('questions', latest.filter((f) => (f.kind === 'question' || f.kind === 'approval_request') && ASK_OPEN.has(status(f))), (f) => f.text),
-    ...of('failures', input.facts.filter((f) => f.kind === 'failure'), (f) => f.text),
-    ...input.runs.filter((run) => run.status === 'failed' || run.status === 'interrupted').map((run) => ({ category: 'failures' as const, text: `run ${run.ordinal} ${run.status}` })),
+    ...of(
+      'files',
+      latest.filter((f) => f.kind === 'file_change'),
+      (f) => f.key ?? f.text,
+    ),
+    ...of(
+      'commands',
+      latest.filter((f) => f.kind === 'command'),
+      (f) => f.key ?? f.text,
+    ),
+    ...of(
+      'tests',
+      latest.filter((f) => f.kind === 'test'),
+      (f) => f.key ?? f.text,
+    ),
+    ...of(
+      'plan',
+      latest.filter((f) => f.kind === 'plan_item' && PLAN_OPEN.has(status(f))),
+      (f) => f.text,
+    ),
+    ...of(
+      'questions',
+      latest.filter((f) => (f.kind === 'question' || f.kind === 'approval_request') && ASK_OPEN.has(status(f))),
+      (f) => f.text,
+    ),
+    ...of(
+      'failures',
+      input.facts.filter((f) => f.kind === 'failure'),
+      (f) => f.text,
+    ),
+    ...input.runs
+      .filter((run) => run.status === 'failed' || run.status === 'interrupted')
+      .map((run) => ({ category: 'failures' as const, text: `run ${run.ordinal} ${run.status}` })),
   ];
   const seen = new Set<string>();
   return all.filter((artifact) => {
@@ -155,8 +193,12 @@ export function isKept(artifact: Artifact, handoff: string): boolean {
  * reasoning or thinking text the files hold, and `extra` (planted secrets, markers a fixture promises).
  */
 export function forbiddenStrings(files: readonly SessionFile[], extra: readonly string[] = []): string[] {
-  const reasoning = files.flatMap((file) => file.text.split(/\r?\n/).flatMap((line) => reasoningTexts(parseJson(line), false)));
-  const probes = reasoning.map((text) => collapse(text).slice(0, REASONING_PROBE)).filter((probe) => probe.length >= REASONING_MIN);
+  const reasoning = files.flatMap((file) =>
+    file.text.split(/\r?\n/).flatMap((line) => reasoningTexts(parseJson(line), false)),
+  );
+  const probes = reasoning
+    .map((text) => collapse(text).slice(0, REASONING_PROBE))
+    .filter((probe) => probe.length >= REASONING_MIN);
   return [...new Set([...INJECTED_MARKERS, ...probes, ...extra])];
 }
 
@@ -167,22 +209,32 @@ function reasoningTexts(value: unknown, inside: boolean): string[] {
   const object = asObject(value);
   if (object === null) return [];
   const reasoning = inside || (typeof object.type === 'string' && REASONING_TYPES.has(object.type));
-  return Object.entries(object).flatMap(([key, item]) => (key === 'type' || key === 'signature' ? [] : reasoningTexts(item, reasoning)));
+  return Object.entries(object).flatMap(([key, item]) =>
+    key === 'type' || key === 'signature' ? [] : reasoningTexts(item, reasoning),
+  );
 }
 
 /** The forbidden strings the handoff holds, and any secret-shaped text the redaction would still change. */
 export function leaksIn(handoff: string, forbidden: readonly string[]): string[] {
   const found = forbidden.filter((text) => handoff.includes(text));
-  return redactSecrets(handoff) === handoff ? found : [...found, 'a secret-shaped string (redaction would change the handoff)'];
+  return redactSecrets(handoff) === handoff
+    ? found
+    : [...found, 'a secret-shaped string (redaction would change the handoff)'];
 }
 
-export function evaluateThread(name: string, files: readonly SessionFile[], options: { forbidden?: readonly string[]; budgets?: readonly number[] } = {}): ThreadEvaluation {
+export function evaluateThread(
+  name: string,
+  files: readonly SessionFile[],
+  options: { forbidden?: readonly string[]; budgets?: readonly number[] } = {},
+): ThreadEvaluation {
   const { input, sessions, skipped } = threadOf(name, files);
   const artifacts = artifactsOf(input);
   const forbidden = forbiddenStrings(files, options.forbidden);
   const results = (options.budgets ?? [DEFAULT_BUDGET, TIGHT_BUDGET]).map((budget): BudgetResult => {
     const { text, cut } = renderSummaryReport(input, budget);
-    const kept = Object.fromEntries(CATEGORIES.map((category) => [category, { kept: 0, total: 0 }])) as BudgetResult['kept'];
+    const kept = Object.fromEntries(
+      CATEGORIES.map((category) => [category, { kept: 0, total: 0 }]),
+    ) as BudgetResult['kept'];
     const lost: Artifact[] = [];
     for (const artifact of artifacts) {
       const tally = kept[artifact.category];
@@ -190,7 +242,15 @@ export function evaluateThread(name: string, files: readonly SessionFile[], opti
       if (isKept(artifact, text)) tally.kept += 1;
       else lost.push(artifact);
     }
-    return { budget, length: text.length, cut, kept, overall: { kept: artifacts.length - lost.length, total: artifacts.length }, lost, leaks: leaksIn(text, forbidden) };
+    return {
+      budget,
+      length: text.length,
+      cut,
+      kept,
+      overall: { kept: artifacts.length - lost.length, total: artifacts.length },
+      lost,
+      leaks: leaksIn(text, forbidden),
+    };
   });
   return { name, sessions: sessions.length, runs: input.runs.length, skipped, results };
 }
@@ -204,9 +264,13 @@ export function share({ kept, total }: { kept: number; total: number }): number 
 export function failuresOf(evaluation: ThreadEvaluation): string[] {
   return evaluation.results.flatMap((result) => [
     ...(result.budget === DEFAULT_BUDGET && share(result.overall) < REQUIRED_SHARE
-      ? [`${evaluation.name}: ${formatShare(result.overall)} kept at ${result.budget} characters, below ${REQUIRED_SHARE * 100}%`]
+      ? [
+          `${evaluation.name}: ${formatShare(result.overall)} kept at ${result.budget} characters, below ${REQUIRED_SHARE * 100}%`,
+        ]
       : []),
-    ...result.leaks.map((leak) => `${evaluation.name}: the ${result.budget}-character handoff contains ${JSON.stringify(leak)}`),
+    ...result.leaks.map(
+      (leak) => `${evaluation.name}: the ${result.budget}-character handoff contains ${JSON.stringify(leak)}`,
+    ),
   ]);
 }
 

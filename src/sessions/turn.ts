@@ -7,7 +7,11 @@ import type { ImportedFact, SessionFormat, SessionProblem } from './types.js';
 // The adapters recognise a session file by its extension before its content.
 const TURN_FILE_NAME = 'turn.jsonl';
 
-export type TurnFacts = { facts: ImportedFact[] } | { refusal: 'format'; detected: SessionFormat | null } | { refusal: 'line'; problem: SessionProblem } | { refusal: 'no_turn' };
+export type TurnFacts =
+  | { facts: ImportedFact[] }
+  | { refusal: 'format'; detected: SessionFormat | null }
+  | { refusal: 'line'; problem: SessionProblem }
+  | { refusal: 'no_turn' };
 
 /** The facts of the turns the lines hold, or why they cannot be read as records of `format`. */
 export function factsOfTurn(format: SessionFormat, lines: readonly string[]): TurnFacts {

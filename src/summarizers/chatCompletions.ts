@@ -62,7 +62,7 @@ function buildSystemPrompt(request: SummaryRequest): string {
     `You write handoff summaries. Write a handoff summary of the conversation described in the user message, so that the AI provider "${request.targetProvider}" can continue the work.`,
     budget,
     `Handoff strategy: ${request.strategy}.`,
-    'Include: the user\'s goals and constraints; decisions made; files changed; commands and tests run, with their outcome; the plan and todo state; open approvals and open questions; the latest checkpoint and diff summary; known failures; results of subagents.',
+    "Include: the user's goals and constraints; decisions made; files changed; commands and tests run, with their outcome; the plan and todo state; open approvals and open questions; the latest checkpoint and diff summary; known failures; results of subagents.",
     'Exclude: provider protocol noise; hidden chain-of-thought; tool output superseded by later runs; large diffs where a summary of the changed files is enough.',
     'Keep file paths and commands verbatim.',
     'Answer with the summary only.',

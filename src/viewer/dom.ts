@@ -7,7 +7,8 @@ type Child = Node | string | null | undefined;
 
 export function svg(tag: string, attributes: Attributes = {}, children: Child[] = []): SVGElement {
   const node = document.createElementNS(SVG_NS, tag);
-  for (const [name, value] of Object.entries(attributes)) if (value !== undefined && value !== null) node.setAttribute(name, String(value));
+  for (const [name, value] of Object.entries(attributes))
+    if (value !== undefined && value !== null) node.setAttribute(name, String(value));
   for (const child of children) if (child) node.append(child);
   return node;
 }

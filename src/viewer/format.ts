@@ -9,7 +9,13 @@ export const STRATEGY_LABELS: Record<HandoffStrategy, string> = {
   MANUAL_CONTEXT: 'manual context',
   FORK_DELTA_SUMMARY: 'merge-back',
 };
-export const ACTION_LABELS: Record<ProviderThreadAction, string> = { CREATE: 'new thread', REUSE: 'reuse', RESUME: 'resume', NATIVE_FORK: 'native fork', NONE: '' };
+export const ACTION_LABELS: Record<ProviderThreadAction, string> = {
+  CREATE: 'new thread',
+  REUSE: 'reuse',
+  RESUME: 'resume',
+  NATIVE_FORK: 'native fork',
+  NONE: '',
+};
 export const TRANSFER_LABELS: Record<TransferKind, string> = {
   FORK: 'fork context',
   PROVIDER_HANDOFF: 'provider handoff',

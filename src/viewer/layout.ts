@@ -38,7 +38,11 @@ export function newestOrdinal(loaded: Pick<Loaded, 'thread' | 'runs'>): number {
  * The lowest ordinal drawn once `oldestRun` is the oldest run read: that run while earlier ones remain,
  * else the thread's first (for a fork, the last few of the runs it inherited).
  */
-export function lowestShown(thread: Pick<ThreadHeader, 'lineage'>, oldestRun: Pick<Run, 'ordinal'> | undefined, hasEarlier: boolean): number {
+export function lowestShown(
+  thread: Pick<ThreadHeader, 'lineage'>,
+  oldestRun: Pick<Run, 'ordinal'> | undefined,
+  hasEarlier: boolean,
+): number {
   if (hasEarlier && oldestRun) return oldestRun.ordinal;
   return Math.max(1, forkOrdinalOf(thread) + 1 - INHERITED_COLUMNS);
 }
@@ -57,7 +61,11 @@ export function shownFrom(loaded: Loaded): number {
 }
 
 /** `loaded` with a page of runs read backwards before its own, and the handoffs and transfers of the ordinals it adds. */
-export function withWindow(loaded: Loaded, page: RunPage, links: { handoffs: Handoff[]; transfers: Transfer[] }): Loaded {
+export function withWindow(
+  loaded: Loaded,
+  page: RunPage,
+  links: { handoffs: Handoff[]; transfers: Transfer[] },
+): Loaded {
   return {
     thread: loaded.thread,
     runs: [...page.edges.map((edge) => edge.node), ...loaded.runs],
@@ -74,7 +82,10 @@ export function withWindow(loaded: Loaded, page: RunPage, links: { handoffs: Han
 type ProviderThread = ThreadHeader['providerThreads'][number];
 
 /** One provider thread's lane: the runs it served and the handoffs delivered into it. */
-export interface Lane extends Omit<ProviderThread, 'coverage' | 'nativeThreadRef' | 'model' | 'runtimeMode' | 'createdAt'> {
+export interface Lane extends Omit<
+  ProviderThread,
+  'coverage' | 'nativeThreadRef' | 'model' | 'runtimeMode' | 'createdAt'
+> {
   /** Its number on the thread, in creation order. */
   seq: number;
   /** Null for a lane known only from its runs. */
@@ -129,7 +140,8 @@ export interface Model {
   forkOrdinal: number;
 }
 
-const byCreation = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
+const byCreation = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
+  a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id);
 
 export function model(loaded: Loaded): Model {
   const { thread, runs } = loaded;
@@ -141,7 +153,20 @@ export function model(loaded: Loaded): Model {
   for (const run of runs) {
     let lane = laneById.get(run.providerThread.id);
     if (!lane) {
-      lane = { id: run.providerThread.id, provider: run.provider, status: 'IDLE', seq: lanes.length + 1, runs: [], bands: [], coverage: null, forkedFrom: null, nativeThreadRef: null, model: null, runtimeMode: null, createdAt: null };
+      lane = {
+        id: run.providerThread.id,
+        provider: run.provider,
+        status: 'IDLE',
+        seq: lanes.length + 1,
+        runs: [],
+        bands: [],
+        coverage: null,
+        forkedFrom: null,
+        nativeThreadRef: null,
+        model: null,
+        runtimeMode: null,
+        createdAt: null,
+      };
       lanes.push(lane);
       laneById.set(lane.id, lane);
     }
@@ -155,7 +180,19 @@ export function model(loaded: Loaded): Model {
   let to = Math.max(from, thread.headOrdinal, forkOrdinal, runs.at(-1)?.ordinal ?? 0);
   for (const handoff of handoffs) if (handoff.span) to = Math.max(to, handoff.span.to);
   for (const branch of branches) to = Math.max(to, branch.ordinal);
-  return { thread, lanes, laneById, runById, handoffs, handoffById: new Map(handoffs.map((handoff) => [handoff.id, handoff])), transfers, from, to, branches, forkOrdinal };
+  return {
+    thread,
+    lanes,
+    laneById,
+    runById,
+    handoffs,
+    handoffById: new Map(handoffs.map((handoff) => [handoff.id, handoff])),
+    transfers,
+    from,
+    to,
+    branches,
+    forkOrdinal,
+  };
 }
 
 /**
@@ -163,7 +200,13 @@ export function model(loaded: Loaded): Model {
  * drawn over: the runs it covers, cut at the first ordinal drawn (clipped), or for a merge-back, a
  * task or a subagent result the run that took it in.
  */
-function bands(handoffs: Handoff[], transfers: Transfer[], runById: Map<string, Run>, laneById: Map<string, Lane>, from: number): Band[] {
+function bands(
+  handoffs: Handoff[],
+  transfers: Transfer[],
+  runById: Map<string, Run>,
+  laneById: Map<string, Lane>,
+  from: number,
+): Band[] {
   const transfersByHandoff = new Map<string, Transfer[]>();
   for (const transfer of transfers) {
     if (!transfer.handoff) continue;
@@ -178,15 +221,29 @@ function bands(handoffs: Handoff[], transfers: Transfer[], runById: Map<string, 
     // A merge-back covers the fork's ordinals, a task or a subagent result covers none: they are drawn at the run that took them in.
     const atTarget = handoff.strategy === 'FORK_DELTA_SUMMARY' || handoff.coveredRunOrdinals.to < 1;
     const covered = atTarget
-      ? target ? { from: target.ordinal, to: target.ordinal } : null
+      ? target
+        ? { from: target.ordinal, to: target.ordinal }
+        : null
       : { from: Math.max(1, handoff.coveredRunOrdinals.from), to: handoff.coveredRunOrdinals.to };
     const span = covered && covered.to >= from ? { from: Math.max(from, covered.from), to: covered.to } : null;
     let label = STRATEGY_LABELS[handoff.strategy] ?? handoff.strategy.toLowerCase();
     if (kinds.includes('SUBAGENT_RESULT')) label = 'subagent result';
     else if (kinds.includes('SUBAGENT_SPAWN')) label = 'subagent task';
     else if (kinds.includes('MERGE_BACK') && handoff.strategy !== 'FORK_DELTA_SUMMARY') label += ' + merge-back';
-    const sourceProviders = handoff.fromProviderThreadIds.map((id) => laneById.get(id)?.provider).filter((provider) => provider !== undefined);
-    return { ...handoff, name: `H${index + 1}`, target, transfers: ownTransfers, span, clipped: Boolean(span && covered && covered.from < from), atTarget, label, sourceProvider: sourceProviders[0] ?? null };
+    const sourceProviders = handoff.fromProviderThreadIds
+      .map((id) => laneById.get(id)?.provider)
+      .filter((provider) => provider !== undefined);
+    return {
+      ...handoff,
+      name: `H${index + 1}`,
+      target,
+      transfers: ownTransfers,
+      span,
+      clipped: Boolean(span && covered && covered.from < from),
+      atTarget,
+      label,
+      sourceProvider: sourceProviders[0] ?? null,
+    };
   });
 }
 
@@ -200,22 +257,64 @@ function branchesOf(thread: ThreadHeader, transfers: Transfer[], runById: Map<st
   const here = thread.id;
   for (const fork of thread.forks) {
     const transfer = transfers.find((entry) => entry.kind === 'FORK' && entry.targetThreadId === fork.id);
-    branches.push({ kind: 'fork', direction: 'out', ordinal: fork.lineage.sourcePoint?.runOrdinal ?? 0, threadId: fork.id, title: fork.title, status: transfer ? transferStatus(transfer) : '' });
+    branches.push({
+      kind: 'fork',
+      direction: 'out',
+      ordinal: fork.lineage.sourcePoint?.runOrdinal ?? 0,
+      threadId: fork.id,
+      title: fork.title,
+      status: transfer ? transferStatus(transfer) : '',
+    });
   }
   for (const child of thread.subagents) {
-    branches.push({ kind: 'subagent', direction: 'out', ordinal: child.lineage.sourcePoint?.runOrdinal ?? 0, threadId: child.id, title: child.title, status: '' });
+    branches.push({
+      kind: 'subagent',
+      direction: 'out',
+      ordinal: child.lineage.sourcePoint?.runOrdinal ?? 0,
+      threadId: child.id,
+      title: child.title,
+      status: '',
+    });
   }
   for (const transfer of transfers) {
     const target = transfer.handoff ? runById.get(transfer.handoff.targetRunId) : null;
     const status = transfer.status.toLowerCase();
     if (transfer.kind === 'MERGE_BACK' && transfer.targetThreadId === here) {
-      branches.push({ kind: 'merge-back', direction: 'in', ordinal: target?.ordinal ?? thread.headOrdinal + 1, threadId: transfer.sourceThreadId, title: null, status });
+      branches.push({
+        kind: 'merge-back',
+        direction: 'in',
+        ordinal: target?.ordinal ?? thread.headOrdinal + 1,
+        threadId: transfer.sourceThreadId,
+        title: null,
+        status,
+      });
     } else if (transfer.kind === 'MERGE_BACK' && transfer.sourceThreadId === here) {
-      branches.push({ kind: 'merge-back', direction: 'out', ordinal: transfer.sourcePoint.runOrdinal ?? thread.headOrdinal, threadId: transfer.targetThreadId, title: null, status });
+      branches.push({
+        kind: 'merge-back',
+        direction: 'out',
+        ordinal: transfer.sourcePoint.runOrdinal ?? thread.headOrdinal,
+        threadId: transfer.targetThreadId,
+        title: null,
+        status,
+      });
     } else if (transfer.kind === 'SUBAGENT_RESULT' && transfer.targetThreadId === here) {
-      branches.push({ kind: 'result', direction: 'in', ordinal: target?.ordinal ?? 0, threadId: transfer.sourceThreadId, title: null, status });
+      branches.push({
+        kind: 'result',
+        direction: 'in',
+        ordinal: target?.ordinal ?? 0,
+        threadId: transfer.sourceThreadId,
+        title: null,
+        status,
+      });
     } else if (transfer.kind === 'SUBAGENT_RESULT' && transfer.sourceThreadId === here) {
-      branches.push({ kind: 'result', direction: 'out', ordinal: transfer.sourcePoint.runOrdinal ?? thread.headOrdinal, threadId: transfer.targetThreadId, title: null, status });
+      branches.push({
+        kind: 'result',
+        direction: 'out',
+        ordinal: transfer.sourcePoint.runOrdinal ?? thread.headOrdinal,
+        threadId: transfer.targetThreadId,
+        title: null,
+        status,
+      });
     }
   }
   return branches.sort((a, b) => a.ordinal - b.ordinal);
@@ -230,9 +329,13 @@ export function branchLabel(branch: Branch): string {
     case 'subagent':
       return `subagent spawned by #${branch.ordinal}: ${name}`;
     case 'merge-back':
-      return branch.direction === 'in' ? `merge-back into #${branch.ordinal} from ${name}${status}` : `merged back into ${name} (fork runs up to #${branch.ordinal})${status}`;
+      return branch.direction === 'in'
+        ? `merge-back into #${branch.ordinal} from ${name}${status}`
+        : `merged back into ${name} (fork runs up to #${branch.ordinal})${status}`;
     case 'result':
-      return branch.direction === 'in' ? `subagent result into #${branch.ordinal} from ${name}` : `result returned to ${name}${status}`;
+      return branch.direction === 'in'
+        ? `subagent result into #${branch.ordinal} from ${name}`
+        : `result returned to ${name}${status}`;
   }
 }
 
@@ -285,7 +388,9 @@ export function columnWidth(columns: number, highestOrdinal: number, drawingWidt
 /** Bands that overlap go on separate rows, each in the first row free at its first ordinal; returns the rows used. */
 export function bandRows(bands: readonly Band[], rows: Map<string, number>): number {
   const rowsEnd: number[] = [];
-  const placed = bands.filter((band): band is Band & { span: { from: number; to: number } } => band.span !== null).sort((a, b) => a.span.from - b.span.from || a.createdAt.localeCompare(b.createdAt));
+  const placed = bands
+    .filter((band): band is Band & { span: { from: number; to: number } } => band.span !== null)
+    .sort((a, b) => a.span.from - b.span.from || a.createdAt.localeCompare(b.createdAt));
   for (const band of placed) {
     let row = rowsEnd.findIndex((end) => end < band.span.from);
     if (row === -1) {
@@ -327,7 +432,8 @@ export function place(model: Model, drawingWidth: number): Placement {
   }
   const lanesBottom = y - LANE_GAP;
   let branchWidth = 0;
-  for (const branch of branches) branchWidth = Math.max(branchWidth, colCx(branch.ordinal) + 30 + approxWidth(branchLabel(branch), 12.5));
+  for (const branch of branches)
+    branchWidth = Math.max(branchWidth, colCx(branch.ordinal) + 30 + approxWidth(branchLabel(branch), 12.5));
   return {
     columns,
     colW,

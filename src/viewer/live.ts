@@ -30,7 +30,13 @@ export interface FollowHandlers {
 }
 
 /** Follows thread `threadId` from the change after `afterSequence` until stop(). */
-export function followThread(graphqlUrl: string, token: string | null, threadId: string, afterSequence: number, handlers: FollowHandlers): Following {
+export function followThread(
+  graphqlUrl: string,
+  token: string | null,
+  threadId: string,
+  afterSequence: number,
+  handlers: FollowHandlers,
+): Following {
   const url = new URL(graphqlUrl);
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   let last = afterSequence;
@@ -42,14 +48,20 @@ export function followThread(graphqlUrl: string, token: string | null, threadId:
   const send = (message: object) => socket?.send(JSON.stringify(message));
   const connect = () => {
     socket = new WebSocket(url.href, PROTOCOL);
-    socket.addEventListener('open', () => send({ type: 'connection_init', payload: token ? { authorization: `Bearer ${token}` } : {} }));
+    socket.addEventListener('open', () =>
+      send({ type: 'connection_init', payload: token ? { authorization: `Bearer ${token}` } : {} }),
+    );
     socket.addEventListener('message', (event) => {
       const message = JSON.parse(String(event.data)) as ServerMessage;
       switch (message.type) {
         case 'connection_ack':
           pause = RECONNECT_MS.first;
           handlers.trouble(null);
-          send({ id: SUBSCRIPTION_ID, type: 'subscribe', payload: { query: FOLLOW_SUBSCRIPTION, variables: { id: threadId, after: last } } });
+          send({
+            id: SUBSCRIPTION_ID,
+            type: 'subscribe',
+            payload: { query: FOLLOW_SUBSCRIPTION, variables: { id: threadId, after: last } },
+          });
           break;
         case 'ping':
           send({ type: 'pong' });

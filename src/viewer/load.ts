@@ -2,8 +2,25 @@
 // bearer token): the newest window of runs first, the window before it on demand, and the long texts
 // of one run or handoff when it is clicked.
 import type { HandoffDetailsQuery, RunDetailsQuery } from './generated/graphql.js';
-import { firstPaintLinks, lowestShown, shownFrom, withWindow, type Handoff, type Loaded, type Transfer } from './layout.js';
-import { EARLIER_RUNS_QUERY, HANDOFF_DETAILS_QUERY, LINKS_QUERY, RUN_DETAILS_QUERY, THREAD_QUERY, WINDOW_RUNS, linkRanges, type Query } from './queries.js';
+import {
+  firstPaintLinks,
+  lowestShown,
+  shownFrom,
+  withWindow,
+  type Handoff,
+  type Loaded,
+  type Transfer,
+} from './layout.js';
+import {
+  EARLIER_RUNS_QUERY,
+  HANDOFF_DETAILS_QUERY,
+  LINKS_QUERY,
+  RUN_DETAILS_QUERY,
+  THREAD_QUERY,
+  WINDOW_RUNS,
+  linkRanges,
+  type Query,
+} from './queries.js';
 
 /** A failure the page explains as it is (the others are "Unexpected error"). */
 export class ViewerError extends Error {}
@@ -30,7 +47,11 @@ export class GraphQLClient {
     }
     const body = (await response.json().catch(() => null)) as Answer<Result> | null;
     if (response.status === 401 || body?.errors?.[0]?.extensions?.code === 'UNAUTHENTICATED') {
-      throw new ViewerError(this.token ? 'The token was refused by the service.' : 'The service needs a bearer token: open this page with ?token=<your API key>.');
+      throw new ViewerError(
+        this.token
+          ? 'The token was refused by the service.'
+          : 'The service needs a bearer token: open this page with ?token=<your API key>.',
+      );
     }
     if (!body) throw new ViewerError(`The service answered ${response.status} without JSON.`);
     if (body.errors?.length) throw new ViewerError(body.errors.map((error) => error.message).join('; '));
@@ -39,7 +60,12 @@ export class GraphQLClient {
 }
 
 /** The handoffs and transfers of ordinals from..to, read in ranges the API accepts. */
-async function readLinks(client: GraphQLClient, id: string, from: number, to: number): Promise<{ handoffs: Handoff[]; transfers: Transfer[] }> {
+async function readLinks(
+  client: GraphQLClient,
+  id: string,
+  from: number,
+  to: number,
+): Promise<{ handoffs: Handoff[]; transfers: Transfer[] }> {
   const links = { handoffs: [] as Handoff[], transfers: [] as Transfer[] };
   for (const range of linkRanges(from, to)) {
     const read = (await client.request(LINKS_QUERY, { id, ...range })).thread;
@@ -55,7 +81,14 @@ export async function loadThread(client: GraphQLClient, id: string): Promise<Loa
   const thread = (await client.request(THREAD_QUERY, { id, last: WINDOW_RUNS })).thread;
   if (!thread) return null;
   const { runs: page, ...header } = thread;
-  const empty: Loaded = { thread: header, runs: [], handoffs: new Map(), transfers: new Map(), earlierCursor: null, hasEarlier: false };
+  const empty: Loaded = {
+    thread: header,
+    runs: [],
+    handoffs: new Map(),
+    transfers: new Map(),
+    earlierCursor: null,
+    hasEarlier: false,
+  };
   const { from, to } = firstPaintLinks(header, page);
   return withWindow(empty, page, await readLinks(client, header.id, from, to));
 }
@@ -63,10 +96,21 @@ export async function loadThread(client: GraphQLClient, id: string): Promise<Loa
 /** `loaded` with the window before its first run drawn; nothing changes unless all of it was read. */
 export async function loadEarlierRuns(client: GraphQLClient, loaded: Loaded): Promise<Loaded> {
   const previousFrom = shownFrom(loaded);
-  const thread = (await client.request(EARLIER_RUNS_QUERY, { id: loaded.thread.id, last: WINDOW_RUNS, before: loaded.earlierCursor })).thread;
+  const thread = (
+    await client.request(EARLIER_RUNS_QUERY, { id: loaded.thread.id, last: WINDOW_RUNS, before: loaded.earlierCursor })
+  ).thread;
   if (!thread) throw new ViewerError(`The thread ${loaded.thread.id} is no longer there.`);
   const page = thread.runs;
-  return withWindow(loaded, page, await readLinks(client, loaded.thread.id, lowestShown(loaded.thread, page.edges[0]?.node, page.pageInfo.hasPreviousPage), previousFrom - 1));
+  return withWindow(
+    loaded,
+    page,
+    await readLinks(
+      client,
+      loaded.thread.id,
+      lowestShown(loaded.thread, page.edges[0]?.node, page.pageInfo.hasPreviousPage),
+      previousFrom - 1,
+    ),
+  );
 }
 
 export type RunDetails = NonNullable<RunDetailsQuery['run']>;
@@ -84,7 +128,9 @@ export class Details {
   }
 
   handoff(id: string): Promise<HandoffDetails | null> {
-    return once(this.handoffs, id, () => this.client.request(HANDOFF_DETAILS_QUERY, { id }).then((data) => data.contextHandoff));
+    return once(this.handoffs, id, () =>
+      this.client.request(HANDOFF_DETAILS_QUERY, { id }).then((data) => data.contextHandoff),
+    );
   }
 }
 

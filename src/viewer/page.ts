@@ -5,7 +5,11 @@ import { TRANSFER_LABELS, count, range, threadHref } from './format.js';
 import { forkOrdinalOf, newestOrdinal, transferStatus, type Loaded, type Model } from './layout.js';
 import type { SidePanel } from './panels.js';
 
-function threadLink(thread: { id: string; title: string | null } | null, fallbackId: string, token: string | null): HTMLElement {
+function threadLink(
+  thread: { id: string; title: string | null } | null,
+  fallbackId: string,
+  token: string | null,
+): HTMLElement {
   const id = thread?.id ?? fallbackId;
   return html('a', { href: threadHref(id, token), text: thread?.title ? `${thread.title} (${id})` : id });
 }
@@ -34,8 +38,18 @@ export function renderHeader(loaded: Loaded, model: Model, token: string | null)
   const lineage = thread.lineage;
   if (lineage.parent) {
     const point = lineage.sourcePoint;
-    const where = point?.checkpointId ? `checkpoint of run #${point.runOrdinal}` : point?.runOrdinal ? `run #${point.runOrdinal}` : 'its start';
-    parts.push(html('span', {}, [`${lineage.relationshipToParent === 'SUBAGENT' ? 'subagent of' : 'fork of'} `, threadLink(lineage.parent, lineage.parent.id, token), ` at ${where}`]));
+    const where = point?.checkpointId
+      ? `checkpoint of run #${point.runOrdinal}`
+      : point?.runOrdinal
+        ? `run #${point.runOrdinal}`
+        : 'its start';
+    parts.push(
+      html('span', {}, [
+        `${lineage.relationshipToParent === 'SUBAGENT' ? 'subagent of' : 'fork of'} `,
+        threadLink(lineage.parent, lineage.parent.id, token),
+        ` at ${where}`,
+      ]),
+    );
   }
   byId('meta').replaceChildren(...parts);
 }
@@ -52,9 +66,19 @@ export function renderWindowBar(loaded: Loaded, loadEarlier: (button: HTMLButton
     return;
   }
   const earlier = first.ordinal - forkOrdinalOf(loaded.thread) - 1;
-  const button = html('button', { type: 'button', id: 'load-earlier', class: 'load-earlier', text: LOAD_EARLIER }) as HTMLButtonElement;
+  const button = html('button', {
+    type: 'button',
+    id: 'load-earlier',
+    class: 'load-earlier',
+    text: LOAD_EARLIER,
+  }) as HTMLButtonElement;
   button.addEventListener('click', () => loadEarlier(button));
-  bar.replaceChildren(button, html('span', { text: `Showing ${windowText(loaded)}; ${count(earlier)} earlier ${earlier === 1 ? 'run is' : 'runs are'} not read yet.` }));
+  bar.replaceChildren(
+    button,
+    html('span', {
+      text: `Showing ${windowText(loaded)}; ${count(earlier)} earlier ${earlier === 1 ? 'run is' : 'runs are'} not read yet.`,
+    }),
+  );
 }
 
 export function renderLineage(loaded: Loaded, model: Model, panel: SidePanel, token: string | null): void {
@@ -71,10 +95,23 @@ export function renderLineage(loaded: Loaded, model: Model, panel: SidePanel, to
   }
   const list = <T>(title: string, entries: T[], render: (entry: T) => (Node | string)[]) => {
     if (!entries.length) return;
-    children.push(html('h3', { text: title }), html('ul', { class: 'branch-list' }, entries.map((entry) => html('li', {}, render(entry)))));
+    children.push(
+      html('h3', { text: title }),
+      html(
+        'ul',
+        { class: 'branch-list' },
+        entries.map((entry) => html('li', {}, render(entry))),
+      ),
+    );
   };
-  list('Forks', thread.forks, (fork) => [threadLink(fork, fork.id, token), ` from run #${fork.lineage.sourcePoint?.runOrdinal ?? '?'}${fork.lineage.sourcePoint?.checkpointId ? ' (checkpoint)' : ''}`]);
-  list('Subagents', thread.subagents, (child) => [threadLink(child, child.id, token), ` spawned by run #${child.lineage.sourcePoint?.runOrdinal ?? '?'}`]);
+  list('Forks', thread.forks, (fork) => [
+    threadLink(fork, fork.id, token),
+    ` from run #${fork.lineage.sourcePoint?.runOrdinal ?? '?'}${fork.lineage.sourcePoint?.checkpointId ? ' (checkpoint)' : ''}`,
+  ]);
+  list('Subagents', thread.subagents, (child) => [
+    threadLink(child, child.id, token),
+    ` spawned by run #${child.lineage.sourcePoint?.runOrdinal ?? '?'}`,
+  ]);
   if (model.transfers.length) {
     const rows = model.transfers.map((transfer) =>
       html('tr', { 'data-transfer': transfer.id, 'data-kind': transfer.kind }, [
@@ -84,16 +121,40 @@ export function renderLineage(loaded: Loaded, model: Model, panel: SidePanel, to
           {},
           transfer.sourceThreadId === thread.id && transfer.targetThreadId === thread.id
             ? ['within this thread']
-            : [transfer.sourceThreadId === thread.id ? 'this thread' : threadLink(null, transfer.sourceThreadId, token), ' → ', transfer.targetThreadId === thread.id ? 'this thread' : threadLink(null, transfer.targetThreadId, token)],
+            : [
+                transfer.sourceThreadId === thread.id
+                  ? 'this thread'
+                  : threadLink(null, transfer.sourceThreadId, token),
+                ' → ',
+                transfer.targetThreadId === thread.id
+                  ? 'this thread'
+                  : threadLink(null, transfer.targetThreadId, token),
+              ],
         ),
-        html('td', { text: transfer.sourcePoint.runOrdinal !== null ? `#${transfer.sourcePoint.runOrdinal}${transfer.basePoint ? ` since #${transfer.basePoint.runOrdinal}` : ''}` : '' }),
+        html('td', {
+          text:
+            transfer.sourcePoint.runOrdinal !== null
+              ? `#${transfer.sourcePoint.runOrdinal}${transfer.basePoint ? ` since #${transfer.basePoint.runOrdinal}` : ''}`
+              : '',
+        }),
         html('td', { text: transferStatus(transfer) }),
         html('td', {}, [transfer.handoff ? panel.handoffButton(transfer.handoff.id) : '']),
       ]),
     );
     children.push(
-      html('h3', { text: loaded.hasEarlier ? `Context transfers of runs ${range(model.from, model.to)}` : 'Context transfers' }),
-      html('table', { class: 'transfers' }, [html('thead', {}, [html('tr', {}, ['kind', 'from → to', 'point', 'status', 'handoff'].map((name) => html('th', { text: name })))]), html('tbody', {}, rows)]),
+      html('h3', {
+        text: loaded.hasEarlier ? `Context transfers of runs ${range(model.from, model.to)}` : 'Context transfers',
+      }),
+      html('table', { class: 'transfers' }, [
+        html('thead', {}, [
+          html(
+            'tr',
+            {},
+            ['kind', 'from → to', 'point', 'status', 'handoff'].map((name) => html('th', { text: name })),
+          ),
+        ]),
+        html('tbody', {}, rows),
+      ]),
     );
   }
   byId('lineage').replaceChildren(...children);

@@ -1,7 +1,17 @@
 // The side panel and the selection: what the drawing knows of a run, a handoff or a lane at once, then
 // the texts read for it (load.ts's Details), unless another click replaced the panel meanwhile.
 import { byId, html } from './dom.js';
-import { STRATEGY_LABELS, TRANSFER_LABELS, compactRanges, count, cut, range, shortId, threadHref, when } from './format.js';
+import {
+  STRATEGY_LABELS,
+  TRANSFER_LABELS,
+  compactRanges,
+  count,
+  cut,
+  range,
+  shortId,
+  threadHref,
+  when,
+} from './format.js';
 import type { Band, Lane, Model, Run } from './layout.js';
 import { ViewerError, type Details, type HandoffDetails, type RunDetails } from './load.js';
 import { SHOWN } from './queries.js';
@@ -10,7 +20,10 @@ type Content = Node | null;
 
 function field(name: string, value: Node | string | number | null | undefined): Content {
   if (value === null || value === undefined || value === '') return null;
-  return html('div', { class: 'field' }, [html('dt', { text: name }), html('dd', {}, [value instanceof Node ? value : String(value)])]);
+  return html('div', { class: 'field' }, [
+    html('dt', { text: name }),
+    html('dd', {}, [value instanceof Node ? value : String(value)]),
+  ]);
 }
 
 function fields(entries: Content[]): HTMLElement {
@@ -19,7 +32,9 @@ function fields(entries: Content[]): HTMLElement {
 
 /** The note under a text that was cut: how much of it is shown. */
 function cutNote(length: number, shown: number): Content {
-  return length > shown ? html('p', { class: 'hint', text: `The first ${count(shown)} of ${count(length)} characters.` }) : null;
+  return length > shown
+    ? html('p', { class: 'hint', text: `The first ${count(shown)} of ${count(length)} characters.` })
+    : null;
 }
 
 interface Plan {
@@ -33,7 +48,12 @@ function decisionLine(plan: Plan): HTMLElement {
   return html('div', { class: 'decision' }, [
     html('span', { class: 'decision-name', text: plan.decision }),
     html('span', { class: 'decision-action', text: plan.providerThreadAction }),
-    plan.handoffStrategy ? html('span', { class: 'decision-strategy', text: `${STRATEGY_LABELS[plan.handoffStrategy] ?? plan.handoffStrategy}${plan.coveredRunOrdinals ? ` ${range(plan.coveredRunOrdinals.from, plan.coveredRunOrdinals.to)}` : ''}` }) : null,
+    plan.handoffStrategy
+      ? html('span', {
+          class: 'decision-strategy',
+          text: `${STRATEGY_LABELS[plan.handoffStrategy] ?? plan.handoffStrategy}${plan.coveredRunOrdinals ? ` ${range(plan.coveredRunOrdinals.from, plan.coveredRunOrdinals.to)}` : ''}`,
+        })
+      : null,
   ]);
 }
 
@@ -93,14 +113,26 @@ export class SidePanel {
   }
 
   /** Shows what the drawing knows at once, then the full panel once `load` has read the rest, unless another panel replaced it meanwhile. */
-  private async panelWithDetails<T>(kind: string, title: string, known: Content[], load: () => Promise<T | null>, full: (details: T) => Content[]): Promise<void> {
+  private async panelWithDetails<T>(
+    kind: string,
+    title: string,
+    known: Content[],
+    load: () => Promise<T | null>,
+    full: (details: T) => Content[],
+  ): Promise<void> {
     const shown = this.panel(kind, title, [...known, html('p', { class: 'hint', text: 'Reading…' })], 'loading');
     try {
       const details = await load();
       if (!details) throw new ViewerError('It is no longer there.');
       if (shown === this.shown) this.panel(kind, title, full(details));
     } catch (error) {
-      if (shown === this.shown) this.panel(kind, title, [...known, html('p', { class: 'panel-error', text: `Cannot read the details: ${(error as Error).message}` })], 'error');
+      if (shown === this.shown)
+        this.panel(
+          kind,
+          title,
+          [...known, html('p', { class: 'panel-error', text: `Cannot read the details: ${(error as Error).message}` })],
+          'error',
+        );
     }
   }
 
@@ -123,27 +155,57 @@ export class SidePanel {
   }
 
   private handoffButtons(ids: string[], most: number): HTMLElement {
-    const shown: (Node | string)[] = ids.slice(0, most).flatMap((id, index) => (index ? [', ', this.handoffButton(id)] : [this.handoffButton(id)]));
+    const shown: (Node | string)[] = ids
+      .slice(0, most)
+      .flatMap((id, index) => (index ? [', ', this.handoffButton(id)] : [this.handoffButton(id)]));
     if (ids.length > most) shown.push(` and ${count(ids.length - most)} more`);
     return html('span', {}, shown);
   }
 
   /** A run: its decision at once, its plan's reasons, messages and facts once read. */
   showRun(run: Run): void {
-    const known = [decisionLine(run.plan), fields([field('status', run.status), field('provider thread', this.laneName(run.providerThread.id))])];
-    void this.panelWithDetails('run', `Run #${run.ordinal} · ${run.provider}`, known, () => this.details.run(run.id), (details) => this.runPanel(run, details));
+    const known = [
+      decisionLine(run.plan),
+      fields([field('status', run.status), field('provider thread', this.laneName(run.providerThread.id))]),
+    ];
+    void this.panelWithDetails(
+      'run',
+      `Run #${run.ordinal} · ${run.provider}`,
+      known,
+      () => this.details.run(run.id),
+      (details) => this.runPanel(run, details),
+    );
   }
 
   private runPanel(run: Run, details: RunDetails): Content[] {
     const plan = { ...run.plan, ...details.plan };
     const facts = details.facts.length
-      ? html('ul', { class: 'facts' }, details.facts.map((fact) => html('li', {}, [html('span', { class: 'fact-kind', text: fact.kind.toLowerCase().replace(/_/g, ' ') }), ` ${cut(fact.text, fact.textLength, SHOWN.factText)}${fact.status ? ` (${fact.status})` : ''}`])))
+      ? html(
+          'ul',
+          { class: 'facts' },
+          details.facts.map((fact) =>
+            html('li', {}, [
+              html('span', { class: 'fact-kind', text: fact.kind.toLowerCase().replace(/_/g, ' ') }),
+              ` ${cut(fact.text, fact.textLength, SHOWN.factText)}${fact.status ? ` (${fact.status})` : ''}`,
+            ]),
+          ),
+        )
       : null;
     return [
       decisionLine(plan),
-      plan.stalenessSignals.length ? html('div', { class: 'signals' }, plan.stalenessSignals.map((signal) => html('span', { class: 'signal', text: signal }))) : null,
+      plan.stalenessSignals.length
+        ? html(
+            'div',
+            { class: 'signals' },
+            plan.stalenessSignals.map((signal) => html('span', { class: 'signal', text: signal })),
+          )
+        : null,
       html('h3', { text: 'Why' }),
-      html('ul', { class: 'reasons' }, plan.reasons.map((reason) => html('li', { text: reason }))),
+      html(
+        'ul',
+        { class: 'reasons' },
+        plan.reasons.map((reason) => html('li', { text: reason })),
+      ),
       fields([
         field('status', run.status),
         field('provider thread', this.laneName(run.providerThread.id)),
@@ -158,23 +220,44 @@ export class SidePanel {
       html('p', { class: 'message', text: cut(details.userMessage, details.userMessageLength, SHOWN.message) }),
       cutNote(details.userMessageLength, SHOWN.message),
       details.assistantMessage ? html('h3', { text: 'Assistant message' }) : null,
-      details.assistantMessage ? html('p', { class: 'message', text: cut(details.assistantMessage, details.assistantMessageLength ?? 0, SHOWN.message) }) : null,
+      details.assistantMessage
+        ? html('p', {
+            class: 'message',
+            text: cut(details.assistantMessage, details.assistantMessageLength ?? 0, SHOWN.message),
+          })
+        : null,
       details.assistantMessage ? cutNote(details.assistantMessageLength ?? 0, SHOWN.message) : null,
       facts ? html('h3', { text: 'Facts' }) : null,
       facts,
-      details.factCount > details.facts.length ? html('p', { class: 'hint', text: `The first ${count(details.facts.length)} of ${count(details.factCount)} facts.` }) : null,
+      details.factCount > details.facts.length
+        ? html('p', {
+            class: 'hint',
+            text: `The first ${count(details.facts.length)} of ${count(details.factCount)} facts.`,
+          })
+        : null,
     ];
   }
 
   /** A handoff: what its band shows at once, its provenance and summary text once read. */
   showHandoff(handoff: Band): void {
     const known = [handoffStatusLine(handoff), fields(this.handoffFields(handoff))];
-    void this.panelWithDetails('handoff', `Handoff ${handoff.name} · ${handoff.label}`, known, () => this.details.handoff(handoff.id), (details) => this.handoffPanel(handoff, details));
+    void this.panelWithDetails(
+      'handoff',
+      `Handoff ${handoff.name} · ${handoff.label}`,
+      known,
+      () => this.details.handoff(handoff.id),
+      (details) => this.handoffPanel(handoff, details),
+    );
   }
 
   private handoffFields(handoff: Band): Content[] {
     return [
-      field('covers runs', handoff.coveredRunOrdinals.to > 0 ? range(handoff.coveredRunOrdinals.from, handoff.coveredRunOrdinals.to) : 'none'),
+      field(
+        'covers runs',
+        handoff.coveredRunOrdinals.to > 0
+          ? range(handoff.coveredRunOrdinals.from, handoff.coveredRunOrdinals.to)
+          : 'none',
+      ),
       field('into', this.laneName(handoff.toProviderThreadId)),
       field('drawn from', handoff.fromProviderThreadIds.map((id) => this.laneName(id)).join(', ') || null),
       field('for run', handoff.target ? `#${handoff.target.ordinal}` : handoff.targetRunId),
@@ -188,8 +271,14 @@ export class SidePanel {
         ...this.handoffFields(handoff),
         field('delivery', details.delivery),
         field('written by', `${details.source}${details.createdByProvider ? ` (${details.createdByProvider})` : ''}`),
-        field('length', `${count(details.length)} characters${details.budgetChars ? ` of ${count(details.budgetChars)}` : ''}`),
-        field('transfers', handoff.transfers.map((transfer) => TRANSFER_LABELS[transfer.kind] ?? transfer.kind).join(', ') || null),
+        field(
+          'length',
+          `${count(details.length)} characters${details.budgetChars ? ` of ${count(details.budgetChars)}` : ''}`,
+        ),
+        field(
+          'transfers',
+          handoff.transfers.map((transfer) => TRANSFER_LABELS[transfer.kind] ?? transfer.kind).join(', ') || null,
+        ),
         field('supersedes', details.supersedes ? this.handoffButton(details.supersedes.id) : null),
         field('superseded by', details.supersededBy ? this.handoffButton(details.supersededBy.id) : null),
         field('failure', details.failureReason),
@@ -197,7 +286,11 @@ export class SidePanel {
         field('id', handoff.id),
       ]),
       html('h3', { text: 'Summary text' }),
-      html('pre', { class: 'summary', 'data-summary-of': handoff.id, text: cut(details.summaryText, details.length, SHOWN.summary) }),
+      html('pre', {
+        class: 'summary',
+        'data-summary-of': handoff.id,
+        text: cut(details.summaryText, details.length, SHOWN.summary),
+      }),
       cutNote(details.length, SHOWN.summary),
     ];
   }
@@ -205,17 +298,30 @@ export class SidePanel {
   showLane(lane: Lane): void {
     const coverage = lane.coverage;
     this.panel('lane', `${lane.provider} #${lane.seq}`, [
-      html('div', { class: 'decision' }, [html('span', { class: `lane-status status-${lane.status.toLowerCase()}`, text: lane.status })]),
+      html('div', { class: 'decision' }, [
+        html('span', { class: `lane-status status-${lane.status.toLowerCase()}`, text: lane.status }),
+      ]),
       fields([
         field('provider thread', lane.id),
         field('native id', lane.nativeThreadRef),
         field('model', lane.model),
         field('runtime mode', lane.runtimeMode),
         field('served runs', coverage ? compactRanges(coverage.nativeRanges) || 'none' : null),
-        field('handoffs received', coverage?.handoffIds.length ? this.handoffButtons(coverage.handoffIds, 12) : coverage ? 'none' : null),
+        field(
+          'handoffs received',
+          coverage?.handoffIds.length ? this.handoffButtons(coverage.handoffIds, 12) : coverage ? 'none' : null,
+        ),
         field('knows through', coverage ? `#${coverage.coveredThroughOrdinal}` : null),
         field('misses', coverage ? compactRanges(coverage.missingRanges) || 'nothing' : null),
-        field('forked from', lane.forkedFrom ? html('a', { href: threadHref(lane.forkedFrom.threadId, this.token), text: `${lane.forkedFrom.provider} ${shortId(lane.forkedFrom.id)} of ${lane.forkedFrom.threadId}` }) : null),
+        field(
+          'forked from',
+          lane.forkedFrom
+            ? html('a', {
+                href: threadHref(lane.forkedFrom.threadId, this.token),
+                text: `${lane.forkedFrom.provider} ${shortId(lane.forkedFrom.id)} of ${lane.forkedFrom.threadId}`,
+              })
+            : null,
+        ),
         field('created', when(lane.createdAt)),
       ]),
     ]);

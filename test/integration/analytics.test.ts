@@ -32,14 +32,33 @@ type Row = Record<string, any>;
 
 /** Runs cypher/analytics/<name>.cypher directly over Bolt, scoped to the test's tenant. */
 async function query(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-  const { records } = await service.driver.executeQuery(cypher(`analytics/${name}`), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: TENANT }), { database: inject('neo4j').database });
+  const { records } = await service.driver.executeQuery(
+    cypher(`analytics/${name}`),
+    toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: TENANT }),
+    { database: inject('neo4j').database },
+  );
   return records.map((record) => plain(record.toObject()) as Row);
 }
 
 const seed = {} as {
   design: { threadId: string; c1: string; l1: string; h1: string; h2: string };
-  stale: { threadId: string; codexOld: string; claude: string; codexNew: string; toClaude: string; chain: string[]; omissions: number };
-  rollback: { threadId: string; codex: string; claudeOld: string; claudeNew: string; withdrawn: string; manual: string };
+  stale: {
+    threadId: string;
+    codexOld: string;
+    claude: string;
+    codexNew: string;
+    toClaude: string;
+    chain: string[];
+    omissions: number;
+  };
+  rollback: {
+    threadId: string;
+    codex: string;
+    claudeOld: string;
+    claudeNew: string;
+    withdrawn: string;
+    manual: string;
+  };
   fork: { threadId: string; claude: string; subagentId: string; mergeBackId: string };
   lengths: Map<string, number>;
 };
@@ -48,8 +67,10 @@ beforeAll(async () => {
   service = await startTestService({ THREADLINE_API_KEYS: `${KEY}=${TENANT}`, THREADLINE_MAX_RUNS_ELSEWHERE: '3' });
   t = {
     ...service,
-    gql: (text: string, variables?: Record<string, unknown>, token?: string) => service.gql(text, variables, token ?? KEY),
-    ok: (text: string, variables?: Record<string, unknown>, token?: string) => service.ok(text, variables, token ?? KEY),
+    gql: (text: string, variables?: Record<string, unknown>, token?: string) =>
+      service.gql(text, variables, token ?? KEY),
+    ok: (text: string, variables?: Record<string, unknown>, token?: string) =>
+      service.ok(text, variables, token ?? KEY),
   };
 
   // The design example: Codex 1-5 on C1, Claude 6-8 on L1 with H1 (full 1-5), Codex 9 resumes C1 with H2 (delta 6-8).
@@ -58,7 +79,9 @@ beforeAll(async () => {
   const sixth = await startRun(t, designId, 'claude');
   await completeRun(t, sixth.run.id);
   await runTurns(t, designId, 'claude', 2);
-  await t.ok(`mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id } }`, { input: { providerThreadId: c1, nativeThreadRef: 'codex-native-1' } });
+  await t.ok(`mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id } }`, {
+    input: { providerThreadId: c1, nativeThreadRef: 'codex-native-1' },
+  });
   const ninth = await runTurns(t, designId, 'codex', 1);
   expect(ninth.plan).toMatchObject({ decision: 'DELTA_HANDOFF', providerThreadAction: 'RESUME' });
   seed.design = { threadId: designId, c1, l1: sixth.providerThread.id, h1: sixth.handoff.id, h2: ninth.handoff.id };
@@ -78,10 +101,19 @@ beforeAll(async () => {
   await completeRun(t, second.run.id);
   const claude = (await runTurns(t, staleId, 'claude', 3)).providerThread.id;
   const stale = await startRun(t, staleId, 'codex');
-  expect(stale.plan).toMatchObject({ decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', stalenessSignals: ['TOO_MANY_RUNS_ELSEWHERE'] });
-  const byCodex = (await t.ok(REGENERATE, { input: { handoffId: stale.handoff.id, source: 'entering' } })).regenerateHandoff;
+  expect(stale.plan).toMatchObject({
+    decision: 'FULL_HANDOFF_NEW',
+    providerThreadAction: 'CREATE',
+    stalenessSignals: ['TOO_MANY_RUNS_ELSEWHERE'],
+  });
+  const byCodex = (await t.ok(REGENERATE, { input: { handoffId: stale.handoff.id, source: 'entering' } }))
+    .regenerateHandoff;
   expect(byCodex).toMatchObject({ status: 'PENDING', createdByProvider: 'codex', source: 'provider:codex' });
-  const submitted = (await t.ok(SUBMIT, { input: { handoffId: byCodex.id, summaryText: 'Goal: ship the streaming parser.', createdByProvider: 'codex' } })).submitHandoffSummary;
+  const submitted = (
+    await t.ok(SUBMIT, {
+      input: { handoffId: byCodex.id, summaryText: 'Goal: ship the streaming parser.', createdByProvider: 'codex' },
+    })
+  ).submitHandoffSummary;
   expect(submitted.omissions.length).toBeGreaterThan(0);
   const local = (await t.ok(REGENERATE, { input: { handoffId: byCodex.id, source: 'local' } })).regenerateHandoff;
   await completeRun(t, stale.run.id);
@@ -103,26 +135,70 @@ beforeAll(async () => {
   const rolledBack = (await t.ok(ROLLBACK, { input: { threadId: rollbackId, toOrdinal: 2 } })).rollbackThread;
   expect(rolledBack).toEqual({ rolledBackRuns: [{ ordinal: 3 }], supersededHandoffs: [{ id: third.handoff.id }] });
   await runTurns(t, rollbackId, 'codex', 1);
-  const fifth = await runTurns(t, rollbackId, 'claude', 1, { manualContext: 'Operator note: runs 1, 2 and 4 built the parser.' });
-  expect(fifth.plan).toMatchObject({ providerThreadAction: 'CREATE', stalenessSignals: ['ROLLED_BACK_OR_DIVERGENT'], handoffStrategy: 'MANUAL_CONTEXT' });
-  seed.rollback = { threadId: rollbackId, codex, claudeOld: third.providerThread.id, claudeNew: fifth.providerThread.id, withdrawn: third.handoff.id, manual: fifth.handoff.id };
+  const fifth = await runTurns(t, rollbackId, 'claude', 1, {
+    manualContext: 'Operator note: runs 1, 2 and 4 built the parser.',
+  });
+  expect(fifth.plan).toMatchObject({
+    providerThreadAction: 'CREATE',
+    stalenessSignals: ['ROLLED_BACK_OR_DIVERGENT'],
+    handoffStrategy: 'MANUAL_CONTEXT',
+  });
+  seed.rollback = {
+    threadId: rollbackId,
+    codex,
+    claudeOld: third.providerThread.id,
+    claudeNew: fifth.providerThread.id,
+    withdrawn: third.handoff.id,
+    manual: fifth.handoff.id,
+  };
 
   // A fork of the design thread at run 5, taken by Claude (portable context), whose run spawns a
   // Codex subagent; then a merge-back offered to the design thread.
-  const forked = (await t.ok(`mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, { input: { sourceThreadId: designId, fromOrdinal: 5, title: 'fork' } })).forkThread;
+  const forked = (
+    await t.ok(`mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, {
+      input: { sourceThreadId: designId, fromOrdinal: 5, title: 'fork' },
+    })
+  ).forkThread;
   const forkRun = await startRun(t, forked.id, 'claude');
-  expect(forkRun.plan).toMatchObject({ providerThreadAction: 'CREATE', handoffStrategy: 'FULL_THREAD_SUMMARY', coveredRunOrdinals: { from: 1, to: 5 } });
-  const subagent = (await t.ok(`mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id } }`, {
-    input: { parentRunId: forkRun.run.id, provider: 'codex', task: 'Find every caller of parse()', title: 'subagent' },
-  })).spawnSubagent;
+  expect(forkRun.plan).toMatchObject({
+    providerThreadAction: 'CREATE',
+    handoffStrategy: 'FULL_THREAD_SUMMARY',
+    coveredRunOrdinals: { from: 1, to: 5 },
+  });
+  const subagent = (
+    await t.ok(`mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id } }`, {
+      input: {
+        parentRunId: forkRun.run.id,
+        provider: 'codex',
+        task: 'Find every caller of parse()',
+        title: 'subagent',
+      },
+    })
+  ).spawnSubagent;
   await runTurns(t, subagent.id, 'codex', 1);
-  await t.ok(`mutation($id: ID!) { completeSubagent(input: { childThreadId: $id, result: "3 callers" }) { id } }`, { id: subagent.id });
+  await t.ok(`mutation($id: ID!) { completeSubagent(input: { childThreadId: $id, result: "3 callers" }) { id } }`, {
+    id: subagent.id,
+  });
   await completeRun(t, forkRun.run.id);
-  const mergeBack = (await t.ok(`mutation($id: ID!) { mergeBack(input: { forkThreadId: $id }) { id status } }`, { id: forked.id })).mergeBack;
-  seed.fork = { threadId: forked.id, claude: forkRun.providerThread.id, subagentId: subagent.id, mergeBackId: mergeBack.id };
+  const mergeBack = (
+    await t.ok(`mutation($id: ID!) { mergeBack(input: { forkThreadId: $id }) { id status } }`, { id: forked.id })
+  ).mergeBack;
+  seed.fork = {
+    threadId: forked.id,
+    claude: forkRun.providerThread.id,
+    subagentId: subagent.id,
+    mergeBackId: mergeBack.id,
+  };
 
   seed.lengths = new Map();
-  for (const id of [seed.design.h1, seed.design.h2, seed.stale.toClaude, seed.stale.chain[2]!, seed.rollback.manual, seed.rollback.withdrawn]) {
+  for (const id of [
+    seed.design.h1,
+    seed.design.h2,
+    seed.stale.toClaude,
+    seed.stale.chain[2]!,
+    seed.rollback.manual,
+    seed.rollback.withdrawn,
+  ]) {
     const handoff = (await t.ok(HANDOFF_LENGTH, { id })).contextHandoff;
     seed.lengths.set(id, handoff.length);
   }
@@ -134,7 +210,15 @@ afterAll(async () => {
 
 describe('the analytics Cypher files', () => {
   it('each start with a header naming the question, every parameter it uses, and its columns', () => {
-    expect(analyticsQueryNames()).toEqual(['coverage-gaps', 'coverage-matrix', 'cross-provider', 'lineage-tree', 'longest-handoff-chains', 'staleness', 'summary-provenance']);
+    expect(analyticsQueryNames()).toEqual([
+      'coverage-gaps',
+      'coverage-matrix',
+      'cross-provider',
+      'lineage-tree',
+      'longest-handoff-chains',
+      'staleness',
+      'summary-provenance',
+    ]);
     for (const name of analyticsQueryNames()) {
       const text = cypher(`analytics/${name}`);
       expect(text.startsWith('// '), name).toBe(true);
@@ -142,12 +226,23 @@ describe('the analytics Cypher files', () => {
       expect(text, name).toMatch(/^\/\/ Columns\b.*:$/m);
       const used = referencedParameters(text);
       expect(used, name).toContain('tenant');
-      expect(documentedParameters(text).map((parameter) => parameter.name).sort(), name).toEqual(used.filter((param) => !isSetByTheService(param)));
+      expect(
+        documentedParameters(text)
+          .map((parameter) => parameter.name)
+          .sort(),
+        name,
+      ).toEqual(used.filter((param) => !isSetByTheService(param)));
     }
   });
 });
 
-const cellsOf = (rows: Row[]) => Object.fromEntries(rows.map((row) => [row.ordinal, Object.fromEntries(row.cells.map((cell: Row) => [cell.providerThreadId, cell.kind]))]));
+const cellsOf = (rows: Row[]) =>
+  Object.fromEntries(
+    rows.map((row) => [
+      row.ordinal,
+      Object.fromEntries(row.cells.map((cell: Row) => [cell.providerThreadId, cell.kind])),
+    ]),
+  );
 
 describe('coverage-matrix', () => {
   it('shows the design example exactly: C1 native 1-5 and 9, handoff 6-8; L1 handoff 1-5, native 6-8, missing 9', async () => {
@@ -155,18 +250,46 @@ describe('coverage-matrix', () => {
     const rows = await query('coverage-matrix', { threadId, fromOrdinal: 1, limit: 50, columnsFrom: 1, columns: 50 });
     expect(rows.map((row) => row.ordinal)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(rows.map((row) => row.cells.map((cell: Row) => cell.providerThreadId))).toEqual(Array(9).fill([c1, l1]));
-    const N = 'native', H = 'handoff', M = 'missing';
+    const N = 'native',
+      H = 'handoff',
+      M = 'missing';
     expect(cellsOf(rows)).toEqual({
-      1: { [c1]: N, [l1]: H }, 2: { [c1]: N, [l1]: H }, 3: { [c1]: N, [l1]: H }, 4: { [c1]: N, [l1]: H }, 5: { [c1]: N, [l1]: H },
-      6: { [c1]: H, [l1]: N }, 7: { [c1]: H, [l1]: N }, 8: { [c1]: H, [l1]: N },
+      1: { [c1]: N, [l1]: H },
+      2: { [c1]: N, [l1]: H },
+      3: { [c1]: N, [l1]: H },
+      4: { [c1]: N, [l1]: H },
+      5: { [c1]: N, [l1]: H },
+      6: { [c1]: H, [l1]: N },
+      7: { [c1]: H, [l1]: N },
+      8: { [c1]: H, [l1]: N },
       9: { [c1]: N, [l1]: M },
     });
-    expect(rows[5]).toMatchObject({ ordinal: 6, provider: 'claude', status: 'completed', servedBy: l1, runThreadId: threadId });
+    expect(rows[5]).toMatchObject({
+      ordinal: 6,
+      provider: 'claude',
+      status: 'completed',
+      servedBy: l1,
+      runThreadId: threadId,
+    });
     expect(rows[0]!.cells[0]).toEqual({ providerThreadId: c1, caption: 'codex #1', kind: 'native' });
-    expect(rows.map((row) => row.coverage)).toEqual([...Array(5).fill('codex #1=native, claude #2=handoff'), ...Array(3).fill('codex #1=handoff, claude #2=native'), 'codex #1=native, claude #2=missing']);
+    expect(rows.map((row) => row.coverage)).toEqual([
+      ...Array(5).fill('codex #1=native, claude #2=handoff'),
+      ...Array(3).fill('codex #1=handoff, claude #2=native'),
+      'codex #1=native, claude #2=missing',
+    ]);
     // Paged: $fromOrdinal and $limit for the runs, $columnsFrom and $columns for the provider threads.
-    expect((await query('coverage-matrix', { threadId, fromOrdinal: 5, limit: 3, columnsFrom: 1, columns: 50 })).map((row) => row.ordinal)).toEqual([5, 6, 7]);
-    const secondColumn = await query('coverage-matrix', { threadId, fromOrdinal: 6, limit: 1, columnsFrom: 2, columns: 1 });
+    expect(
+      (await query('coverage-matrix', { threadId, fromOrdinal: 5, limit: 3, columnsFrom: 1, columns: 50 })).map(
+        (row) => row.ordinal,
+      ),
+    ).toEqual([5, 6, 7]);
+    const secondColumn = await query('coverage-matrix', {
+      threadId,
+      fromOrdinal: 6,
+      limit: 1,
+      columnsFrom: 2,
+      columns: 1,
+    });
     expect(secondColumn.map((row) => [row.ordinal, row.coverage])).toEqual([[6, 'claude #2=native']]);
   });
 
@@ -183,11 +306,29 @@ describe('coverage-matrix', () => {
   });
 
   it("reads a fork's inherited runs in its source thread", async () => {
-    const rows = await query('coverage-matrix', { threadId: seed.fork.threadId, fromOrdinal: 1, limit: 50, columnsFrom: 1, columns: 50 });
+    const rows = await query('coverage-matrix', {
+      threadId: seed.fork.threadId,
+      fromOrdinal: 1,
+      limit: 50,
+      columnsFrom: 1,
+      columns: 50,
+    });
     expect(rows.map((row) => [row.ordinal, row.runThreadId])).toEqual([
-      [1, seed.design.threadId], [2, seed.design.threadId], [3, seed.design.threadId], [4, seed.design.threadId], [5, seed.design.threadId], [6, seed.fork.threadId],
+      [1, seed.design.threadId],
+      [2, seed.design.threadId],
+      [3, seed.design.threadId],
+      [4, seed.design.threadId],
+      [5, seed.design.threadId],
+      [6, seed.fork.threadId],
     ]);
-    expect(rows.map((row) => row.cells.map((cell: Row) => cell.kind))).toEqual([['handoff'], ['handoff'], ['handoff'], ['handoff'], ['handoff'], ['native']]);
+    expect(rows.map((row) => row.cells.map((cell: Row) => cell.kind))).toEqual([
+      ['handoff'],
+      ['handoff'],
+      ['handoff'],
+      ['handoff'],
+      ['handoff'],
+      ['native'],
+    ]);
     expect(rows[0]!.servedBy).toBe(seed.design.c1);
   });
 
@@ -199,14 +340,20 @@ describe('coverage-matrix', () => {
     expect(all.providerThreads).toEqual([{ id: c1 }, { id: l1 }]);
     expect(all.hasNextPage).toBe(false);
     expect(all.nextFromOrdinal).toBeNull();
-    expect(all.rows.map((row: Row) => `${row.ordinal}:${row.cells.map((cell: Row) => cell.kind[0]).join('')}`)).toEqual(['1:NH', '2:NH', '3:NH', '4:NH', '5:NH', '6:HN', '7:HN', '8:HN', '9:NM']);
+    expect(all.rows.map((row: Row) => `${row.ordinal}:${row.cells.map((cell: Row) => cell.kind[0]).join('')}`)).toEqual(
+      ['1:NH', '2:NH', '3:NH', '4:NH', '5:NH', '6:HN', '7:HN', '8:HN', '9:NM'],
+    );
     expect(all.rows[8].run).toMatchObject({ ordinal: 9, status: 'COMPLETED' });
-    expect(all.rows[8].cells).toEqual([{ providerThreadId: c1, kind: 'NATIVE' }, { providerThreadId: l1, kind: 'MISSING' }]);
+    expect(all.rows[8].cells).toEqual([
+      { providerThreadId: c1, kind: 'NATIVE' },
+      { providerThreadId: l1, kind: 'MISSING' },
+    ]);
 
     const page = (await t.ok(MATRIX, { id: seed.rollback.threadId, first: 2 })).thread.coverageMatrix;
     expect(page.rows.map((row: Row) => row.ordinal)).toEqual([1, 2]);
     expect(page).toMatchObject({ hasNextPage: true, nextFromOrdinal: 4 });
-    const next = (await t.ok(MATRIX, { id: seed.rollback.threadId, from: page.nextFromOrdinal, first: 2 })).thread.coverageMatrix;
+    const next = (await t.ok(MATRIX, { id: seed.rollback.threadId, from: page.nextFromOrdinal, first: 2 })).thread
+      .coverageMatrix;
     expect(next.rows.map((row: Row) => row.ordinal)).toEqual([4, 5]);
     expect(next.hasNextPage).toBe(false);
     expect(all).toMatchObject({ hasMoreColumns: false, nextColumnsFrom: null });
@@ -216,11 +363,16 @@ describe('coverage-matrix', () => {
       providerThreads { id } rows { ordinal cells { providerThreadId kind } } hasMoreColumns nextColumnsFrom } } }`;
     const first = (await t.ok(COLUMNS, { id: seed.rollback.threadId, columns: 2 })).thread.coverageMatrix;
     expect(first.providerThreads).toEqual([{ id: seed.rollback.codex }, { id: seed.rollback.claudeOld }]);
-    expect(first.rows.map((row: Row) => row.cells.map((cell: Row) => cell.providerThreadId))).toEqual(Array(2).fill([seed.rollback.codex, seed.rollback.claudeOld]));
+    expect(first.rows.map((row: Row) => row.cells.map((cell: Row) => cell.providerThreadId))).toEqual(
+      Array(2).fill([seed.rollback.codex, seed.rollback.claudeOld]),
+    );
     expect(first).toMatchObject({ hasMoreColumns: true, nextColumnsFrom: 3 });
-    const rest = (await t.ok(COLUMNS, { id: seed.rollback.threadId, from: first.nextColumnsFrom, columns: 2 })).thread.coverageMatrix;
+    const rest = (await t.ok(COLUMNS, { id: seed.rollback.threadId, from: first.nextColumnsFrom, columns: 2 })).thread
+      .coverageMatrix;
     expect(rest.providerThreads).toEqual([{ id: seed.rollback.claudeNew }]);
-    expect(rest.rows.map((row: Row) => `${row.ordinal}:${row.cells.map((cell: Row) => cell.kind[0]).join('')}`)).toEqual(['1:H', '2:H']);
+    expect(
+      rest.rows.map((row: Row) => `${row.ordinal}:${row.cells.map((cell: Row) => cell.kind[0]).join('')}`),
+    ).toEqual(['1:H', '2:H']);
     expect(rest).toMatchObject({ hasMoreColumns: false, nextColumnsFrom: null });
     const noColumns = (await t.ok(COLUMNS, { id: seed.rollback.threadId, from: 4, columns: 0 })).thread.coverageMatrix;
     expect(noColumns).toMatchObject({ providerThreads: [], hasMoreColumns: false, nextColumnsFrom: null });
@@ -236,7 +388,13 @@ describe('coverage-matrix', () => {
 describe('coverage-gaps', () => {
   it('lists the live runs an active or idle provider thread has never seen, per thread', async () => {
     const rows = await query('coverage-gaps', { threadId: null, limit: 100 });
-    const gaps = rows.map((row) => [row.threadId, row.providerThreadId, row.status, row.missingRuns, row.missingOrdinals]);
+    const gaps = rows.map((row) => [
+      row.threadId,
+      row.providerThreadId,
+      row.status,
+      row.missingRuns,
+      row.missingOrdinals,
+    ]);
     expect(gaps).toHaveLength(3);
     expect(gaps).toEqual(
       expect.arrayContaining([
@@ -250,7 +408,18 @@ describe('coverage-gaps', () => {
     expect(rows.map((row) => row.providerThreadId)).not.toContain(seed.rollback.claudeOld);
     const one = await query('coverage-gaps', { threadId: seed.design.threadId, limit: 100 });
     expect(one).toEqual([
-      { threadId: seed.design.threadId, threadCaption: 'design', providerThreadId: seed.design.l1, provider: 'claude', caption: 'claude #2', status: 'idle', missingRuns: 1, firstMissing: 9, lastMissing: 9, missingOrdinals: [9] },
+      {
+        threadId: seed.design.threadId,
+        threadCaption: 'design',
+        providerThreadId: seed.design.l1,
+        provider: 'claude',
+        caption: 'claude #2',
+        status: 'idle',
+        missingRuns: 1,
+        firstMissing: 9,
+        lastMissing: 9,
+        missingOrdinals: [9],
+      },
     ]);
     expect(await query('coverage-gaps', { threadId: seed.fork.threadId, limit: 100 })).toEqual([]);
     expect(await query('coverage-gaps', { threadId: null, limit: 1 })).toHaveLength(1);
@@ -264,13 +433,31 @@ describe('cross-provider', () => {
     const [toClaude, toCodex] = rows as [Row, Row];
     // design run 6 (full 1-5), stale run 2 (full 1-1), rollback run 3 (full 1-2, withdrawn), rollback run 5 (manual over 1, 2, 4).
     expect(toClaude).toMatchObject({
-      switches: 4, handoffs: 4, deltaShare: 0, fullShare: 0.75, checkpointShare: 0, manualShare: 0.25,
-      meanRunsCovered: 2.75, returns: 1, resumed: 0, recreated: 1, medianBudgetChars: 32000,
+      switches: 4,
+      handoffs: 4,
+      deltaShare: 0,
+      fullShare: 0.75,
+      checkpointShare: 0,
+      manualShare: 0.25,
+      meanRunsCovered: 2.75,
+      returns: 1,
+      resumed: 0,
+      recreated: 1,
+      medianBudgetChars: 32000,
     });
     // design run 9 (delta 6-8, resumed C1), stale run 6 (full 1-5 on a new Codex thread, written three times).
     expect(toCodex).toMatchObject({
-      switches: 2, handoffs: 4, deltaShare: 0.5, fullShare: 0.5, checkpointShare: 0, manualShare: 0,
-      meanRunsCovered: 4, returns: 2, resumed: 1, recreated: 1, medianBudgetChars: 32000,
+      switches: 2,
+      handoffs: 4,
+      deltaShare: 0.5,
+      fullShare: 0.5,
+      checkpointShare: 0,
+      manualShare: 0,
+      meanRunsCovered: 4,
+      returns: 2,
+      resumed: 1,
+      recreated: 1,
+      medianBudgetChars: 32000,
     });
     // Medians: percentileDisc is the nearest rank (the 2nd of 4, the 1st of 2), percentileCont interpolates.
     const sorted = (ids: string[]) => ids.map((id) => seed.lengths.get(id)!).sort((a, b) => a - b);
@@ -281,7 +468,9 @@ describe('cross-provider', () => {
     expect(toCodex.medianLength).toBe(codexLengths[0]);
     expect(toCodex.medianBudgetUse).toBeCloseTo((codexLengths[0]! + codexLengths[1]!) / 2 / 32000, 3);
     // An empty window has no switches.
-    expect(await query('cross-provider', { from: '2001-01-01T00:00:00Z', to: '2001-01-02T00:00:00Z', limit: 100 })).toEqual([]);
+    expect(
+      await query('cross-provider', { from: '2001-01-01T00:00:00Z', to: '2001-01-02T00:00:00Z', limit: 100 }),
+    ).toEqual([]);
   });
 });
 
@@ -307,10 +496,25 @@ describe('summary-provenance', () => {
     expect(Object.keys(bySource).sort()).toEqual(['local/null', 'provider:codex/codex', 'subagent/null', 'user/null']);
     // Local: H1, H2, the stale thread's first and third handoffs of run 6 and its run 2's, the
     // withdrawn rollback handoff, the fork's portable context.
-    expect(bySource['local/null']).toMatchObject({ handoffs: 7, superseded: 2, withdrawnByRollback: 1, failed: 0, failedRate: 0, pending: 0, meanOmissions: 0 });
+    expect(bySource['local/null']).toMatchObject({
+      handoffs: 7,
+      superseded: 2,
+      withdrawnByRollback: 1,
+      failed: 0,
+      failedRate: 0,
+      pending: 0,
+      meanOmissions: 0,
+    });
     expect(bySource['local/null']!.supersededRate).toBeCloseTo(2 / 7, 4);
     expect(bySource['subagent/null']).toMatchObject({ handoffs: 1, superseded: 0, failed: 0 });
-    expect(bySource['provider:codex/codex']).toMatchObject({ handoffs: 1, superseded: 1, supersededRate: 1, failed: 0, meanOmissions: seed.stale.omissions, totalOmissions: seed.stale.omissions });
+    expect(bySource['provider:codex/codex']).toMatchObject({
+      handoffs: 1,
+      superseded: 1,
+      supersededRate: 1,
+      failed: 0,
+      meanOmissions: seed.stale.omissions,
+      totalOmissions: seed.stale.omissions,
+    });
     // The operator's manual context and the subagent's task.
     expect(bySource['user/null']).toMatchObject({ handoffs: 2, superseded: 0, failed: 0 });
     expect(rows[0]!.source).toBe('local');
@@ -320,13 +524,54 @@ describe('summary-provenance', () => {
 describe('lineage-tree', () => {
   it("lists a root's forks, subagents and merge-backs with depth", async () => {
     const rows = await query('lineage-tree', { threadId: seed.design.threadId, limit: 200 });
-    expect(rows.map((row) => [row.threadId, row.depth, row.relationship, row.parentThreadId, row.rootThreadId, row.sourceRunOrdinal, row.forkOrdinal, row.headOrdinal, row.route, row.mergeBackCount])).toEqual([
+    expect(
+      rows.map((row) => [
+        row.threadId,
+        row.depth,
+        row.relationship,
+        row.parentThreadId,
+        row.rootThreadId,
+        row.sourceRunOrdinal,
+        row.forkOrdinal,
+        row.headOrdinal,
+        row.route,
+        row.mergeBackCount,
+      ]),
+    ).toEqual([
       [seed.design.threadId, 0, 'root', null, seed.design.threadId, null, 0, 9, ['design'], 0],
       [seed.fork.threadId, 1, 'fork', seed.design.threadId, seed.design.threadId, 5, 5, 6, ['design', 'fork'], 1],
-      [seed.fork.subagentId, 2, 'subagent', seed.fork.threadId, seed.design.threadId, 6, 0, 1, ['design', 'fork', 'subagent'], 0],
+      [
+        seed.fork.subagentId,
+        2,
+        'subagent',
+        seed.fork.threadId,
+        seed.design.threadId,
+        6,
+        0,
+        1,
+        ['design', 'fork', 'subagent'],
+        0,
+      ],
     ]);
-    expect(rows[1]!.mergeBacks).toEqual([{ transferId: seed.fork.mergeBackId, status: 'pending', intoThreadId: seed.design.threadId, fromOrdinal: 6, toOrdinal: 6, resolution: null }]);
-    expect((await query('lineage-tree', { threadId: seed.fork.threadId, limit: 200 })).map((row) => [row.threadId, row.depth])).toEqual([[seed.fork.threadId, 0], [seed.fork.subagentId, 1]]);
+    expect(rows[1]!.mergeBacks).toEqual([
+      {
+        transferId: seed.fork.mergeBackId,
+        status: 'pending',
+        intoThreadId: seed.design.threadId,
+        fromOrdinal: 6,
+        toOrdinal: 6,
+        resolution: null,
+      },
+    ]);
+    expect(
+      (await query('lineage-tree', { threadId: seed.fork.threadId, limit: 200 })).map((row) => [
+        row.threadId,
+        row.depth,
+      ]),
+    ).toEqual([
+      [seed.fork.threadId, 0],
+      [seed.fork.subagentId, 1],
+    ]);
     expect(await query('lineage-tree', { threadId: 'no-such-thread', limit: 200 })).toEqual([]);
   });
 });
@@ -361,7 +606,9 @@ describe('the GraphQL analytics entry point', () => {
     const data = (await t.ok(ANALYTICS, WINDOW)).analytics;
     expect(data.from).toBe('2000-01-01T00:00:00.000Z');
     expect(data.crossProvider).toEqual(await query('cross-provider', { ...WINDOW, limit: 50 }));
-    expect(data.staleness).toEqual((await query('staleness', { ...WINDOW, limit: 50 })).map((row) => ({ ...row, signal: row.signal.toUpperCase() })));
+    expect(data.staleness).toEqual(
+      (await query('staleness', { ...WINDOW, limit: 50 })).map((row) => ({ ...row, signal: row.signal.toUpperCase() })),
+    );
     expect(data.summaryProvenance).toEqual(await query('summary-provenance', { ...WINDOW, limit: 50 }));
     const one = (await t.ok(ANALYTICS, { ...WINDOW, first: 1 })).analytics;
     expect(one.crossProvider).toHaveLength(1);
@@ -369,7 +616,9 @@ describe('the GraphQL analytics entry point', () => {
   });
 
   it('refuses a bad window', async () => {
-    expect(codeOf(await t.gql(ANALYTICS, { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.gql(ANALYTICS, { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' }))).toBe(
+      'BAD_USER_INPUT',
+    );
     expect(codeOf(await t.gql(ANALYTICS, { from: 'yesterday', to: '2026-01-01T00:00:00Z' }))).toBe('BAD_USER_INPUT');
   });
 });
@@ -378,7 +627,13 @@ describe('npm run query', () => {
   const run = promisify(execFile);
   const env = () => {
     const neo4j = inject('neo4j');
-    const vars: NodeJS.ProcessEnv = { ...process.env, NEO4J_URI: neo4j.uri, NEO4J_USER: neo4j.user, NEO4J_DATABASE: neo4j.database, LOG_LEVEL: 'silent' };
+    const vars: NodeJS.ProcessEnv = {
+      ...process.env,
+      NEO4J_URI: neo4j.uri,
+      NEO4J_USER: neo4j.user,
+      NEO4J_DATABASE: neo4j.database,
+      LOG_LEVEL: 'silent',
+    };
     delete vars.THREADLINE_API_KEYS;
     if (neo4j.password === null) delete vars.NEO4J_PASSWORD;
     else vars.NEO4J_PASSWORD = neo4j.password;
@@ -386,17 +641,46 @@ describe('npm run query', () => {
   };
 
   it('runs a named query for a tenant and prints JSON', async () => {
-    const { stdout } = await run('npm', ['run', '--silent', 'query', '--', 'coverage-matrix', `threadId=${seed.design.threadId}`, '--tenant', TENANT, '--json'], { cwd: projectRoot(), env: env() });
+    const { stdout } = await run(
+      'npm',
+      [
+        'run',
+        '--silent',
+        'query',
+        '--',
+        'coverage-matrix',
+        `threadId=${seed.design.threadId}`,
+        '--tenant',
+        TENANT,
+        '--json',
+      ],
+      { cwd: projectRoot(), env: env() },
+    );
     const rows = JSON.parse(stdout) as Row[];
-    expect(rows).toEqual(await query('coverage-matrix', { threadId: seed.design.threadId, fromOrdinal: 1, limit: 50, columnsFrom: 1, columns: 50 }));
+    expect(rows).toEqual(
+      await query('coverage-matrix', {
+        threadId: seed.design.threadId,
+        fromOrdinal: 1,
+        limit: 50,
+        columnsFrom: 1,
+        columns: 50,
+      }),
+    );
     expect(rows.map((row) => row.ordinal)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     // The default tenant does not see this tenant's thread.
-    const other = await run('npm', ['run', '--silent', 'query', '--', 'coverage-matrix', `threadId=${seed.design.threadId}`, '--json'], { cwd: projectRoot(), env: env() });
+    const other = await run(
+      'npm',
+      ['run', '--silent', 'query', '--', 'coverage-matrix', `threadId=${seed.design.threadId}`, '--json'],
+      { cwd: projectRoot(), env: env() },
+    );
     expect(JSON.parse(other.stdout)).toEqual([]);
   });
 
   it('exits 1 naming the queries for an unknown name', async () => {
-    const failure = await run('npm', ['run', '--silent', 'query', '--', 'no-such-query'], { cwd: projectRoot(), env: env() }).catch((error) => error);
+    const failure = await run('npm', ['run', '--silent', 'query', '--', 'no-such-query'], {
+      cwd: projectRoot(),
+      env: env(),
+    }).catch((error) => error);
     expect(failure.code).toBe(1);
     for (const name of analyticsQueryNames()) expect(failure.stderr).toContain(name);
   });

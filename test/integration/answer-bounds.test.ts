@@ -12,23 +12,36 @@ const RUNS = 4;
 const FACTS = 500;
 
 // Texts with a few characters of two, three and four bytes, so that bytes and characters differ.
-const text = (seed: string, length: number) => (`${seed} é€😀 `.repeat(Math.ceil(length / (seed.length + 6)))).slice(0, length);
+const text = (seed: string, length: number) =>
+  `${seed} é€😀 `.repeat(Math.ceil(length / (seed.length + 6))).slice(0, length);
 const userMessage = (index: number) => text(`user ${index}`, 100_000);
 const assistantMessage = (index: number) => text(`assistant ${index}`, 100_000);
 // Facts in ASCII: completeRun's body must stay under the 1 MB request limit.
 /** The first `count` characters, as Unicode code points. */
 const firstChars = (value: string, count: number) => [...value].slice(0, count).join('');
 const charLength = (value: string) => [...value].length;
-const factText = (index: number, fact: number) => `${String(fact).padStart(3, '0')} ${`fact of run ${index} `.repeat(120).slice(0, 1_496)}`;
+const factText = (index: number, fact: number) =>
+  `${String(fact).padStart(3, '0')} ${`fact of run ${index} `.repeat(120).slice(0, 1_496)}`;
 
 let t: TestService;
 let threadId: string;
 const runIds: string[] = [];
 
 async function post(service: TestService, query: string, variables: Record<string, unknown>) {
-  const response = await fetch(service.service.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const response = await fetch(service.service.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const bytes = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, bytes: bytes.length, body: JSON.parse(bytes.toString('utf8')) as { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+  return {
+    status: response.status,
+    bytes: bytes.length,
+    body: JSON.parse(bytes.toString('utf8')) as {
+      data?: any;
+      errors?: { message: string; extensions?: Record<string, unknown> }[];
+    },
+  };
 }
 
 beforeAll(async () => {
@@ -41,7 +54,9 @@ beforeAll(async () => {
     const runId = started.startRun.run.id as string;
     runIds.push(runId);
     const facts = Array.from({ length: FACTS }, (_, fact) => ({ kind: 'NOTE', text: factText(index, fact) }));
-    await t.ok('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', { input: { runId, assistantMessage: assistantMessage(index), facts } });
+    await t.ok('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', {
+      input: { runId, assistantMessage: assistantMessage(index), facts },
+    });
   }
 });
 afterAll(async () => {
@@ -61,12 +76,17 @@ describe('an answer over the limit', () => {
       expect(refused.body.errors![0]!.message).toMatch(/800000/);
       expect(refused.bytes).toBeLessThan(1_000);
     }
-    const thread = await t.ok('query($id: ID!) { thread(id: $id) { headOrdinal runs(first: 500) { edges { node { id } } } } }', { id: threadId });
+    const thread = await t.ok(
+      'query($id: ID!) { thread(id: $id) { headOrdinal runs(first: 500) { edges { node { id } } } } }',
+      { id: threadId },
+    );
     expect(thread.thread.runs.edges.map((edge: any) => edge.node.id)).toEqual(runIds);
   });
 
   it('is refused for one run whose texts alone pass it', async () => {
-    const refused = await post(t, 'query($id: ID!) { run(id: $id) { userMessage assistantMessage facts { text } } }', { id: runIds[0] });
+    const refused = await post(t, 'query($id: ID!) { run(id: $id) { userMessage assistantMessage facts { text } } }', {
+      id: runIds[0],
+    });
     expect(refused.body.errors?.map((error) => error.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
     expect(refused.body.data).toBeNull();
   });
@@ -75,12 +95,18 @@ describe('an answer over the limit', () => {
 describe('a mutation whose answer passes the limit', () => {
   it('is still done, and the refusal says so', async () => {
     const threadId = await createThread(t, 'a long completion');
-    const started = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', { input: { threadId, provider: 'codex', userMessage: 'go' } });
+    const started = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', {
+      input: { threadId, provider: 'codex', userMessage: 'go' },
+    });
     const runId = started.startRun.run.id as string;
     const facts = Array.from({ length: FACTS }, (_, fact) => ({ kind: 'NOTE', text: factText(9, fact) }));
-    const refused = await post(t, 'mutation($input: CompleteRunInput!) { completeRun(input: $input) { id status assistantMessage facts { text } } }', {
-      input: { runId, assistantMessage: assistantMessage(9), facts },
-    });
+    const refused = await post(
+      t,
+      'mutation($input: CompleteRunInput!) { completeRun(input: $input) { id status assistantMessage facts { text } } }',
+      {
+        input: { runId, assistantMessage: assistantMessage(9), facts },
+      },
+    );
     expect(refused.body.data).toBeNull();
     expect(refused.body.errors?.map((error) => error.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
     expect(refused.body.errors![0]!.message).toMatch(/^The mutation was done; only its answer was refused\./);
@@ -104,7 +130,9 @@ describe('the limit', () => {
       expect(passed.body.errors).toBeUndefined();
       expect(passed.bytes).toBe(measured.bytes);
       const refused = await post(under, query, { id: threadId });
-      expect(refused.body.errors?.map((error) => error.extensions)).toEqual([{ code: 'RESPONSE_TOO_LARGE', limitBytes: measured.bytes - 1 }]);
+      expect(refused.body.errors?.map((error) => error.extensions)).toEqual([
+        { code: 'RESPONSE_TOO_LARGE', limitBytes: measured.bytes - 1 },
+      ]);
     } finally {
       await exact.close();
       await under.close();
@@ -132,16 +160,32 @@ describe('long texts', () => {
   });
 
   it('one run gives its whole messages back exact, and cuts mutation answers the same way', async () => {
-    const { run } = await t.ok('query($id: ID!) { run(id: $id) { userMessage assistantMessage userMessageLength } }', { id: runIds[2] });
-    expect(run).toEqual({ userMessage: userMessage(3), assistantMessage: assistantMessage(3), userMessageLength: charLength(userMessage(3)) });
+    const { run } = await t.ok('query($id: ID!) { run(id: $id) { userMessage assistantMessage userMessageLength } }', {
+      id: runIds[2],
+    });
+    expect(run).toEqual({
+      userMessage: userMessage(3),
+      assistantMessage: assistantMessage(3),
+      userMessageLength: charLength(userMessage(3)),
+    });
     // A cut counts code points: it never splits the emoji's surrogate pair.
-    const started = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { run { id userMessage(maxChars: 9) userMessageLength assistantMessageLength } } }', {
-      input: { threadId: await createThread(t, 'short texts'), provider: 'codex', userMessage: 'é€😀 and the rest' },
+    const started = await t.ok(
+      'mutation($input: StartRunInput!) { startRun(input: $input) { run { id userMessage(maxChars: 9) userMessageLength assistantMessageLength } } }',
+      {
+        input: { threadId: await createThread(t, 'short texts'), provider: 'codex', userMessage: 'é€😀 and the rest' },
+      },
+    );
+    expect(started.startRun.run).toMatchObject({
+      userMessage: 'é€😀 and t',
+      userMessageLength: 16,
+      assistantMessageLength: null,
     });
-    expect(started.startRun.run).toMatchObject({ userMessage: 'é€😀 and t', userMessageLength: 16, assistantMessageLength: null });
-    const failed = await t.ok('mutation($input: FailRunInput!) { failRun(input: $input) { error userMessage(maxChars: 3) } }', {
-      input: { runId: started.startRun.run.id, error: 'stopped' },
-    });
+    const failed = await t.ok(
+      'mutation($input: FailRunInput!) { failRun(input: $input) { error userMessage(maxChars: 3) } }',
+      {
+        input: { runId: started.startRun.run.id, error: 'stopped' },
+      },
+    );
     expect(failed.failRun).toEqual({ error: 'stopped', userMessage: 'é€😀' });
   });
 
@@ -166,22 +210,40 @@ describe('long texts', () => {
       { text: factText(2, 0).slice(0, 12), textLength: 1_500 },
       { text: factText(2, 1).slice(0, 12), textLength: 1_500 },
     ]);
-    expect(run.tail).toEqual([498, 499].map((fact) => ({ text: String(fact), whole: factText(2, fact), textLength: 1_500 })));
+    expect(run.tail).toEqual(
+      [498, 499].map((fact) => ({ text: String(fact), whole: factText(2, fact), textLength: 1_500 })),
+    );
   });
 
   it("a run's facts, its messages cut, fit where all its texts do not", async () => {
-    const { run } = await t.ok('query($id: ID!) { run(id: $id) { userMessage(maxChars: 50) facts(first: 400) { text } } }', { id: runIds[3] });
-    expect(run.facts.map((fact: { text: string }) => fact.text)).toEqual(Array.from({ length: 400 }, (_, fact) => factText(4, fact)));
+    const { run } = await t.ok(
+      'query($id: ID!) { run(id: $id) { userMessage(maxChars: 50) facts(first: 400) { text } } }',
+      { id: runIds[3] },
+    );
+    expect(run.facts.map((fact: { text: string }) => fact.text)).toEqual(
+      Array.from({ length: 400 }, (_, fact) => factText(4, fact)),
+    );
   });
 
   it("a handoff's summary is cut the same way, and length is the whole summary's", async () => {
     const switched = await createThread(t, 'a switch');
-    const first = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', { input: { threadId: switched, provider: 'codex', userMessage: 'é€😀 first' } });
-    await t.ok('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', {
-      input: { runId: first.startRun.run.id, assistantMessage: 'done', facts: [{ kind: 'DECISION', text: '😀 keep the parser' }] },
+    const first = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', {
+      input: { threadId: switched, provider: 'codex', userMessage: 'é€😀 first' },
     });
-    const second = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { handoff { id } } }', { input: { threadId: switched, provider: 'claude', userMessage: 'next' } });
-    const { contextHandoff } = await t.ok('query($id: ID!) { contextHandoff(id: $id) { cut: summaryText(maxChars: 10) summaryText length } }', { id: second.startRun.handoff.id });
+    await t.ok('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', {
+      input: {
+        runId: first.startRun.run.id,
+        assistantMessage: 'done',
+        facts: [{ kind: 'DECISION', text: '😀 keep the parser' }],
+      },
+    });
+    const second = await t.ok('mutation($input: StartRunInput!) { startRun(input: $input) { handoff { id } } }', {
+      input: { threadId: switched, provider: 'claude', userMessage: 'next' },
+    });
+    const { contextHandoff } = await t.ok(
+      'query($id: ID!) { contextHandoff(id: $id) { cut: summaryText(maxChars: 10) summaryText length } }',
+      { id: second.startRun.handoff.id },
+    );
     expect(contextHandoff.summaryText.length).toBeGreaterThan(10);
     expect(contextHandoff.cut).toBe(firstChars(contextHandoff.summaryText, 10));
     expect(contextHandoff.length).toBe(charLength(contextHandoff.summaryText));
@@ -196,8 +258,12 @@ describe('long texts', () => {
         return { code: codeOf(result), sessions: small.sessionsOpened() - before };
       };
       const ids = await sessions('query($id: ID!) { thread(id: $id) { runs(first: 4) { edges { node { id } } } } }');
-      const cut = await sessions('query($id: ID!) { thread(id: $id) { runs(first: 4) { edges { node { userMessage(maxChars: 10) } } } } }');
-      const whole = await sessions('query($id: ID!) { thread(id: $id) { runs(first: 4) { edges { node { userMessage assistantMessage } } } } }');
+      const cut = await sessions(
+        'query($id: ID!) { thread(id: $id) { runs(first: 4) { edges { node { userMessage(maxChars: 10) } } } } }',
+      );
+      const whole = await sessions(
+        'query($id: ID!) { thread(id: $id) { runs(first: 4) { edges { node { userMessage assistantMessage } } } } }',
+      );
       expect(ids.code).toBeUndefined();
       // The lengths, then the texts.
       expect(cut).toEqual({ code: undefined, sessions: ids.sessions + 2 });
@@ -211,13 +277,23 @@ describe('long texts', () => {
 
 /** The lineage viewer's queries by name, as it sends them. */
 function viewerQueries(): Map<string, string> {
-  return new Map(Object.entries(viewer).filter(([name]) => name.endsWith('_QUERY')).map(([name, text]) => [name, String(text)]));
+  return new Map(
+    Object.entries(viewer)
+      .filter(([name]) => name.endsWith('_QUERY'))
+      .map(([name, text]) => [name, String(text)]),
+  );
 }
 
 describe('the lineage viewer', () => {
   it('reads a thread whose runs hold the longest texts, each query well within the limit', async () => {
     const queries = viewerQueries();
-    expect([...queries.keys()].sort()).toEqual(['EARLIER_RUNS_QUERY', 'HANDOFF_DETAILS_QUERY', 'LINKS_QUERY', 'RUN_DETAILS_QUERY', 'THREAD_QUERY']);
+    expect([...queries.keys()].sort()).toEqual([
+      'EARLIER_RUNS_QUERY',
+      'HANDOFF_DETAILS_QUERY',
+      'LINKS_QUERY',
+      'RUN_DETAILS_QUERY',
+      'THREAD_QUERY',
+    ]);
     const first = await post(t, queries.get('THREAD_QUERY')!, { id: threadId, last: 200 });
     expect(first.body.errors).toBeUndefined();
     expect(first.body.data.thread.runs.edges.map((edge: any) => edge.node.id)).toEqual(runIds);
@@ -232,7 +308,12 @@ describe('the lineage viewer', () => {
     expect(run.userMessageLength).toBe(charLength(userMessage(1)));
     expect(run.factCount).toBe(FACTS);
     expect(run.facts).toHaveLength(40);
-    expect(run.facts[39]).toEqual({ kind: 'NOTE', text: factText(1, 39).slice(0, 600), textLength: 1_500, status: null });
+    expect(run.facts[39]).toEqual({
+      kind: 'NOTE',
+      text: factText(1, 39).slice(0, 600),
+      textLength: 1_500,
+      status: null,
+    });
     expect(details.bytes).toBeLessThan(LIMIT / 10);
   });
 });

@@ -110,15 +110,27 @@ const BREAKS: Break[] = [
              CREATE (newer)-[:SUPERSEDES]->(older), (older)-[:SUPERSEDES]->(newer)`,
     rows: [
       { label: 'ContextTransfer', id: '{tenant}-tr', cycle: ['{tenant}-tr', '{tenant}-tr-older', '{tenant}-tr'] },
-      { label: 'ContextTransfer', id: '{tenant}-tr-older', cycle: ['{tenant}-tr-older', '{tenant}-tr', '{tenant}-tr-older'] },
+      {
+        label: 'ContextTransfer',
+        id: '{tenant}-tr-older',
+        cycle: ['{tenant}-tr-older', '{tenant}-tr', '{tenant}-tr-older'],
+      },
     ],
   },
   {
     invariant: 'one-standing-handoff-per-run',
     cypher: `MATCH (run:Run {tenant: $tenant, id: $tenant + '-r4'}) SET run.contextHandoffId = $tenant + '-h-elsewhere'`,
     rows: [
-      { runId: '{tenant}-r4', handoffIds: ['{tenant}-h'], problem: 'its contextHandoffId does not name its standing handoff' },
-      { runId: '{tenant}-r4', handoffIds: [], problem: 'a live run whose contextHandoffId is not a standing handoff written for it' },
+      {
+        runId: '{tenant}-r4',
+        handoffIds: ['{tenant}-h'],
+        problem: 'its contextHandoffId does not name its standing handoff',
+      },
+      {
+        runId: '{tenant}-r4',
+        handoffIds: [],
+        problem: 'a live run whose contextHandoffId is not a standing handoff written for it',
+      },
     ],
   },
   {
@@ -127,14 +139,29 @@ const BREAKS: Break[] = [
     invariant: 'coverage-excludes-rolled-back',
     cypher: `MATCH (run:Run {tenant: $tenant, id: $tenant + '-r2'}) SET run.status = 'rolled_back', run.rolledBackAt = datetime()
              WITH run MATCH (codex:ProviderThread {tenant: $tenant, id: $tenant + '-codex'}) SET codex.servedFrom = [1, 3], codex.servedTo = [1, 3]`,
-    rows: [{ threadId: 'root', runId: '{tenant}-r2', runStatus: 'rolled_back', problem: 'it leaves a rolled-back run out of its rolled-back ranges' }],
+    rows: [
+      {
+        threadId: 'root',
+        runId: '{tenant}-r2',
+        runStatus: 'rolled_back',
+        problem: 'it leaves a rolled-back run out of its rolled-back ranges',
+      },
+    ],
   },
   {
     invariant: 'edges-within-tenant',
     cypher: `MATCH (handoff:ContextHandoff {tenant: $tenant, id: $tenant + '-h'})
              CREATE (handoff)-[:DRAWN_FROM]->(:ProviderThread {tenant: $tenant + '-other', id: $tenant + '-other-pt', threadId: 'root',
                                                                provider: 'codex', seq: 1, status: 'idle'})`,
-    rows: [{ type: 'DRAWN_FROM', fromId: '{tenant}-h', fromTenant: '{tenant}', toId: '{tenant}-other-pt', toTenant: '{tenant}-other' }],
+    rows: [
+      {
+        type: 'DRAWN_FROM',
+        fromId: '{tenant}-h',
+        fromTenant: '{tenant}',
+        toId: '{tenant}-other-pt',
+        toTenant: '{tenant}-other',
+      },
+    ],
   },
 ];
 
@@ -149,8 +176,13 @@ afterAll(async () => {
 /** The project's Tx over an explicit transaction, which sees its own uncommitted writes. */
 function txOf(transaction: Transaction): Tx {
   const rows = async <T>(query: string, params: Record<string, unknown> = {}): Promise<T[]> =>
-    (await transaction.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params }))).records.map((record) => plain(record.toObject()) as T);
-  return { rows, one: async <T>(query: string, params?: Record<string, unknown>) => (await rows<T>(query, params))[0] ?? null };
+    (await transaction.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params }))).records.map(
+      (record) => plain(record.toObject()) as T,
+    );
+  return {
+    rows,
+    one: async <T>(query: string, params?: Record<string, unknown>) => (await rows<T>(query, params))[0] ?? null,
+  };
 }
 
 /** Writes the lineage for a new tenant, lets `use` change and audit it, then rolls everything back. */
@@ -181,21 +213,26 @@ describe('the invariant audit', () => {
   });
 
   it('finds nothing wrong with the lineage as written', async () => {
-    const violations = await withLineage(async (tenant, transaction) => about(tenant, await auditPass(txOf(transaction))));
+    const violations = await withLineage(async (tenant, transaction) =>
+      about(tenant, await auditPass(txOf(transaction))),
+    );
     expect(violations).toEqual([]);
   });
 
-  it.each(BREAKS)('reports $invariant, and only it, when it is broken', async ({ invariant, cypher: breaking, rows }) => {
-    await withLineage(async (tenant, transaction) => {
-      await transaction.run(breaking, { tenant });
-      const violations = about(tenant, await auditPass(txOf(transaction)));
-      expect(new Set(violations.map((violation) => violation.invariant))).toEqual(new Set([invariant]));
-      expect(violations.map((violation) => violation.row)).toEqual(
-        expect.arrayContaining(rows.map((row) => expect.objectContaining(withTenant(tenant, row)))),
-      );
-      expect(violations).toHaveLength(rows.length);
-    });
-  });
+  it.each(BREAKS)(
+    'reports $invariant, and only it, when it is broken',
+    async ({ invariant, cypher: breaking, rows }) => {
+      await withLineage(async (tenant, transaction) => {
+        await transaction.run(breaking, { tenant });
+        const violations = about(tenant, await auditPass(txOf(transaction)));
+        expect(new Set(violations.map((violation) => violation.invariant))).toEqual(new Set([invariant]));
+        expect(violations.map((violation) => violation.row)).toEqual(
+          expect.arrayContaining(rows.map((row) => expect.objectContaining(withTenant(tenant, row)))),
+        );
+        expect(violations).toHaveLength(rows.length);
+      });
+    },
+  );
 
   it('keeps a violation that every confirming pass sees again, and drops one that was gone on the next', async () => {
     await withLineage(async (tenant, transaction) => {
@@ -207,7 +244,10 @@ describe('the invariant audit', () => {
       let passes = 0;
       const fleeting = await confirmedViolations(async (invariants) => {
         const seen = await auditPass(tx, invariants);
-        if (passes++ === 0) await transaction.run(`MATCH (fork:Thread {tenant: $tenant, id: 'fork'}) SET fork.lastOrdinal = 4`, { tenant });
+        if (passes++ === 0)
+          await transaction.run(`MATCH (fork:Thread {tenant: $tenant, id: 'fork'}) SET fork.lastOrdinal = 4`, {
+            tenant,
+          });
         return seen;
       });
       expect(passes).toBeGreaterThan(1);

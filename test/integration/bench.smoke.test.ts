@@ -22,12 +22,29 @@ describe('npm run bench (smoke)', () => {
       log: () => undefined,
       neo4j: { uri: neo4j.uri, user: neo4j.user, password: neo4j.password, database: neo4j.database },
     });
-    for (const section of ['seeding', 'decisions', 'latency', 'naive', 'summaries', 'dbHits', 'throughput', 'memory', 'machine', 'ratios', 'product']) {
+    for (const section of [
+      'seeding',
+      'decisions',
+      'latency',
+      'naive',
+      'summaries',
+      'dbHits',
+      'throughput',
+      'memory',
+      'machine',
+      'ratios',
+      'product',
+    ]) {
       expect(report, section).toHaveProperty(section);
     }
     expect(report.naive.disagreements).toEqual([]);
     expect(report.naive.agreements).toBeGreaterThan(0);
-    expect(Object.keys(report.throughput)).toEqual(['1 orchestrator', '4 orchestrators', '16 orchestrators', '16 on one thread']);
+    expect(Object.keys(report.throughput)).toEqual([
+      '1 orchestrator',
+      '4 orchestrators',
+      '16 orchestrators',
+      '16 on one thread',
+    ]);
     for (const [name, figures] of Object.entries(report.latency)) {
       expect(figures.errors, name).toBeUndefined();
       expect(figures.n, name).toBe(ITERATIONS);
@@ -53,10 +70,18 @@ describe('npm run bench (smoke)', () => {
       expect(operation.ratio, operation.name).toBeGreaterThan(0);
     }
     for (const size of SIZES) {
-      expect(product.sanity[`${size} NO_HANDOFF`]).toMatch(/^NO_HANDOFF\/REUSE.*after a round and its restore: NO_HANDOFF\/REUSE/);
-      expect(product.sanity[`${size} DELTA_HANDOFF`]).toMatch(/^DELTA_HANDOFF\/RESUME.*after a round and its restore: DELTA_HANDOFF\/RESUME/);
-      expect(product.sanity[`${size} FULL_HANDOFF_NEW`]).toMatch(/^FULL_HANDOFF_NEW\/CREATE.*after a round and its restore: FULL_HANDOFF_NEW\/CREATE/);
-      expect(product.sanity[`${size} FULL_HANDOFF_EXISTING`]).toMatch(/^FULL_HANDOFF_EXISTING\/RESUME.*after a round and its restore: FULL_HANDOFF_EXISTING\/RESUME/);
+      expect(product.sanity[`${size} NO_HANDOFF`]).toMatch(
+        /^NO_HANDOFF\/REUSE.*after a round and its restore: NO_HANDOFF\/REUSE/,
+      );
+      expect(product.sanity[`${size} DELTA_HANDOFF`]).toMatch(
+        /^DELTA_HANDOFF\/RESUME.*after a round and its restore: DELTA_HANDOFF\/RESUME/,
+      );
+      expect(product.sanity[`${size} FULL_HANDOFF_NEW`]).toMatch(
+        /^FULL_HANDOFF_NEW\/CREATE.*after a round and its restore: FULL_HANDOFF_NEW\/CREATE/,
+      );
+      expect(product.sanity[`${size} FULL_HANDOFF_EXISTING`]).toMatch(
+        /^FULL_HANDOFF_EXISTING\/RESUME.*after a round and its restore: FULL_HANDOFF_EXISTING\/RESUME/,
+      );
       expect(product.earlyRollback.msPer1000RolledBackRuns[size]).toBeGreaterThan(0);
     }
     expect(product.footprint.bySize.map((entry) => entry.size)).toEqual(SIZES);

@@ -52,7 +52,11 @@ beforeAll(async () => {
   // The second Neo4j boots while the first one is seeded.
   const booting = startLocalNeo4j({ storeDir: join(work, 'second-neo4j'), password: 'second-neo4j' });
   t = await startTestService({ THREADLINE_API_KEYS: `${token}=${tenant}` });
-  api = { ...t, gql: (query, variables) => t.gql(query, variables, token), ok: (query, variables) => t.ok(query, variables, token) };
+  api = {
+    ...t,
+    gql: (query, variables) => t.gql(query, variables, token),
+    ok: (query, variables) => t.ok(query, variables, token),
+  };
   seed = await seedLineage();
   second = await booting;
   target = createDriver({ uri: second.uri, user: 'neo4j', password: 'second-neo4j', database: 'neo4j' });
@@ -78,35 +82,71 @@ async function seedLineage(): Promise<Seed> {
       { kind: 'GOAL', text: TRICKY },
       { kind: 'DECISION', text: 'Use a trie', key: 'lookup', status: 'done' },
     ],
-    checkpoint: { ref: 'refs/heads/main@{1}', diffSummary: 'parser\nrewritten', files: [{ path: 'src/pärse.ts', change: 'MODIFIED', additions: 3, deletions: 1 }] },
+    checkpoint: {
+      ref: 'refs/heads/main@{1}',
+      diffSummary: 'parser\nrewritten',
+      files: [{ path: 'src/pärse.ts', change: 'MODIFIED', additions: 3, deletions: 1 }],
+    },
   });
   await runTurns(api, root, 'codex', 4);
   const sixth = await startRun(api, root, 'claude');
-  expect(sixth.handoff).toMatchObject({ coveredRunOrdinals: { from: 1, to: 5 }, toProviderThreadId: sixth.providerThread.id });
+  expect(sixth.handoff).toMatchObject({
+    coveredRunOrdinals: { from: 1, to: 5 },
+    toProviderThreadId: sixth.providerThread.id,
+  });
   await completeRun(api, sixth.run.id);
   await runTurns(api, root, 'claude', 2);
-  await api.ok(`mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id } }`, { input: { providerThreadId: c1, nativeThreadRef: 'codex-native-1' } });
+  await api.ok(`mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id } }`, {
+    input: { providerThreadId: c1, nativeThreadRef: 'codex-native-1' },
+  });
   const ninth = await startRun(api, root, 'codex');
-  expect(ninth.plan).toMatchObject({ decision: 'DELTA_HANDOFF', providerThreadAction: 'RESUME', coveredRunOrdinals: { from: 6, to: 8 } });
+  expect(ninth.plan).toMatchObject({
+    decision: 'DELTA_HANDOFF',
+    providerThreadAction: 'RESUME',
+    coveredRunOrdinals: { from: 6, to: 8 },
+  });
   await completeRun(api, ninth.run.id);
 
-  const fork = (await api.ok(`mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, { input: { sourceThreadId: root, fromOrdinal: 5, title: 'fork F' } })).forkThread.id as string;
+  const fork = (
+    await api.ok(`mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, {
+      input: { sourceThreadId: root, fromOrdinal: 5, title: 'fork F' },
+    })
+  ).forkThread.id as string;
   const forkRun = await startRun(api, fork, 'claude');
   expect(forkRun.plan).toMatchObject({ decision: 'FULL_HANDOFF_NEW', coveredRunOrdinals: { from: 1, to: 5 } });
-  const subagent = (await api.ok(`mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id } }`, {
-    input: { parentRunId: forkRun.run.id, provider: 'codex', task: 'Find every caller of parse()', title: 'subagent S' },
-  })).spawnSubagent.id as string;
+  const subagent = (
+    await api.ok(`mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id } }`, {
+      input: {
+        parentRunId: forkRun.run.id,
+        provider: 'codex',
+        task: 'Find every caller of parse()',
+        title: 'subagent S',
+      },
+    })
+  ).spawnSubagent.id as string;
   const subRun = await startRun(api, subagent, 'codex');
   await completeRun(api, subRun.run.id);
-  const result = (await api.ok(`mutation($id: ID!) { completeSubagent(input: { childThreadId: $id, result: "parse() has 3 callers" }) { handoff { id } } }`, { id: subagent })).completeSubagent;
+  const result = (
+    await api.ok(
+      `mutation($id: ID!) { completeSubagent(input: { childThreadId: $id, result: "parse() has 3 callers" }) { handoff { id } } }`,
+      { id: subagent },
+    )
+  ).completeSubagent;
   await completeRun(api, forkRun.run.id);
 
   const demo = await createThread(api, 'rollback demo');
   await runTurns(api, demo, 'codex', 2);
   await runTurns(api, demo, 'claude', 1);
-  await api.ok(`mutation($id: ID!) { rollbackThread(input: { threadId: $id, toOrdinal: 1 }) { thread { headOrdinal } } }`, { id: demo });
+  await api.ok(
+    `mutation($id: ID!) { rollbackThread(input: { threadId: $id, toOrdinal: 1 }) { thread { headOrdinal } } }`,
+    { id: demo },
+  );
 
-  const { records } = await t.driver.executeQuery('MATCH (run:Run {tenant: $tenant, threadId: $root}) RETURN run.ordinal AS ordinal, run.id AS id', { tenant, root }, { database: sourceDatabase });
+  const { records } = await t.driver.executeQuery(
+    'MATCH (run:Run {tenant: $tenant, threadId: $root}) RETURN run.ordinal AS ordinal, run.id AS id',
+    { tenant, root },
+    { database: sourceDatabase },
+  );
   const runs = Object.fromEntries(records.map((record) => [Number(record.get('ordinal')), record.get('id') as string]));
   return {
     root,
@@ -133,7 +173,12 @@ interface Scene {
   relationships: Map<string, Relationship>;
 }
 
-async function draw(driver: Driver, name: string, params: Record<string, unknown>, database = sourceDatabase): Promise<Scene> {
+async function draw(
+  driver: Driver,
+  name: string,
+  params: Record<string, unknown>,
+  database = sourceDatabase,
+): Promise<Scene> {
   const { records } = await driver.executeQuery(cypher(name), params, { database });
   const scene: Scene = { nodes: new Map(), relationships: new Map() };
   const visit = (value: unknown) => {
@@ -154,14 +199,19 @@ async function draw(driver: Driver, name: string, params: Record<string, unknown
 const idsOf = (scene: Scene) => [...scene.nodes.values()].map((node) => node.properties.id as string).sort();
 function typesOf(scene: Scene): Record<string, number> {
   const counts: Record<string, number> = {};
-  for (const relationship of scene.relationships.values()) counts[relationship.type] = (counts[relationship.type] ?? 0) + 1;
+  for (const relationship of scene.relationships.values())
+    counts[relationship.type] = (counts[relationship.type] ?? 0) + 1;
   return counts;
 }
 const sorted = (...ids: string[]) => [...ids].sort();
 const runIds = (...ordinals: number[]) => ordinals.map((ordinal) => seed.runs[ordinal]!);
 
 async function elementIdOf(label: string, id: string): Promise<string> {
-  const { records } = await t.driver.executeQuery(`MATCH (n:${label} {tenant: $tenant, id: $id}) RETURN elementId(n) AS elementId`, { tenant, id }, { database: sourceDatabase });
+  const { records } = await t.driver.executeQuery(
+    `MATCH (n:${label} {tenant: $tenant, id: $id}) RETURN elementId(n) AS elementId`,
+    { tenant, id },
+    { database: sourceDatabase },
+  );
   return records[0]!.get('elementId') as string;
 }
 
@@ -182,17 +232,44 @@ describe('the Bloom search phrases and scene actions (cypher/bloom)', () => {
 
   it('thread-lineage: the thread, its runs, provider threads and handoffs with what they cover', async () => {
     const scene = await draw(t.driver, 'bloom/thread-lineage', { tenant, threadId: seed.root });
-    expect(idsOf(scene)).toEqual(sorted(seed.root, ...runIds(1, 2, 3, 4, 5, 6, 7, 8, 9), seed.c1, seed.l1, seed.h1, seed.h2));
+    expect(idsOf(scene)).toEqual(
+      sorted(seed.root, ...runIds(1, 2, 3, 4, 5, 6, 7, 8, 9), seed.c1, seed.l1, seed.h1, seed.h2),
+    );
     // Each handoff COVERS the first and last run of its range.
-    expect(typesOf(scene)).toEqual({ HAS_RUN: 9, USES: 11, HAS_PROVIDER_THREAD: 2, DELIVERED_TO: 2, DRAWN_FROM: 2, COVERS: 4 });
+    expect(typesOf(scene)).toEqual({
+      HAS_RUN: 9,
+      USES: 11,
+      HAS_PROVIDER_THREAD: 2,
+      DELIVERED_TO: 2,
+      DRAWN_FROM: 2,
+      COVERS: 4,
+    });
     expect(scene.relationships.size).toBe(30);
     const captions = [...scene.nodes.values()].map((node) => node.properties.caption).sort();
-    expect(captions).toEqual(expect.arrayContaining(['codex #1', 'claude #2', '#6 claude', 'full_thread_summary 1-5', 'delta_since_target_last_seen 6-8', 'Design example — "C1/L1" 🚀']));
+    expect(captions).toEqual(
+      expect.arrayContaining([
+        'codex #1',
+        'claude #2',
+        '#6 claude',
+        'full_thread_summary 1-5',
+        'delta_since_target_last_seen 6-8',
+        'Design example — "C1/L1" 🚀',
+      ]),
+    );
 
     // The fork's lineage reaches into its source: its portable context covers the root's runs 1-5.
     const forkScene = await draw(t.driver, 'bloom/thread-lineage', { tenant, threadId: seed.fork });
-    expect(idsOf(forkScene)).toEqual(sorted(seed.fork, seed.forkRun, seed.lf, seed.hf, seed.hs, ...runIds(1, 5), seed.c1));
-    expect(typesOf(forkScene)).toEqual({ HAS_RUN: 1, USES: 3, HAS_PROVIDER_THREAD: 1, DELIVERED_TO: 2, DRAWN_FROM: 1, COVERS: 2 });
+    expect(idsOf(forkScene)).toEqual(
+      sorted(seed.fork, seed.forkRun, seed.lf, seed.hf, seed.hs, ...runIds(1, 5), seed.c1),
+    );
+    expect(typesOf(forkScene)).toEqual({
+      HAS_RUN: 1,
+      USES: 3,
+      HAS_PROVIDER_THREAD: 1,
+      DELIVERED_TO: 2,
+      DRAWN_FROM: 1,
+      COVERS: 2,
+    });
   });
 
   it('provider-thread-coverage: the runs a provider thread served and the handoffs it received with the runs they cover', async () => {
@@ -208,10 +285,12 @@ describe('the Bloom search phrases and scene actions (cypher/bloom)', () => {
     expect(typesOf(lf)).toEqual({ USES: 1, DELIVERED_TO: 2, COVERS: 2 });
   });
 
-  it('handoffs-covering-run: where a run\'s work went, in its thread and in a fork', async () => {
+  it("handoffs-covering-run: where a run's work went, in its thread and in a fork", async () => {
     const third = await draw(t.driver, 'bloom/handoffs-covering-run', { tenant, runId: seed.runs[3] });
     // H1 and the fork's HF hold run 3 in their ranges 1-5; each is drawn with the ends of its range.
-    expect(idsOf(third)).toEqual(sorted(seed.runs[3]!, seed.c1, seed.h1, seed.l1, seed.runs[6]!, seed.hf, seed.lf, seed.forkRun, ...runIds(1, 5)));
+    expect(idsOf(third)).toEqual(
+      sorted(seed.runs[3]!, seed.c1, seed.h1, seed.l1, seed.runs[6]!, seed.hf, seed.lf, seed.forkRun, ...runIds(1, 5)),
+    );
     expect(typesOf(third)).toEqual({ USES: 3, COVERS: 4, DELIVERED_TO: 2 });
     const seventh = await draw(t.driver, 'bloom/handoffs-covering-run', { tenant, runId: seed.runs[7] });
     expect(idsOf(seventh)).toEqual(sorted(seed.runs[7]!, seed.l1, seed.h2, seed.c1, seed.runs[9]!, ...runIds(6, 8)));
@@ -227,11 +306,13 @@ describe('the Bloom search phrases and scene actions (cypher/bloom)', () => {
       ['claude', 'divergent'],
       ['codex', 'rolled_back'],
     ]);
-    expect([...scene.nodes.values()].filter((node) => node.labels.includes('Thread')).map((node) => node.properties.id)).toEqual([seed.demo]);
+    expect(
+      [...scene.nodes.values()].filter((node) => node.labels.includes('Thread')).map((node) => node.properties.id),
+    ).toEqual([seed.demo]);
     expect(typesOf(scene)).toEqual({ HAS_PROVIDER_THREAD: 2 });
   });
 
-  it('fork-tree: a root thread with its fork and the fork\'s subagent, through their source runs', async () => {
+  it("fork-tree: a root thread with its fork and the fork's subagent, through their source runs", async () => {
     const scene = await draw(t.driver, 'bloom/fork-tree', { tenant, threadId: seed.root });
     expect(idsOf(scene)).toEqual(sorted(seed.root, seed.runs[5]!, seed.fork, seed.forkRun, seed.subagent));
     expect(typesOf(scene)).toEqual({ HAS_RUN: 2, FORKED_FROM: 1, SPAWNED_BY: 1 });
@@ -268,11 +349,15 @@ describe('the Bloom search phrases and scene actions (cypher/bloom)', () => {
     const run3 = await elementIdOf('Run', seed.runs[3]!);
     const c1 = await elementIdOf('ProviderThread', seed.c1);
     await same('bloom/scene-thread-lineage', 'bloom/thread-lineage', [root, run3], { threadId: seed.root });
-    await same('bloom/scene-provider-thread-coverage', 'bloom/provider-thread-coverage', [c1, root], { providerThreadId: seed.c1 });
+    await same('bloom/scene-provider-thread-coverage', 'bloom/provider-thread-coverage', [c1, root], {
+      providerThreadId: seed.c1,
+    });
     await same('bloom/scene-handoffs-covering-run', 'bloom/handoffs-covering-run', [run3, c1], { runId: seed.runs[3] });
     await same('bloom/scene-fork-tree', 'bloom/fork-tree', [root, run3], { threadId: seed.root });
     // Two selected threads: both lineages.
-    const both = await draw(t.driver, 'bloom/scene-thread-lineage', { nodes: [root, await elementIdOf('Thread', seed.demo)] });
+    const both = await draw(t.driver, 'bloom/scene-thread-lineage', {
+      nodes: [root, await elementIdOf('Thread', seed.demo)],
+    });
     expect(idsOf(both)).toEqual(expect.arrayContaining([seed.root, seed.demo, seed.c1]));
     // Nothing of the right label selected: nothing drawn.
     expect((await draw(t.driver, 'bloom/scene-thread-lineage', { nodes: [run3, c1] })).nodes.size).toBe(0);
@@ -288,16 +373,25 @@ function typed(value: unknown): unknown {
   if (neo4j.isInt(value)) return { INTEGER: value.toString() };
   if (typeof value === 'number') return { FLOAT: Object.is(value, -0) ? '-0' : String(value) };
   if (neo4j.isDateTime(value)) return { DATETIME: value.toString() };
-  if (neo4j.isDate(value) || neo4j.isLocalDateTime(value) || neo4j.isTime(value) || neo4j.isLocalTime(value) || neo4j.isDuration(value) || neo4j.isPoint(value)) {
+  if (
+    neo4j.isDate(value) ||
+    neo4j.isLocalDateTime(value) ||
+    neo4j.isTime(value) ||
+    neo4j.isLocalTime(value) ||
+    neo4j.isDuration(value) ||
+    neo4j.isPoint(value)
+  ) {
     return { [value.constructor.name]: value.toString() };
   }
   if (Array.isArray(value)) return value.map(typed);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, typed(inner)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, typed(inner)]));
   return value;
 }
 
 function keyOf(labels: string[], properties: Record<string, unknown>): string {
-  const id = properties.id ?? `${String(properties.threadId)}/${String(properties.runOrdinal)}/${String(properties.seq)}`;
+  const id =
+    properties.id ?? `${String(properties.threadId)}/${String(properties.runOrdinal)}/${String(properties.seq)}`;
   return `${[...labels].sort().join(':')} ${String(properties.tenant)}/${String(id)}`;
 }
 
@@ -309,8 +403,17 @@ interface GraphCopy {
 }
 
 /** Nodes (by key, with typed properties) and relationships (as "type from -> to props"), read with `where`. */
-async function readGraph(driver: Driver, database: string, where: string, params: Record<string, unknown>): Promise<GraphCopy> {
-  const nodes = await driver.executeQuery(`MATCH (n) WHERE ${where} RETURN elementId(n) AS elementId, labels(n) AS labels, properties(n) AS properties`, params, { database });
+async function readGraph(
+  driver: Driver,
+  database: string,
+  where: string,
+  params: Record<string, unknown>,
+): Promise<GraphCopy> {
+  const nodes = await driver.executeQuery(
+    `MATCH (n) WHERE ${where} RETURN elementId(n) AS elementId, labels(n) AS labels, properties(n) AS properties`,
+    params,
+    { database },
+  );
   const keys = new Map<string, string>();
   const copy: GraphCopy = { nodes: new Map(), relationships: [], labels: {}, types: {} };
   for (const record of nodes.records) {
@@ -330,7 +433,9 @@ async function readGraph(driver: Driver, database: string, where: string, params
   );
   for (const record of relationships.records) {
     const type = record.get('type') as string;
-    copy.relationships.push(`${type} ${keys.get(record.get('a'))} -> ${keys.get(record.get('b'))} ${JSON.stringify(typed(record.get('properties')))}`);
+    copy.relationships.push(
+      `${type} ${keys.get(record.get('a'))} -> ${keys.get(record.get('b'))} ${JSON.stringify(typed(record.get('properties')))}`,
+    );
     copy.types[type] = (copy.types[type] ?? 0) + 1;
   }
   copy.relationships.sort();
@@ -365,7 +470,13 @@ function withoutComments(script: string): string {
 
 function exportEnv(): NodeJS.ProcessEnv {
   const neo = inject('neo4j');
-  const env: NodeJS.ProcessEnv = { ...process.env, NEO4J_URI: neo.uri, NEO4J_USER: neo.user, NEO4J_DATABASE: neo.database, LOG_LEVEL: 'silent' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEO4J_URI: neo.uri,
+    NEO4J_USER: neo.user,
+    NEO4J_DATABASE: neo.database,
+    LOG_LEVEL: 'silent',
+  };
   if (neo.password === null) delete env.NEO4J_PASSWORD;
   else env.NEO4J_PASSWORD = neo.password;
   delete env.THREADLINE_API_KEYS;
@@ -373,7 +484,11 @@ function exportEnv(): NodeJS.ProcessEnv {
 }
 
 async function npmExport(args: string[], env = exportEnv()) {
-  return execFileAsync('npm', ['run', '--silent', 'export', '--', ...args], { cwd: projectRoot(), env, timeout: 120_000 });
+  return execFileAsync('npm', ['run', '--silent', 'export', '--', ...args], {
+    cwd: projectRoot(),
+    env,
+    timeout: 120_000,
+  });
 }
 
 describe('npm run export', () => {
@@ -408,7 +523,11 @@ describe('npm run export', () => {
       new neo4j.Point(4979, 1.5, 2, 3),
     ];
     for (const value of values) {
-      const { records } = await t.driver.executeQuery(`RETURN ${cypherLiteral(value)} AS literal, $value AS parameter`, { value }, { database: sourceDatabase });
+      const { records } = await t.driver.executeQuery(
+        `RETURN ${cypherLiteral(value)} AS literal, $value AS parameter`,
+        { value },
+        { database: sourceDatabase },
+      );
       expect(typed(records[0]!.get('literal')), cypherLiteral(value)).toEqual(typed(records[0]!.get('parameter')));
     }
   });
@@ -418,7 +537,15 @@ describe('npm run export', () => {
     expect(result.threadIds).toEqual([seed.root]);
     const source = await readGraph(t.driver, sourceDatabase, THREAD_LINEAGE_WHERE, { tenant, threadId: seed.root });
     // The root's own nodes: its switch transfers and the fork transfer out of it, not the fork's nodes.
-    expect(source.labels).toEqual({ Thread: 1, Run: 9, RunFact: 2, Checkpoint: 1, ProviderThread: 2, ContextHandoff: 2, ContextTransfer: 3 });
+    expect(source.labels).toEqual({
+      Thread: 1,
+      Run: 9,
+      RunFact: 2,
+      Checkpoint: 1,
+      ProviderThread: 2,
+      ContextHandoff: 2,
+      ContextTransfer: 3,
+    });
     expect(result.nodeCounts).toEqual(source.labels);
     expect(result.relationshipCounts).toEqual(source.types);
     expect(result.script).not.toMatch(/[^\x20-\x7e\n]/);
@@ -431,19 +558,45 @@ describe('npm run export', () => {
     expect(Object.fromEntries(copy.nodes)).toEqual(Object.fromEntries(source.nodes));
     // Spot checks of types that matter to Bloom's rules and to the service.
     const run1 = copy.nodes.get(keyOf(['Run'], { tenant, id: seed.runs[1] })) as Record<string, unknown>;
-    expect(run1).toMatchObject({ ordinal: { INTEGER: '1' }, userMessage: TRICKY, createdAt: { DATETIME: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
-    const { records } = await target.executeQuery('SHOW CONSTRAINTS YIELD name RETURN collect(name) AS names', {}, { database: 'neo4j' });
-    expect(records[0]!.get('names')).toEqual(expect.arrayContaining(['thread_tenant_id', 'run_id', 'provider_thread_id', 'context_handoff_id', 'context_transfer_id', 'checkpoint_id']));
+    expect(run1).toMatchObject({
+      ordinal: { INTEGER: '1' },
+      userMessage: TRICKY,
+      createdAt: { DATETIME: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    });
+    const { records } = await target.executeQuery(
+      'SHOW CONSTRAINTS YIELD name RETURN collect(name) AS names',
+      {},
+      { database: 'neo4j' },
+    );
+    expect(records[0]!.get('names')).toEqual(
+      expect.arrayContaining([
+        'thread_tenant_id',
+        'run_id',
+        'provider_thread_id',
+        'context_handoff_id',
+        'context_transfer_id',
+        'checkpoint_id',
+      ]),
+    );
 
     // Bloom's phrases read the copy as they read the source.
     const onCopy = await draw(target, 'bloom/thread-lineage', { tenant, threadId: seed.root }, 'neo4j');
     expect(idsOf(onCopy)).toEqual(idsOf(await draw(t.driver, 'bloom/thread-lineage', { tenant, threadId: seed.root })));
-    expect(typesOf(onCopy)).toEqual({ HAS_RUN: 9, USES: 11, HAS_PROVIDER_THREAD: 2, DELIVERED_TO: 2, DRAWN_FROM: 2, COVERS: 4 });
+    expect(typesOf(onCopy)).toEqual({
+      HAS_RUN: 9,
+      USES: 11,
+      HAS_PROVIDER_THREAD: 2,
+      DELIVERED_TO: 2,
+      DRAWN_FROM: 2,
+      COVERS: 4,
+    });
 
     // The same export through the command line, against the configured Neo4j.
     const out = join(work, 'thread.cypher');
     const { stderr } = await npmExport(['--thread', seed.root, '--tenant', tenant, '--out', out]);
-    expect(stderr).toContain(`Exported thread ${seed.root}: ${result.nodes} nodes, ${result.relationships} relationships`);
+    expect(stderr).toContain(
+      `Exported thread ${seed.root}: ${result.nodes} nodes, ${result.relationships} relationships`,
+    );
     expect(withoutComments(await readFile(out, 'utf8'))).toBe(withoutComments(result.script));
   }, 180_000);
 
@@ -466,12 +619,19 @@ describe('npm run export', () => {
     expect(idsOf(tree)).toEqual(sorted(seed.root, seed.runs[5]!, seed.fork, seed.forkRun, seed.subagent));
     const stale = await draw(target, 'bloom/stale-provider-threads', { tenant }, 'neo4j');
     expect(typesOf(stale)).toEqual({ HAS_PROVIDER_THREAD: 2 });
-    const forkCoverage = await draw(target, 'bloom/provider-thread-coverage', { tenant, providerThreadId: seed.lf }, 'neo4j');
+    const forkCoverage = await draw(
+      target,
+      'bloom/provider-thread-coverage',
+      { tenant, providerThreadId: seed.lf },
+      'neo4j',
+    );
     expect(typesOf(forkCoverage)).toEqual({ USES: 1, DELIVERED_TO: 2, COVERS: 2 });
   }, 180_000);
 
   it('refuses an unknown thread, and never starts a Neo4j of its own', async () => {
-    await expect(exportLineage(t.driver, { tenant, threadId: 'no-such-thread' }, { database: sourceDatabase })).rejects.toBeInstanceOf(ExportError);
+    await expect(
+      exportLineage(t.driver, { tenant, threadId: 'no-such-thread' }, { database: sourceDatabase }),
+    ).rejects.toBeInstanceOf(ExportError);
     // Without NEO4J_URI it reads only the local Neo4j a running `npm start` recorded in its data
     // directory; this one is empty.
     const env: NodeJS.ProcessEnv = { ...exportEnv(), THREADLINE_DATA_DIR: join(work, 'no-npm-start') };

@@ -16,12 +16,25 @@ const execFileAsync = promisify(execFile);
 const NO_URI = { uri: null, user: 'neo4j', password: null, database: 'neo4j' };
 
 /** `npm run <tool>` as a user runs it: no NEO4J_URI, the data directory given. */
-function npmRun(tool: string, args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function npmRun(
+  tool: string,
+  args: string[],
+  dataDir: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, THREADLINE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  for (const name of ['NEO4J_URI', 'NEO4J_USER', 'NEO4J_PASSWORD', 'NEO4J_DATABASE', 'THREADLINE_API_KEYS']) delete env[name];
-  return execFileAsync('npm', ['run', '--silent', tool, '--', ...args], { cwd: projectRoot(), env, timeout: 120_000 }).then(
+  for (const name of ['NEO4J_URI', 'NEO4J_USER', 'NEO4J_PASSWORD', 'NEO4J_DATABASE', 'THREADLINE_API_KEYS'])
+    delete env[name];
+  return execFileAsync('npm', ['run', '--silent', tool, '--', ...args], {
+    cwd: projectRoot(),
+    env,
+    timeout: 120_000,
+  }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 
@@ -39,10 +52,21 @@ describe('the local Neo4j of npm start, found by the tools', () => {
   }, 120_000);
 
   it('is recorded while it runs, read by npm run audit and query, and forgotten when it stops', async () => {
-    started = await chooseNeo4j(NO_URI, { start: 'store', dataDir, heap: '512m', pageCache: '64m', progress: () => undefined });
+    started = await chooseNeo4j(NO_URI, {
+      start: 'store',
+      dataDir,
+      heap: '512m',
+      pageCache: '64m',
+      progress: () => undefined,
+    });
     expect(started.source).toBe('local');
     const record = JSON.parse(await readFile(localNeo4jRecordFile(dataDir), 'utf8')) as LocalNeo4jRecord;
-    expect(record).toMatchObject({ uri: started.connection.uri, pid: started.local!.pid, storeDir: join(dataDir, 'neo4j'), auth: false });
+    expect(record).toMatchObject({
+      uri: started.connection.uri,
+      pid: started.local!.pid,
+      storeDir: join(dataDir, 'neo4j'),
+      auth: false,
+    });
     expect(Date.parse(record.startedAt)).not.toBeNaN();
 
     const audit = await npmRun('audit', [], dataDir);
@@ -58,14 +82,23 @@ describe('the local Neo4j of npm start, found by the tools', () => {
     expect(existsSync(localNeo4jRecordFile(dataDir))).toBe(false);
     const after = await npmRun('query', ['coverage-gaps'], dataDir);
     expect(after.code).toBe(1);
-    expect(after.stderr).toContain('npm run query needs a running Neo4j: NEO4J_URI is not set, and no local Neo4j of `npm start` runs');
+    expect(after.stderr).toContain(
+      'npm run query needs a running Neo4j: NEO4J_URI is not set, and no local Neo4j of `npm start` runs',
+    );
     expect(after.stderr).toContain('`npm start`');
   }, 240_000);
 
   it('is not used when the process it names has died', async () => {
     const gone = spawn(process.execPath, ['-e', '']);
     await once(gone, 'exit');
-    await writeLocalNeo4jRecord(dataDir, { uri: 'bolt://127.0.0.1:1', pid: gone.pid!, startedAt: '2026-01-01T00:00:00.000Z', storeDir: join(dataDir, 'neo4j'), version: 'x', auth: false });
+    await writeLocalNeo4jRecord(dataDir, {
+      uri: 'bolt://127.0.0.1:1',
+      pid: gone.pid!,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      storeDir: join(dataDir, 'neo4j'),
+      version: 'x',
+      auth: false,
+    });
     const audit = await npmRun('audit', [], dataDir);
     expect(audit.code).toBe(2);
     expect(audit.stderr).toContain(`no longer runs`);
@@ -76,9 +109,21 @@ describe('the local Neo4j of npm start, found by the tools', () => {
   }, 120_000);
 
   it('asks for the password when npm start was given one', async () => {
-    await writeLocalNeo4jRecord(dataDir, { uri: 'bolt://127.0.0.1:1', pid: process.pid, startedAt: new Date().toISOString(), storeDir: join(dataDir, 'neo4j'), version: 'x', auth: true });
-    await expect(chooseNeo4j(NO_URI, { start: 'none', dataDir, tool: 'npm run query' })).rejects.toThrow(/set NEO4J_PASSWORD/);
-    const found = await chooseNeo4j({ ...NO_URI, password: 'secret' }, { start: 'none', dataDir, tool: 'npm run query' });
+    await writeLocalNeo4jRecord(dataDir, {
+      uri: 'bolt://127.0.0.1:1',
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      storeDir: join(dataDir, 'neo4j'),
+      version: 'x',
+      auth: true,
+    });
+    await expect(chooseNeo4j(NO_URI, { start: 'none', dataDir, tool: 'npm run query' })).rejects.toThrow(
+      /set NEO4J_PASSWORD/,
+    );
+    const found = await chooseNeo4j(
+      { ...NO_URI, password: 'secret' },
+      { start: 'none', dataDir, tool: 'npm run query' },
+    );
     expect(found).toMatchObject({ source: 'running', connection: { uri: 'bolt://127.0.0.1:1', password: 'secret' } });
   });
 });

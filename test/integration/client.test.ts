@@ -28,7 +28,8 @@ afterAll(async () => {
 });
 
 async function newThread(): Promise<string> {
-  return (await client.request(CreateThreadDocument, { input: { id: uniqueId('client'), title: 'Typed client' } })).createThread.id;
+  return (await client.request(CreateThreadDocument, { input: { id: uniqueId('client'), title: 'Typed client' } }))
+    .createThread.id;
 }
 
 /**
@@ -39,13 +40,19 @@ function faithfulAgent(calls: AgentCall[], provider: string) {
   return (call: AgentCall) => {
     calls.push(call);
     const resume = call.dispatch.providerThreadAction === 'RESUME' || call.dispatch.providerThreadAction === 'REUSE';
-    const nativeThreadRef = resume && call.dispatch.nativeThreadRef ? call.dispatch.nativeThreadRef : uniqueId(`${provider}-native`);
+    const nativeThreadRef =
+      resume && call.dispatch.nativeThreadRef ? call.dispatch.nativeThreadRef : uniqueId(`${provider}-native`);
     return { nativeThreadRef, assistantMessage: `answered ${call.dispatch.userMessage}` };
   };
 }
 
 async function runStatus(id: string) {
-  return (await t.ok<{ run: { status: string; error: string | null; assistantMessage: string | null } }>(`query($id: ID!) { run(id: $id) { status error assistantMessage } }`, { id })).run;
+  return (
+    await t.ok<{ run: { status: string; error: string | null; assistantMessage: string | null } }>(
+      `query($id: ID!) { run(id: $id) { status error assistantMessage } }`,
+      { id },
+    )
+  ).run;
 }
 
 describe('createThreadlineClient', () => {
@@ -55,7 +62,11 @@ describe('createThreadlineClient', () => {
       const other = createThreadlineClient({ url });
       expect(other.endpoint).toBe(t.service.url);
       const threadId = uniqueId('client-url');
-      expect((await other.request(CreateThreadDocument, { input: { id: threadId } })).createThread).toEqual({ id: threadId, title: null, headOrdinal: 0 });
+      expect((await other.request(CreateThreadDocument, { input: { id: threadId } })).createThread).toEqual({
+        id: threadId,
+        title: null,
+        headOrdinal: 0,
+      });
     }
   });
 
@@ -73,7 +84,9 @@ describe('createThreadlineClient', () => {
 
   it('says BAD_RESPONSE when what answers is not a GraphQL service', async () => {
     const elsewhere = createThreadlineClient({ url: `${new URL(t.service.url).origin}/lineage` });
-    const error = (await elsewhere.request(CreateThreadDocument, { input: {} }).catch((caught: unknown) => caught)) as ThreadlineClientError;
+    const error = (await elsewhere
+      .request(CreateThreadDocument, { input: {} })
+      .catch((caught: unknown) => caught)) as ThreadlineClientError;
     expect(error).toBeInstanceOf(ThreadlineClientError);
     expect(error.code).toBe('BAD_RESPONSE');
     expect(error.status).toBe(404);
@@ -93,7 +106,10 @@ describe('createThreadlineClient', () => {
         .request(CreateThreadDocument, { input: {} })
         .catch((caught: unknown) => caught);
       expect((wrong as ThreadlineClientError).code).toBe('UNAUTHENTICATED');
-      const created = await createThreadlineClient({ url: secured.service.url, apiKey: key }).request(CreateThreadDocument, { input: { title: 'with a key' } });
+      const created = await createThreadlineClient({ url: secured.service.url, apiKey: key }).request(
+        CreateThreadDocument,
+        { input: { title: 'with a key' } },
+      );
       expect(created.createThread.title).toBe('with a key');
     } finally {
       await secured.close();
@@ -107,9 +123,14 @@ describe('createThreadlineClient', () => {
       return fetch(input, init);
     };
     const threadId = uniqueId('client-fetch');
-    await createThreadlineClient({ url: t.service.url, fetch: counting }).request(CreateThreadDocument, { input: { id: threadId } });
+    await createThreadlineClient({ url: t.service.url, fetch: counting }).request(CreateThreadDocument, {
+      input: { id: threadId },
+    });
     expect(seen).toHaveLength(1);
-    expect(JSON.parse(seen[0]!)).toMatchObject({ query: expect.stringContaining('mutation CreateThread'), variables: { input: { id: threadId } } });
+    expect(JSON.parse(seen[0]!)).toMatchObject({
+      query: expect.stringContaining('mutation CreateThread'),
+      variables: { input: { id: threadId } },
+    });
   });
 });
 
@@ -117,49 +138,99 @@ describe('runTurn', () => {
   it('plays turns on one provider, then a switch that carries a handoff, binding and completing each', async () => {
     const threadId = await newThread();
     const calls: AgentCall[] = [];
-    const first = await runTurn(client, { threadId, provider: 'codex', userMessage: 'Add a parser.' }, faithfulAgent(calls, 'codex'));
+    const first = await runTurn(
+      client,
+      { threadId, provider: 'codex', userMessage: 'Add a parser.' },
+      faithfulAgent(calls, 'codex'),
+    );
     expect(first.served).toBe(first.started);
     expect(first.resumedBlank).toBe(false);
     expect(first.run).toEqual({ id: first.started.run.id, ordinal: 1, status: 'COMPLETED' });
-    expect(calls[0]!.dispatch).toMatchObject({ providerThreadAction: 'CREATE', nativeThreadRef: null, context: null, userMessage: 'Add a parser.' });
+    expect(calls[0]!.dispatch).toMatchObject({
+      providerThreadAction: 'CREATE',
+      nativeThreadRef: null,
+      context: null,
+      userMessage: 'Add a parser.',
+    });
     expect(calls[0]!.replaced).toBeNull();
 
-    const second = await runTurn(client, { threadId, provider: 'codex', userMessage: 'Test it.' }, faithfulAgent(calls, 'codex'));
+    const second = await runTurn(
+      client,
+      { threadId, provider: 'codex', userMessage: 'Test it.' },
+      faithfulAgent(calls, 'codex'),
+    );
     expect(second.started.plan.decision).toBe('NO_HANDOFF');
-    expect(calls[1]!.dispatch).toMatchObject({ providerThreadAction: 'REUSE', nativeThreadRef: first.reply.nativeThreadRef });
+    expect(calls[1]!.dispatch).toMatchObject({
+      providerThreadAction: 'REUSE',
+      nativeThreadRef: first.reply.nativeThreadRef,
+    });
     expect(second.started.providerThread.id).toBe(first.started.providerThread.id);
 
-    const switched = await runTurn(client, { threadId, provider: 'claude', userMessage: 'Review it.' }, faithfulAgent(calls, 'claude'));
-    expect(switched.started.plan).toMatchObject({ decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', handoffStrategy: 'FULL_THREAD_SUMMARY', coveredRunOrdinals: { from: 1, to: 2 } });
-    expect(switched.started.handoff).toMatchObject({ strategy: 'FULL_THREAD_SUMMARY', status: 'READY', toProviderThreadId: switched.started.providerThread.id });
+    const switched = await runTurn(
+      client,
+      { threadId, provider: 'claude', userMessage: 'Review it.' },
+      faithfulAgent(calls, 'claude'),
+    );
+    expect(switched.started.plan).toMatchObject({
+      decision: 'FULL_HANDOFF_NEW',
+      providerThreadAction: 'CREATE',
+      handoffStrategy: 'FULL_THREAD_SUMMARY',
+      coveredRunOrdinals: { from: 1, to: 2 },
+    });
+    expect(switched.started.handoff).toMatchObject({
+      strategy: 'FULL_THREAD_SUMMARY',
+      status: 'READY',
+      toProviderThreadId: switched.started.providerThread.id,
+    });
     expect(calls[2]!.dispatch.context).toContain('Add a parser.');
     expect(calls[2]!.dispatch.delivery).not.toBeNull();
     expect(switched.run.status).toBe('COMPLETED');
-    expect(await runStatus(switched.run.id)).toEqual({ status: 'COMPLETED', error: null, assistantMessage: 'answered Review it.' });
+    expect(await runStatus(switched.run.id)).toEqual({
+      status: 'COMPLETED',
+      error: null,
+      assistantMessage: 'answered Review it.',
+    });
   });
 
   it('re-dispatches a resumed blank with the re-planned full summary, and the blank session is fenced off', async () => {
     const threadId = await newThread();
-    for (const [provider, userMessage] of [['codex', 'Write the exporter.'], ['claude', 'Review the exporter.']] as const) {
+    for (const [provider, userMessage] of [
+      ['codex', 'Write the exporter.'],
+      ['claude', 'Review the exporter.'],
+    ] as const) {
       await runTurn(client, { threadId, provider, userMessage }, faithfulAgent([], provider));
     }
     const calls: AgentCall[] = [];
     let lateCompletion: unknown = null;
-    const turn = await runTurn(client, { threadId, provider: 'codex', userMessage: 'Apply the review.' }, async (call) => {
-      calls.push(call);
-      if (!call.replaced) return { nativeThreadRef: uniqueId('codex-blank'), assistantMessage: 'answered without context' };
-      // The blank session finishes late, echoing its replaced dispatch's token.
-      lateCompletion = await client
-        .request(CompleteRunDocument, { input: { runId: call.run.id, fencingToken: call.replaced.dispatch.fencingToken, assistantMessage: 'late' } })
-        .catch((caught: unknown) => caught);
-      return { nativeThreadRef: uniqueId('codex-fresh'), assistantMessage: 'answered with the full summary' };
-    });
+    const turn = await runTurn(
+      client,
+      { threadId, provider: 'codex', userMessage: 'Apply the review.' },
+      async (call) => {
+        calls.push(call);
+        if (!call.replaced)
+          return { nativeThreadRef: uniqueId('codex-blank'), assistantMessage: 'answered without context' };
+        // The blank session finishes late, echoing its replaced dispatch's token.
+        lateCompletion = await client
+          .request(CompleteRunDocument, {
+            input: { runId: call.run.id, fencingToken: call.replaced.dispatch.fencingToken, assistantMessage: 'late' },
+          })
+          .catch((caught: unknown) => caught);
+        return { nativeThreadRef: uniqueId('codex-fresh'), assistantMessage: 'answered with the full summary' };
+      },
+    );
 
     expect(calls).toHaveLength(2);
     expect(calls[0]!.dispatch.providerThreadAction).toBe('RESUME');
     expect(calls[0]!.plan.decision).toBe('DELTA_HANDOFF');
-    expect(calls[1]!.replaced).toMatchObject({ dispatch: { fencingToken: calls[0]!.dispatch.fencingToken }, providerThread: { id: calls[0]!.providerThread.id, status: 'RESUME_FAILED' } });
-    expect(calls[1]!.plan).toMatchObject({ decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', stalenessSignals: ['RESUME_FAILED'] });
+    expect(calls[1]!.replaced).toMatchObject({
+      dispatch: { fencingToken: calls[0]!.dispatch.fencingToken },
+      providerThread: { id: calls[0]!.providerThread.id, status: 'RESUME_FAILED' },
+    });
+    expect(calls[1]!.plan).toMatchObject({
+      decision: 'FULL_HANDOFF_NEW',
+      providerThreadAction: 'CREATE',
+      stalenessSignals: ['RESUME_FAILED'],
+    });
     expect(calls[1]!.dispatch.context).toContain('Write the exporter.');
     expect(calls[1]!.dispatch.fencingToken).not.toBe(calls[0]!.dispatch.fencingToken);
 
@@ -169,7 +240,10 @@ describe('runTurn', () => {
     expect(turn.resumedBlank).toBe(true);
     expect(turn.served.providerThread.id).not.toBe(turn.started.providerThread.id);
     expect(turn.run).toEqual({ id: turn.started.run.id, ordinal: 3, status: 'COMPLETED' });
-    expect(await runStatus(turn.run.id)).toMatchObject({ status: 'COMPLETED', assistantMessage: 'answered with the full summary' });
+    expect(await runStatus(turn.run.id)).toMatchObject({
+      status: 'COMPLETED',
+      assistantMessage: 'answered with the full summary',
+    });
   });
 
   it('fails the run, fenced by its dispatch, when the agent throws, and rethrows the agent error', async () => {
@@ -186,7 +260,11 @@ describe('runTurn', () => {
 
     // The thread goes on, on the same provider thread, which no session was bound to: the provider creates one.
     const calls: AgentCall[] = [];
-    const next = await runTurn(client, { threadId, provider: 'codex', userMessage: 'Try again.' }, faithfulAgent(calls, 'codex'));
+    const next = await runTurn(
+      client,
+      { threadId, provider: 'codex', userMessage: 'Try again.' },
+      faithfulAgent(calls, 'codex'),
+    );
     expect(calls[0]!.dispatch).toMatchObject({ providerThreadAction: 'REUSE', nativeThreadRef: null });
     expect(next.run).toMatchObject({ ordinal: 2, status: 'COMPLETED' });
     expect(next.started.providerThread.id).toBe(providerThreadId);
@@ -194,10 +272,14 @@ describe('runTurn', () => {
 
   it('surfaces a refusal of startRun as a typed error, before the agent is called', async () => {
     let called = false;
-    const error = await runTurn(client, { threadId: uniqueId('missing'), provider: 'codex', userMessage: 'Hello.' }, () => {
-      called = true;
-      return { nativeThreadRef: 'never' };
-    }).catch((caught: unknown) => caught);
+    const error = await runTurn(
+      client,
+      { threadId: uniqueId('missing'), provider: 'codex', userMessage: 'Hello.' },
+      () => {
+        called = true;
+        return { nativeThreadRef: 'never' };
+      },
+    ).catch((caught: unknown) => caught);
     expect((error as ThreadlineClientError).code).toBe('NOT_FOUND');
     expect(called).toBe(false);
   });
@@ -215,8 +297,14 @@ describe('the orchestrator example of docs/client.md', () => {
 
   it('runs against the service: three turns across two providers', async () => {
     const output = await new Promise<string>((resolve, reject) => {
-      execFile('npx', ['tsx', 'client/examples/orchestrator.ts'], { cwd: projectRoot(), env: { ...process.env, THREADLINE_URL: new URL(t.service.url).origin, THREADLINE_TOKEN: '' } }, (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+      execFile(
+        'npx',
+        ['tsx', 'client/examples/orchestrator.ts'],
+        {
+          cwd: projectRoot(),
+          env: { ...process.env, THREADLINE_URL: new URL(t.service.url).origin, THREADLINE_TOKEN: '' },
+        },
+        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
       );
     });
     const lines = output.trim().split('\n');

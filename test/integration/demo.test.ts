@@ -20,7 +20,10 @@ describe('npm run demo', () => {
     const result = await main({ url: t.service.url, log: (line) => lines.push(line), prefix });
     const output = lines.join('\n');
 
-    const decisions = lines.map((line) => DECISION_LINE.exec(line)).filter((match) => match !== null).map((match) => `${match[1]} ${match[2]} ${match[3]} ${match[4]}${match[5] ? ` [${match[5]}]` : ''}`);
+    const decisions = lines
+      .map((line) => DECISION_LINE.exec(line))
+      .filter((match) => match !== null)
+      .map((match) => `${match[1]} ${match[2]} ${match[3]} ${match[4]}${match[5] ? ` [${match[5]}]` : ''}`);
     expect(decisions).toEqual([
       // 1. the design example
       '1 codex NO_HANDOFF CREATE',
@@ -73,8 +76,12 @@ describe('npm run demo', () => {
     expect(output).toContain('- A clean context was requested.');
 
     // The rollback: what was rolled back, which provider thread rolls back natively and which diverges.
-    expect(output).toContain('rollbackThread to 3: head 3, runs 4, 5, 6 rolled back, 2 handoff(s) withdrawn (1-3, 4-5)');
-    expect(output).toMatch(/ {4}codex pt_\S+: ROLLED_BACK \(drop 1 native turn\(s\) of codex-native-\w+, back to run 3\)/);
+    expect(output).toContain(
+      'rollbackThread to 3: head 3, runs 4, 5, 6 rolled back, 2 handoff(s) withdrawn (1-3, 4-5)',
+    );
+    expect(output).toMatch(
+      / {4}codex pt_\S+: ROLLED_BACK \(drop 1 native turn\(s\) of codex-native-\w+, back to run 3\)/,
+    );
     expect(output).toMatch(/ {4}confirmProviderRollback pt_\S+: IDLE/);
     expect(output).toMatch(/ {4}claude pt_\S+: DIVERGENT/);
 
@@ -96,10 +103,37 @@ describe('npm run demo', () => {
     for (const url of urls) expect((await fetch(url)).status).toBe(200);
 
     // And the graph says what was printed.
-    const rollback = (await t.ok(`query($id: ID!) { thread(id: $id) { headOrdinal providerThreads { provider status } runs { edges { node { ordinal status } } } } }`, { id: result.threads.rollback })).thread;
-    expect(rollback.providerThreads).toEqual([{ provider: 'codex', status: 'IDLE' }, { provider: 'claude', status: 'DIVERGENT' }, { provider: 'claude', status: 'IDLE' }]);
-    expect(rollback.runs.edges.map((edge: any) => edge.node.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED', 'ROLLED_BACK', 'ROLLED_BACK', 'ROLLED_BACK', 'COMPLETED', 'COMPLETED']);
-    const staleness = (await t.ok(`query($id: ID!) { thread(id: $id) { providerThreads { provider status } } }`, { id: result.threads.staleness })).thread;
-    expect(staleness.providerThreads.map((pt: any) => `${pt.provider} ${pt.status}`)).toEqual(['codex STALE', 'claude IDLE', 'codex STALE', 'codex IDLE']);
+    const rollback = (
+      await t.ok(
+        `query($id: ID!) { thread(id: $id) { headOrdinal providerThreads { provider status } runs { edges { node { ordinal status } } } } }`,
+        { id: result.threads.rollback },
+      )
+    ).thread;
+    expect(rollback.providerThreads).toEqual([
+      { provider: 'codex', status: 'IDLE' },
+      { provider: 'claude', status: 'DIVERGENT' },
+      { provider: 'claude', status: 'IDLE' },
+    ]);
+    expect(rollback.runs.edges.map((edge: any) => edge.node.status)).toEqual([
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+      'ROLLED_BACK',
+      'ROLLED_BACK',
+      'ROLLED_BACK',
+      'COMPLETED',
+      'COMPLETED',
+    ]);
+    const staleness = (
+      await t.ok(`query($id: ID!) { thread(id: $id) { providerThreads { provider status } } }`, {
+        id: result.threads.staleness,
+      })
+    ).thread;
+    expect(staleness.providerThreads.map((pt: any) => `${pt.provider} ${pt.status}`)).toEqual([
+      'codex STALE',
+      'claude IDLE',
+      'codex STALE',
+      'codex IDLE',
+    ]);
   }, 300_000);
 });

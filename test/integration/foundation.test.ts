@@ -14,7 +14,11 @@ afterAll(async () => {
 
 describe('the foundation', () => {
   it('talks to a real Neo4j over Bolt', async () => {
-    const { records } = await t.driver.executeQuery('CALL dbms.components() YIELD name, versions, edition RETURN name, versions[0] AS version, edition', {}, { database: inject('neo4j').database });
+    const { records } = await t.driver.executeQuery(
+      'CALL dbms.components() YIELD name, versions, edition RETURN name, versions[0] AS version, edition',
+      {},
+      { database: inject('neo4j').database },
+    );
     expect(records[0]!.get('name')).toBe('Neo4j Kernel');
     expect(records[0]!.get('version')).toMatch(/^5\.26\./);
     if (inject('neo4j').source === 'local') expect(records[0]!.get('version')).toBe(NEO4J_VERSION);
@@ -29,22 +33,38 @@ describe('the foundation', () => {
   });
 
   it('has applied every schema migration and recorded it', async () => {
-    const { records } = await t.driver.executeQuery('MATCH (m:SchemaMigration) RETURN m.name AS name ORDER BY name', {}, { database: inject('neo4j').database });
-    expect(records.map((record) => record.get('name'))).toEqual(expect.arrayContaining(['schema/001_constraints', 'schema/002_indexes']));
-    const constraints = await t.driver.executeQuery('SHOW CONSTRAINTS YIELD name RETURN collect(name) AS names', {}, { database: inject('neo4j').database });
+    const { records } = await t.driver.executeQuery(
+      'MATCH (m:SchemaMigration) RETURN m.name AS name ORDER BY name',
+      {},
+      { database: inject('neo4j').database },
+    );
+    expect(records.map((record) => record.get('name'))).toEqual(
+      expect.arrayContaining(['schema/001_constraints', 'schema/002_indexes']),
+    );
+    const constraints = await t.driver.executeQuery(
+      'SHOW CONSTRAINTS YIELD name RETURN collect(name) AS names',
+      {},
+      { database: inject('neo4j').database },
+    );
     expect(constraints.records[0]!.get('names')).toContain('run_thread_ordinal');
   });
 
   // A broken query fails CI, not a user: every statement the service can run is compiled by the real planner.
-  it.each(queryNames().filter((name) => !name.startsWith('schema/')))('cypher/%s.cypher compiles (EXPLAIN)', async (name) => {
-    const { cypher } = await import('../../src/graph/queries.js');
-    await expect(t.driver.executeQuery(`EXPLAIN ${cypher(name)}`, {}, { database: inject('neo4j').database })).resolves.toBeDefined();
-  });
+  it.each(queryNames().filter((name) => !name.startsWith('schema/')))(
+    'cypher/%s.cypher compiles (EXPLAIN)',
+    async (name) => {
+      const { cypher } = await import('../../src/graph/queries.js');
+      await expect(
+        t.driver.executeQuery(`EXPLAIN ${cypher(name)}`, {}, { database: inject('neo4j').database }),
+      ).resolves.toBeDefined();
+    },
+  );
 
   // Query shape: what the service runs per request starts from an index, never from a scan of a label.
   const SCANNING_ALLOWED = new Set(['admin/ping', 'admin/server-version', 'migrations/applied', 'migrations/record']);
   // An audit reads every node of a kind on purpose: it is an operator's check, not a request path.
-  const servesRequests = (name: string) => !name.startsWith('schema/') && !name.startsWith('audit/') && !SCANNING_ALLOWED.has(name);
+  const servesRequests = (name: string) =>
+    !name.startsWith('schema/') && !name.startsWith('audit/') && !SCANNING_ALLOWED.has(name);
   it.each(queryNames().filter(servesRequests))('cypher/%s.cypher uses indexes, not scans', async (name) => {
     expect((await planOperators(name)).filter((operator) => /NodeByLabelScan|AllNodesScan/.test(operator))).toEqual([]);
   });
@@ -52,7 +72,14 @@ describe('the foundation', () => {
   // Reads whose cost must not follow the thread's length take the newest or next rows of a long
   // range: the index must serve their order, so that LIMIT stops the read. A Sort or Top means
   // Neo4j reads the whole range first (docs/benchmarks.md); a PartialTop only orders ties.
-  const READ_IN_INDEX_ORDER = ['planner/snapshot', 'summaries/input', 'threads/latest-checkpoint', 'runs/page', 'threads/page', 'lineage/source-point'];
+  const READ_IN_INDEX_ORDER = [
+    'planner/snapshot',
+    'summaries/input',
+    'threads/latest-checkpoint',
+    'runs/page',
+    'threads/page',
+    'lineage/source-point',
+  ];
   it.each(READ_IN_INDEX_ORDER)('cypher/%s.cypher reads in index order, without sorting', async (name) => {
     expect((await planOperators(name)).filter((operator) => /^(Sort|Top)@/.test(operator))).toEqual([]);
   });
@@ -60,7 +87,9 @@ describe('the foundation', () => {
   // The matrix sorts a few rows (each segment's page, the provider threads), never a segment's runs.
   it("cypher/analytics/coverage-matrix.cypher stops each segment's run read at the page's limit", async () => {
     const operators = await planOperators('analytics/coverage-matrix');
-    const seek = operators.findIndex((operator) => /^NodeUniqueIndexSeek@.*run:Run\(tenant, threadId, ordinal\)/.test(operator));
+    const seek = operators.findIndex((operator) =>
+      /^NodeUniqueIndexSeek@.*run:Run\(tenant, threadId, ordinal\)/.test(operator),
+    );
     expect(seek).toBeGreaterThan(0);
     const nearestOrdering = operators.slice(0, seek).findLast((operator) => /^(Limit|Top|Sort)@/.test(operator));
     expect(nearestOrdering).toMatch(/^Limit@/);
@@ -68,7 +97,9 @@ describe('the foundation', () => {
 
   it('cypher/analytics/coverage-matrix.cypher reads its columns in seq order and stops at the page', async () => {
     const operators = await planOperators('analytics/coverage-matrix');
-    const seek = operators.findIndex((operator) => /^NodeIndexSeek(ByRange)?@.*providerThread:ProviderThread\(tenant, threadId, seq\)/.test(operator));
+    const seek = operators.findIndex((operator) =>
+      /^NodeIndexSeek(ByRange)?@.*providerThread:ProviderThread\(tenant, threadId, seq\)/.test(operator),
+    );
     expect(seek).toBeGreaterThan(0);
     expect(operators.slice(0, seek).findLast((operator) => /^(Limit|Top|Sort)@/.test(operator))).toMatch(/^Limit@/);
   });
@@ -76,7 +107,11 @@ describe('the foundation', () => {
 
 async function planOperators(name: string): Promise<string[]> {
   const { cypher } = await import('../../src/graph/queries.js');
-  const { summary } = await t.driver.executeQuery(`EXPLAIN ${cypher(name)}`, {}, { database: inject('neo4j').database });
+  const { summary } = await t.driver.executeQuery(
+    `EXPLAIN ${cypher(name)}`,
+    {},
+    { database: inject('neo4j').database },
+  );
   const operators: string[] = [];
   const walk = (plan: { operatorType: string; arguments: { Details?: string }; children: unknown[] } | false) => {
     if (!plan) return;

@@ -40,7 +40,11 @@ const gql = (query: string, variables?: Record<string, unknown>) => t.gql(query,
 const ok = (query: string, variables?: Record<string, unknown>) => t.ok(query, variables, main.key);
 
 async function npmImport(args: string[], token = main.key): Promise<ImportSummary> {
-  const { stdout } = await execFileAsync('npm', ['run', '--silent', 'import', '--', '--json', '--token', token, ...args], { cwd: projectRoot(), timeout: 120_000 });
+  const { stdout } = await execFileAsync(
+    'npm',
+    ['run', '--silent', 'import', '--', '--json', '--token', token, ...args],
+    { cwd: projectRoot(), timeout: 120_000 },
+  );
   return JSON.parse(stdout) as ImportSummary;
 }
 
@@ -67,16 +71,78 @@ const IMPORT_RUNS = `mutation($input: ImportRunsInput!) { importRuns(input: $inp
 
 /** A Codex turn as its rollout records it, from the user's message to the turn's end. */
 function codexTurn(userMessage: string, second = 0): string[] {
-  const at = (offset: number) => `2026-03-02T10:${String(second).padStart(2, '0')}:${String(offset).padStart(2, '0')}.000Z`;
+  const at = (offset: number) =>
+    `2026-03-02T10:${String(second).padStart(2, '0')}:${String(offset).padStart(2, '0')}.000Z`;
   return [
-    { timestamp: at(0), type: 'turn_context', payload: { turn_id: 'turn-7', cwd: '/home/dev/shop', model: 'gpt-5-codex' } },
+    {
+      timestamp: at(0),
+      type: 'turn_context',
+      payload: { turn_id: 'turn-7', cwd: '/home/dev/shop', model: 'gpt-5-codex' },
+    },
     { timestamp: at(1), type: 'event_msg', payload: { type: 'user_message', message: userMessage, images: [] } },
-    { timestamp: at(3), type: 'response_item', payload: { type: 'custom_tool_call', status: 'completed', call_id: 'call_c1', name: 'apply_patch', input: '*** Begin Patch\n*** Add File: src/coupon.ts\n+export const coupon = (code: string) => code.trim();\n*** End Patch' } },
-    { timestamp: at(4), type: 'event_msg', payload: { type: 'patch_apply_end', call_id: 'call_c1', stdout: 'Success. Updated the following files:\nA src/coupon.ts\n', stderr: '', success: true, changes: { '/home/dev/shop/src/coupon.ts': { type: 'add', content: 'export const coupon = (code: string) => code.trim();\n' } } } },
-    { timestamp: at(5), type: 'response_item', payload: { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', 'npm test'], workdir: '/home/dev/shop' }), call_id: 'call_t1' } },
-    { timestamp: at(8), type: 'response_item', payload: { type: 'function_call_output', call_id: 'call_t1', output: 'Exit code: 0\nWall time: 2.4 seconds\nOutput:\n> shop@1.0.0 test\n> vitest run\n\n      Tests  5 passed (5)\n' } },
-    { timestamp: at(9), type: 'event_msg', payload: { type: 'agent_message', message: 'Coupons are applied before the discount cap.' } },
-    { timestamp: at(9), type: 'event_msg', payload: { type: 'task_complete', turn_id: 'turn-7', last_agent_message: 'Coupons are applied before the discount cap.' } },
+    {
+      timestamp: at(3),
+      type: 'response_item',
+      payload: {
+        type: 'custom_tool_call',
+        status: 'completed',
+        call_id: 'call_c1',
+        name: 'apply_patch',
+        input:
+          '*** Begin Patch\n*** Add File: src/coupon.ts\n+export const coupon = (code: string) => code.trim();\n*** End Patch',
+      },
+    },
+    {
+      timestamp: at(4),
+      type: 'event_msg',
+      payload: {
+        type: 'patch_apply_end',
+        call_id: 'call_c1',
+        stdout: 'Success. Updated the following files:\nA src/coupon.ts\n',
+        stderr: '',
+        success: true,
+        changes: {
+          '/home/dev/shop/src/coupon.ts': {
+            type: 'add',
+            content: 'export const coupon = (code: string) => code.trim();\n',
+          },
+        },
+      },
+    },
+    {
+      timestamp: at(5),
+      type: 'response_item',
+      payload: {
+        type: 'function_call',
+        name: 'shell',
+        arguments: JSON.stringify({ command: ['bash', '-lc', 'npm test'], workdir: '/home/dev/shop' }),
+        call_id: 'call_t1',
+      },
+    },
+    {
+      timestamp: at(8),
+      type: 'response_item',
+      payload: {
+        type: 'function_call_output',
+        call_id: 'call_t1',
+        output:
+          'Exit code: 0\nWall time: 2.4 seconds\nOutput:\n> shop@1.0.0 test\n> vitest run\n\n      Tests  5 passed (5)\n',
+      },
+    },
+    {
+      timestamp: at(9),
+      type: 'event_msg',
+      payload: { type: 'agent_message', message: 'Coupons are applied before the discount cap.' },
+    },
+    {
+      timestamp: at(9),
+      type: 'event_msg',
+      payload: {
+        type: 'task_complete',
+        turn_id: 'turn-7',
+        last_agent_message: 'Coupons are applied before the discount cap.',
+      },
+    },
   ].map((record) => JSON.stringify(record));
 }
 
@@ -111,12 +177,33 @@ describe('npm run import', () => {
     expect(thread.headOrdinal).toBe(6);
     const [codex, claude] = first.providerThreads;
     expect(thread.providerThreads).toEqual([
-      { id: codex!.id, provider: 'codex', nativeThreadRef: CODEX_SESSION, status: 'IDLE', coverage: { nativeRanges: [{ from: 1, to: 3 }] } },
-      { id: claude!.id, provider: 'claude', nativeThreadRef: CLAUDE_SESSION, status: 'IDLE', coverage: { nativeRanges: [{ from: 4, to: 6 }] } },
+      {
+        id: codex!.id,
+        provider: 'codex',
+        nativeThreadRef: CODEX_SESSION,
+        status: 'IDLE',
+        coverage: { nativeRanges: [{ from: 1, to: 3 }] },
+      },
+      {
+        id: claude!.id,
+        provider: 'claude',
+        nativeThreadRef: CLAUDE_SESSION,
+        status: 'IDLE',
+        coverage: { nativeRanges: [{ from: 4, to: 6 }] },
+      },
     ]);
 
     const runs = thread.runs;
-    expect(runs.map((run: any) => [run.ordinal, run.provider, run.status, run.providerThread.nativeThreadRef, run.createdAt, run.completedAt])).toEqual([
+    expect(
+      runs.map((run: any) => [
+        run.ordinal,
+        run.provider,
+        run.status,
+        run.providerThread.nativeThreadRef,
+        run.createdAt,
+        run.completedAt,
+      ]),
+    ).toEqual([
       [1, 'codex', 'COMPLETED', CODEX_SESSION, '2025-06-02T09:15:01.200Z', '2025-06-02T09:15:22.200Z'],
       [2, 'codex', 'INTERRUPTED', CODEX_SESSION, '2025-06-02T09:17:00.200Z', '2025-06-02T09:17:05.000Z'],
       [3, 'codex', 'COMPLETED', CODEX_SESSION, '2025-06-02T09:18:00.200Z', '2025-06-02T09:18:05.100Z'],
@@ -125,18 +212,36 @@ describe('npm run import', () => {
       [6, 'claude', 'COMPLETED', CLAUDE_SESSION, '2025-07-01T10:07:00.000Z', '2025-07-01T10:07:03.000Z'],
     ]);
     expect(runs.map((run: any) => [run.userMessage, run.assistantMessage])).toEqual([
-      ['Add a discount field to the cart and make the tests pass', 'Added `discount` to the cart, removed the legacy cart, and the tests pass.'],
+      [
+        'Add a discount field to the cart and make the tests pass',
+        'Added `discount` to the cart, removed the legacy cart, and the tests pass.',
+      ],
       ['Deploy it, the token is [redacted]', null],
       ['Cap discounts at 50%', 'I capped discounts at 50%.\n\nShould the cap also apply to coupons?'],
-      ['Add a discount field to the cart. The API key is [redacted]', 'The cart has a discount field and the tests pass.'],
+      [
+        'Add a discount field to the cart. The API key is [redacted]',
+        'The cart has a discount field and the tests pass.',
+      ],
       ['Now deploy it', 'Deploying now.'],
-      ['Wait, ask me which environment first', 'Understood, I will not deploy without asking.\n\nWhich environment should I deploy to first: staging or production?'],
+      [
+        'Wait, ask me which environment first',
+        'Understood, I will not deploy without asking.\n\nWhich environment should I deploy to first: staging or production?',
+      ],
     ]);
 
     // Each run's plan says it was imported, from which session, with no handoff made up for the past.
     const codexReason = `imported from codex session ${CODEX_SESSION}`;
     const claudeReason = `imported from claude session ${CLAUDE_SESSION}`;
-    expect(runs.map((run: any) => [run.plan.decision, run.plan.providerThreadAction, run.plan.providerThread?.id ?? null, run.plan.handoffStrategy, run.plan.reasons, run.contextHandoff])).toEqual([
+    expect(
+      runs.map((run: any) => [
+        run.plan.decision,
+        run.plan.providerThreadAction,
+        run.plan.providerThread?.id ?? null,
+        run.plan.handoffStrategy,
+        run.plan.reasons,
+        run.contextHandoff,
+      ]),
+    ).toEqual([
       ['NO_HANDOFF', 'CREATE', null, null, [codexReason], null],
       ['NO_HANDOFF', 'REUSE', codex!.id, null, [codexReason], null],
       ['NO_HANDOFF', 'REUSE', codex!.id, null, [codexReason], null],
@@ -144,16 +249,38 @@ describe('npm run import', () => {
       ['NO_HANDOFF', 'REUSE', claude!.id, null, [claudeReason], null],
       ['NO_HANDOFF', 'REUSE', claude!.id, null, [claudeReason], null],
     ]);
-    expect((await ok(`query($id: ID!) { thread(id: $id) { handoffs { id } transfers { id } } }`, { id: first.threadId })).thread).toEqual({ handoffs: [], transfers: [] });
+    expect(
+      (await ok(`query($id: ID!) { thread(id: $id) { handoffs { id } transfers { id } } }`, { id: first.threadId }))
+        .thread,
+    ).toEqual({ handoffs: [], transfers: [] });
 
     // What the sessions did, as facts.
     const factTexts = (ordinal: number) => runs[ordinal - 1].facts.map((fact: any) => `${fact.kind} ${fact.text}`);
     expect(factTexts(1)).toEqual(
-      expect.arrayContaining(['FILE_CHANGE src/cart.ts modified (+1 -0)', 'FILE_CHANGE src/discount.ts added (+2 -0)', 'COMMAND npm test (exit 0)', 'TEST npm test: 4 passed, 0 failed', 'PLAN_ITEM Add discount to Cart']),
+      expect.arrayContaining([
+        'FILE_CHANGE src/cart.ts modified (+1 -0)',
+        'FILE_CHANGE src/discount.ts added (+2 -0)',
+        'COMMAND npm test (exit 0)',
+        'TEST npm test: 4 passed, 0 failed',
+        'PLAN_ITEM Add discount to Cart',
+      ]),
     );
     expect(factTexts(2)).toEqual(expect.arrayContaining(['COMMAND AWS_ACCESS_KEY_ID=[redacted] ./deploy.sh (exit 1)']));
-    expect(factTexts(4)).toEqual(expect.arrayContaining(['FILE_CHANGE src/discount.ts added (+2 -0)', 'COMMAND npm test (exit 0)', 'FAILURE Edit failed on src/missing.ts: File does not exist.']));
-    expect(runs[5].facts).toEqual([{ kind: 'QUESTION', text: expect.stringMatching(/^Which environment should I deploy to first/), key: expect.any(String), status: 'open' }]);
+    expect(factTexts(4)).toEqual(
+      expect.arrayContaining([
+        'FILE_CHANGE src/discount.ts added (+2 -0)',
+        'COMMAND npm test (exit 0)',
+        'FAILURE Edit failed on src/missing.ts: File does not exist.',
+      ]),
+    );
+    expect(runs[5].facts).toEqual([
+      {
+        kind: 'QUESTION',
+        text: expect.stringMatching(/^Which environment should I deploy to first/),
+        key: expect.any(String),
+        status: 'open',
+      },
+    ]);
     expect(JSON.stringify(runs)).not.toMatch(/HIDDEN-|FAKE/);
   });
 
@@ -170,25 +297,55 @@ describe('npm run import', () => {
 
   it('plans the next Codex run as a handoff of what Claude did, naming its files and commands', async () => {
     const { planRun } = await ok(PLAN_RUN, { input: { threadId: first.threadId, provider: 'codex' } });
-    expect(planRun).toMatchObject({ decision: 'DELTA_HANDOFF', providerThreadAction: 'RESUME', providerThread: { id: first.providerThreads[0]!.id }, coveredRunOrdinals: { from: 4, to: 6 } });
+    expect(planRun).toMatchObject({
+      decision: 'DELTA_HANDOFF',
+      providerThreadAction: 'RESUME',
+      providerThread: { id: first.providerThreads[0]!.id },
+      coveredRunOrdinals: { from: 4, to: 6 },
+    });
 
-    const { startRun } = await ok(START_RUN, { input: { threadId: first.threadId, provider: 'codex', userMessage: 'Add coupons to the cart' } });
+    const { startRun } = await ok(START_RUN, {
+      input: { threadId: first.threadId, provider: 'codex', userMessage: 'Add coupons to the cart' },
+    });
     expect(startRun.run.ordinal).toBe(7);
     expect(startRun.dispatch).toMatchObject({ providerThreadAction: 'RESUME', nativeThreadRef: CODEX_SESSION });
     expect(startRun.dispatch.context).toContain('src/discount.ts');
     expect(startRun.dispatch.context).toContain('npm test');
 
     // No import while a run is running: imported runs would land after it.
-    const busy = await gql(IMPORT_RUNS, { input: { threadId: first.threadId, providerThread: { provider: 'codex', nativeThreadRef: CODEX_SESSION }, runs: [] } });
+    const busy = await gql(IMPORT_RUNS, {
+      input: {
+        threadId: first.threadId,
+        providerThread: { provider: 'codex', nativeThreadRef: CODEX_SESSION },
+        runs: [],
+      },
+    });
     expect(codeOf(busy)).toBe('RUN_IN_PROGRESS');
 
     // The turn completes with Codex's own records of it: their facts come after the hand-made one.
-    const completed = await ok(`mutation($input: CompleteRunInput!) { completeRun(input: $input) { status facts { kind text key status file { path change additions deletions } } } }`, {
-      input: { runId: startRun.run.id, assistantMessage: 'Coupons are in.', facts: [{ kind: 'DECISION', text: 'Apply coupons before the cap' }], rawEvents: { format: 'CODEX', lines: codexTurn('Add coupons to the cart') } },
-    });
+    const completed = await ok(
+      `mutation($input: CompleteRunInput!) { completeRun(input: $input) { status facts { kind text key status file { path change additions deletions } } } }`,
+      {
+        input: {
+          runId: startRun.run.id,
+          assistantMessage: 'Coupons are in.',
+          facts: [{ kind: 'DECISION', text: 'Apply coupons before the cap' }],
+          rawEvents: { format: 'CODEX', lines: codexTurn('Add coupons to the cart') },
+        },
+      },
+    );
     // A file change the adapters read is typed, as a checkpoint's files are.
-    const typed = (fact: (typeof CODEX_TURN_FACTS)[number]) => ({ ...fact, file: fact.kind === 'FILE_CHANGE' ? { path: 'src/coupon.ts', change: 'ADDED', additions: 1, deletions: 0 } : null });
-    expect(completed.completeRun).toEqual({ status: 'COMPLETED', facts: [{ kind: 'DECISION', text: 'Apply coupons before the cap', key: null, status: null, file: null }, ...CODEX_TURN_FACTS.map(typed)] });
+    const typed = (fact: (typeof CODEX_TURN_FACTS)[number]) => ({
+      ...fact,
+      file: fact.kind === 'FILE_CHANGE' ? { path: 'src/coupon.ts', change: 'ADDED', additions: 1, deletions: 0 } : null,
+    });
+    expect(completed.completeRun).toEqual({
+      status: 'COMPLETED',
+      facts: [
+        { kind: 'DECISION', text: 'Apply coupons before the cap', key: null, status: null, file: null },
+        ...CODEX_TURN_FACTS.map(typed),
+      ],
+    });
   });
 
   it('adds only the new turns of a session that grew', async () => {
@@ -196,12 +353,31 @@ describe('npm run import', () => {
     await mkdir(folder, { recursive: true });
     const grown = join(folder, `rollout-2025-06-02T09-15-00-${CODEX_SESSION}.jsonl`);
     const next = [
-      { timestamp: '2025-06-02T09:30:00.000Z', type: 'turn_context', payload: { turn_id: 'turn-4', cwd: '/home/dev/shop', model: 'gpt-5.1-codex' } },
-      { timestamp: '2025-06-02T09:30:00.100Z', type: 'event_msg', payload: { type: 'user_message', message: 'Apply the cap to coupons too', images: [] } },
-      { timestamp: '2025-06-02T09:30:04.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'The cap now covers coupons.' } },
-      { timestamp: '2025-06-02T09:30:04.100Z', type: 'event_msg', payload: { type: 'task_complete', turn_id: 'turn-4', last_agent_message: 'The cap now covers coupons.' } },
+      {
+        timestamp: '2025-06-02T09:30:00.000Z',
+        type: 'turn_context',
+        payload: { turn_id: 'turn-4', cwd: '/home/dev/shop', model: 'gpt-5.1-codex' },
+      },
+      {
+        timestamp: '2025-06-02T09:30:00.100Z',
+        type: 'event_msg',
+        payload: { type: 'user_message', message: 'Apply the cap to coupons too', images: [] },
+      },
+      {
+        timestamp: '2025-06-02T09:30:04.000Z',
+        type: 'event_msg',
+        payload: { type: 'agent_message', message: 'The cap now covers coupons.' },
+      },
+      {
+        timestamp: '2025-06-02T09:30:04.100Z',
+        type: 'event_msg',
+        payload: { type: 'task_complete', turn_id: 'turn-4', last_agent_message: 'The cap now covers coupons.' },
+      },
     ];
-    await writeFile(grown, `${await readFile(CODEX, 'utf8')}\n${next.map((record) => JSON.stringify(record)).join('\n')}\n`);
+    await writeFile(
+      grown,
+      `${await readFile(CODEX, 'utf8')}\n${next.map((record) => JSON.stringify(record)).join('\n')}\n`,
+    );
 
     const summary = await npmImport(['--url', origin(), join(work, 'codex'), CLAUDE]);
     expect(summary).toMatchObject({ threadId: first.threadId, runsImported: 1, runsAlreadyPresent: 6 });
@@ -210,7 +386,13 @@ describe('npm run import', () => {
       { id: first.providerThreads[1]!.id, provider: 'claude', nativeThreadRef: CLAUDE_SESSION, runs: 3 },
     ]);
     const added = (await threadOf(first.threadId!)).runs.at(-1);
-    expect(added).toMatchObject({ ordinal: 8, provider: 'codex', userMessage: 'Apply the cap to coupons too', createdAt: '2025-06-02T09:30:00.100Z', plan: { decision: 'NO_HANDOFF', providerThreadAction: 'REUSE' } });
+    expect(added).toMatchObject({
+      ordinal: 8,
+      provider: 'codex',
+      userMessage: 'Apply the cap to coupons too',
+      createdAt: '2025-06-02T09:30:00.100Z',
+      plan: { decision: 'NO_HANDOFF', providerThreadAction: 'REUSE' },
+    });
   });
 
   it('walks a Claude Code project folder, subagents included, one provider thread per session', async () => {
@@ -221,7 +403,9 @@ describe('npm run import', () => {
       ['a7f3e2d', 1],
       ['2b9e4f10-5c3d-4e8a-b1a7-6f0d9c8e7a21', 2],
     ]);
-    expect(summary.problems).toEqual([{ file: join(SESSIONS, 'claude', `${CLAUDE_SESSION}.jsonl`), line: 26, reason: 'not valid JSON' }]);
+    expect(summary.problems).toEqual([
+      { file: join(SESSIONS, 'claude', `${CLAUDE_SESSION}.jsonl`), line: 26, reason: 'not valid JSON' },
+    ]);
     // Another tenant: its own thread, not the one the first tenant's import made.
     expect(summary.threadId).not.toBe(first.threadId);
   });
@@ -234,7 +418,11 @@ describe('npm run import', () => {
     ]);
     const main = summary.providerThreads[0]!;
     const { planRun } = await t.ok(PLAN_RUN, { input: { threadId: summary.threadId, provider: 'codex' } }, other.key);
-    expect(planRun).toMatchObject({ decision: 'NO_HANDOFF', providerThreadAction: 'REUSE', providerThread: { id: main.id } });
+    expect(planRun).toMatchObject({
+      decision: 'NO_HANDOFF',
+      providerThreadAction: 'REUSE',
+      providerThread: { id: main.id },
+    });
   });
 
   it('reports files of no known format without guessing, and paths that do not exist', async () => {
@@ -256,8 +444,15 @@ describe('npm run import', () => {
 });
 
 describe('importRuns', () => {
-  const run = (sourceKey: string, startedAt: string, extra: Record<string, unknown> = {}) => ({ sourceKey, startedAt, status: 'COMPLETED', userMessage: `turn ${sourceKey}`, ...extra });
-  const newThread = async () => (await ok(`mutation { createThread(input: { title: "import" }) { id } }`)).createThread.id as string;
+  const run = (sourceKey: string, startedAt: string, extra: Record<string, unknown> = {}) => ({
+    sourceKey,
+    startedAt,
+    status: 'COMPLETED',
+    userMessage: `turn ${sourceKey}`,
+    ...extra,
+  });
+  const newThread = async () =>
+    (await ok(`mutation { createThread(input: { title: "import" }) { id } }`)).createThread.id as string;
 
   it('refuses bad input with BAD_USER_INPUT and writes nothing', async () => {
     const threadId = await newThread();
@@ -265,10 +460,16 @@ describe('importRuns', () => {
     const refusals: [string, Record<string, unknown>][] = [
       ['runs out of time order', { runs: [run('b', '2025-01-01T10:00:00Z'), run('a', '2025-01-01T09:00:00Z')] }],
       ['one turn twice', { runs: [run('a', '2025-01-01T09:00:00Z'), run('a', '2025-01-01T10:00:00Z')] }],
-      ['an end before the start', { runs: [run('a', '2025-01-01T09:00:00Z', { completedAt: '2025-01-01T08:00:00Z' })] }],
+      [
+        'an end before the start',
+        { runs: [run('a', '2025-01-01T09:00:00Z', { completedAt: '2025-01-01T08:00:00Z' })] },
+      ],
       ['a date without an offset', { runs: [run('a', '2025-01-01T09:00:00')] }],
       ['a completed run with an error', { runs: [run('a', '2025-01-01T09:00:00Z', { error: 'boom' })] }],
-      ['an unknown provider', { providerThread: { provider: 'gemini', nativeThreadRef: 'x' }, runs: [run('a', '2025-01-01T09:00:00Z')] }],
+      [
+        'an unknown provider',
+        { providerThread: { provider: 'gemini', nativeThreadRef: 'x' }, runs: [run('a', '2025-01-01T09:00:00Z')] },
+      ],
       ['101 runs', { runs: Array.from({ length: 101 }, (_, index) => run(`k${index}`, '2025-01-01T09:00:00Z')) }],
     ];
     for (const [what, input] of refusals) {
@@ -276,18 +477,46 @@ describe('importRuns', () => {
       expect(codeOf(result), what).toBe('BAD_USER_INPUT');
       expect(result.errors![0]!.extensions).toHaveProperty('field');
     }
-    expect((await threadOf(threadId))).toMatchObject({ headOrdinal: 0, providerThreads: [], runs: [] });
-    expect((await ok(`query($p: String!, $r: String!) { providerThreadsByNativeRef(provider: $p, nativeThreadRef: $r) { id } }`, { p: 'codex', r: session.nativeThreadRef })).providerThreadsByNativeRef).toEqual([]);
+    expect(await threadOf(threadId)).toMatchObject({ headOrdinal: 0, providerThreads: [], runs: [] });
+    expect(
+      (
+        await ok(
+          `query($p: String!, $r: String!) { providerThreadsByNativeRef(provider: $p, nativeThreadRef: $r) { id } }`,
+          { p: 'codex', r: session.nativeThreadRef },
+        )
+      ).providerThreadsByNativeRef,
+    ).toEqual([]);
   });
 
   it('appends a batch once, and refuses a session another thread holds', async () => {
     const threadId = await newThread();
     const session = { provider: 'claude', nativeThreadRef: uniqueId('session'), model: 'claude-sonnet-4-5' };
-    const runs = [run('1', '2025-01-01T09:00:00Z', { status: 'FAILED', error: 'API error', facts: [{ kind: 'FAILURE', text: 'The model API failed' }] }), run('2', '2025-01-01T09:05:00Z')];
+    const runs = [
+      run('1', '2025-01-01T09:00:00Z', {
+        status: 'FAILED',
+        error: 'API error',
+        facts: [{ kind: 'FAILURE', text: 'The model API failed' }],
+      }),
+      run('2', '2025-01-01T09:05:00Z'),
+    ];
     const once = (await ok(IMPORT_RUNS, { input: { threadId, providerThread: session, runs } })).importRuns;
-    expect(once).toMatchObject({ thread: { id: threadId, headOrdinal: 2 }, providerThread: { nativeThreadRef: session.nativeThreadRef }, runs: [{ ordinal: 1 }, { ordinal: 2 }], alreadyPresent: 0 });
-    const twice = (await ok(IMPORT_RUNS, { input: { threadId, providerThread: session, runs: [...runs, run('3', '2025-01-01T09:10:00Z')] } })).importRuns;
-    expect(twice).toMatchObject({ thread: { headOrdinal: 3 }, providerThread: { id: once.providerThread.id }, runs: [{ ordinal: 3 }], alreadyPresent: 2 });
+    expect(once).toMatchObject({
+      thread: { id: threadId, headOrdinal: 2 },
+      providerThread: { nativeThreadRef: session.nativeThreadRef },
+      runs: [{ ordinal: 1 }, { ordinal: 2 }],
+      alreadyPresent: 0,
+    });
+    const twice = (
+      await ok(IMPORT_RUNS, {
+        input: { threadId, providerThread: session, runs: [...runs, run('3', '2025-01-01T09:10:00Z')] },
+      })
+    ).importRuns;
+    expect(twice).toMatchObject({
+      thread: { headOrdinal: 3 },
+      providerThread: { id: once.providerThread.id },
+      runs: [{ ordinal: 3 }],
+      alreadyPresent: 2,
+    });
     const stored = await threadOf(threadId);
     expect(stored.runs.map((r: any) => [r.status, r.error, r.facts.map((fact: any) => fact.kind)])).toEqual([
       ['FAILED', 'API error', ['FAILURE']],
@@ -304,7 +533,9 @@ describe('importRuns', () => {
 describe('completeRun with raw events', () => {
   it('refuses records of another format, lines that are not JSON and lines without a turn, and completes nothing', async () => {
     const threadId = (await ok(`mutation { createThread(input: { title: "raw" }) { id } }`)).createThread.id;
-    const { startRun } = await ok(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'Add coupons to the cart' } });
+    const { startRun } = await ok(START_RUN, {
+      input: { threadId, provider: 'codex', userMessage: 'Add coupons to the cart' },
+    });
     const refusals: [string, Record<string, unknown>][] = [
       ['Codex records sent as CLAUDE', { format: 'CLAUDE', lines: codexTurn('Add coupons') }],
       ['a line that is not JSON', { format: 'CODEX', lines: [...codexTurn('Add coupons'), '{"timestamp": '] }],
@@ -319,8 +550,12 @@ describe('completeRun with raw events', () => {
     const { run } = await ok(`query($id: ID!) { run(id: $id) { status facts { kind } } }`, { id: startRun.run.id });
     expect(run).toEqual({ status: 'RUNNING', facts: [] });
 
-    await ok(COMPLETE_RUN, { input: { runId: startRun.run.id, rawEvents: { format: 'CODEX', lines: codexTurn('Add coupons to the cart') } } });
-    const done = await ok(`query($id: ID!) { run(id: $id) { status facts { kind text key status } } }`, { id: startRun.run.id });
+    await ok(COMPLETE_RUN, {
+      input: { runId: startRun.run.id, rawEvents: { format: 'CODEX', lines: codexTurn('Add coupons to the cart') } },
+    });
+    const done = await ok(`query($id: ID!) { run(id: $id) { status facts { kind text key status } } }`, {
+      id: startRun.run.id,
+    });
     expect(done.run).toEqual({ status: 'COMPLETED', facts: CODEX_TURN_FACTS });
   });
 });

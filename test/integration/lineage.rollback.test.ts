@@ -21,7 +21,12 @@ let noRollback: TestService;
 beforeAll(async () => {
   t = await startTestService();
   const file = join(tmpdir(), `${uniqueId('providers')}.json`);
-  writeFileSync(file, JSON.stringify({ providers: [{ id: 'claude', displayName: 'Claude without rollback', capabilities: { canRollbackThread: false } }] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      providers: [{ id: 'claude', displayName: 'Claude without rollback', capabilities: { canRollbackThread: false } }],
+    }),
+  );
   noRollback = await startTestService({ THREADLINE_PROVIDERS_FILE: file });
 });
 afterAll(async () => {
@@ -32,7 +37,7 @@ afterAll(async () => {
 /** The design example: codex 1-5 on C1, claude 6-8 on L1, optionally codex 9 back on C1. */
 async function designExample(service: TestService, withRunNine: boolean) {
   const threadId = await createThread(service);
-  const c1 = (await runTurns(service, threadId, 'codex', 5, { }))!.providerThread.id;
+  const c1 = (await runTurns(service, threadId, 'codex', 5, {}))!.providerThread.id;
   const first = await startRun(service, threadId, 'claude');
   await completeRun(service, first.run.id, { checkpoint: { ref: 'ref-6' } });
   const l1 = first.providerThread.id;
@@ -54,22 +59,51 @@ describe('rollbackThread', () => {
     ]);
     expect(result.supersededHandoffs).toEqual([{ id: h1, status: 'SUPERSEDED' }]);
     // L1 served nothing at or below 5, so it cannot roll back to it: divergent.
-    expect(result.providerThreads).toEqual([{ providerThread: { id: l1, status: 'DIVERGENT', lastRunOrdinal: null }, action: 'DIVERGENT', nativeRollback: null }]);
+    expect(result.providerThreads).toEqual([
+      {
+        providerThread: { id: l1, status: 'DIVERGENT', lastRunOrdinal: null },
+        action: 'DIVERGENT',
+        nativeRollback: null,
+      },
+    ]);
 
     expect(await plan(t, threadId, 'codex')).toMatchObject({ decision: 'NO_HANDOFF', providerThreadAction: 'REUSE' });
     const claude = await plan(t, threadId, 'claude');
-    expect(claude).toMatchObject({ decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', stalenessSignals: ['ROLLED_BACK_OR_DIVERGENT'], coveredRunOrdinals: { from: 1, to: 5 } });
+    expect(claude).toMatchObject({
+      decision: 'FULL_HANDOFF_NEW',
+      providerThreadAction: 'CREATE',
+      stalenessSignals: ['ROLLED_BACK_OR_DIVERGENT'],
+      coveredRunOrdinals: { from: 1, to: 5 },
+    });
     const next = await runTurns(t, threadId, 'codex', 1);
     expect(next.run.ordinal).toBe(9);
-    expect((await coverage(t, c1)).coverage).toMatchObject({ nativeRunOrdinals: [1, 2, 3, 4, 5, 9], missingRunOrdinals: [] });
-    const runs = await t.ok(`query($id: ID!) { thread(id: $id) { headOrdinal runs { edges { node { ordinal status } } } latestCheckpoint { ref } } }`, { id: threadId });
-    expect(runs.thread.runs.edges.map((edge: any) => edge.node.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED', 'ROLLED_BACK', 'ROLLED_BACK', 'ROLLED_BACK', 'COMPLETED']);
+    expect((await coverage(t, c1)).coverage).toMatchObject({
+      nativeRunOrdinals: [1, 2, 3, 4, 5, 9],
+      missingRunOrdinals: [],
+    });
+    const runs = await t.ok(
+      `query($id: ID!) { thread(id: $id) { headOrdinal runs { edges { node { ordinal status } } } latestCheckpoint { ref } } }`,
+      { id: threadId },
+    );
+    expect(runs.thread.runs.edges.map((edge: any) => edge.node.status)).toEqual([
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+      'COMPLETED',
+      'ROLLED_BACK',
+      'ROLLED_BACK',
+      'ROLLED_BACK',
+      'COMPLETED',
+    ]);
     expect(runs.thread.latestCheckpoint).toBeNull();
   });
 
   it('asks for native rollbacks where providers can, and resumes after confirmation', async () => {
     const { threadId, c1, l1, h2 } = await designExample(t, true);
-    await t.ok(`mutation { bindProviderThread(input: { providerThreadId: "${c1}", nativeThreadRef: "codex-c1" }) { id } }`);
+    await t.ok(
+      `mutation { bindProviderThread(input: { providerThreadId: "${c1}", nativeThreadRef: "codex-c1" }) { id } }`,
+    );
     const result = (await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 7 } })).rollbackThread;
     expect(result.rolledBackRuns.map((run: any) => run.ordinal)).toEqual([8, 9]);
     expect(result.supersededHandoffs.map((handoff: any) => handoff.id)).toEqual([h2]);
@@ -79,34 +113,65 @@ describe('rollbackThread', () => {
       action: 'ROLLED_BACK',
       nativeRollback: { providerThreadId: c1, nativeThreadRef: 'codex-c1', turnsToDrop: 1, toOrdinal: 7 },
     });
-    expect(byId[l1]).toMatchObject({ providerThread: { status: 'ROLLED_BACK', lastRunOrdinal: 7 }, action: 'ROLLED_BACK', nativeRollback: { turnsToDrop: 1, toOrdinal: 7 } });
+    expect(byId[l1]).toMatchObject({
+      providerThread: { status: 'ROLLED_BACK', lastRunOrdinal: 7 },
+      action: 'ROLLED_BACK',
+      nativeRollback: { turnsToDrop: 1, toOrdinal: 7 },
+    });
 
     // Until confirmed, the provider thread's state is unknown: the planner will not resume it.
     expect((await plan(t, threadId, 'codex')).stalenessSignals).toEqual(['ROLLED_BACK_OR_DIVERGENT']);
-    const confirmed = (await t.ok(`mutation { confirmProviderRollback(input: { providerThreadId: "${c1}" }) { status coverage { coveredThroughOrdinal missingRunOrdinals } } }`)).confirmProviderRollback;
+    const confirmed = (
+      await t.ok(
+        `mutation { confirmProviderRollback(input: { providerThreadId: "${c1}" }) { status coverage { coveredThroughOrdinal missingRunOrdinals } } }`,
+      )
+    ).confirmProviderRollback;
     expect(confirmed).toEqual({ status: 'IDLE', coverage: { coveredThroughOrdinal: 5, missingRunOrdinals: [6, 7] } });
-    expect(await plan(t, threadId, 'codex')).toMatchObject({ decision: 'DELTA_HANDOFF', providerThreadAction: 'RESUME', coveredRunOrdinals: { from: 6, to: 7 } });
+    expect(await plan(t, threadId, 'codex')).toMatchObject({
+      decision: 'DELTA_HANDOFF',
+      providerThreadAction: 'RESUME',
+      coveredRunOrdinals: { from: 6, to: 7 },
+    });
 
-    const l1Confirmed = (await t.ok(`mutation { confirmProviderRollback(input: { providerThreadId: "${l1}" }) { status } }`)).confirmProviderRollback;
+    const l1Confirmed = (
+      await t.ok(`mutation { confirmProviderRollback(input: { providerThreadId: "${l1}" }) { status } }`)
+    ).confirmProviderRollback;
     expect(l1Confirmed.status).toBe('IDLE');
     expect(await plan(t, threadId, 'claude')).toMatchObject({ decision: 'NO_HANDOFF', providerThreadAction: 'REUSE' });
-    await expectCode(t.gql(`mutation { confirmProviderRollback(input: { providerThreadId: "${l1}" }) { status } }`), 'CONFLICT');
+    await expectCode(
+      t.gql(`mutation { confirmProviderRollback(input: { providerThreadId: "${l1}" }) { status } }`),
+      'CONFLICT',
+    );
   });
 
   it('makes a provider thread divergent when its native rollback fails', async () => {
     const { threadId, c1 } = await designExample(t, true);
     await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 7 } });
-    const failed = (await t.ok(`mutation { reportProviderRollbackFailure(input: { providerThreadId: "${c1}", error: "no such turn" }) { status } }`)).reportProviderRollbackFailure;
+    const failed = (
+      await t.ok(
+        `mutation { reportProviderRollbackFailure(input: { providerThreadId: "${c1}", error: "no such turn" }) { status } }`,
+      )
+    ).reportProviderRollbackFailure;
     expect(failed.status).toBe('DIVERGENT');
-    expect(await plan(t, threadId, 'codex')).toMatchObject({ decision: 'FULL_HANDOFF_NEW', stalenessSignals: ['ROLLED_BACK_OR_DIVERGENT'], coveredRunOrdinals: { from: 1, to: 7 } });
+    expect(await plan(t, threadId, 'codex')).toMatchObject({
+      decision: 'FULL_HANDOFF_NEW',
+      stalenessSignals: ['ROLLED_BACK_OR_DIVERGENT'],
+      coveredRunOrdinals: { from: 1, to: 7 },
+    });
   });
 
   it('makes the threads of a provider without rollback divergent', async () => {
     const { threadId, l1 } = await designExample(noRollback, true);
     const result = (await noRollback.ok(ROLLBACK, { input: { threadId, toOrdinal: 7 } })).rollbackThread;
     const l1Entry = result.providerThreads.find((entry: any) => entry.providerThread.id === l1);
-    expect(l1Entry).toMatchObject({ action: 'DIVERGENT', nativeRollback: null, providerThread: { status: 'DIVERGENT' } });
-    expect(result.providerThreads.find((entry: any) => entry.providerThread.id !== l1)).toMatchObject({ action: 'ROLLED_BACK' });
+    expect(l1Entry).toMatchObject({
+      action: 'DIVERGENT',
+      nativeRollback: null,
+      providerThread: { status: 'DIVERGENT' },
+    });
+    expect(result.providerThreads.find((entry: any) => entry.providerThread.id !== l1)).toMatchObject({
+      action: 'ROLLED_BACK',
+    });
   });
 
   it('hands over only live runs after a rollback: the range, the reasons and the text never claim a rolled-back run', async () => {
@@ -116,7 +181,11 @@ describe('rollbackThread', () => {
     await runTurns(t, threadId, 'claude', 1);
     const eleventh = await startRun(t, threadId, 'codex');
     expect(eleventh.run.ordinal).toBe(11);
-    expect(eleventh.plan).toMatchObject({ decision: 'DELTA_HANDOFF', providerThreadAction: 'RESUME', coveredRunOrdinals: { from: 10, to: 10 } });
+    expect(eleventh.plan).toMatchObject({
+      decision: 'DELTA_HANDOFF',
+      providerThreadAction: 'RESUME',
+      coveredRunOrdinals: { from: 10, to: 10 },
+    });
     expect(eleventh.plan.reasons.join(' ')).toContain('a delta covering run 10,');
     const text: string = eleventh.handoff.summaryText;
     expect(text).toContain('Covers run 10');
@@ -130,7 +199,9 @@ describe('rollbackThread', () => {
     await runTurns(t, threadId, 'codex', 104);
     const first = (await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 2 } })).rollbackThread;
     expect(first).toMatchObject({ rolledBackRanges: [{ from: 3, to: 104 }], rolledBackRunCount: 102 });
-    expect(first.rolledBackRuns.map((run: any) => run.ordinal)).toEqual(Array.from({ length: 100 }, (_, index) => index + 3));
+    expect(first.rolledBackRuns.map((run: any) => run.ordinal)).toEqual(
+      Array.from({ length: 100 }, (_, index) => index + 3),
+    );
     // Confirmed, the provider thread serves on after the gap.
     const providerThreadId = first.providerThreads[0].providerThread.id;
     const confirm = `mutation { confirmProviderRollback(input: { providerThreadId: "${providerThreadId}" }) { status } }`;
@@ -138,13 +209,24 @@ describe('rollbackThread', () => {
     await runTurns(t, threadId, 'codex', 2);
     // A second rollback withdraws only what is live: the runs after the first one, not its gap.
     const second = (await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 1 } })).rollbackThread;
-    expect(second).toMatchObject({ rolledBackRanges: [{ from: 2, to: 2 }, { from: 105, to: 106 }], rolledBackRunCount: 3 });
+    expect(second).toMatchObject({
+      rolledBackRanges: [
+        { from: 2, to: 2 },
+        { from: 105, to: 106 },
+      ],
+      rolledBackRunCount: 3,
+    });
     expect(second.rolledBackRuns.map((run: any) => run.ordinal)).toEqual([2, 105, 106]);
     // The provider thread keeps run 1: once its native rollback is confirmed it serves on, knowing just that.
-    expect(second.providerThreads.map((entry: any) => entry.nativeRollback)).toEqual([{ providerThreadId, nativeThreadRef: null, turnsToDrop: 3, toOrdinal: 1 }]);
+    expect(second.providerThreads.map((entry: any) => entry.nativeRollback)).toEqual([
+      { providerThreadId, nativeThreadRef: null, turnsToDrop: 3, toOrdinal: 1 },
+    ]);
     await t.ok(confirm);
     expect(await plan(t, threadId, 'codex')).toMatchObject({ decision: 'NO_HANDOFF', providerThreadAction: 'REUSE' });
-    const ranges = await t.ok(`query ($id: ID!) { providerThread(id: $id) { coverage { nativeRanges { from to } missingRunCount } } }`, { id: providerThreadId });
+    const ranges = await t.ok(
+      `query ($id: ID!) { providerThread(id: $id) { coverage { nativeRanges { from to } missingRunCount } } }`,
+      { id: providerThreadId },
+    );
     expect(ranges.providerThread.coverage).toEqual({ nativeRanges: [{ from: 1, to: 1 }], missingRunCount: 0 });
   });
 
@@ -161,7 +243,8 @@ describe('rollbackThread', () => {
   it('refuses bad rollback points and running threads', async () => {
     const threadId = await createThread(t);
     await runTurns(t, threadId, 'codex', 3);
-    for (const toOrdinal of [3, 4, -1]) await expectCode(t.gql(ROLLBACK, { input: { threadId, toOrdinal } }), 'BAD_USER_INPUT');
+    for (const toOrdinal of [3, 4, -1])
+      await expectCode(t.gql(ROLLBACK, { input: { threadId, toOrdinal } }), 'BAD_USER_INPUT');
     await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 1 } });
     await runTurns(t, threadId, 'codex', 1);
     await expectCode(t.gql(ROLLBACK, { input: { threadId, toOrdinal: 2 } }), 'BAD_USER_INPUT');

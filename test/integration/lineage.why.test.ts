@@ -32,9 +32,14 @@ describe('why a handoff stopped standing', () => {
   it('stands with no reason, and REGENERATED once a new one replaced it', async () => {
     const { h2 } = await designExample();
     expect(await handoff(h2)).toEqual({ status: 'READY', endedBecause: null, endedAt: null, supersededBy: null });
-    const regenerated = (await t.ok(`mutation { regenerateHandoff(input: { handoffId: "${h2}" }) { id } }`)).regenerateHandoff;
+    const regenerated = (await t.ok(`mutation { regenerateHandoff(input: { handoffId: "${h2}" }) { id } }`))
+      .regenerateHandoff;
     const old = await handoff(h2);
-    expect(old).toMatchObject({ status: 'SUPERSEDED', endedBecause: 'REGENERATED', supersededBy: { id: regenerated.id } });
+    expect(old).toMatchObject({
+      status: 'SUPERSEDED',
+      endedBecause: 'REGENERATED',
+      supersededBy: { id: regenerated.id },
+    });
     expect(Date.parse(old.endedAt)).toBeGreaterThan(0);
   });
 
@@ -44,14 +49,24 @@ describe('why a handoff stopped standing', () => {
     expect(await handoff(h2)).toMatchObject({ status: 'SUPERSEDED', endedBecause: 'ROLLED_BACK', supersededBy: null });
     expect(await providerThread(c1)).toEqual({
       status: 'ROLLED_BACK',
-      statusReason: 'The rollback to run 7 took 1 of its own turns; its provider rolls back natively: awaiting confirmProviderRollback or reportProviderRollbackFailure.',
+      statusReason:
+        'The rollback to run 7 took 1 of its own turns; its provider rolls back natively: awaiting confirmProviderRollback or reportProviderRollbackFailure.',
       resumeError: null,
       rollbackError: null,
     });
-    await t.ok(`mutation { reportProviderRollbackFailure(input: { providerThreadId: "${c1}", error: "turn 6 not found" }) { id } }`);
-    expect(await providerThread(c1)).toMatchObject({ status: 'DIVERGENT', statusReason: 'Its native rollback failed: turn 6 not found', rollbackError: 'turn 6 not found' });
+    await t.ok(
+      `mutation { reportProviderRollbackFailure(input: { providerThreadId: "${c1}", error: "turn 6 not found" }) { id } }`,
+    );
+    expect(await providerThread(c1)).toMatchObject({
+      status: 'DIVERGENT',
+      statusReason: 'Its native rollback failed: turn 6 not found',
+      rollbackError: 'turn 6 not found',
+    });
     await t.ok(`mutation { confirmProviderRollback(input: { providerThreadId: "${l1}" }) { id } }`);
-    expect(await providerThread(l1)).toMatchObject({ status: 'IDLE', statusReason: 'Its native rollback was confirmed.' });
+    expect(await providerThread(l1)).toMatchObject({
+      status: 'IDLE',
+      statusReason: 'Its native rollback was confirmed.',
+    });
   });
 
   it('RESUME_FAILED when the provider thread it was for could not be resumed, which says so', async () => {
@@ -59,9 +74,15 @@ describe('why a handoff stopped standing', () => {
     await runTurns(t, threadId, 'codex', 2);
     await runTurns(t, threadId, 'claude', 1);
     const back = await startRun(t, threadId, 'codex');
-    await t.ok(`mutation { reportResumeFailure(input: { runId: "${back.run.id}", error: "session expired" }) { run { id } } }`);
+    await t.ok(
+      `mutation { reportResumeFailure(input: { runId: "${back.run.id}", error: "session expired" }) { run { id } } }`,
+    );
     expect(await handoff(back.handoff.id)).toMatchObject({ status: 'SUPERSEDED', endedBecause: 'RESUME_FAILED' });
-    expect(await providerThread(back.providerThread.id)).toMatchObject({ status: 'RESUME_FAILED', resumeError: 'session expired', statusReason: 'It could not be resumed: session expired' });
+    expect(await providerThread(back.providerThread.id)).toMatchObject({
+      status: 'RESUME_FAILED',
+      resumeError: 'session expired',
+      statusReason: 'It could not be resumed: session expired',
+    });
     const { transfers } = (await t.ok(TRANSFERS, { id: threadId })).thread;
     expect(transfers.filter((transfer: any) => transfer.status === 'SUPERSEDED')).toEqual([
       { kind: 'PROVIDER_HANDOFF', status: 'SUPERSEDED', endedBecause: 'RESUME_FAILED', endedAt: expect.any(String) },
@@ -78,7 +99,11 @@ describe('why a handoff stopped standing', () => {
     await runTurns(t, fork, 'codex', 1);
     await t.ok(`mutation { mergeBack(input: { forkThreadId: "${fork}" }) { id } }`);
     const { transfers } = (await t.ok(TRANSFERS, { id: threadId })).thread;
-    expect(transfers.filter((transfer: any) => transfer.kind === 'MERGE_BACK').map((transfer: any) => [transfer.status, transfer.endedBecause])).toEqual([
+    expect(
+      transfers
+        .filter((transfer: any) => transfer.kind === 'MERGE_BACK')
+        .map((transfer: any) => [transfer.status, transfer.endedBecause]),
+    ).toEqual([
       ['SUPERSEDED', 'REPLACED_BY_NEWER_MERGE_BACK'],
       ['PENDING', null],
     ]);

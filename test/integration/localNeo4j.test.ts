@@ -46,7 +46,9 @@ describe('local Neo4j', () => {
       expect(first.version).toBe(NEO4J_VERSION);
 
       await withSession(first, async (session) => {
-        const components = await session.run('CALL dbms.components() YIELD name, versions, edition RETURN name, versions, edition');
+        const components = await session.run(
+          'CALL dbms.components() YIELD name, versions, edition RETURN name, versions, edition',
+        );
         expect(components.records.map((record) => record.toObject())).toEqual([
           { name: 'Neo4j Kernel', versions: [NEO4J_VERSION], edition: 'community' },
         ]);

@@ -39,14 +39,18 @@ describe('GET /metrics', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
     const text = await response.text();
-    const count = (operation: string, outcome: string) => sample(text, `threadline_graphql_request_duration_seconds_count{operation="${operation}",outcome="${outcome}"}`);
+    const count = (operation: string, outcome: string) =>
+      sample(text, `threadline_graphql_request_duration_seconds_count{operation="${operation}",outcome="${outcome}"}`);
     expect(count('mutation startRun', 'ok')).toBe(1);
     expect(count('mutation createThread', 'ok')).toBe(1);
     expect(count('query run', 'ok')).toBe(1);
     expect(count('mutation completeRun', 'NOT_FOUND')).toBe(1);
-    const writes = (metrics: string) => sample(metrics, 'threadline_graph_transactions_total{mode="write",outcome="committed"}') ?? 0;
+    const writes = (metrics: string) =>
+      sample(metrics, 'threadline_graph_transactions_total{mode="write",outcome="committed"}') ?? 0;
     expect(writes(text) - writes(before)).toBeGreaterThanOrEqual(2);
-    expect(sample(text, 'threadline_graph_transactions_total{mode="write",outcome="failed"}')).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'threadline_graph_transactions_total{mode="write",outcome="failed"}')).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(sample(text, 'threadline_graph_transaction_retries_total{mode="write"}')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'threadline_pending_handoff_sweeps_total{outcome="failed"}')).toBe(0);
     expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
@@ -57,7 +61,11 @@ describe('GET /metrics', () => {
     expect(sample(before, 'threadline_subscriptions')).toBe(0);
     const live = liveClient(on);
     const threadId = await createThread(on);
-    const subscription = subscribe(live, `subscription($id: ID!) { threadChanged(threadId: $id, afterSequence: 0) { sequence } }`, { id: threadId });
+    const subscription = subscribe(
+      live,
+      `subscription($id: ID!) { threadChanged(threadId: $id, afterSequence: 0) { sequence } }`,
+      { id: threadId },
+    );
     await startRun(on, threadId, 'codex');
     // The first event says the subscription is in place.
     await subscription.take(1);
@@ -70,7 +78,12 @@ describe('GET /metrics', () => {
   it('labels a request that does not validate as unknown, not by what the client sent', async () => {
     await on.gql(`query { noSuchField${'x'.repeat(50)} }`);
     const text = await (await fetch(metricsUrl(on))).text();
-    expect(sample(text, 'threadline_graphql_request_duration_seconds_count{operation="unknown",outcome="GRAPHQL_VALIDATION_FAILED"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(
+        text,
+        'threadline_graphql_request_duration_seconds_count{operation="unknown",outcome="GRAPHQL_VALIDATION_FAILED"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('noSuchField');
   });
 
@@ -78,8 +91,12 @@ describe('GET /metrics', () => {
     expect((await fetch(metricsUrl(off))).status).toBe(404);
     const refused = await fetch(metricsUrl(guarded));
     expect(refused.status).toBe(401);
-    expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('UNAUTHENTICATED');
-    expect((await fetch(metricsUrl(guarded), { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status).toBe(401);
+    expect(((await refused.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(
+      'UNAUTHENTICATED',
+    );
+    expect(
+      (await fetch(metricsUrl(guarded), { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status,
+    ).toBe(401);
     const allowed = await fetch(metricsUrl(guarded), { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(allowed.status).toBe(200);
     expect(await allowed.text()).toContain('threadline_graphql_request_duration_seconds');

@@ -133,4 +133,3 @@ describe('migration 007: coverage as ranges', () => {
     expect(await shapeOf(tenant)).toEqual(migrated);
   });
 });
-

@@ -72,36 +72,57 @@ describe('README.md command blocks', () => {
   });
 
   it('are all ```sh, and each is run here or named as covered elsewhere', () => {
-    for (const block of blocks) expect(block.language === 'sh' || NOT_COMMANDS.has(block.language), `README.md:${block.line} is a \`\`\`${block.language} block`).toBe(true);
+    for (const block of blocks)
+      expect(
+        block.language === 'sh' || NOT_COMMANDS.has(block.language),
+        `README.md:${block.line} is a \`\`\`${block.language} block`,
+      ).toBe(true);
     const texts = commandBlocks.map((block) => block.text.trim());
-    for (const text of COVERED_ELSEWHERE.keys()) expect(texts, `the README has no block ${JSON.stringify(text)} any more`).toContain(text);
+    for (const text of COVERED_ELSEWHERE.keys())
+      expect(texts, `the README has no block ${JSON.stringify(text)} any more`).toContain(text);
     expect(runnable.length).toBeGreaterThanOrEqual(3);
   });
 
-  it.each(runnable.map((block) => [block.line, block] as const))('runs the block at README.md:%i as written, twice', async (_line, block) => {
-    const origin = new URL(t.service.url).origin;
-    const env: NodeJS.ProcessEnv = { ...process.env, THREADLINE_URL: origin, PORT: String(t.service.port), HOME: home };
-    delete env.THREADLINE_TOKEN;
-    for (const time of ['first', 'second']) {
-      const { code, output } = await bash(block.text, env);
-      const where = `README.md:${block.line}, run a ${time} time, printed:\n${output}`;
-      expect(code, where).toBe(0);
-      // No GraphQL errors in an answer printed as it came (curl), and no HTML error page. (The demo shows
-      // one refusal on purpose, in its own words; an unexpected one ends it with a non-zero exit code.)
-      expect(output, where).not.toMatch(/"errors"\s*:/);
-      expect(output, where).not.toMatch(/<!DOCTYPE html|<html/i);
-      // Every curl of the block was answered with data.
-      expect((output.match(/\{"data":/g) ?? []).length, where).toBeGreaterThanOrEqual((block.text.match(/^curl /gm) ?? []).length);
-    }
-  }, 600_000);
+  it.each(runnable.map((block) => [block.line, block] as const))(
+    'runs the block at README.md:%i as written, twice',
+    async (_line, block) => {
+      const origin = new URL(t.service.url).origin;
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        THREADLINE_URL: origin,
+        PORT: String(t.service.port),
+        HOME: home,
+      };
+      delete env.THREADLINE_TOKEN;
+      for (const time of ['first', 'second']) {
+        const { code, output } = await bash(block.text, env);
+        const where = `README.md:${block.line}, run a ${time} time, printed:\n${output}`;
+        expect(code, where).toBe(0);
+        // No GraphQL errors in an answer printed as it came (curl), and no HTML error page. (The demo shows
+        // one refusal on purpose, in its own words; an unexpected one ends it with a non-zero exit code.)
+        expect(output, where).not.toMatch(/"errors"\s*:/);
+        expect(output, where).not.toMatch(/<!DOCTYPE html|<html/i);
+        // Every curl of the block was answered with data.
+        expect((output.match(/\{"data":/g) ?? []).length, where).toBeGreaterThanOrEqual(
+          (block.text.match(/^curl /gm) ?? []).length,
+        );
+      }
+    },
+    600_000,
+  );
 });
 
 /** Runs a block with bash, stopping at the first command that fails; resolves with its exit code and all it printed. */
 function bash(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile('bash', ['-e', '-c', script], { cwd: projectRoot(), env, timeout: 540_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
+    execFile(
+      'bash',
+      ['-e', '-c', script],
+      { cwd: projectRoot(), env, timeout: 540_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
   });
 }

@@ -45,7 +45,9 @@ describe('subscriptions on one instance', () => {
     const subscription = subscribe(connect(), CHANGES, { threadId, after: thread.changeSequence });
 
     const first = await startRun(t, threadId, 'codex');
-    await t.ok(BIND, { input: { providerThreadId: first.providerThread.id, nativeThreadRef: uniqueId('codex-session') } });
+    await t.ok(BIND, {
+      input: { providerThreadId: first.providerThread.id, nativeThreadRef: uniqueId('codex-session') },
+    });
     await completeRun(t, first.run.id);
     const second = await startRun(t, threadId, 'claude');
     expect(second.handoff).not.toBeNull();
@@ -55,7 +57,15 @@ describe('subscriptions on one instance', () => {
 
     const results = await subscription.take(7);
     expect(results.every((result) => result.errors === undefined)).toBe(true);
-    expect(kindsOf(results)).toEqual(['1 RUN_STARTED', '2 PROVIDER_THREAD_BOUND', '3 RUN_COMPLETED', '4 RUN_STARTED', '5 HANDOFF_REPLACED', '6 RUN_COMPLETED', '7 ROLLED_BACK']);
+    expect(kindsOf(results)).toEqual([
+      '1 RUN_STARTED',
+      '2 PROVIDER_THREAD_BOUND',
+      '3 RUN_COMPLETED',
+      '4 RUN_STARTED',
+      '5 HANDOFF_REPLACED',
+      '6 RUN_COMPLETED',
+      '7 ROLLED_BACK',
+    ]);
     const changes = changesOf(results);
     expect(changes.map((change) => change.resync)).toEqual(Array(7).fill(false));
     expect(changes.every((change) => change.thread.id === threadId && !Number.isNaN(Date.parse(change.at)))).toBe(true);
@@ -63,7 +73,10 @@ describe('subscriptions on one instance', () => {
     const last = changes.at(-1);
     expect(last.thread.headOrdinal).toBe(1);
     expect(last.thread.changeSequence).toBe(7);
-    expect(last.thread.runs.edges.map((edge: any) => `${edge.node.ordinal} ${edge.node.status}`)).toEqual(['1 COMPLETED', '2 ROLLED_BACK']);
+    expect(last.thread.runs.edges.map((edge: any) => `${edge.node.ordinal} ${edge.node.status}`)).toEqual([
+      '1 COMPLETED',
+      '2 ROLLED_BACK',
+    ]);
     expect((await t.ok(CHANGE_SEQUENCE, { id: threadId })).thread.changeSequence).toBe(7);
   });
 
@@ -125,9 +138,16 @@ describe('subscriptions on one instance', () => {
     await unparsable.ended();
     expect((unparsable.failure as any[])[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
 
-    const tooDeep = subscribe(live, `subscription($id: ID!) { threadChanged(threadId: $id) { thread { runs { edges { node { thread { runs { edges { node { thread { id } } } } } } } } } } }`, { id: 'x' });
+    const tooDeep = subscribe(
+      live,
+      `subscription($id: ID!) { threadChanged(threadId: $id) { thread { runs { edges { node { thread { runs { edges { node { thread { id } } } } } } } } } } }`,
+      { id: 'x' },
+    );
     await tooDeep.ended();
-    expect((tooDeep.failure as any[])[0].extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'depth' });
+    expect((tooDeep.failure as any[])[0].extensions).toMatchObject({
+      code: 'GRAPHQL_VALIDATION_FAILED',
+      limit: 'depth',
+    });
   });
 
   it('holds at most the configured subscriptions per connection', async () => {
@@ -157,7 +177,10 @@ describe('subscriptions across instances on one Neo4j', () => {
 
   it('a subscriber on instance A sees the changes made through instance B', async () => {
     const threadId = await createThread(b);
-    const subscription = subscribe(live, CHANGES, { threadId, after: (await a.ok(CHANGE_SEQUENCE, { id: threadId })).thread.changeSequence });
+    const subscription = subscribe(live, CHANGES, {
+      threadId,
+      after: (await a.ok(CHANGE_SEQUENCE, { id: threadId })).thread.changeSequence,
+    });
     const started = await startRun(b, threadId, 'codex');
     await completeRun(b, started.run.id);
     const results = await subscription.take(2);
@@ -178,7 +201,10 @@ describe('subscriptions with API keys', () => {
     return live;
   };
   beforeAll(async () => {
-    t = await startTestService({ ...FAST, THREADLINE_API_KEYS: `${ALICE}=${uniqueId('alice')},${BOB}=${uniqueId('bob')}` });
+    t = await startTestService({
+      ...FAST,
+      THREADLINE_API_KEYS: `${ALICE}=${uniqueId('alice')},${BOB}=${uniqueId('bob')}`,
+    });
   });
   afterAll(async () => {
     await Promise.all(clients.map((client) => client.dispose()));
@@ -186,7 +212,11 @@ describe('subscriptions with API keys', () => {
   });
 
   it('refuse a connection without a valid key with 4403, and take the key from connection_init or the upgrade header', async () => {
-    for (const options of [{}, { token: 'wrong-key-0123456789abcdef' }, { headerToken: 'wrong-key-0123456789abcdef' }]) {
+    for (const options of [
+      {},
+      { token: 'wrong-key-0123456789abcdef' },
+      { headerToken: 'wrong-key-0123456789abcdef' },
+    ]) {
       const live = connect(options);
       const subscription = subscribe(live, CHANGES, { threadId: 'any' });
       await subscription.ended();
@@ -196,20 +226,37 @@ describe('subscriptions with API keys', () => {
     await t.ok('mutation($id: ID) { createThread(input: { id: $id }) { id } }', { id: threadId }, ALICE);
     for (const options of [{ token: ALICE }, { headerToken: ALICE }]) {
       const subscription = subscribe(connect(options), CHANGES, { threadId, after: 0 });
-      await t.ok(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, { input: { threadId, provider: 'codex', userMessage: 'hi' } }, ALICE);
+      await t.ok(
+        `mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`,
+        { input: { threadId, provider: 'codex', userMessage: 'hi' } },
+        ALICE,
+      );
       const [result] = await subscription.take(1);
       expect(result.errors).toBeUndefined();
       expect(result.data.threadChanged.thread.id).toBe(threadId);
       subscription.unsubscribe();
-      const running = (await t.ok(`query($id: ID!) { thread(id: $id) { runs(last: 1) { edges { node { id } } } } }`, { id: threadId }, ALICE)).thread.runs.edges[0].node.id;
+      const running = (
+        await t.ok(
+          `query($id: ID!) { thread(id: $id) { runs(last: 1) { edges { node { id } } } } }`,
+          { id: threadId },
+          ALICE,
+        )
+      ).thread.runs.edges[0].node.id;
       await t.ok(`mutation($id: ID!) { completeRun(input: { runId: $id }) { id } }`, { id: running }, ALICE);
     }
   });
 
   it("never show a tenant another tenant's thread, even under the same id", async () => {
     const threadId = uniqueId('shared');
-    for (const [token, title] of [[ALICE, 'alice'], [BOB, 'bob']] as const) {
-      await t.ok('mutation($id: ID, $title: String) { createThread(input: { id: $id, title: $title }) { id } }', { id: threadId, title }, token);
+    for (const [token, title] of [
+      [ALICE, 'alice'],
+      [BOB, 'bob'],
+    ] as const) {
+      await t.ok(
+        'mutation($id: ID, $title: String) { createThread(input: { id: $id, title: $title }) { id } }',
+        { id: threadId, title },
+        token,
+      );
     }
     const aliceOnly = uniqueId('alice-only');
     await t.ok('mutation($id: ID) { createThread(input: { id: $id }) { id } }', { id: aliceOnly }, ALICE);
@@ -217,8 +264,13 @@ describe('subscriptions with API keys', () => {
     const unknownToBob = subscribe(bobClient, CHANGES, { threadId: aliceOnly });
     const own = subscribe(bobClient, CHANGES, { threadId, after: 0 });
     // Alice's changes come first and include a kind Bob's do not: a leak would show in Bob's feed.
-    const alice = (await t.ok(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'alice' } }, ALICE)).startRun;
-    await t.ok(BIND, { input: { providerThreadId: alice.providerThread.id, nativeThreadRef: uniqueId('alice-session') } }, ALICE);
+    const alice = (await t.ok(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'alice' } }, ALICE))
+      .startRun;
+    await t.ok(
+      BIND,
+      { input: { providerThreadId: alice.providerThread.id, nativeThreadRef: uniqueId('alice-session') } },
+      ALICE,
+    );
     const bob = (await t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'bob' } }, BOB)).startRun;
     await t.ok(`mutation($id: ID!) { completeRun(input: { runId: $id }) { id } }`, { id: bob.run.id }, BOB);
     const results = await own.take(2);

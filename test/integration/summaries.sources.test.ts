@@ -8,7 +8,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '../support/chatCompletionsServer.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
-import { HANDOFF_FIELDS, START_RUN, completeRun, coverage, createThread, expectCode, startRun } from '../support/lineage.js';
+import {
+  HANDOFF_FIELDS,
+  START_RUN,
+  completeRun,
+  coverage,
+  createThread,
+  expectCode,
+  startRun,
+} from '../support/lineage.js';
 
 const PROVENANCE = `${HANDOFF_FIELDS} source inputDigest budgetChars length requestedAt writtenAt usedAt failureReason omissions endedBecause endedAt
   summaryRequest { handoffId writer targetProvider strategy document budgetChars }`;
@@ -61,26 +69,61 @@ describe('the provider being entered or left writes the summary', () => {
   it('entering: PENDING with a summary request, then READY on submission, with omissions appended', async () => {
     const t = await serviceWith({ providers: { claude: 'entering' } });
     const threadId = await threadWithFacts(t);
-    const started = (await t.ok(START_RUN.replace('handoff {', `handoff { source summaryRequest { writer targetProvider strategy document budgetChars } `), { input: { threadId, provider: 'claude', userMessage: 'continue' } })).startRun;
-    expect(started.handoff).toMatchObject({ status: 'PENDING', createdByProvider: 'claude', source: 'provider:claude', summaryText: '' });
-    expect(started.handoff.summaryRequest).toMatchObject({ writer: 'claude', targetProvider: 'claude', strategy: 'FULL_THREAD_SUMMARY', budgetChars: 32000 });
+    const started = (
+      await t.ok(
+        START_RUN.replace(
+          'handoff {',
+          `handoff { source summaryRequest { writer targetProvider strategy document budgetChars } `,
+        ),
+        { input: { threadId, provider: 'claude', userMessage: 'continue' } },
+      )
+    ).startRun;
+    expect(started.handoff).toMatchObject({
+      status: 'PENDING',
+      createdByProvider: 'claude',
+      source: 'provider:claude',
+      summaryText: '',
+    });
+    expect(started.handoff.summaryRequest).toMatchObject({
+      writer: 'claude',
+      targetProvider: 'claude',
+      strategy: 'FULL_THREAD_SUMMARY',
+      budgetChars: 32000,
+    });
     expect(started.handoff.summaryRequest.document).toContain('src/stream.ts');
     expect(started.dispatch).toMatchObject({ context: null, delivery: null });
     expect(started.plan.reasons.join(' ')).toMatch(/claude \(the entering provider\) is asked/);
 
-    const over = await expectCode(t.gql(SUBMIT, { input: { handoffId: started.handoff.id, summaryText: 'x'.repeat(32001), createdByProvider: 'claude' } }), 'BAD_USER_INPUT');
+    const over = await expectCode(
+      t.gql(SUBMIT, {
+        input: { handoffId: started.handoff.id, summaryText: 'x'.repeat(32001), createdByProvider: 'claude' },
+      }),
+      'BAD_USER_INPUT',
+    );
     expect(over.errors![0]!.message).toMatch(/32000/);
     // Like many model-written summaries, it drops a file path and an open question.
     const text = 'Goal: ship the streaming parser; npm run build passed.';
-    const ready = (await t.ok(SUBMIT, { input: { handoffId: started.handoff.id, summaryText: text, createdByProvider: 'claude' } })).submitHandoffSummary;
-    expect(ready).toMatchObject({ status: 'READY', createdByProvider: 'claude', omissions: ['file: src/stream.ts', 'question: Keep the legacy API?'], summaryRequest: null });
+    const ready = (
+      await t.ok(SUBMIT, { input: { handoffId: started.handoff.id, summaryText: text, createdByProvider: 'claude' } })
+    ).submitHandoffSummary;
+    expect(ready).toMatchObject({
+      status: 'READY',
+      createdByProvider: 'claude',
+      omissions: ['file: src/stream.ts', 'question: Keep the legacy API?'],
+      summaryRequest: null,
+    });
     expect(ready.summaryText.startsWith(text)).toBe(true);
-    expect(ready.summaryText).toContain('## Facts not in the summary above\n- file: src/stream.ts\n- question: Keep the legacy API?');
+    expect(ready.summaryText).toContain(
+      '## Facts not in the summary above\n- file: src/stream.ts\n- question: Keep the legacy API?',
+    );
     expect(ready.length).toBe(ready.summaryText.length);
     expect(ready.writtenAt).not.toBeNull();
     const run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
     expect(run.dispatch).toEqual({ context: ready.summaryText, delivery: 'SYSTEM' });
-    await expectCode(t.gql(SUBMIT, { input: { handoffId: started.handoff.id, summaryText: 'again', createdByProvider: 'claude' } }), 'CONFLICT');
+    await expectCode(
+      t.gql(SUBMIT, { input: { handoffId: started.handoff.id, summaryText: 'again', createdByProvider: 'claude' } }),
+      'CONFLICT',
+    );
   });
 
   it('leaving: the provider that served the last run is asked', async () => {
@@ -88,7 +131,12 @@ describe('the provider being entered or left writes the summary', () => {
     const threadId = await threadWithFacts(t);
     const started = await startRun(t, threadId, 'claude');
     const handoff = (await t.ok(HANDOFF, { id: started.handoff.id })).contextHandoff;
-    expect(handoff).toMatchObject({ status: 'PENDING', createdByProvider: 'codex', source: 'provider:codex', summaryRequest: { writer: 'codex', targetProvider: 'claude' } });
+    expect(handoff).toMatchObject({
+      status: 'PENDING',
+      createdByProvider: 'codex',
+      source: 'provider:codex',
+      summaryRequest: { writer: 'codex', targetProvider: 'claude' },
+    });
   });
 
   it('a PENDING handoff not submitted in time FAILS and a local summary supersedes it', async () => {
@@ -101,9 +149,19 @@ describe('the provider being entered or left writes the summary', () => {
       if (run.contextHandoff.id !== started.handoff.id) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    expect(run.contextHandoff).toMatchObject({ status: 'READY', source: 'local', createdByProvider: null, supersedes: { id: started.handoff.id } });
+    expect(run.contextHandoff).toMatchObject({
+      status: 'READY',
+      source: 'local',
+      createdByProvider: null,
+      supersedes: { id: started.handoff.id },
+    });
     const failed = (await t.ok(HANDOFF, { id: started.handoff.id })).contextHandoff;
-    expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'not submitted within 1 s', supersededBy: { id: run.contextHandoff.id }, endedBecause: 'EXPIRED' });
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'not submitted within 1 s',
+      supersededBy: { id: run.contextHandoff.id },
+      endedBecause: 'EXPIRED',
+    });
     expect(Date.parse(failed.endedAt)).toBeGreaterThan(0);
     expect(run.plan.reasons.join(' ')).toMatch(/failed \(not submitted within 1 s\); a local summary replaced it/);
     expect(run.dispatch.context).toBe(run.contextHandoff.summaryText);
@@ -116,7 +174,9 @@ describe('the provider being entered or left writes the summary', () => {
 describe('a configured chat-completions summarizer', () => {
   const summaries = (timeoutMs = 2000) => ({
     default: 'fast',
-    summarizers: { fast: { baseUrl: summarizerServer.url, model: 'summary-model-1', apiKeyEnv: 'TEST_SUMMARIZER_KEY', timeoutMs } },
+    summarizers: {
+      fast: { baseUrl: summarizerServer.url, model: 'summary-model-1', apiKeyEnv: 'TEST_SUMMARIZER_KEY', timeoutMs },
+    },
   });
 
   it('writes the handoff from the structured document, checked for omissions', async () => {
@@ -132,7 +192,12 @@ describe('a configured chat-completions summarizer', () => {
     expect(body).toMatchObject({ model: 'summary-model-1', temperature: 0 });
     expect(body.messages[1]!.content).toContain('Keep the legacy API?');
     const handoff = (await t.ok(HANDOFF, { id: started.handoff.id })).contextHandoff;
-    expect(handoff).toMatchObject({ status: 'READY', source: 'configured:fast', createdByProvider: 'fast', omissions: ['command: npm run build', 'question: Keep the legacy API?'] });
+    expect(handoff).toMatchObject({
+      status: 'READY',
+      source: 'configured:fast',
+      createdByProvider: 'fast',
+      omissions: ['command: npm run build', 'question: Keep the legacy API?'],
+    });
     expect(handoff.summaryText.startsWith('Parser work: src/stream.ts was added.')).toBe(true);
     expect(handoff.summaryText.length).toBeLessThanOrEqual(32000);
     expect(handoff.inputDigest).toMatch(/^[0-9a-f]{64}$/);
@@ -140,7 +205,10 @@ describe('a configured chat-completions summarizer', () => {
 
   it('falls back to a local summary when the summarizer errors or times out', async () => {
     const t = await serviceWith(summaries(1500));
-    for (const mode of [{ kind: 'fail' as const, status: 500 }, { kind: 'slow' as const, delayMs: 6000, content: 'late' }]) {
+    for (const mode of [
+      { kind: 'fail' as const, status: 500 },
+      { kind: 'slow' as const, delayMs: 6000, content: 'late' },
+    ]) {
       const threadId = await threadWithFacts(t);
       summarizerServer.setMode(mode);
       const started = await startRun(t, threadId, 'claude');
@@ -162,17 +230,32 @@ describe('a configured chat-completions summarizer', () => {
     const t = await serviceWith({ ...summaries(20_000), pendingTimeoutSeconds: 1 });
     const threadId = await threadWithFacts(t);
     summarizerServer.setMode({ kind: 'slow', delayMs: 3500, content: 'too late' });
-    const started = (await t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'continue' } })).startRun;
+    const started = (await t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'continue' } }))
+      .startRun;
     const run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
     expect(started.handoff).toMatchObject({ id: run.contextHandoff.id, status: 'READY' });
     expect(run.contextHandoff).toMatchObject({ status: 'READY', source: 'local' });
     const expired = (await t.ok(HANDOFF, { id: run.contextHandoff.supersedes.id })).contextHandoff;
-    expect(expired).toMatchObject({ status: 'FAILED', endedBecause: 'EXPIRED', source: 'configured:fast', summaryText: '' });
+    expect(expired).toMatchObject({
+      status: 'FAILED',
+      endedBecause: 'EXPIRED',
+      source: 'configured:fast',
+      summaryText: '',
+    });
 
     const regenerated = (await t.ok(REGENERATE, { input: { handoffId: run.contextHandoff.id } })).regenerateHandoff;
-    expect(regenerated).toMatchObject({ status: 'FAILED', endedBecause: 'EXPIRED', source: 'configured:fast', supersedes: { id: run.contextHandoff.id } });
+    expect(regenerated).toMatchObject({
+      status: 'FAILED',
+      endedBecause: 'EXPIRED',
+      source: 'configured:fast',
+      supersedes: { id: run.contextHandoff.id },
+    });
     const after = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
-    expect(after.contextHandoff).toMatchObject({ status: 'READY', source: 'local', supersedes: { id: regenerated.id } });
+    expect(after.contextHandoff).toMatchObject({
+      status: 'READY',
+      source: 'local',
+      supersedes: { id: regenerated.id },
+    });
     summarizerServer.setMode({ kind: 'reply', content: 'canned summary' });
     // Its sweep sees every tenant's handoffs: stop it before other tests leave handoffs pending.
     await t.close();
@@ -188,11 +271,21 @@ describe('regeneration, manual context and checkpoint summaries', () => {
     const before = (await coverage(t, started.providerThread.id)).coverage;
     const second = (await t.ok(REGENERATE, { input: { handoffId: started.handoff.id } })).regenerateHandoff;
     const third = (await t.ok(REGENERATE, { input: { handoffId: second.id, source: 'local' } })).regenerateHandoff;
-    expect(third).toMatchObject({ status: 'READY', coveredRunOrdinals: started.handoff.coveredRunOrdinals, toProviderThreadId: started.providerThread.id, targetRunId: started.run.id, supersedes: { id: second.id } });
+    expect(third).toMatchObject({
+      status: 'READY',
+      coveredRunOrdinals: started.handoff.coveredRunOrdinals,
+      toProviderThreadId: started.providerThread.id,
+      targetRunId: started.run.id,
+      supersedes: { id: second.id },
+    });
     expect(third.summaryText).toBe(started.handoff.summaryText);
     expect(third.inputDigest).toBe(second.inputDigest);
     const middle = (await t.ok(HANDOFF, { id: second.id })).contextHandoff;
-    expect(middle).toMatchObject({ status: 'SUPERSEDED', supersedes: { id: started.handoff.id }, supersededBy: { id: third.id } });
+    expect(middle).toMatchObject({
+      status: 'SUPERSEDED',
+      supersedes: { id: started.handoff.id },
+      supersededBy: { id: third.id },
+    });
     const after = (await coverage(t, started.providerThread.id)).coverage;
     expect(after).toEqual({ ...before, handoffIds: [third.id] });
     expect((await t.ok(RUN_CONTEXT, { id: started.run.id })).run.contextHandoff.id).toBe(third.id);
@@ -203,21 +296,53 @@ describe('regeneration, manual context and checkpoint summaries', () => {
   it('takes operator-written manual context over the range the planner chose', async () => {
     const t = await serviceWith({});
     const threadId = await threadWithFacts(t);
-    const started = (await t.ok(START_RUN.replace('handoff {', 'handoff { source '), { input: { threadId, provider: 'claude', userMessage: 'go', manualContext: 'Operator note: only touch src/stream.ts' } })).startRun;
-    expect(started.handoff).toMatchObject({ strategy: 'MANUAL_CONTEXT', summaryText: 'Operator note: only touch src/stream.ts', createdByProvider: null, source: 'user', coveredRunOrdinals: { from: 1, to: 1 } });
+    const started = (
+      await t.ok(START_RUN.replace('handoff {', 'handoff { source '), {
+        input: {
+          threadId,
+          provider: 'claude',
+          userMessage: 'go',
+          manualContext: 'Operator note: only touch src/stream.ts',
+        },
+      })
+    ).startRun;
+    expect(started.handoff).toMatchObject({
+      strategy: 'MANUAL_CONTEXT',
+      summaryText: 'Operator note: only touch src/stream.ts',
+      createdByProvider: null,
+      source: 'user',
+      coveredRunOrdinals: { from: 1, to: 1 },
+    });
     expect(started.dispatch.context).toBe('Operator note: only touch src/stream.ts');
-    const { records } = await t.driver.executeQuery('MATCH (tr:ContextTransfer {handoffId: $id}) RETURN tr.createdBy AS by', { id: started.handoff.id }, { database: 'neo4j' });
+    const { records } = await t.driver.executeQuery(
+      'MATCH (tr:ContextTransfer {handoffId: $id}) RETURN tr.createdBy AS by',
+      { id: started.handoff.id },
+      { database: 'neo4j' },
+    );
     expect(records[0]!.get('by')).toBe('user');
     await completeRun(t, started.run.id);
-    await expectCode(t.gql(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'go', manualContext: 'x'.repeat(32001) } }), 'BAD_USER_INPUT');
+    await expectCode(
+      t.gql(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'go', manualContext: 'x'.repeat(32001) } }),
+      'BAD_USER_INPUT',
+    );
   });
 
   it('sends a checkpoint summary when even a condensed full summary cannot fit', async () => {
-    const t = await serviceWith({}, { providers: [{ id: 'claude', displayName: 'Claude, tiny budget', capabilities: { maxRecommendedHandoffChars: 600 } }] });
+    const t = await serviceWith(
+      {},
+      {
+        providers: [
+          { id: 'claude', displayName: 'Claude, tiny budget', capabilities: { maxRecommendedHandoffChars: 600 } },
+        ],
+      },
+    );
     const threadId = await createThread(t);
     const run = await startRun(t, threadId, 'codex');
     await completeRun(t, run.run.id, {
-      facts: Array.from({ length: 8 }, (_, i) => ({ kind: 'DECISION', text: `Decision ${i}: ${'keep the module boundaries exactly as they are '.repeat(3)}` })),
+      facts: Array.from({ length: 8 }, (_, i) => ({
+        kind: 'DECISION',
+        text: `Decision ${i}: ${'keep the module boundaries exactly as they are '.repeat(3)}`,
+      })),
       checkpoint: { ref: 'ckpt-77', diffSummary: 'boundaries kept', files: [{ path: 'src/a.ts', change: 'MODIFIED' }] },
     });
     const next = await startRun(t, threadId, 'claude');

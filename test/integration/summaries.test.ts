@@ -10,7 +10,14 @@ let t: TestService;
 beforeAll(async () => {
   // codex with a small budget, to see the cap at work through the API.
   const providersFile = join(tmpdir(), `${uniqueId('providers')}.json`);
-  writeFileSync(providersFile, JSON.stringify({ providers: [{ id: 'codex', displayName: 'Codex (small budget)', capabilities: { maxRecommendedHandoffChars: 1500 } }] }));
+  writeFileSync(
+    providersFile,
+    JSON.stringify({
+      providers: [
+        { id: 'codex', displayName: 'Codex (small budget)', capabilities: { maxRecommendedHandoffChars: 1500 } },
+      ],
+    }),
+  );
   t = await startTestService({ THREADLINE_PROVIDERS_FILE: providersFile });
 });
 afterAll(async () => {
@@ -33,7 +40,11 @@ describe('handoff text from the local summarizer', () => {
         { kind: 'PROTOCOL', text: 'PROTOCOL-NOISE-FRAME' },
         { kind: 'TOOL_OUTPUT', text: 'RAW-TOOL-OUTPUT-DUMP' },
       ],
-      checkpoint: { ref: 'c0ffee1', diffSummary: 'parser split in two', files: [{ path: 'src/stream.ts', change: 'ADDED', additions: 120, deletions: 0 }] },
+      checkpoint: {
+        ref: 'c0ffee1',
+        diffSummary: 'parser split in two',
+        files: [{ path: 'src/stream.ts', change: 'ADDED', additions: 120, deletions: 0 }],
+      },
     });
     const second = await startRun(t, threadId, 'codex', { userMessage: 'Fix the failing tests' });
     await completeRun(t, second.run.id, {
@@ -57,7 +68,8 @@ describe('handoff text from the local summarizer', () => {
     expect(text).not.toMatch(/Write the tokenizer/);
     expect(text).toContain('src/stream.ts');
     expect(text).toContain('c0ffee1');
-    for (const hidden of ['SECRET-CHAIN-OF-THOUGHT', 'PROTOCOL-NOISE-FRAME', 'RAW-TOOL-OUTPUT-DUMP']) expect(text).not.toContain(hidden);
+    for (const hidden of ['SECRET-CHAIN-OF-THOUGHT', 'PROTOCOL-NOISE-FRAME', 'RAW-TOOL-OUTPUT-DUMP'])
+      expect(text).not.toContain(hidden);
     expect(text).toMatch(/Covers runs 1-2/);
     expect(text).toContain('codex');
 
@@ -69,8 +81,13 @@ describe('handoff text from the local summarizer', () => {
   it('never exceeds the target budget, shrinking the oldest run lines first', async () => {
     const threadId = await createThread(t, 'long thread');
     for (let i = 1; i <= 30; i++) {
-      const run = await startRun(t, threadId, 'claude', { userMessage: `Step ${i}: ${'refactor the module carefully '.repeat(4)}` });
-      await completeRun(t, run.run.id, { assistantMessage: `Finished step ${i} ${'with details '.repeat(5)}`, facts: i === 1 ? [{ kind: 'GOAL', text: 'Ship the refactor' }] : [] });
+      const run = await startRun(t, threadId, 'claude', {
+        userMessage: `Step ${i}: ${'refactor the module carefully '.repeat(4)}`,
+      });
+      await completeRun(t, run.run.id, {
+        assistantMessage: `Finished step ${i} ${'with details '.repeat(5)}`,
+        facts: i === 1 ? [{ kind: 'GOAL', text: 'Ship the refactor' }] : [],
+      });
     }
     const handoff = (await runTurns(t, threadId, 'codex', 1)).handoff;
     expect(handoff.summaryText.length).toBeLessThanOrEqual(1500);
@@ -87,16 +104,38 @@ describe('typed file changes', () => {
   it('are stored typed, read back with key and status filled for older clients, and summed per path', async () => {
     const threadId = await createThread(t);
     const first = await startRun(t, threadId, 'claude');
-    const written = (await t.ok(COMPLETE, {
-      input: { runId: first.run.id, facts: [{ kind: 'FILE_CHANGE', text: 'Added the CSV parser', file: { path: 'src/csv/parse.ts', change: 'ADDED', additions: 140 } }] },
-    })).completeRun;
-    expect(written.facts).toEqual([{ kind: 'FILE_CHANGE', key: 'src/csv/parse.ts', status: 'added', file: { path: 'src/csv/parse.ts', change: 'ADDED', additions: 140, deletions: null } }]);
+    const written = (
+      await t.ok(COMPLETE, {
+        input: {
+          runId: first.run.id,
+          facts: [
+            {
+              kind: 'FILE_CHANGE',
+              text: 'Added the CSV parser',
+              file: { path: 'src/csv/parse.ts', change: 'ADDED', additions: 140 },
+            },
+          ],
+        },
+      })
+    ).completeRun;
+    expect(written.facts).toEqual([
+      {
+        kind: 'FILE_CHANGE',
+        key: 'src/csv/parse.ts',
+        status: 'added',
+        file: { path: 'src/csv/parse.ts', change: 'ADDED', additions: 140, deletions: null },
+      },
+    ]);
     const second = await startRun(t, threadId, 'claude');
     await t.ok(COMPLETE, {
       input: {
         runId: second.run.id,
         facts: [
-          { kind: 'FILE_CHANGE', text: 'Handled quoted fields', file: { path: './src/csv/parse.ts', change: 'MODIFIED', additions: 12, deletions: 3 } },
+          {
+            kind: 'FILE_CHANGE',
+            text: 'Handled quoted fields',
+            file: { path: './src/csv/parse.ts', change: 'MODIFIED', additions: 12, deletions: 3 },
+          },
           // An untyped one, the form older clients send: path in key, change in status.
           { kind: 'FILE_CHANGE', text: 'Parser tests', key: 'test/parse.test.ts', status: 'added' },
         ],
@@ -120,7 +159,10 @@ describe('typed file changes', () => {
       const refused = await t.gql(COMPLETE, { input: { runId: run.run.id, facts: [fact] } });
       expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     }
-    expect((await t.ok(`query($id: ID!) { run(id: $id) { status facts { kind } } }`, { id: run.run.id })).run).toEqual({ status: 'RUNNING', facts: [] });
+    expect((await t.ok(`query($id: ID!) { run(id: $id) { status facts { kind } } }`, { id: run.run.id })).run).toEqual({
+      status: 'RUNNING',
+      facts: [],
+    });
   });
 });
 
@@ -132,9 +174,16 @@ describe('facts of rolled-back runs', () => {
     // Two runs with more facts than the summary reads for codex's 1500-character budget, then rolled back.
     for (let run = 2; run <= 3; run++) {
       const started = await startRun(t, threadId, 'claude');
-      await completeRun(t, started.run.id, { facts: Array.from({ length: 300 }, (_, index) => ({ kind: 'DECISION', text: `Withdrawn decision ${run}.${index}` })) });
+      await completeRun(t, started.run.id, {
+        facts: Array.from({ length: 300 }, (_, index) => ({
+          kind: 'DECISION',
+          text: `Withdrawn decision ${run}.${index}`,
+        })),
+      });
     }
-    await t.ok(`mutation { rollbackThread(input: { threadId: "${threadId}", toOrdinal: 1 }) { thread { headOrdinal } } }`);
+    await t.ok(
+      `mutation { rollbackThread(input: { threadId: "${threadId}", toOrdinal: 1 }) { thread { headOrdinal } } }`,
+    );
     const codex = await startRun(t, threadId, 'codex');
     expect(codex.handoff.coveredRunOrdinals).toEqual({ from: 1, to: 1 });
     const text: string = codex.handoff.summaryText;
@@ -149,7 +198,12 @@ describe('a full summary of a long thread', () => {
   beforeAll(async () => {
     // Budget for about 1,700 runs' worth of reading (20,000 / 12), where a run's note takes 150.
     const providersFile = join(tmpdir(), `${uniqueId('providers')}.json`);
-    writeFileSync(providersFile, JSON.stringify({ providers: [{ id: 'codex', displayName: 'Codex', capabilities: { maxRecommendedHandoffChars: 20_000 } }] }));
+    writeFileSync(
+      providersFile,
+      JSON.stringify({
+        providers: [{ id: 'codex', displayName: 'Codex', capabilities: { maxRecommendedHandoffChars: 20_000 } }],
+      }),
+    );
     wide = await startTestService({ THREADLINE_PROVIDERS_FILE: providersFile });
   });
   afterAll(async () => {
@@ -159,14 +213,25 @@ describe('a full summary of a long thread', () => {
   it('reads the newest runs until its budget is full, and says how many earlier runs it did not load', async () => {
     const threadId = await createThread(wide, 'long notes');
     const IMPORT = `mutation($input: ImportRunsInput!) { importRuns(input: $input) { runs { ordinal } } }`;
-    const note = (n: number) => `Note ${n}: ${'the parser keeps its state between chunks so a quoted field may span them; '.repeat(2)}`;
+    const note = (n: number) =>
+      `Note ${n}: ${'the parser keeps its state between chunks so a quoted field may span them; '.repeat(2)}`;
     for (let batch = 0; batch < 4; batch++) {
       const runs = Array.from({ length: 100 }, (_, index) => {
         const n = batch * 100 + index + 1;
         const at = new Date(Date.UTC(2026, 0, 1, 0, n)).toISOString();
-        return { sourceKey: `turn-${n}`, startedAt: at, completedAt: at, status: 'COMPLETED', userMessage: `Step ${n}`, assistantMessage: `Did step ${n}`, facts: [{ kind: 'NOTE', text: note(n) }] };
+        return {
+          sourceKey: `turn-${n}`,
+          startedAt: at,
+          completedAt: at,
+          status: 'COMPLETED',
+          userMessage: `Step ${n}`,
+          assistantMessage: `Did step ${n}`,
+          facts: [{ kind: 'NOTE', text: note(n) }],
+        };
       });
-      await wide.ok(IMPORT, { input: { threadId, providerThread: { provider: 'claude', nativeThreadRef: `session-${threadId}` }, runs } });
+      await wide.ok(IMPORT, {
+        input: { threadId, providerThread: { provider: 'claude', nativeThreadRef: `session-${threadId}` }, runs },
+      });
     }
     const codex = await startRun(wide, threadId, 'codex');
     expect(codex.plan.handoffStrategy).toBe('FULL_THREAD_SUMMARY');

@@ -4,7 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
-import { completeRun, coverage, createThread, expectCode, plan, runTurns, startRun, PLAN_RUN, START_RUN } from '../support/lineage.js';
+import {
+  completeRun,
+  coverage,
+  createThread,
+  expectCode,
+  plan,
+  runTurns,
+  startRun,
+  PLAN_RUN,
+  START_RUN,
+} from '../support/lineage.js';
 
 let t: TestService;
 let limited: TestService;
@@ -13,18 +23,30 @@ beforeAll(async () => {
   // A provider with a tiny handoff budget, one without delta support, and one that takes no handoffs.
   const providersFile = join(tmpdir(), `${uniqueId('providers')}.json`);
   const base = {
-    acceptsSystemContext: false, acceptsDeveloperContext: false, acceptsSyntheticUserContext: false,
-    canConsumeHandoffSummaries: true, canGenerateSummaries: false, supportsDeltaHandoff: true, supportsFullThreadHandoff: true,
-    supportsModelSwitchInThread: false, maxRecommendedHandoffChars: 32000, canForkThread: false, canForkFromTurn: false,
-    canRollbackThread: false, nativeThreadIds: 'weak',
+    acceptsSystemContext: false,
+    acceptsDeveloperContext: false,
+    acceptsSyntheticUserContext: false,
+    canConsumeHandoffSummaries: true,
+    canGenerateSummaries: false,
+    supportsDeltaHandoff: true,
+    supportsFullThreadHandoff: true,
+    supportsModelSwitchInThread: false,
+    maxRecommendedHandoffChars: 32000,
+    canForkThread: false,
+    canForkFromTurn: false,
+    canRollbackThread: false,
+    nativeThreadIds: 'weak',
   };
-  writeFileSync(providersFile, JSON.stringify({
-    providers: [
-      { id: 'terse', displayName: 'Terse', capabilities: { ...base, maxRecommendedHandoffChars: 400 } },
-      { id: 'fullonly', displayName: 'Full only', capabilities: { ...base, supportsDeltaHandoff: false } },
-      { id: 'deaf', displayName: 'Deaf', capabilities: { ...base, canConsumeHandoffSummaries: false } },
-    ],
-  }));
+  writeFileSync(
+    providersFile,
+    JSON.stringify({
+      providers: [
+        { id: 'terse', displayName: 'Terse', capabilities: { ...base, maxRecommendedHandoffChars: 400 } },
+        { id: 'fullonly', displayName: 'Full only', capabilities: { ...base, supportsDeltaHandoff: false } },
+        { id: 'deaf', displayName: 'Deaf', capabilities: { ...base, canConsumeHandoffSummaries: false } },
+      ],
+    }),
+  );
   limited = await startTestService({ THREADLINE_PROVIDERS_FILE: providersFile });
 });
 afterAll(async () => {
@@ -41,7 +63,11 @@ describe('consecutive runs on one provider', () => {
     expect(second.providerThread.id).toBe(first.providerThread.id);
     expect(second.handoff).toBeNull();
     expect(second.dispatch.context).toBeNull();
-    const { records } = await t.driver.executeQuery('MATCH (h:ContextHandoff {threadId: $threadId}) RETURN count(h) AS n', { threadId }, { database: 'neo4j' });
+    const { records } = await t.driver.executeQuery(
+      'MATCH (h:ContextHandoff {threadId: $threadId}) RETURN count(h) AS n',
+      { threadId },
+      { database: 'neo4j' },
+    );
     expect(Number(records[0]!.get('n'))).toBe(0);
   });
 
@@ -54,7 +80,11 @@ describe('consecutive runs on one provider', () => {
     expect((await plan(t, threadId, 'codex')).decision).toBe('NO_HANDOFF');
     // Claude missed run 3 only: a delta of one run.
     const claudePlan = await plan(t, threadId, 'claude');
-    expect(claudePlan).toMatchObject({ decision: 'DELTA_HANDOFF', providerThreadAction: 'RESUME', coveredRunOrdinals: { from: 3, to: 3 } });
+    expect(claudePlan).toMatchObject({
+      decision: 'DELTA_HANDOFF',
+      providerThreadAction: 'RESUME',
+      coveredRunOrdinals: { from: 3, to: 3 },
+    });
     expect(claudePlan.providerThread.id).toBe(claude.providerThread.id);
     expect(codex.providerThread.id).toBe(back.providerThread.id);
   });
@@ -68,7 +98,12 @@ describe('staleness signals, each alone', () => {
     expect((await plan(t, threadId, 'codex')).stalenessSignals).toEqual([]);
     await runTurns(t, threadId, 'claude', 1);
     const stale = await runTurns(t, threadId, 'codex', 1);
-    expect(stale.plan).toMatchObject({ decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', stalenessSignals: ['TOO_MANY_RUNS_ELSEWHERE'], coveredRunOrdinals: { from: 1, to: 22 } });
+    expect(stale.plan).toMatchObject({
+      decision: 'FULL_HANDOFF_NEW',
+      providerThreadAction: 'CREATE',
+      stalenessSignals: ['TOO_MANY_RUNS_ELSEWHERE'],
+      coveredRunOrdinals: { from: 1, to: 22 },
+    });
     expect(stale.plan.reasons.length).toBeGreaterThanOrEqual(2);
     expect(stale.providerThread.id).not.toBe(codex.providerThread.id);
     expect((await coverage(t, codex.providerThread.id)).status).toBe('STALE');
@@ -92,7 +127,11 @@ describe('staleness signals, each alone', () => {
     await runTurns(t, threadId, 'codex', 1, { runtimeMode: 'full-access' });
     expect((await plan(t, threadId, 'codex', { runtimeMode: 'full-access' })).decision).toBe('NO_HANDOFF');
     const changed = await plan(t, threadId, 'codex', { runtimeMode: 'read-only' });
-    expect(changed).toMatchObject({ decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', stalenessSignals: ['INCOMPATIBLE_CONFIG'] });
+    expect(changed).toMatchObject({
+      decision: 'FULL_HANDOFF_NEW',
+      providerThreadAction: 'CREATE',
+      stalenessSignals: ['INCOMPATIBLE_CONFIG'],
+    });
   });
 
   it('INCOMPATIBLE_CONFIG on a model change only where the provider cannot switch models in thread', async () => {
@@ -110,24 +149,41 @@ describe('staleness signals, each alone', () => {
     await runTurns(t, threadId, 'claude', 1);
     const back = await startRun(t, threadId, 'codex');
     const failed = back.providerThread.id;
-    const data = await t.ok(`mutation($input: ReportResumeFailureInput!) { reportResumeFailure(input: $input) {
+    const data = await t.ok(
+      `mutation($input: ReportResumeFailureInput!) { reportResumeFailure(input: $input) {
         run { id ordinal providerThread { id } contextHandoff { id } }
         plan { decision providerThreadAction stalenessSignals coveredRunOrdinals { from to } reasons }
         providerThread { id status }
         handoff { id strategy status coveredRunOrdinals { from to } supersedes { id status } }
-        dispatch { providerThreadAction context } } }`, { input: { runId: back.run.id, error: 'thread not found' } });
+        dispatch { providerThreadAction context } } }`,
+      { input: { runId: back.run.id, error: 'thread not found' } },
+    );
     const replanned = data.reportResumeFailure;
     expect(replanned.run).toMatchObject({ id: back.run.id, ordinal: 4 });
-    expect(replanned.plan).toMatchObject({ decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', stalenessSignals: ['RESUME_FAILED'], coveredRunOrdinals: { from: 1, to: 3 } });
+    expect(replanned.plan).toMatchObject({
+      decision: 'FULL_HANDOFF_NEW',
+      providerThreadAction: 'CREATE',
+      stalenessSignals: ['RESUME_FAILED'],
+      coveredRunOrdinals: { from: 1, to: 3 },
+    });
     expect(replanned.providerThread.id).not.toBe(failed);
     expect(replanned.run.providerThread.id).toBe(replanned.providerThread.id);
-    expect(replanned.handoff).toMatchObject({ strategy: 'FULL_THREAD_SUMMARY', status: 'READY', coveredRunOrdinals: { from: 1, to: 3 }, supersedes: { id: back.handoff.id, status: 'SUPERSEDED' } });
+    expect(replanned.handoff).toMatchObject({
+      strategy: 'FULL_THREAD_SUMMARY',
+      status: 'READY',
+      coveredRunOrdinals: { from: 1, to: 3 },
+      supersedes: { id: back.handoff.id, status: 'SUPERSEDED' },
+    });
     expect(replanned.run.contextHandoff.id).toBe(replanned.handoff.id);
     expect(replanned.dispatch).toMatchObject({ providerThreadAction: 'CREATE' });
     const old = await coverage(t, failed);
     expect(old.status).toBe('RESUME_FAILED');
     expect(old.coverage.nativeRunOrdinals).toEqual([1, 2]);
-    const { records } = await t.driver.executeQuery('MATCH (tr:ContextTransfer {handoffId: $id}) RETURN tr.createdBy AS by', { id: replanned.handoff.id }, { database: 'neo4j' });
+    const { records } = await t.driver.executeQuery(
+      'MATCH (tr:ContextTransfer {handoffId: $id}) RETURN tr.createdBy AS by',
+      { id: replanned.handoff.id },
+      { database: 'neo4j' },
+    );
     expect(records[0]!.get('by')).toBe('system');
     await completeRun(t, back.run.id);
     // The failed thread stays failed; the next codex run reuses the replacement.
@@ -140,14 +196,22 @@ describe('staleness signals, each alone', () => {
     const threadId = await createThread(t);
     await runTurns(t, threadId, 'codex', 2);
     const clean = await runTurns(t, threadId, 'codex', 1, { cleanContext: true });
-    expect(clean.plan).toMatchObject({ decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', stalenessSignals: ['CLEAN_CONTEXT_REQUESTED'], coveredRunOrdinals: { from: 1, to: 2 } });
+    expect(clean.plan).toMatchObject({
+      decision: 'FULL_HANDOFF_NEW',
+      providerThreadAction: 'CREATE',
+      stalenessSignals: ['CLEAN_CONTEXT_REQUESTED'],
+      coveredRunOrdinals: { from: 1, to: 2 },
+    });
   });
 
   it('SUMMARY_EXCEEDS_POLICY when the delta would pass the provider limit', async () => {
     const threadId = await createThread(limited);
     await runTurns(limited, threadId, 'terse', 1);
     const codex = await startRun(limited, threadId, 'codex');
-    const decisions = [1, 2, 3].map((n) => ({ kind: 'DECISION', text: `decision ${n}: ${'keep the parser streaming '.repeat(8)}` }));
+    const decisions = [1, 2, 3].map((n) => ({
+      kind: 'DECISION',
+      text: `decision ${n}: ${'keep the parser streaming '.repeat(8)}`,
+    }));
     await completeRun(limited, codex.run.id, { facts: decisions });
     expect((await plan(limited, threadId, 'terse')).stalenessSignals).toEqual(['SUMMARY_EXCEEDS_POLICY']);
     const result = await runTurns(limited, threadId, 'terse', 1);
@@ -164,7 +228,12 @@ describe('the other decisions', () => {
     await runTurns(limited, threadId, 'terse', 1);
     await runTurns(limited, threadId, 'fullonly', 1);
     const back = await runTurns(limited, threadId, 'codex', 1);
-    expect(back.plan).toMatchObject({ decision: 'FULL_HANDOFF_EXISTING', providerThreadAction: 'RESUME', handoffStrategy: 'FULL_THREAD_SUMMARY', coveredRunOrdinals: { from: 1, to: 4 } });
+    expect(back.plan).toMatchObject({
+      decision: 'FULL_HANDOFF_EXISTING',
+      providerThreadAction: 'RESUME',
+      handoffStrategy: 'FULL_THREAD_SUMMARY',
+      coveredRunOrdinals: { from: 1, to: 4 },
+    });
     expect(back.providerThread.id).toBe(codex.providerThread.id);
   });
 
@@ -182,7 +251,10 @@ describe('the other decisions', () => {
     await runTurns(limited, threadId, 'codex', 1);
     expect((await plan(limited, threadId, 'deaf')).decision).toBe('UNSUPPORTED');
     const before = await counts(limited, threadId);
-    await expectCode(limited.gql(START_RUN, { input: { threadId, provider: 'deaf', userMessage: 'hi' } }), 'HANDOFF_UNSUPPORTED');
+    await expectCode(
+      limited.gql(START_RUN, { input: { threadId, provider: 'deaf', userMessage: 'hi' } }),
+      'HANDOFF_UNSUPPORTED',
+    );
     expect(await counts(limited, threadId)).toEqual(before);
   });
 });

@@ -24,27 +24,71 @@ describe('the design example: Codex 1-5, Claude 6-8, back to Codex at 9', () => 
     expect(fifth.providerThread.id).toBe(c1);
 
     const sixth = await startRun(t, threadId, 'claude');
-    expect(sixth.plan).toMatchObject({ decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', handoffStrategy: 'FULL_THREAD_SUMMARY', coveredRunOrdinals: { from: 1, to: 5 } });
+    expect(sixth.plan).toMatchObject({
+      decision: 'FULL_HANDOFF_NEW',
+      providerThreadAction: 'CREATE',
+      handoffStrategy: 'FULL_THREAD_SUMMARY',
+      coveredRunOrdinals: { from: 1, to: 5 },
+    });
     const l1 = sixth.providerThread.id;
     const h1 = sixth.handoff;
-    expect(h1).toMatchObject({ coveredRunOrdinals: { from: 1, to: 5 }, fromProviderThreadIds: [c1], toProviderThreadId: l1, status: 'READY', createdByProvider: null, delivery: 'SYSTEM' });
+    expect(h1).toMatchObject({
+      coveredRunOrdinals: { from: 1, to: 5 },
+      fromProviderThreadIds: [c1],
+      toProviderThreadId: l1,
+      status: 'READY',
+      createdByProvider: null,
+      delivery: 'SYSTEM',
+    });
     expect(sixth.run.contextHandoff.id).toBe(h1.id);
-    expect(sixth.dispatch).toMatchObject({ providerThreadAction: 'CREATE', nativeThreadRef: null, delivery: 'SYSTEM', context: h1.summaryText });
+    expect(sixth.dispatch).toMatchObject({
+      providerThreadAction: 'CREATE',
+      nativeThreadRef: null,
+      delivery: 'SYSTEM',
+      context: h1.summaryText,
+    });
     await completeRun(t, sixth.run.id);
     await runTurns(t, threadId, 'claude', 2);
 
-    await t.ok(`mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id } }`, { input: { providerThreadId: c1, nativeThreadRef: 'codex-native-1' } });
+    await t.ok(`mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id } }`, {
+      input: { providerThreadId: c1, nativeThreadRef: 'codex-native-1' },
+    });
     const ninth = await startRun(t, threadId, 'codex');
     expect(ninth.run.ordinal).toBe(9);
-    expect(ninth.plan).toMatchObject({ decision: 'DELTA_HANDOFF', providerThreadAction: 'RESUME', handoffStrategy: 'DELTA_SINCE_TARGET_LAST_SEEN', coveredRunOrdinals: { from: 6, to: 8 } });
+    expect(ninth.plan).toMatchObject({
+      decision: 'DELTA_HANDOFF',
+      providerThreadAction: 'RESUME',
+      handoffStrategy: 'DELTA_SINCE_TARGET_LAST_SEEN',
+      coveredRunOrdinals: { from: 6, to: 8 },
+    });
     expect(ninth.plan.providerThread.id).toBe(c1);
     const h2 = ninth.handoff;
-    expect(h2).toMatchObject({ coveredRunOrdinals: { from: 6, to: 8 }, fromProviderThreadIds: [l1], toProviderThreadId: c1, delivery: 'DEVELOPER' });
-    expect(ninth.dispatch).toMatchObject({ providerThreadAction: 'RESUME', nativeThreadRef: 'codex-native-1', delivery: 'DEVELOPER', context: h2.summaryText });
+    expect(h2).toMatchObject({
+      coveredRunOrdinals: { from: 6, to: 8 },
+      fromProviderThreadIds: [l1],
+      toProviderThreadId: c1,
+      delivery: 'DEVELOPER',
+    });
+    expect(ninth.dispatch).toMatchObject({
+      providerThreadAction: 'RESUME',
+      nativeThreadRef: 'codex-native-1',
+      delivery: 'DEVELOPER',
+      context: h2.summaryText,
+    });
     await completeRun(t, ninth.run.id);
 
-    expect((await coverage(t, c1)).coverage).toEqual({ nativeRunOrdinals: [1, 2, 3, 4, 5, 9], handoffIds: [h2.id], coveredThroughOrdinal: 9, missingRunOrdinals: [] });
-    expect((await coverage(t, l1)).coverage).toEqual({ nativeRunOrdinals: [6, 7, 8], handoffIds: [h1.id], coveredThroughOrdinal: 8, missingRunOrdinals: [9] });
+    expect((await coverage(t, c1)).coverage).toEqual({
+      nativeRunOrdinals: [1, 2, 3, 4, 5, 9],
+      handoffIds: [h2.id],
+      coveredThroughOrdinal: 9,
+      missingRunOrdinals: [],
+    });
+    expect((await coverage(t, l1)).coverage).toEqual({
+      nativeRunOrdinals: [6, 7, 8],
+      handoffIds: [h1.id],
+      coveredThroughOrdinal: 8,
+      missingRunOrdinals: [9],
+    });
     const c1Thread = await coverage(t, c1);
     expect(c1Thread).toMatchObject({ firstRunOrdinal: 1, lastRunOrdinal: 9, handoffIds: [h2.id] });
 

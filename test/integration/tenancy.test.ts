@@ -9,7 +9,9 @@ const CAROL = 'carol-key-0123456789abcdef';
 let t: TestService;
 beforeAll(async () => {
   // Tenants of this run only, so that a reused database (NEO4J_URI) holds no threads of theirs.
-  t = await startTestService({ THREADLINE_API_KEYS: `${ALICE}=${uniqueId('alice')},${BOB}=${uniqueId('bob')},${CAROL}=${uniqueId('carol')}` });
+  t = await startTestService({
+    THREADLINE_API_KEYS: `${ALICE}=${uniqueId('alice')},${BOB}=${uniqueId('bob')},${CAROL}=${uniqueId('carol')}`,
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -27,27 +29,50 @@ describe('tenants', () => {
 
   it('keep threads, runs and provider threads apart, even under the same thread id', async () => {
     const threadId = uniqueId('shared-name');
-    await t.ok('mutation($id: ID) { createThread(input: { id: $id, title: "alice" }) { id } }', { id: threadId }, ALICE);
-    const started = (await t.ok(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'secret' } }, ALICE)).startRun;
+    await t.ok(
+      'mutation($id: ID) { createThread(input: { id: $id, title: "alice" }) { id } }',
+      { id: threadId },
+      ALICE,
+    );
+    const started = (await t.ok(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'secret' } }, ALICE))
+      .startRun;
 
     expect((await t.ok('query($id: ID!) { thread(id: $id) { id } }', { id: threadId }, BOB)).thread).toBeNull();
     expect((await t.ok('query($id: ID!) { run(id: $id) { id } }', { id: started.run.id }, BOB)).run).toBeNull();
-    expect((await t.ok('query($id: ID!) { providerThread(id: $id) { id } }', { id: started.providerThread.id }, BOB)).providerThread).toBeNull();
-    expect(codeOf(await t.gql(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'x' } }, BOB))).toBe('NOT_FOUND');
-    expect(codeOf(await t.gql('mutation($id: ID!) { completeRun(input: { runId: $id }) { id } }', { id: started.run.id }, BOB))).toBe('NOT_FOUND');
+    expect(
+      (await t.ok('query($id: ID!) { providerThread(id: $id) { id } }', { id: started.providerThread.id }, BOB))
+        .providerThread,
+    ).toBeNull();
+    expect(codeOf(await t.gql(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'x' } }, BOB))).toBe(
+      'NOT_FOUND',
+    );
+    expect(
+      codeOf(
+        await t.gql('mutation($id: ID!) { completeRun(input: { runId: $id }) { id } }', { id: started.run.id }, BOB),
+      ),
+    ).toBe('NOT_FOUND');
     const bobThreads = (await t.ok('{ threads(first: 100) { edges { node { id } } } }', {}, BOB)).threads.edges;
     expect(bobThreads.map((edge: any) => edge.node.id)).not.toContain(threadId);
 
-    const bobs = (await t.ok('mutation($id: ID) { createThread(input: { id: $id, title: "bob" }) { id title headOrdinal } }', { id: threadId }, BOB)).createThread;
+    const bobs = (
+      await t.ok(
+        'mutation($id: ID) { createThread(input: { id: $id, title: "bob" }) { id title headOrdinal } }',
+        { id: threadId },
+        BOB,
+      )
+    ).createThread;
     expect(bobs).toEqual({ id: threadId, title: 'bob', headOrdinal: 0 });
-    const alices = (await t.ok('query($id: ID!) { thread(id: $id) { title headOrdinal } }', { id: threadId }, ALICE)).thread;
+    const alices = (await t.ok('query($id: ID!) { thread(id: $id) { title headOrdinal } }', { id: threadId }, ALICE))
+      .thread;
     expect(alices).toEqual({ title: 'alice', headOrdinal: 1 });
   });
 
-  it('page a tenant\'s threads newest first with opaque cursors', async () => {
+  it("page a tenant's threads newest first with opaque cursors", async () => {
     const ids = [];
-    for (let i = 0; i < 5; i++) ids.push((await t.ok('mutation { createThread(input: { title: "c" }) { id } }', {}, CAROL)).createThread.id);
-    const PAGE = 'query($after: String) { threads(first: 2, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }';
+    for (let i = 0; i < 5; i++)
+      ids.push((await t.ok('mutation { createThread(input: { title: "c" }) { id } }', {}, CAROL)).createThread.id);
+    const PAGE =
+      'query($after: String) { threads(first: 2, after: $after) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }';
     const seen: string[] = [];
     let after: string | null = null;
     let pages = 0;

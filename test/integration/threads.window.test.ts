@@ -51,7 +51,12 @@ describe('Thread.runs backwards (last, before)', () => {
     const threadId = await switchingThread();
     const newest = await runsPage(threadId, { last: 5 });
     expect(newest.ordinals).toEqual([8, 9, 10, 11, 12]);
-    expect(newest.pageInfo).toMatchObject({ hasPreviousPage: true, hasNextPage: false, startCursor: newest.edges[0].cursor, endCursor: newest.edges[4].cursor });
+    expect(newest.pageInfo).toMatchObject({
+      hasPreviousPage: true,
+      hasNextPage: false,
+      startCursor: newest.edges[0].cursor,
+      endCursor: newest.edges[4].cursor,
+    });
 
     const middle = await runsPage(threadId, { last: 5, before: newest.pageInfo.startCursor });
     expect(middle.ordinals).toEqual([3, 4, 5, 6, 7]);
@@ -63,7 +68,12 @@ describe('Thread.runs backwards (last, before)', () => {
 
     const beforeFirst = await runsPage(threadId, { last: 5, before: oldest.pageInfo.startCursor });
     expect(beforeFirst.ordinals).toEqual([]);
-    expect(beforeFirst.pageInfo).toEqual({ hasPreviousPage: false, hasNextPage: true, startCursor: null, endCursor: null });
+    expect(beforeFirst.pageInfo).toEqual({
+      hasPreviousPage: false,
+      hasNextPage: true,
+      startCursor: null,
+      endCursor: null,
+    });
 
     const forwards = await runsPage(threadId, { first: 500 });
     expect([...oldest.ordinals, ...middle.ordinals, ...newest.ordinals]).toEqual(forwards.ordinals);
@@ -80,20 +90,34 @@ describe('Thread.runs backwards (last, before)', () => {
     expect((await runsPage(threadId, { last: 0 })).ordinals).toEqual([12]);
     expect((await runsPage(threadId, { last: -7 })).ordinals).toEqual([12]);
     expect((await runsPage(threadId, { last: 100_000 })).ordinals).toHaveLength(12);
-    expect((await runsPage(threadId, { before: encodeCursor({ ordinal: 10 }) })).ordinals).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect((await runsPage(threadId, { before: encodeCursor({ ordinal: 10 }) })).ordinals).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ]);
     // Literals too, and the SDL's default for first does not count as passing it.
-    const literal = await t.ok(`query($id: ID!) { thread(id: $id) { runs(last: 2) { edges { node { ordinal } } } } }`, { id: threadId });
+    const literal = await t.ok(`query($id: ID!) { thread(id: $id) { runs(last: 2) { edges { node { ordinal } } } } }`, {
+      id: threadId,
+    });
     expect(literal.thread.runs.edges.map((edge: { node: { ordinal: number } }) => edge.node.ordinal)).toEqual([11, 12]);
-    const nullFirst = await t.ok(`query($id: ID!) { thread(id: $id) { runs(first: null, last: 1) { edges { node { ordinal } } } } }`, { id: threadId });
+    const nullFirst = await t.ok(
+      `query($id: ID!) { thread(id: $id) { runs(first: null, last: 1) { edges { node { ordinal } } } } }`,
+      { id: threadId },
+    );
     expect(nullFirst.thread.runs.edges).toHaveLength(1);
   });
 
   it('answers an empty page for a thread without runs, and for a fork only its own runs', async () => {
     const empty = await createThread(t, 'no runs');
-    expect(await runsPage(empty, { last: 10 })).toMatchObject({ ordinals: [], pageInfo: { hasPreviousPage: false, hasNextPage: false } });
+    expect(await runsPage(empty, { last: 10 })).toMatchObject({
+      ordinals: [],
+      pageInfo: { hasPreviousPage: false, hasNextPage: false },
+    });
 
     const threadId = await switchingThread();
-    const forkId = (await t.ok(`mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, { input: { sourceThreadId: threadId, fromOrdinal: 10 } })).forkThread.id;
+    const forkId = (
+      await t.ok(`mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, {
+        input: { sourceThreadId: threadId, fromOrdinal: 10 },
+      })
+    ).forkThread.id;
     expect((await runsPage(forkId, { last: 10 })).ordinals).toEqual([]);
     await runTurns(t, forkId, 'claude', 3);
     const page = await runsPage(forkId, { last: 2 });
@@ -107,12 +131,27 @@ describe('Thread.runs backwards (last, before)', () => {
   it('refuses first or after with last or before, and malformed cursors, as BAD_USER_INPUT', async () => {
     const threadId = await switchingThread();
     const cursor = encodeCursor({ ordinal: 5 });
-    for (const args of [{ first: 5, last: 5 }, { first: 50, last: 5 }, { after: cursor, last: 5 }, { first: 5, before: cursor }, { after: cursor, before: cursor }]) {
+    for (const args of [
+      { first: 5, last: 5 },
+      { first: 50, last: 5 },
+      { after: cursor, last: 5 },
+      { first: 5, before: cursor },
+      { after: cursor, before: cursor },
+    ]) {
       const result = await expectCode(t.gql(RUNS, { id: threadId, ...args }), 'BAD_USER_INPUT');
       expect(result.errors![0]!.message).toMatch(/forwards .* backwards/);
     }
-    await expectCode(t.gql(`query($id: ID!) { thread(id: $id) { runs(first: 50, last: 5) { edges { cursor } } } }`, { id: threadId }), 'BAD_USER_INPUT');
-    for (const before of ['garbage', encodeCursor({ ordinal: 'x' }), encodeCursor({ ordinal: 1.5 }), encodeCursor({ ordinal: 2 ** 60 }), encodeCursor([5])]) {
+    await expectCode(
+      t.gql(`query($id: ID!) { thread(id: $id) { runs(first: 50, last: 5) { edges { cursor } } } }`, { id: threadId }),
+      'BAD_USER_INPUT',
+    );
+    for (const before of [
+      'garbage',
+      encodeCursor({ ordinal: 'x' }),
+      encodeCursor({ ordinal: 1.5 }),
+      encodeCursor({ ordinal: 2 ** 60 }),
+      encodeCursor([5]),
+    ]) {
       const result = await expectCode(t.gql(RUNS, { id: threadId, last: 5, before }), 'BAD_USER_INPUT');
       expect(result.errors![0]!.message).toContain('before');
     }
@@ -123,7 +162,10 @@ describe('Thread.handoffs and Thread.transfers over an ordinal window', () => {
   it('answers the handoffs made for the runs of the window; without a window, all of them', async () => {
     const threadId = await switchingThread();
     const all = (await window(threadId)).handoffs;
-    expect(all.map((handoff: { coveredRunOrdinals: unknown }) => handoff.coveredRunOrdinals)).toEqual([{ from: 1, to: 5 }, { from: 6, to: 8 }]);
+    expect(all.map((handoff: { coveredRunOrdinals: unknown }) => handoff.coveredRunOrdinals)).toEqual([
+      { from: 1, to: 5 },
+      { from: 6, to: 8 },
+    ]);
     expect((await window(threadId, 6, 8)).handoffs).toEqual([all[0]]);
     expect((await window(threadId, 9, 12)).handoffs).toEqual([all[1]]);
     expect((await window(threadId, 7, 8)).handoffs).toEqual([]);
@@ -134,9 +176,22 @@ describe('Thread.handoffs and Thread.transfers over an ordinal window', () => {
 
   it('refuses a half-open, reversed, non-positive or too wide window as BAD_USER_INPUT', async () => {
     const threadId = await switchingThread();
-    for (const [from, to, argument] of [[5, undefined, 'toOrdinal'], [undefined, 5, 'fromOrdinal'], [0, 5, 'fromOrdinal'], [-3, 5, 'fromOrdinal'], [6, 5, 'toOrdinal'], [1, 1001, 'toOrdinal']] as const) {
+    for (const [from, to, argument] of [
+      [5, undefined, 'toOrdinal'],
+      [undefined, 5, 'fromOrdinal'],
+      [0, 5, 'fromOrdinal'],
+      [-3, 5, 'fromOrdinal'],
+      [6, 5, 'toOrdinal'],
+      [1, 1001, 'toOrdinal'],
+    ] as const) {
       for (const list of ['handoffs', 'transfers']) {
-        const result = await expectCode(t.gql(`query($id: ID!, $from: Int, $to: Int) { thread(id: $id) { ${list}(fromOrdinal: $from, toOrdinal: $to) { id } } }`, { id: threadId, from, to }), 'BAD_USER_INPUT');
+        const result = await expectCode(
+          t.gql(
+            `query($id: ID!, $from: Int, $to: Int) { thread(id: $id) { ${list}(fromOrdinal: $from, toOrdinal: $to) { id } } }`,
+            { id: threadId, from, to },
+          ),
+          'BAD_USER_INPUT',
+        );
         expect(result.errors![0]!.message, `${list}(${from}, ${to})`).toMatch(new RegExp(`^${argument}:`));
       }
     }
@@ -149,22 +204,50 @@ describe('Thread.handoffs and Thread.transfers over an ordinal window', () => {
     // root's run 10 is over, merges back into the root, pending until the root's next run, 11.
     const root = await createThread(t, 'transfers root');
     const codex = await runTurns(t, root, 'codex', 5);
-    await t.ok(`mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id } }`, { input: { providerThreadId: codex.providerThread.id, nativeThreadRef: 'codex-native-window' } });
+    await t.ok(`mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { id } }`, {
+      input: { providerThreadId: codex.providerThread.id, nativeThreadRef: 'codex-native-window' },
+    });
     await runTurns(t, root, 'claude', 3);
     await runTurns(t, root, 'codex', 1);
-    const forkId = (await t.ok(`mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, { input: { sourceThreadId: root, fromOrdinal: 4 } })).forkThread.id;
+    const forkId = (
+      await t.ok(`mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, {
+        input: { sourceThreadId: root, fromOrdinal: 4 },
+      })
+    ).forkThread.id;
     const forkRun = await runTurns(t, forkId, 'codex', 1);
     expect(forkRun.plan.providerThreadAction).toBe('NATIVE_FORK');
     const parentRun = await startRun(t, root, 'codex');
     expect(parentRun.run.ordinal).toBe(10);
-    const childId = (await t.ok(`mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id } }`, { input: { parentRunId: parentRun.run.id, provider: 'claude', task: 'Look around.' } })).spawnSubagent.id;
+    const childId = (
+      await t.ok(`mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id } }`, {
+        input: { parentRunId: parentRun.run.id, provider: 'claude', task: 'Look around.' },
+      })
+    ).spawnSubagent.id;
     await runTurns(t, childId, 'claude', 1);
-    await t.ok(`mutation($input: CompleteSubagentInput!) { completeSubagent(input: $input) { id } }`, { input: { childThreadId: childId, result: 'Looked around.' } });
+    await t.ok(`mutation($input: CompleteSubagentInput!) { completeSubagent(input: $input) { id } }`, {
+      input: { childThreadId: childId, result: 'Looked around.' },
+    });
     await completeRun(t, parentRun.run.id);
-    const mergeBack = (await t.ok(`mutation($id: ID!) { mergeBack(input: { forkThreadId: $id }) { id } }`, { id: forkId })).mergeBack.id;
+    const mergeBack = (
+      await t.ok(`mutation($id: ID!) { mergeBack(input: { forkThreadId: $id }) { id } }`, { id: forkId })
+    ).mergeBack.id;
 
-    const all = (await window(root)).transfers as { id: string; kind: string; status: string; resolution: string | null; sourceThreadId: string; targetThreadId: string; sourcePoint: { runOrdinal: number }; handoff: { id: string } | null }[];
-    const byKind = (kind: string, sourcePointOrdinal?: number) => all.find((transfer) => transfer.kind === kind && (sourcePointOrdinal === undefined || transfer.sourcePoint.runOrdinal === sourcePointOrdinal))!;
+    const all = (await window(root)).transfers as {
+      id: string;
+      kind: string;
+      status: string;
+      resolution: string | null;
+      sourceThreadId: string;
+      targetThreadId: string;
+      sourcePoint: { runOrdinal: number };
+      handoff: { id: string } | null;
+    }[];
+    const byKind = (kind: string, sourcePointOrdinal?: number) =>
+      all.find(
+        (transfer) =>
+          transfer.kind === kind &&
+          (sourcePointOrdinal === undefined || transfer.sourcePoint.runOrdinal === sourcePointOrdinal),
+      )!;
     const switchAt6 = byKind('PROVIDER_HANDOFF', 5);
     const switchAt9 = byKind('PROVIDER_HANDOFF', 8);
     const forkTransfer = byKind('FORK');
@@ -172,7 +255,12 @@ describe('Thread.handoffs and Thread.transfers over an ordinal window', () => {
     const result = byKind('SUBAGENT_RESULT');
     const merge = byKind('MERGE_BACK');
     expect(all).toHaveLength(6);
-    expect(forkTransfer).toMatchObject({ status: 'CONSUMED', resolution: 'NATIVE_FORK', handoff: null, targetThreadId: forkId });
+    expect(forkTransfer).toMatchObject({
+      status: 'CONSUMED',
+      resolution: 'NATIVE_FORK',
+      handoff: null,
+      targetThreadId: forkId,
+    });
     expect(merge).toMatchObject({ id: mergeBack, status: 'PENDING', sourceThreadId: forkId, targetThreadId: root });
 
     // Out of the root from runs 4 and 5; into it at 6 (the switch's handoff); from 8 and into 9; from
@@ -194,7 +282,11 @@ describe('Thread.handoffs and Thread.transfers over an ordinal window', () => {
     expect(ids((await window(childId, 1, 1)).transfers)).toEqual(ids([spawn, result]));
 
     // A fork before its first run: its pending transfer at the ordinal of that run.
-    const idleFork = (await t.ok(`mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, { input: { sourceThreadId: root, fromOrdinal: 7 } })).forkThread.id;
+    const idleFork = (
+      await t.ok(`mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }`, {
+        input: { sourceThreadId: root, fromOrdinal: 7 },
+      })
+    ).forkThread.id;
     const pendingFork = (await window(idleFork, 8, 8)).transfers;
     expect(pendingFork).toMatchObject([{ kind: 'FORK', status: 'PENDING', targetThreadId: idleFork }]);
     expect((await window(idleFork, 1, 7)).transfers).toEqual([]);
@@ -205,25 +297,32 @@ describe('Thread.handoffs and Thread.transfers over an ordinal window', () => {
 describe('the window statements', () => {
   // The range seek must be served in index order, so that the LIMIT stops the read: no Sort or Top
   // under a Limit (a sort above it orders the few rows kept), and no scan of a label.
-  it.each(['runs/page-backward', 'handoffs/window', 'transfers/window'])('cypher/%s.cypher seeks an index and stops at its LIMIT', async (name) => {
-    const { summary } = await t.driver.executeQuery(`EXPLAIN ${cypher(name)}`, {}, { database: inject('neo4j').database });
-    const limits: string[][] = [];
-    const all: string[] = [];
-    const walk = (plan: PlanNode, underLimit: string[] | null) => {
-      all.push(plan.operatorType);
-      underLimit?.push(plan.operatorType);
-      let below = underLimit;
-      if (/^Limit@/.test(plan.operatorType)) limits.push((below = []));
-      for (const child of plan.children) walk(child, below);
-    };
-    walk(summary.plan as unknown as PlanNode, null);
-    expect(all.filter((operator) => /NodeByLabelScan|AllNodesScan/.test(operator))).toEqual([]);
-    expect(limits.length).toBeGreaterThan(0);
-    for (const operators of limits) {
-      expect(operators.filter((operator) => /^(Sort|Top|PartialSort|PartialTop)@/.test(operator))).toEqual([]);
-      expect(operators.some((operator) => /IndexSeek|IndexSeekByRange/.test(operator))).toBe(true);
-    }
-  });
+  it.each(['runs/page-backward', 'handoffs/window', 'transfers/window'])(
+    'cypher/%s.cypher seeks an index and stops at its LIMIT',
+    async (name) => {
+      const { summary } = await t.driver.executeQuery(
+        `EXPLAIN ${cypher(name)}`,
+        {},
+        { database: inject('neo4j').database },
+      );
+      const limits: string[][] = [];
+      const all: string[] = [];
+      const walk = (plan: PlanNode, underLimit: string[] | null) => {
+        all.push(plan.operatorType);
+        underLimit?.push(plan.operatorType);
+        let below = underLimit;
+        if (/^Limit@/.test(plan.operatorType)) limits.push((below = []));
+        for (const child of plan.children) walk(child, below);
+      };
+      walk(summary.plan as unknown as PlanNode, null);
+      expect(all.filter((operator) => /NodeByLabelScan|AllNodesScan/.test(operator))).toEqual([]);
+      expect(limits.length).toBeGreaterThan(0);
+      for (const operators of limits) {
+        expect(operators.filter((operator) => /^(Sort|Top|PartialSort|PartialTop)@/.test(operator))).toEqual([]);
+        expect(operators.some((operator) => /IndexSeek|IndexSeekByRange/.test(operator))).toBe(true);
+      }
+    },
+  );
 });
 
 interface PlanNode {

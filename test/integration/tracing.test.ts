@@ -25,17 +25,26 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      if (request.url === '/v1/traces') exports.push({ contentType: request.headers['content-type'], body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      if (request.url === '/v1/traces')
+        exports.push({
+          contentType: request.headers['content-type'],
+          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        });
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
   receiver.listen(0, '127.0.0.1');
   await once(receiver, 'listening');
   const { port } = receiver.address() as AddressInfo;
-  t = await startTestService({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${port}/v1/traces`, OTEL_SERVICE_NAME: 'threadline-test' });
+  t = await startTestService({
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${port}/v1/traces`,
+    OTEL_SERVICE_NAME: 'threadline-test',
+  });
   const threadId = await createThread(t);
   await t.ok(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'traced' } });
-  expect((await t.gql('mutation { completeRun(input: { runId: "no-such-run" }) { id } }')).errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  expect(
+    (await t.gql('mutation { completeRun(input: { runId: "no-such-run" }) { id } }')).errors?.[0]?.extensions?.code,
+  ).toBe('NOT_FOUND');
   // Stopping the service exports what its batch still holds.
   await t.close();
 });
@@ -46,12 +55,16 @@ afterAll(() => {
 function spans(): (ExportedSpan & { service: string })[] {
   return exports.flatMap(({ body }) =>
     body.resourceSpans.flatMap((resourceSpans: any) => {
-      const service = resourceSpans.resource.attributes.find((attribute: any) => attribute.key === 'service.name')?.value.stringValue;
-      return resourceSpans.scopeSpans.flatMap((scope: any) => scope.spans.map((span: ExportedSpan) => ({ ...span, service })));
+      const service = resourceSpans.resource.attributes.find((attribute: any) => attribute.key === 'service.name')
+        ?.value.stringValue;
+      return resourceSpans.scopeSpans.flatMap((scope: any) =>
+        scope.spans.map((span: ExportedSpan) => ({ ...span, service })),
+      );
     }),
   );
 }
-const attribute = (span: ExportedSpan, key: string) => span.attributes.find((candidate) => candidate.key === key)?.value.stringValue;
+const attribute = (span: ExportedSpan, key: string) =>
+  span.attributes.find((candidate) => candidate.key === key)?.value.stringValue;
 
 describe('tracing', () => {
   it('exports OTLP JSON for the configured service', () => {
@@ -60,7 +73,7 @@ describe('tracing', () => {
     expect(new Set(spans().map((span) => span.service))).toEqual(new Set(['threadline-test']));
   });
 
-  it("gives each GraphQL operation a span, with its Cypher statements as children in its trace", () => {
+  it('gives each GraphQL operation a span, with its Cypher statements as children in its trace', () => {
     const all = spans();
     const operations = all.filter((span) => span.name === 'mutation startRun');
     expect(operations).toHaveLength(1);
@@ -69,7 +82,14 @@ describe('tracing', () => {
     const children = all.filter((span) => span.parentSpanId === operation.spanId);
     expect(children.every((child) => child.traceId === operation.traceId)).toBe(true);
     const names = children.map((child) => child.name);
-    expect(names).toEqual(expect.arrayContaining(['cypher threads/lock', 'cypher planner/snapshot', 'cypher runs/create', 'cypher changes/record']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'cypher threads/lock',
+        'cypher planner/snapshot',
+        'cypher runs/create',
+        'cypher changes/record',
+      ]),
+    );
     expect(names.every((name) => name.startsWith('cypher '))).toBe(true);
     expect(children.map((child) => attribute(child, 'db.system.name'))).toEqual(children.map(() => 'neo4j'));
   });
@@ -79,12 +99,18 @@ describe('tracing', () => {
     expect(refused).toBeDefined();
     expect(attribute(refused!, 'threadline.error_code')).toBe('NOT_FOUND');
     expect(refused!.status?.code).toBe(2);
-    expect(spans().filter((span) => span.parentSpanId === refused!.spanId).map((span) => span.name)).toEqual(['cypher runs/lock-for-update']);
+    expect(
+      spans()
+        .filter((span) => span.parentSpanId === refused!.spanId)
+        .map((span) => span.name),
+    ).toEqual(['cypher runs/lock-for-update']);
   });
 
   it('keeps one trace per operation', () => {
     const roots = spans().filter((span) => !span.parentSpanId);
     expect(new Set(roots.map((span) => span.traceId)).size).toBe(roots.length);
-    expect(roots.map((span) => span.name)).toEqual(expect.arrayContaining(['mutation createThread', 'mutation startRun', 'mutation completeRun']));
+    expect(roots.map((span) => span.name)).toEqual(
+      expect.arrayContaining(['mutation createThread', 'mutation startRun', 'mutation completeRun']),
+    );
   });
 });

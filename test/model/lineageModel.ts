@@ -6,12 +6,25 @@
 //
 // Everything is named by symbols (see operations.ts). Each operation returns the Outcome the
 // service should return; observe() gives the state the service should show.
-import { bySymbol, nativeRefOf, tokenSymbol, type ForkFrom, type Operation, type Outcome, type RunOptions } from './operations.js';
+import {
+  bySymbol,
+  nativeRefOf,
+  tokenSymbol,
+  type ForkFrom,
+  type Operation,
+  type Outcome,
+  type RunOptions,
+} from './operations.js';
 import { capabilitiesOf, LIMITS, SUMMARY_WRITERS, type SummaryWriter } from './providers.js';
 
 type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'INTERRUPTED' | 'ROLLED_BACK';
 type ProviderThreadStatus = 'ACTIVE' | 'IDLE' | 'STALE' | 'RESUME_FAILED' | 'DIVERGENT' | 'ROLLED_BACK';
-type Strategy = 'DELTA_SINCE_TARGET_LAST_SEEN' | 'FULL_THREAD_SUMMARY' | 'CHECKPOINT_SUMMARY' | 'MANUAL_CONTEXT' | 'FORK_DELTA_SUMMARY';
+type Strategy =
+  | 'DELTA_SINCE_TARGET_LAST_SEEN'
+  | 'FULL_THREAD_SUMMARY'
+  | 'CHECKPOINT_SUMMARY'
+  | 'MANUAL_CONTEXT'
+  | 'FORK_DELTA_SUMMARY';
 type Signal =
   | 'TOO_MANY_RUNS_ELSEWHERE'
   | 'TOO_MANY_CHAINED_HANDOFFS'
@@ -125,14 +138,32 @@ export interface CoverageView {
 export interface ThreadView {
   headOrdinal: number;
   runs: { id: string; ordinal: number; status: RunStatus; providerThread: string; contextHandoff: string | null }[];
-  providerThreads: { id: string; provider: string; status: ProviderThreadStatus; firstRunOrdinal: number | null; lastRunOrdinal: number | null; coverage: CoverageView }[];
-  handoffs: { id: string; status: 'PENDING' | 'READY' | 'FAILED' | 'SUPERSEDED'; strategy: Strategy; coveredRunOrdinals: Range; toProviderThread: string; targetRun: string }[];
+  providerThreads: {
+    id: string;
+    provider: string;
+    status: ProviderThreadStatus;
+    firstRunOrdinal: number | null;
+    lastRunOrdinal: number | null;
+    coverage: CoverageView;
+  }[];
+  handoffs: {
+    id: string;
+    status: 'PENDING' | 'READY' | 'FAILED' | 'SUPERSEDED';
+    strategy: Strategy;
+    coveredRunOrdinals: Range;
+    toProviderThread: string;
+    targetRun: string;
+  }[];
   /** Merge-backs into the thread, oldest first. */
   mergeBacks: { fork: string; status: MergeBack['status']; handoff: string | null }[];
 }
 
 const STABLE: ReadonlySet<RunStatus> = new Set(['COMPLETED', 'FAILED', 'INTERRUPTED']);
-const REGENERABLE: ReadonlySet<Strategy> = new Set(['DELTA_SINCE_TARGET_LAST_SEEN', 'FULL_THREAD_SUMMARY', 'CHECKPOINT_SUMMARY']);
+const REGENERABLE: ReadonlySet<Strategy> = new Set([
+  'DELTA_SINCE_TARGET_LAST_SEEN',
+  'FULL_THREAD_SUMMARY',
+  'CHECKPOINT_SUMMARY',
+]);
 const NOT_RESUMABLE: ReadonlySet<ProviderThreadStatus> = new Set(['DIVERGENT', 'ROLLED_BACK']);
 /** A native fork needs a source provider thread in a known, current state. */
 const NOT_FORKABLE: ReadonlySet<ProviderThreadStatus> = new Set(['DIVERGENT', 'STALE', 'RESUME_FAILED', 'ROLLED_BACK']);
@@ -165,7 +196,12 @@ export class LineageModel {
       case 'completeRun':
         return this.finishRun(operation.run, 'COMPLETED', operation.checkpoint, operation.dispatch);
       case 'failRun':
-        return this.finishRun(operation.run, operation.interrupted ? 'INTERRUPTED' : 'FAILED', false, operation.dispatch);
+        return this.finishRun(
+          operation.run,
+          operation.interrupted ? 'INTERRUPTED' : 'FAILED',
+          false,
+          operation.dispatch,
+        );
       case 'reportResumeFailure':
         return this.reportResumeFailure(operation.run, operation.dispatch);
       case 'bindProviderThread':
@@ -204,12 +240,20 @@ export class LineageModel {
   }
 
   pendingHandoffIds(): string[] {
-    return [...this.handoffs.values()].filter((handoff) => handoff.standing && handoff.pending).map((handoff) => handoff.id);
+    return [...this.handoffs.values()]
+      .filter((handoff) => handoff.standing && handoff.pending)
+      .map((handoff) => handoff.id);
   }
 
   /** Saves the whole state; the function returned puts it back (an operation undone, to replay it after an expiry it missed). */
   snapshot(): () => void {
-    const saved = structuredClone({ threads: this.threads, runs: this.runs, providerThreads: this.providerThreads, handoffs: this.handoffs, mergeBacks: this.mergeBacks });
+    const saved = structuredClone({
+      threads: this.threads,
+      runs: this.runs,
+      providerThreads: this.providerThreads,
+      handoffs: this.handoffs,
+      mergeBacks: this.mergeBacks,
+    });
     return () => {
       const refill = <K, V>(target: Map<K, V>, source: Map<K, V>) => {
         target.clear();
@@ -264,8 +308,27 @@ export class LineageModel {
     return ok({ thread: id, headOrdinal: 0 });
   }
 
-  private newThread(id: string, relationship: Thread['relationship'], parent: string | null, forkOrdinal: number, inherited: string[]): Thread {
-    return { id, relationship, parent, forkOrdinal, inherited, head: forkOrdinal, last: forkOrdinal, running: null, providerThreads: [], pendingFork: null, parentRun: null, taskPending: false };
+  private newThread(
+    id: string,
+    relationship: Thread['relationship'],
+    parent: string | null,
+    forkOrdinal: number,
+    inherited: string[],
+  ): Thread {
+    return {
+      id,
+      relationship,
+      parent,
+      forkOrdinal,
+      inherited,
+      head: forkOrdinal,
+      last: forkOrdinal,
+      running: null,
+      providerThreads: [],
+      pendingFork: null,
+      parentRun: null,
+      taskPending: false,
+    };
   }
 
   private startRun(threadId: string, provider: string, options: RunOptions & { manualContext?: string }): Outcome {
@@ -279,8 +342,18 @@ export class LineageModel {
     let servedBy: ProviderThread;
     if (plan.providerThreadAction === 'CREATE' || plan.providerThreadAction === 'NATIVE_FORK') {
       // A provider thread replaced because it went stale is marked so, unless its status already says more.
-      if (target && plan.stalenessSignals.length > 0 && !['RESUME_FAILED', 'DIVERGENT', 'ROLLED_BACK'].includes(target.status)) target.status = 'STALE';
-      servedBy = this.newProviderThread(thread, provider, options, plan.providerThreadAction === 'NATIVE_FORK' ? thread.forkOrdinal : null);
+      if (
+        target &&
+        plan.stalenessSignals.length > 0 &&
+        !['RESUME_FAILED', 'DIVERGENT', 'ROLLED_BACK'].includes(target.status)
+      )
+        target.status = 'STALE';
+      servedBy = this.newProviderThread(
+        thread,
+        provider,
+        options,
+        plan.providerThreadAction === 'NATIVE_FORK' ? thread.forkOrdinal : null,
+      );
     } else {
       servedBy = target!;
     }
@@ -323,7 +396,9 @@ export class LineageModel {
     const merges = this.mergeBacks.filter((merge) => merge.into === thread.id && merge.status === 'PENDING');
     thread.pendingFork = null;
     thread.taskPending = false;
-    const handoff = manual ? this.manualHandoff(thread, run, plan, history, fork !== null) : this.leadingHandoff(thread, run, plan, history, fork !== null, task, merges[0]);
+    const handoff = manual
+      ? this.manualHandoff(thread, run, plan, history, fork !== null)
+      : this.leadingHandoff(thread, run, plan, history, fork !== null, task, merges[0]);
     for (const merge of merges) Object.assign(merge, { status: 'CONSUMED', handoff: handoff!.id });
     return handoff;
   }
@@ -343,20 +418,47 @@ export class LineageModel {
     });
   }
 
-  private leadingHandoff(thread: Thread, run: Run, plan: Plan, history: string[], fork: boolean, task: boolean, merge: MergeBack | undefined): Handoff | null {
+  private leadingHandoff(
+    thread: Thread,
+    run: Run,
+    plan: Plan,
+    history: string[],
+    fork: boolean,
+    task: boolean,
+    merge: MergeBack | undefined,
+  ): Handoff | null {
     const base = { thread: thread.id, to: run.providerThread, targetRun: run.id };
     if (plan.handoffStrategy && plan.coveredRunOrdinals) {
       const range = plan.coveredRunOrdinals;
-      const handoff = this.newHandoff({ ...base, kind: fork ? 'fork' : 'switch', strategy: plan.handoffStrategy, range, covers: this.inRange(history, range) });
+      const handoff = this.newHandoff({
+        ...base,
+        kind: fork ? 'fork' : 'switch',
+        strategy: plan.handoffStrategy,
+        range,
+        covers: this.inRange(history, range),
+      });
       // A merge-back riding along makes the local summarizer write the whole handoff.
       return merge ? handoff : this.writtenBy(handoff, this.policyWriter(run.provider, true));
     }
-    if (task) return this.newHandoff({ ...base, kind: 'subagentTask', strategy: 'MANUAL_CONTEXT', range: { from: 0, to: 0 }, covers: [] });
+    if (task)
+      return this.newHandoff({
+        ...base,
+        kind: 'subagentTask',
+        strategy: 'MANUAL_CONTEXT',
+        range: { from: 0, to: 0 },
+        covers: [],
+      });
     if (!merge) return null;
     // A merge-back covers the fork's own runs since the fork point, in the fork's ordinals.
     const forkThread = this.thread(merge.fork);
     const range = { from: forkThread.forkOrdinal + 1, to: merge.sourceOrdinal };
-    return this.newHandoff({ ...base, kind: 'mergeBack', strategy: 'FORK_DELTA_SUMMARY', range, covers: this.inRange(this.liveOwnRuns(forkThread), range) });
+    return this.newHandoff({
+      ...base,
+      kind: 'mergeBack',
+      strategy: 'FORK_DELTA_SUMMARY',
+      range,
+      covers: this.inRange(this.liveOwnRuns(forkThread), range),
+    });
   }
 
   /**
@@ -366,7 +468,11 @@ export class LineageModel {
    */
   private fencedOff(run: Run, epoch: number | undefined, named: string | null = null): boolean {
     if (epoch === undefined) return false;
-    return epoch < run.epoch || (named !== null && named !== run.providerThread) || REPLACED.has(this.providerThread(run.providerThread).status);
+    return (
+      epoch < run.epoch ||
+      (named !== null && named !== run.providerThread) ||
+      REPLACED.has(this.providerThread(run.providerThread).status)
+    );
   }
 
   private finishRun(runId: string, status: RunStatus, checkpoint: boolean, epoch: number | undefined): Outcome {
@@ -404,7 +510,12 @@ export class LineageModel {
     const run = runId === null ? null : this.run(runId);
     if (dispatch && this.fencedOff(run!, dispatch.epoch, id)) return error('STALE_DISPATCH');
     const dispatched = run?.status === 'RUNNING' && run.providerThread === id ? run : null;
-    if (dispatched && resumes(dispatched) && providerThread.nativeRef !== null && providerThread.nativeRef !== nativeRef) {
+    if (
+      dispatched &&
+      resumes(dispatched) &&
+      providerThread.nativeRef !== null &&
+      providerThread.nativeRef !== nativeRef
+    ) {
       const replanned = this.replanAfterResumeFailure(dispatched);
       return ok({ providerThread: id, status: providerThread.status, resumedBlank: true, replanned });
     }
@@ -415,7 +526,12 @@ export class LineageModel {
   private replanAfterResumeFailure(run: Run) {
     const thread = this.thread(run.thread);
     const failed = this.providerThread(run.providerThread);
-    const replacement = this.newProviderThread(thread, run.provider, { model: run.model ?? undefined, runtimeMode: run.runtimeMode ?? undefined }, null);
+    const replacement = this.newProviderThread(
+      thread,
+      run.provider,
+      { model: run.model ?? undefined, runtimeMode: run.runtimeMode ?? undefined },
+      null,
+    );
     failed.status = 'RESUME_FAILED';
     replacement.status = 'ACTIVE';
     run.providerThread = replacement.id;
@@ -434,7 +550,18 @@ export class LineageModel {
     };
     if (range) {
       const replaced = run.handoff;
-      const handoff = this.newHandoff({ thread: thread.id, kind: 'switch', strategy: 'FULL_THREAD_SUMMARY', range, covers: this.inRange(earlier, range), to: replacement.id, targetRun: run.id }, replaced);
+      const handoff = this.newHandoff(
+        {
+          thread: thread.id,
+          kind: 'switch',
+          strategy: 'FULL_THREAD_SUMMARY',
+          range,
+          covers: this.inRange(earlier, range),
+          to: replacement.id,
+          targetRun: run.id,
+        },
+        replaced,
+      );
       if (replaced) {
         this.handoff(replaced).standing = false;
         for (const merge of this.mergeBacks) if (merge.handoff === replaced) merge.handoff = handoff.id;
@@ -458,9 +585,17 @@ export class LineageModel {
     if (!REGENERABLE.has(old.strategy)) return error('BAD_USER_INPUT');
     const handoff = this.succeed(old, false);
     // Unlike a run's start, regeneration asks the entering provider whether or not it can write summaries.
-    const writer = carriesMergeBack ? 'local' : (source ?? this.policyWriter(this.providerThread(old.to).provider, false));
+    const writer = carriesMergeBack
+      ? 'local'
+      : (source ?? this.policyWriter(this.providerThread(old.to).provider, false));
     const context = this.writtenBy(handoff, writer);
-    return ok({ handoff: handoff.id, supersedes: old.id, supersededBy: context === handoff ? null : context.id, strategy: handoff.strategy, coveredRunOrdinals: handoff.range });
+    return ok({
+      handoff: handoff.id,
+      supersedes: old.id,
+      supersededBy: context === handoff ? null : context.id,
+      strategy: handoff.strategy,
+      coveredRunOrdinals: handoff.range,
+    });
   }
 
   /** A provider's text for a PENDING handoff makes it READY. */
@@ -477,7 +612,9 @@ export class LineageModel {
    */
   private policyWriter(provider: string, checkCapability: boolean): SummaryWriter {
     const writer = SUMMARY_WRITERS[provider] ?? 'local';
-    return writer === 'entering' && checkCapability && !capabilitiesOf(provider).canGenerateSummaries ? 'local' : writer;
+    return writer === 'entering' && checkCapability && !capabilitiesOf(provider).canGenerateSummaries
+      ? 'local'
+      : writer;
   }
 
   /**
@@ -514,7 +651,14 @@ export class LineageModel {
     if (!fork) return planned;
     // A fork's first run continues its source's provider thread natively when it can ...
     if (this.forksNatively(fork, provider, options)) {
-      return { decision: 'NO_HANDOFF', providerThreadAction: 'NATIVE_FORK', providerThread: fork.providerThread, handoffStrategy: null, coveredRunOrdinals: null, stalenessSignals: [] };
+      return {
+        decision: 'NO_HANDOFF',
+        providerThreadAction: 'NATIVE_FORK',
+        providerThread: fork.providerThread,
+        handoffStrategy: null,
+        coveredRunOrdinals: null,
+        stalenessSignals: [],
+      };
     }
     // ... else it gets portable context: a checkpoint summary for a fork from a checkpoint.
     if (fork.fromCheckpoint && planned.handoffStrategy) return { ...planned, handoffStrategy: 'CHECKPOINT_SUMMARY' };
@@ -526,7 +670,12 @@ export class LineageModel {
     const head = thread.head;
     const target = this.latestProviderThread(thread, provider);
     const signals = target ? this.stalenessSignals(thread, target, options) : [];
-    const plan = (decision: Plan['decision'], action: Plan['providerThreadAction'], strategy: Strategy | null, range: Range | null): Plan => ({
+    const plan = (
+      decision: Plan['decision'],
+      action: Plan['providerThreadAction'],
+      strategy: Strategy | null,
+      range: Range | null,
+    ): Plan => ({
       decision,
       providerThreadAction: action,
       providerThread: action === 'REUSE' || action === 'RESUME' ? target!.id : null,
@@ -536,25 +685,48 @@ export class LineageModel {
     });
     // A handoff the provider cannot take, and no safe way around it: refuse before any provider work.
     const unlessUnsupported = (wanted: Plan): Plan =>
-      !capabilities.canConsumeHandoffSummaries || (wanted.handoffStrategy === 'FULL_THREAD_SUMMARY' && !capabilities.supportsFullThreadHandoff)
-        ? { ...wanted, decision: 'UNSUPPORTED', providerThreadAction: 'NONE', providerThread: null, handoffStrategy: null }
+      !capabilities.canConsumeHandoffSummaries ||
+      (wanted.handoffStrategy === 'FULL_THREAD_SUMMARY' && !capabilities.supportsFullThreadHandoff)
+        ? {
+            ...wanted,
+            decision: 'UNSUPPORTED',
+            providerThreadAction: 'NONE',
+            providerThread: null,
+            handoffStrategy: null,
+          }
         : wanted;
     const whole = this.liveSpan(thread, { from: 1, to: head });
 
     // Nothing happened yet: nothing to hand over.
-    if (head === 0) return target && signals.length === 0 ? plan('NO_HANDOFF', 'RESUME', null, null) : plan('NO_HANDOFF', 'CREATE', null, null);
+    if (head === 0)
+      return target && signals.length === 0
+        ? plan('NO_HANDOFF', 'RESUME', null, null)
+        : plan('NO_HANDOFF', 'CREATE', null, null);
     // First time on this provider, or its old context is stale: a new provider thread, a full summary.
-    if (!target || signals.length > 0) return unlessUnsupported(plan('FULL_HANDOFF_NEW', 'CREATE', 'FULL_THREAD_SUMMARY', whole));
+    if (!target || signals.length > 0)
+      return unlessUnsupported(plan('FULL_HANDOFF_NEW', 'CREATE', 'FULL_THREAD_SUMMARY', whole));
     // 1. It already knows the current run.
     const known = this.knownThrough(target);
-    if (known >= head) return plan('NO_HANDOFF', this.headRun(thread)?.providerThread === target.id ? 'REUSE' : 'RESUME', null, null);
+    if (known >= head)
+      return plan('NO_HANDOFF', this.headRun(thread)?.providerThread === target.id ? 'REUSE' : 'RESUME', null, null);
     // 3. Resumable, but the delta would be drawn from too many provider threads (or cannot be taken).
-    const missedFrom = new Set(this.runsSinceLastServed(thread, target).filter((run) => run.ordinal > known).map((run) => run.providerThread));
+    const missedFrom = new Set(
+      this.runsSinceLastServed(thread, target)
+        .filter((run) => run.ordinal > known)
+        .map((run) => run.providerThread),
+    );
     if (!capabilities.supportsDeltaHandoff || missedFrom.size > LIMITS.maxDeltaSourceThreads) {
       return unlessUnsupported(plan('FULL_HANDOFF_EXISTING', 'RESUME', 'FULL_THREAD_SUMMARY', whole));
     }
     // 2. The default on return: resume it with a delta of what it missed.
-    return unlessUnsupported(plan('DELTA_HANDOFF', 'RESUME', 'DELTA_SINCE_TARGET_LAST_SEEN', this.liveSpan(thread, { from: known + 1, to: head })));
+    return unlessUnsupported(
+      plan(
+        'DELTA_HANDOFF',
+        'RESUME',
+        'DELTA_SINCE_TARGET_LAST_SEEN',
+        this.liveSpan(thread, { from: known + 1, to: head }),
+      ),
+    );
   }
 
   /** A handoff never claims a rolled-back run: its range runs from the first to the last live run it covers. */
@@ -569,9 +741,11 @@ export class LineageModel {
   private stalenessSignals(thread: Thread, target: ProviderThread, options: RunOptions): Signal[] {
     const capabilities = capabilitiesOf(target.provider);
     const signals: Signal[] = [];
-    if (this.runsSinceLastServed(thread, target).length > LIMITS.maxRunsElsewhere) signals.push('TOO_MANY_RUNS_ELSEWHERE');
+    if (this.runsSinceLastServed(thread, target).length > LIMITS.maxRunsElsewhere)
+      signals.push('TOO_MANY_RUNS_ELSEWHERE');
     const missesRuns = this.knownThrough(target) < thread.head;
-    if (missesRuns && this.coverageHandoffs(target).length >= LIMITS.maxChainedHandoffs) signals.push('TOO_MANY_CHAINED_HANDOFFS');
+    if (missesRuns && this.coverageHandoffs(target).length >= LIMITS.maxChainedHandoffs)
+      signals.push('TOO_MANY_CHAINED_HANDOFFS');
     const modeChanged = differs(options.runtimeMode, target.runtimeMode);
     const modelChanged = differs(options.model, target.model) && !capabilities.supportsModelSwitchInThread;
     if (modeChanged || modelChanged) signals.push('INCOMPATIBLE_CONFIG');
@@ -609,7 +783,11 @@ export class LineageModel {
 
   /** Highest ordinal it knows: its last own run, the top of a standing handoff's range, or a native fork's inheritance. */
   private knownThrough(pt: ProviderThread): number {
-    return Math.max(this.lastRunOrdinal(pt) ?? 0, maxOf(this.coverageHandoffs(pt).map((handoff) => handoff.range.to)), pt.inheritedThrough ?? 0);
+    return Math.max(
+      this.lastRunOrdinal(pt) ?? 0,
+      maxOf(this.coverageHandoffs(pt).map((handoff) => handoff.range.to)),
+      pt.inheritedThrough ?? 0,
+    );
   }
 
   /** The thread's own live runs after the last one it served (or, for a native fork, after its inheritance). */
@@ -632,19 +810,29 @@ export class LineageModel {
     thread.head = toOrdinal;
     // Handoffs that described a rolled-back run, or were made for one, are withdrawn (this thread's only).
     const withdrawn = [...this.handoffs.values()].filter(
-      (handoff) => handoff.standing && handoff.thread === thread.id && (rolledBack.includes(handoff.targetRun) || handoff.covers.some((id) => rolledBack.includes(id))),
+      (handoff) =>
+        handoff.standing &&
+        handoff.thread === thread.id &&
+        (rolledBack.includes(handoff.targetRun) || handoff.covers.some((id) => rolledBack.includes(id))),
     );
     for (const handoff of withdrawn) handoff.standing = false;
     for (const merge of this.mergeBacks) {
-      if (merge.fork === thread.id && merge.status === 'PENDING' && merge.sourceOrdinal > toOrdinal) merge.status = 'SUPERSEDED';
+      if (merge.fork === thread.id && merge.status === 'PENDING' && merge.sourceOrdinal > toOrdinal)
+        merge.status = 'SUPERSEDED';
     }
     // Provider threads that knew a rolled-back run roll back natively where they can and have
     // something left to return to; otherwise they diverge and are replaced at their next run.
     const affected = thread.providerThreads
       .map((id) => this.providerThread(id))
-      .filter((pt) => rolledBack.some((id) => this.run(id).providerThread === pt.id) || withdrawn.some((handoff) => handoff.to === pt.id));
+      .filter(
+        (pt) =>
+          rolledBack.some((id) => this.run(id).providerThread === pt.id) ||
+          withdrawn.some((handoff) => handoff.to === pt.id),
+      );
     for (const pt of affected) {
-      const keepsEarlierRuns = this.nativeOrdinals(pt).some((ordinal) => ordinal <= toOrdinal) || (toOrdinal > 0 && (pt.inheritedThrough ?? 0) >= toOrdinal);
+      const keepsEarlierRuns =
+        this.nativeOrdinals(pt).some((ordinal) => ordinal <= toOrdinal) ||
+        (toOrdinal > 0 && (pt.inheritedThrough ?? 0) >= toOrdinal);
       pt.status = capabilitiesOf(pt.provider).canRollbackThread && keepsEarlierRuns ? 'ROLLED_BACK' : 'DIVERGENT';
     }
     return ok({
@@ -678,13 +866,20 @@ export class LineageModel {
     if ('error' in point) return point;
     const inherited = this.history(source).filter((id) => this.run(id).ordinal <= point.ordinal);
     const fork = this.newThread(forkId, 'fork', source.id, point.ordinal, inherited);
-    fork.pendingFork = { providerThread: point.providerThread, ordinal: point.ordinal, fromCheckpoint: 'checkpointOf' in from };
+    fork.pendingFork = {
+      providerThread: point.providerThread,
+      ordinal: point.ordinal,
+      fromCheckpoint: 'checkpointOf' in from,
+    };
     this.threads.set(forkId, fork);
     return ok({ thread: forkId, headOrdinal: point.ordinal });
   }
 
   /** Only stable points of the source's history: a completed, failed or interrupted run, or a checkpoint. */
-  private sourcePoint(source: Thread, from: ForkFrom): { ordinal: number; providerThread: string | null } | { error: string } {
+  private sourcePoint(
+    source: Thread,
+    from: ForkFrom,
+  ): { ordinal: number; providerThread: string | null } | { error: string } {
     if ('latest' in from) {
       const latest = this.latestStableOwnRun(source);
       if (latest) return { ordinal: latest.ordinal, providerThread: latest.providerThread };
@@ -710,7 +905,10 @@ export class LineageModel {
   }
 
   /** A point among the runs a fork inherited: it must be one the fork still has in its history. */
-  private inheritedPoint(source: Thread, ordinal: number): { ordinal: number; providerThread: string | null } | { error: string } {
+  private inheritedPoint(
+    source: Thread,
+    ordinal: number,
+  ): { ordinal: number; providerThread: string | null } | { error: string } {
     const run = source.inherited.map((id) => this.run(id)).find((candidate) => candidate.ordinal === ordinal);
     if (!run) return { error: 'BAD_USER_INPUT' };
     return { ordinal, providerThread: run.providerThread };
@@ -722,8 +920,15 @@ export class LineageModel {
     const latest = this.latestStableOwnRun(fork);
     if (!latest) return error('BAD_USER_INPUT');
     // A newer merge-back of the same fork into the same thread replaces a pending older one.
-    for (const merge of this.mergeBacks) if (merge.fork === fork.id && merge.status === 'PENDING') merge.status = 'SUPERSEDED';
-    this.mergeBacks.push({ fork: fork.id, into: fork.parent!, sourceOrdinal: latest.ordinal, status: 'PENDING', handoff: null });
+    for (const merge of this.mergeBacks)
+      if (merge.fork === fork.id && merge.status === 'PENDING') merge.status = 'SUPERSEDED';
+    this.mergeBacks.push({
+      fork: fork.id,
+      into: fork.parent!,
+      sourceOrdinal: latest.ordinal,
+      status: 'PENDING',
+      handoff: null,
+    });
     return ok({ fork: fork.id, into: fork.parent, sourceRunOrdinal: latest.ordinal, baseRunOrdinal: fork.forkOrdinal });
   }
 
@@ -764,7 +969,9 @@ export class LineageModel {
   }
 
   private liveOwnRuns(thread: Thread): string[] {
-    return [...this.runs.values()].filter((run) => run.thread === thread.id && run.status !== 'ROLLED_BACK').map((run) => run.id);
+    return [...this.runs.values()]
+      .filter((run) => run.thread === thread.id && run.status !== 'ROLLED_BACK')
+      .map((run) => run.id);
   }
 
   private latestStableOwnRun(thread: Thread): Run | null {
@@ -778,7 +985,11 @@ export class LineageModel {
 
   /** Ordinals of the live runs it served itself. */
   private nativeOrdinals(pt: ProviderThread): number[] {
-    return ascending([...this.runs.values()].filter((run) => run.providerThread === pt.id && run.status !== 'ROLLED_BACK').map((run) => run.ordinal));
+    return ascending(
+      [...this.runs.values()]
+        .filter((run) => run.providerThread === pt.id && run.status !== 'ROLLED_BACK')
+        .map((run) => run.ordinal),
+    );
   }
 
   private lastRunOrdinal(pt: ProviderThread): number | null {
@@ -798,10 +1009,15 @@ export class LineageModel {
     const history = ascending(this.history(this.thread(pt.thread)).map((id) => this.run(id).ordinal));
     const inherited = history.filter((ordinal) => ordinal <= (pt.inheritedThrough ?? 0));
     const native = ascending([...new Set([...inherited, ...this.nativeOrdinals(pt)])]);
-    const knows = new Set([...native, ...this.coverageHandoffs(pt).flatMap((handoff) => handoff.covers.map((id) => this.run(id).ordinal))]);
+    const knows = new Set([
+      ...native,
+      ...this.coverageHandoffs(pt).flatMap((handoff) => handoff.covers.map((id) => this.run(id).ordinal)),
+    ]);
     return {
       nativeRunOrdinals: native,
-      handoffIds: this.standingHandoffs(pt).map((handoff) => handoff.id).sort(bySymbol),
+      handoffIds: this.standingHandoffs(pt)
+        .map((handoff) => handoff.id)
+        .sort(bySymbol),
       coveredThroughOrdinal: maxOf([...knows]),
       missingRunOrdinals: history.filter((ordinal) => !knows.has(ordinal)),
     };
@@ -812,11 +1028,24 @@ export class LineageModel {
     const thread = this.thread(threadId);
     return {
       headOrdinal: thread.head,
-      runs: this.ownRuns(threadId).map((run) => ({ id: run.id, ordinal: run.ordinal, status: run.status, providerThread: run.providerThread, contextHandoff: run.handoff })),
+      runs: this.ownRuns(threadId).map((run) => ({
+        id: run.id,
+        ordinal: run.ordinal,
+        status: run.status,
+        providerThread: run.providerThread,
+        contextHandoff: run.handoff,
+      })),
       providerThreads: thread.providerThreads.map((id) => {
         const pt = this.providerThread(id);
         const native = this.nativeOrdinals(pt);
-        return { id, provider: pt.provider, status: pt.status, firstRunOrdinal: native[0] ?? null, lastRunOrdinal: native.at(-1) ?? null, coverage: this.coverage(pt) };
+        return {
+          id,
+          provider: pt.provider,
+          status: pt.status,
+          firstRunOrdinal: native[0] ?? null,
+          lastRunOrdinal: native.at(-1) ?? null,
+          coverage: this.coverage(pt),
+        };
       }),
       handoffs: [...this.handoffs.values()]
         .filter((handoff) => handoff.thread === threadId)
@@ -828,7 +1057,9 @@ export class LineageModel {
           toProviderThread: handoff.to,
           targetRun: handoff.targetRun,
         })),
-      mergeBacks: this.mergeBacks.filter((merge) => merge.into === threadId).map(({ fork, status, handoff }) => ({ fork, status, handoff })),
+      mergeBacks: this.mergeBacks
+        .filter((merge) => merge.into === threadId)
+        .map(({ fork, status, handoff }) => ({ fork, status, handoff })),
     };
   }
 
@@ -841,12 +1072,22 @@ export class LineageModel {
       ordinal: run.ordinal,
       providerThread: run.providerThread,
       plan: run.plan,
-      handoff: handoff && { id: handoff.id, strategy: handoff.strategy, coveredRunOrdinals: handoff.range, supersedes: handoff.supersedes },
+      handoff: handoff && {
+        id: handoff.id,
+        strategy: handoff.strategy,
+        coveredRunOrdinals: handoff.range,
+        supersedes: handoff.supersedes,
+      },
       fencingToken: tokenSymbol(run.id, run.epoch),
     };
   }
 
-  private newProviderThread(thread: Thread, provider: string, options: RunOptions, inheritedThrough: number | null): ProviderThread {
+  private newProviderThread(
+    thread: Thread,
+    provider: string,
+    options: RunOptions,
+    inheritedThrough: number | null,
+  ): ProviderThread {
     const pt: ProviderThread = {
       id: `p${this.providerThreads.size + 1}`,
       thread: thread.id,
@@ -862,8 +1103,18 @@ export class LineageModel {
     return pt;
   }
 
-  private newHandoff(fields: Omit<Handoff, 'id' | 'standing' | 'pending' | 'failed' | 'supersedes'>, supersedes: string | null = null): Handoff {
-    const handoff: Handoff = { ...fields, id: `h${this.handoffs.size + 1}`, standing: true, pending: false, failed: false, supersedes };
+  private newHandoff(
+    fields: Omit<Handoff, 'id' | 'standing' | 'pending' | 'failed' | 'supersedes'>,
+    supersedes: string | null = null,
+  ): Handoff {
+    const handoff: Handoff = {
+      ...fields,
+      id: `h${this.handoffs.size + 1}`,
+      standing: true,
+      pending: false,
+      failed: false,
+      supersedes,
+    };
     this.handoffs.set(handoff.id, handoff);
     return handoff;
   }

@@ -39,13 +39,15 @@ export type Operation =
 
 /** Orders symbols such as h2 and h10 by their number: the order the model gave them out. */
 export const bySymbol = (a: string | null, b: string | null) => symbolNumber(a) - symbolNumber(b);
-const symbolNumber = (symbol: string | null) => (symbol !== null && /^[a-z]+\d+$/.test(symbol) ? Number(symbol.replace(/^[a-z]+/, '')) : Number.MAX_SAFE_INTEGER);
+const symbolNumber = (symbol: string | null) =>
+  symbol !== null && /^[a-z]+\d+$/.test(symbol) ? Number(symbol.replace(/^[a-z]+/, '')) : Number.MAX_SAFE_INTEGER;
 
 /** The symbol of the fencing token of a run's dispatch number `epoch`. */
 export const tokenSymbol = (run: string, epoch: number) => `${run}@${epoch}`;
 
 /** The native id a bind reports when the operation names none. */
-export const nativeRefOf = (operation: { providerThread: string; nativeRef?: string }) => operation.nativeRef ?? `native-${operation.providerThread}`;
+export const nativeRefOf = (operation: { providerThread: string; nativeRef?: string }) =>
+  operation.nativeRef ?? `native-${operation.providerThread}`;
 
 /** What an operation returned: an error code, or data in which every id is a symbol. */
 export type Outcome = { error: string } | { ok: unknown };
@@ -53,6 +55,8 @@ export type Outcome = { error: string } | { ok: unknown };
 /** One line per operation, e.g. `startRun t1 codex {"cleanContext":true}`. */
 export function describeOperation(operation: Operation): string {
   const { op, ...rest } = operation;
-  const words = Object.entries(rest).map(([key, value]) => (typeof value === 'object' ? `${key}=${JSON.stringify(value)}` : `${key}=${String(value)}`));
+  const words = Object.entries(rest).map(([key, value]) =>
+    typeof value === 'object' ? `${key}=${JSON.stringify(value)}` : `${key}=${String(value)}`,
+  );
   return [op, ...words].join(' ');
 }

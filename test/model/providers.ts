@@ -54,7 +54,14 @@ const EXTRA_PROVIDERS = [
   {
     id: 'deaf',
     displayName: 'Deaf',
-    capabilities: { ...restricted, canConsumeHandoffSummaries: false, supportsDeltaHandoff: true, canForkThread: true, canRollbackThread: true, nativeThreadIds: 'strong' as const },
+    capabilities: {
+      ...restricted,
+      canConsumeHandoffSummaries: false,
+      supportsDeltaHandoff: true,
+      canForkThread: true,
+      canRollbackThread: true,
+      nativeThreadIds: 'strong' as const,
+    },
   },
 ];
 

@@ -141,10 +141,16 @@ export class ServiceRunner {
     const found = new Map<string, string>();
     for (let start = 0; start < handoffs.length; start += HANDOFFS_PER_REQUEST) {
       const some = handoffs.slice(start, start + HANDOFFS_PER_REQUEST);
-      const fields = some.map((_, index) => `h${index}: contextHandoff(id: $h${index}) { status endedBecause supersededBy { id } }`).join('\n');
+      const fields = some
+        .map((_, index) => `h${index}: contextHandoff(id: $h${index}) { status endedBecause supersededBy { id } }`)
+        .join('\n');
       const query = `query Expired(${some.map((_, index) => `$h${index}: ID!`).join(', ')}) {\n${fields}\n}`;
-      const result = await this.client(query, Object.fromEntries(some.map((symbol, index) => [`h${index}`, this.names.idOf(symbol)])));
-      if (result.errors?.length) throw new Error(`reading the pending handoffs failed: ${JSON.stringify(result.errors)}`);
+      const result = await this.client(
+        query,
+        Object.fromEntries(some.map((symbol, index) => [`h${index}`, this.names.idOf(symbol)])),
+      );
+      if (result.errors?.length)
+        throw new Error(`reading the pending handoffs failed: ${JSON.stringify(result.errors)}`);
       some.forEach((symbol, index) => {
         const handoff = result.data[`h${index}`];
         if (handoff.endedBecause === 'EXPIRED' && handoff.supersededBy) found.set(symbol, handoff.supersededBy.id);
@@ -160,7 +166,8 @@ export class ServiceRunner {
 
   translate(operation: Operation, result: RawResult, expected: Outcome): Outcome {
     const hint: any = 'ok' in expected ? expected.ok : {};
-    if (result.errors?.length) return { error: result.errors[0]!.extensions?.code ?? `no code: ${result.errors[0]!.message}` };
+    if (result.errors?.length)
+      return { error: result.errors[0]!.extensions?.code ?? `no code: ${result.errors[0]!.message}` };
     const data = Object.values(result.data ?? {})[0] as any;
     const name = (id: string | null | undefined, expectedSymbol?: unknown) => this.names.symbolOf(id, expectedSymbol);
     switch (operation.op) {
@@ -175,7 +182,9 @@ export class ServiceRunner {
         return { ok: this.plan(data, hint) };
       case 'completeRun':
       case 'failRun':
-        return { ok: { run: name(data.id), status: data.status, checkpoint: name(data.checkpoint?.id, hint.checkpoint) } };
+        return {
+          ok: { run: name(data.id), status: data.status, checkpoint: name(data.checkpoint?.id, hint.checkpoint) },
+        };
       case 'bindProviderThread':
         return {
           ok: {
@@ -192,14 +201,24 @@ export class ServiceRunner {
             rolledBackRuns: data.rolledBackRuns.map((run: any) => name(run.id)),
             // Oldest first, as the model gave them out: an expiry's replacement may be named after newer handoffs.
             supersededHandoffs: data.supersededHandoffs.map((handoff: any) => name(handoff.id)).sort(bySymbol),
-            providerThreads: data.providerThreads.map((entry: any) => ({ providerThread: name(entry.providerThread.id), action: entry.action })),
+            providerThreads: data.providerThreads.map((entry: any) => ({
+              providerThread: name(entry.providerThread.id),
+              action: entry.action,
+            })),
           },
         };
       case 'confirmProviderRollback':
       case 'reportProviderRollbackFailure':
         return { ok: { providerThread: name(data.id), status: data.status } };
       case 'mergeBack':
-        return { ok: { fork: name(data.sourceThreadId), into: name(data.targetThreadId), sourceRunOrdinal: data.sourcePoint.runOrdinal, baseRunOrdinal: data.basePoint?.runOrdinal ?? null } };
+        return {
+          ok: {
+            fork: name(data.sourceThreadId),
+            into: name(data.targetThreadId),
+            sourceRunOrdinal: data.sourcePoint.runOrdinal,
+            baseRunOrdinal: data.basePoint?.runOrdinal ?? null,
+          },
+        };
       case 'completeSubagent':
         return { ok: { handoff: name(data.handoff?.id, hint.handoff) } };
       case 'regenerateHandoff':
@@ -242,7 +261,13 @@ export class ServiceRunner {
           thread,
           {
             headOrdinal: view.headOrdinal,
-            runs: view.runs.edges.map(({ node }: any) => ({ id: name(node.id), ordinal: node.ordinal, status: node.status, providerThread: name(node.providerThread.id), contextHandoff: name(node.contextHandoff?.id) })),
+            runs: view.runs.edges.map(({ node }: any) => ({
+              id: name(node.id),
+              ordinal: node.ordinal,
+              status: node.status,
+              providerThread: name(node.providerThread.id),
+              contextHandoff: name(node.contextHandoff?.id),
+            })),
             providerThreads: view.providerThreads.map((pt: any) => ({
               id: name(pt.id),
               provider: pt.provider,
@@ -253,17 +278,23 @@ export class ServiceRunner {
             })),
             // In the order the model gave them out, not their creation order: the model names an
             // expiry's replacement when it learns of it, which may be after newer handoffs.
-            handoffs: view.handoffs.map((handoff: any) => ({
-              id: name(handoff.id),
-              status: handoff.status,
-              strategy: handoff.strategy,
-              coveredRunOrdinals: handoff.coveredRunOrdinals,
-              toProviderThread: name(handoff.toProviderThreadId),
-              targetRun: name(handoff.targetRunId),
-            })).sort((a: { id: string | null }, b: { id: string | null }) => bySymbol(a.id, b.id)),
+            handoffs: view.handoffs
+              .map((handoff: any) => ({
+                id: name(handoff.id),
+                status: handoff.status,
+                strategy: handoff.strategy,
+                coveredRunOrdinals: handoff.coveredRunOrdinals,
+                toProviderThread: name(handoff.toProviderThreadId),
+                targetRun: name(handoff.targetRunId),
+              }))
+              .sort((a: { id: string | null }, b: { id: string | null }) => bySymbol(a.id, b.id)),
             mergeBacks: view.transfers
               .filter((transfer: any) => transfer.kind === 'MERGE_BACK' && name(transfer.targetThreadId) === thread)
-              .map((transfer: any) => ({ fork: name(transfer.sourceThreadId), status: transfer.status, handoff: name(transfer.handoff?.id) })),
+              .map((transfer: any) => ({
+                fork: name(transfer.sourceThreadId),
+                status: transfer.status,
+                handoff: name(transfer.handoff?.id),
+              })),
           } satisfies ThreadView,
         ];
       }),
@@ -295,7 +326,8 @@ export class ServiceRunner {
   /** The mutation's input, with symbols replaced by the service's ids. */
   private input(operation: Operation): Record<string, unknown> {
     const id = (symbol: string) => this.names.idOf(symbol);
-    const token = (run: string | undefined, epoch: number | undefined) => (run === undefined || epoch === undefined ? {} : { fencingToken: id(tokenSymbol(run, epoch)) });
+    const token = (run: string | undefined, epoch: number | undefined) =>
+      run === undefined || epoch === undefined ? {} : { fencingToken: id(tokenSymbol(run, epoch)) };
     const newThread = (symbol: string) => {
       const threadId = `${this.prefix}-${symbol}`;
       this.names.bind(symbol, threadId);
@@ -310,13 +342,27 @@ export class ServiceRunner {
         return { threadId: id(thread), ...options, ...(op === 'startRun' ? { userMessage: `message ${thread}` } : {}) };
       }
       case 'completeRun':
-        return { runId: id(operation.run), assistantMessage: 'done', ...(operation.checkpoint ? { checkpoint: { ref: `ref-${operation.run}` } } : {}), ...token(operation.run, operation.dispatch) };
+        return {
+          runId: id(operation.run),
+          assistantMessage: 'done',
+          ...(operation.checkpoint ? { checkpoint: { ref: `ref-${operation.run}` } } : {}),
+          ...token(operation.run, operation.dispatch),
+        };
       case 'failRun':
-        return { runId: id(operation.run), error: 'provider error', interrupted: operation.interrupted, ...token(operation.run, operation.dispatch) };
+        return {
+          runId: id(operation.run),
+          error: 'provider error',
+          interrupted: operation.interrupted,
+          ...token(operation.run, operation.dispatch),
+        };
       case 'reportResumeFailure':
         return { runId: id(operation.run), error: 'thread not found', ...token(operation.run, operation.dispatch) };
       case 'bindProviderThread':
-        return { providerThreadId: id(operation.providerThread), nativeThreadRef: nativeRefOf(operation), ...token(operation.dispatch?.run, operation.dispatch?.epoch) };
+        return {
+          providerThreadId: id(operation.providerThread),
+          nativeThreadRef: nativeRefOf(operation),
+          ...token(operation.dispatch?.run, operation.dispatch?.epoch),
+        };
       case 'rollbackThread':
         return { threadId: id(operation.thread), toOrdinal: operation.toOrdinal };
       case 'confirmProviderRollback':
@@ -326,22 +372,37 @@ export class ServiceRunner {
       case 'forkThread': {
         const { from } = operation;
         const point =
-          'ordinal' in from ? { fromOrdinal: from.ordinal }
-          : 'checkpointOf' in from ? { checkpointId: id(checkpointOf(from.checkpointOf)) }
-          : 'providerThread' in from ? { providerThreadId: id(from.providerThread) }
-          : {};
+          'ordinal' in from
+            ? { fromOrdinal: from.ordinal }
+            : 'checkpointOf' in from
+              ? { checkpointId: id(checkpointOf(from.checkpointOf)) }
+              : 'providerThread' in from
+                ? { providerThreadId: id(from.providerThread) }
+                : {};
         return { sourceThreadId: id(operation.source), ...point, id: newThread(operation.fork) };
       }
       case 'mergeBack':
         return { forkThreadId: id(operation.fork) };
       case 'spawnSubagent':
-        return { parentRunId: id(operation.parentRun), provider: operation.provider, task: `task for ${operation.child}`, id: newThread(operation.child) };
+        return {
+          parentRunId: id(operation.parentRun),
+          provider: operation.provider,
+          task: `task for ${operation.child}`,
+          id: newThread(operation.child),
+        };
       case 'completeSubagent':
         return { childThreadId: id(operation.child), result: `result of ${operation.child}` };
       case 'regenerateHandoff':
-        return { handoffId: id(operation.handoff), ...(operation.source !== undefined && { source: operation.source }) };
+        return {
+          handoffId: id(operation.handoff),
+          ...(operation.source !== undefined && { source: operation.source }),
+        };
       case 'submitHandoffSummary':
-        return { handoffId: id(operation.handoff), summaryText: `The provider's summary for ${operation.handoff}.`, createdByProvider: 'claude' };
+        return {
+          handoffId: id(operation.handoff),
+          summaryText: `The provider's summary for ${operation.handoff}.`,
+          createdByProvider: 'claude',
+        };
     }
   }
 }

@@ -18,7 +18,12 @@ import { describeOperation, type ForkFrom, type Operation, type Outcome, type Ru
 import { PROVIDERS, type SummaryWriter } from './providers.js';
 import { ServiceRunner, type GraphQLClient } from './runner.js';
 
-type Options = { model?: string | undefined; runtimeMode?: string | undefined; cleanContext?: boolean | undefined; manualContext?: string | undefined };
+type Options = {
+  model?: string | undefined;
+  runtimeMode?: string | undefined;
+  cleanContext?: boolean | undefined;
+  manualContext?: string | undefined;
+};
 type Finish = 'complete' | 'checkpoint' | 'fail' | 'interrupt';
 /** Which fencing token a call echoes: none, its run's current dispatch's, or a replaced one's (when there is one). */
 type Fence = 'none' | 'current' | 'stale';
@@ -30,11 +35,28 @@ export type Step =
   // blank for 'resumedBlank'). `fenced`: the last run's calls echo their dispatch's token, and a
   // replaced dispatch's late completion follows.
   // `submit`: the provider asked to write the last run's handoff sends it in before the run ends.
-  | ({ do: 'turn'; thread: number; provider: string; times: number; how: Finish | 'resumeFailure' | 'resumedBlank'; fenced: boolean; submit: boolean } & Options)
+  | ({
+      do: 'turn';
+      thread: number;
+      provider: string;
+      times: number;
+      how: Finish | 'resumeFailure' | 'resumedBlank';
+      fenced: boolean;
+      submit: boolean;
+    } & Options)
   // A subagent's whole life inside one run of its parent.
   | { do: 'subagent'; thread: number; provider: string; childProvider: string }
   // A fork, a run on it (on the source point's provider, natively when it can), and a merge-back.
-  | { do: 'forkAndWork'; thread: number; from: ForkKind; pick: number; bindFirst: boolean; sameProvider: boolean; provider: string; merge: boolean }
+  | {
+      do: 'forkAndWork';
+      thread: number;
+      from: ForkKind;
+      pick: number;
+      bindFirst: boolean;
+      sameProvider: boolean;
+      provider: string;
+      merge: boolean;
+    }
   // Single operations, for the interleavings the steps above never produce.
   | ({ do: 'start'; thread: number; provider: string } & Options)
   | ({ do: 'plan'; thread: number; provider: string } & Options)
@@ -56,7 +78,8 @@ export type Step =
 // Unbiased: a biased pick is nearly always 0, so the first thread would get almost every step.
 const pick = fc.noBias(fc.nat(31));
 const provider = fc.constantFrom(...PROVIDERS.keys(), 'codex', 'claude', 'codex', 'claude');
-const mostlyUnset = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary, weight: 1 });
+const mostlyUnset = <T>(arbitrary: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary, weight: 1 });
 const planOptions = {
   model: mostlyUnset(fc.constantFrom('m1', 'm2')),
   runtimeMode: mostlyUnset(fc.constantFrom('ro', 'rw')),
@@ -70,7 +93,8 @@ const runOptions = {
 const finish = fc.constantFrom<Finish>('complete', 'complete', 'complete', 'checkpoint', 'fail', 'interrupt');
 const fence = fc.constantFrom<Fence>('none', 'none', 'current', 'stale');
 const forkKind = fc.constantFrom<ForkKind>('latest', 'ordinal', 'checkpoint', 'providerThread');
-const step = <T extends Step['do'], R>(name: T, fields: { [K in keyof R]: fc.Arbitrary<R[K]> }) => fc.record({ do: fc.constant(name), ...fields });
+const step = <T extends Step['do'], R>(name: T, fields: { [K in keyof R]: fc.Arbitrary<R[K]> }) =>
+  fc.record({ do: fc.constant(name), ...fields });
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -80,13 +104,27 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
       provider,
       ...runOptions,
       times: fc.constantFrom(1, 1, 1, 2, 3),
-      how: fc.oneof({ arbitrary: finish, weight: 8 }, { arbitrary: fc.constantFrom('resumeFailure' as const, 'resumedBlank' as const), weight: 2 }),
+      how: fc.oneof(
+        { arbitrary: finish, weight: 8 },
+        { arbitrary: fc.constantFrom('resumeFailure' as const, 'resumedBlank' as const), weight: 2 },
+      ),
       fenced: fc.boolean(),
       submit: fc.boolean(),
     }),
   },
   { weight: 4, arbitrary: step('subagent', { thread: pick, provider, childProvider: provider }) },
-  { weight: 6, arbitrary: step('forkAndWork', { thread: pick, from: forkKind, pick, bindFirst: fc.boolean(), sameProvider: fc.boolean(), provider, merge: fc.boolean() }) },
+  {
+    weight: 6,
+    arbitrary: step('forkAndWork', {
+      thread: pick,
+      from: forkKind,
+      pick,
+      bindFirst: fc.boolean(),
+      sameProvider: fc.boolean(),
+      provider,
+      merge: fc.boolean(),
+    }),
+  },
   { weight: 6, arbitrary: step('start', { thread: pick, provider, ...runOptions }) },
   { weight: 5, arbitrary: step('finish', { run: pick, how: finish, fence }) },
   { weight: 5, arbitrary: step('plan', { thread: pick, provider, ...planOptions }) },
@@ -98,7 +136,13 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
   { weight: 3, arbitrary: step('mergeBack', { fork: pick }) },
   { weight: 2, arbitrary: step('spawn', { run: pick, provider }) },
   { weight: 2, arbitrary: step('completeSubagent', { child: pick }) },
-  { weight: 4, arbitrary: step('regenerate', { handoff: pick, source: fc.constantFrom<SummaryWriter | undefined>(undefined, undefined, 'local', 'entering', 'broken') }) },
+  {
+    weight: 4,
+    arbitrary: step('regenerate', {
+      handoff: pick,
+      source: fc.constantFrom<SummaryWriter | undefined>(undefined, undefined, 'local', 'entering', 'broken'),
+    }),
+  },
   { weight: 3, arbitrary: step('submit', { handoff: pick }) },
   { weight: 2, arbitrary: fc.constant({ do: 'newThread' as const }) },
 ) as fc.Arbitrary<Step>;
@@ -160,22 +204,39 @@ function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
     case 'newThread':
       return yield { op: 'createThread', thread: nextThread() };
     case 'turn': {
-      const start: Operation = { op: 'startRun', thread: thread(step.thread), provider: step.provider, ...startOptions(step) };
+      const start: Operation = {
+        op: 'startRun',
+        thread: thread(step.thread),
+        provider: step.provider,
+        ...startOptions(step),
+      };
       // A clean context and operator context are asked for once, by the streak's last run.
-      const again: Operation = { op: 'startRun', thread: start.thread, provider: step.provider, ...definedOptions({ ...step, cleanContext: undefined }) };
+      const again: Operation = {
+        op: 'startRun',
+        thread: start.thread,
+        provider: step.provider,
+        ...definedOptions({ ...step, cleanContext: undefined }),
+      };
       for (let turn = 1; turn < step.times; turn++) {
         yield again;
         yield finishing(runningRun(start.thread), 'complete');
       }
       // Only a run that resumes a provider thread can fail to resume it; planRun tells which will.
-      const plan = model.apply({ op: 'planRun', thread: start.thread, provider: step.provider, ...definedOptions(step) }) as { ok: { providerThreadAction: string } };
+      const plan = model.apply({
+        op: 'planRun',
+        thread: start.thread,
+        provider: step.provider,
+        ...definedOptions(step),
+      }) as { ok: { providerThreadAction: string } };
       yield start;
       const run = runningRun(start.thread);
       const current = () => (step.fenced ? model.runInfo(run).epoch : undefined);
       const context = model.runInfo(run).handoff;
-      if (step.submit && context !== null && model.pendingHandoffIds().includes(context)) yield { op: 'submitHandoffSummary', handoff: context };
+      if (step.submit && context !== null && model.pendingHandoffIds().includes(context))
+        yield { op: 'submitHandoffSummary', handoff: context };
       if (step.how === 'resumeFailure' || step.how === 'resumedBlank') {
-        if (['RESUME', 'REUSE'].includes(plan.ok.providerThreadAction)) yield* failingToResume(model, run, step.how, current());
+        if (['RESUME', 'REUSE'].includes(plan.ok.providerThreadAction))
+          yield* failingToResume(model, run, step.how, current());
         yield finishing(run, 'complete', current());
       } else {
         yield finishing(run, step.how, current());
@@ -201,7 +262,10 @@ function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
       const fork = nextThread();
       yield { op: 'forkThread', source, fork, from: forkPoint(model, source, step.from, step.pick) };
       const sourceProviderThread = model.threadInfo(fork).pendingFork?.providerThread;
-      const provider = step.sameProvider && sourceProviderThread ? model.providerThreadInfo(sourceProviderThread).provider : step.provider;
+      const provider =
+        step.sameProvider && sourceProviderThread
+          ? model.providerThreadInfo(sourceProviderThread).provider
+          : step.provider;
       yield { op: 'startRun', thread: fork, provider };
       yield finishing(runningRun(fork), 'complete');
       if (step.merge) yield { op: 'mergeBack', fork };
@@ -227,7 +291,9 @@ function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
       if (!providerThread) return;
       // The token of the run the provider thread serves now, or of the last run it served.
       const { thread: threadId } = model.providerThreadInfo(providerThread);
-      const served = model.ownRuns(threadId).filter((run) => run.providerThread === providerThread || run.id === model.threadInfo(threadId).running);
+      const served = model
+        .ownRuns(threadId)
+        .filter((run) => run.providerThread === providerThread || run.id === model.threadInfo(threadId).running);
       const run = served.at(-1)?.id;
       const epoch = run === undefined ? undefined : epochFor(model, run, step.fence);
       yield {
@@ -239,22 +305,38 @@ function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
       return;
     }
     case 'rollback': {
-      const target = choose(threads.filter((id) => model.threadInfo(id).head > 0), step.thread);
+      const target = choose(
+        threads.filter((id) => model.threadInfo(id).head > 0),
+        step.thread,
+      );
       // Every ordinal up to the head: the valid points, gaps left by earlier rollbacks, and the head itself.
-      if (target) yield { op: 'rollbackThread', thread: target, toOrdinal: step.to % (model.threadInfo(target).head + 1) };
+      if (target)
+        yield { op: 'rollbackThread', thread: target, toOrdinal: step.to % (model.threadInfo(target).head + 1) };
       return;
     }
     case 'settleRollback': {
-      const providerThread = choose(model.providerThreadIds().filter((id) => model.providerThreadInfo(id).status === 'ROLLED_BACK'), step.providerThread);
-      if (providerThread) yield { op: step.confirmed ? 'confirmProviderRollback' : 'reportProviderRollbackFailure', providerThread };
+      const providerThread = choose(
+        model.providerThreadIds().filter((id) => model.providerThreadInfo(id).status === 'ROLLED_BACK'),
+        step.providerThread,
+      );
+      if (providerThread)
+        yield { op: step.confirmed ? 'confirmProviderRollback' : 'reportProviderRollbackFailure', providerThread };
       return;
     }
     case 'fork': {
       const source = thread(step.thread);
-      return yield { op: 'forkThread', source, fork: nextThread(), from: forkPoint(model, source, step.from, step.pick) };
+      return yield {
+        op: 'forkThread',
+        source,
+        fork: nextThread(),
+        from: forkPoint(model, source, step.from, step.pick),
+      };
     }
     case 'mergeBack': {
-      const fork = choose(threads.filter((id) => model.threadInfo(id).relationship === 'fork'), step.fork);
+      const fork = choose(
+        threads.filter((id) => model.threadInfo(id).relationship === 'fork'),
+        step.fork,
+      );
       if (fork) yield { op: 'mergeBack', fork };
       return;
     }
@@ -264,14 +346,18 @@ function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
       return;
     }
     case 'completeSubagent': {
-      const child = choose(threads.filter((id) => model.threadInfo(id).relationship === 'subagent'), step.child);
+      const child = choose(
+        threads.filter((id) => model.threadInfo(id).relationship === 'subagent'),
+        step.child,
+      );
       if (child) yield { op: 'completeSubagent', child };
       return;
     }
     case 'regenerate': {
       // Any handoff: superseded ones and ones with no summary to write again are refused.
       const handoff = choose(model.handoffIds(), step.handoff);
-      if (handoff) yield { op: 'regenerateHandoff', handoff, ...(step.source !== undefined && { source: step.source }) };
+      if (handoff)
+        yield { op: 'regenerateHandoff', handoff, ...(step.source !== undefined && { source: step.source }) };
       return;
     }
     case 'submit': {
@@ -288,11 +374,18 @@ function* operationsFor(model: LineageModel, step: Step): Generator<Operation> {
  * or the provider resumed blank, reporting a fresh native id of its own (after the one it was to
  * resume, when none was bound yet).
  */
-function* failingToResume(model: LineageModel, run: string, how: 'resumeFailure' | 'resumedBlank', dispatch: number | undefined): Generator<Operation> {
-  if (how === 'resumeFailure') return yield { op: 'reportResumeFailure', run, ...(dispatch !== undefined && { dispatch }) };
+function* failingToResume(
+  model: LineageModel,
+  run: string,
+  how: 'resumeFailure' | 'resumedBlank',
+  dispatch: number | undefined,
+): Generator<Operation> {
+  if (how === 'resumeFailure')
+    return yield { op: 'reportResumeFailure', run, ...(dispatch !== undefined && { dispatch }) };
   const { providerThread } = model.runInfo(run);
   const token = dispatch === undefined ? {} : { dispatch: { run, epoch: dispatch } };
-  if (model.providerThreadInfo(providerThread).nativeRef === null) yield { op: 'bindProviderThread', providerThread, ...token };
+  if (model.providerThreadInfo(providerThread).nativeRef === null)
+    yield { op: 'bindProviderThread', providerThread, ...token };
   yield { op: 'bindProviderThread', providerThread, nativeRef: `native-${providerThread}-blank`, ...token };
 }
 
@@ -354,7 +447,12 @@ export function graphChecks(driver: Driver, database: string): GraphChecks {
  * state went wrong at; without it a sequence costs about a third less, and shrinking usually cuts
  * the sequence back to that operation anyway.
  */
-export async function runSequence(client: GraphQLClient, steps: readonly Step[], graph: GraphChecks, observeEachOperation: boolean): Promise<SequenceResult> {
+export async function runSequence(
+  client: GraphQLClient,
+  steps: readonly Step[],
+  graph: GraphChecks,
+  observeEachOperation: boolean,
+): Promise<SequenceResult> {
   const prefix = `model-${randomBytes(5).toString('hex')}`;
   const model = new LineageModel();
   const runner = new ServiceRunner(client, prefix);
@@ -368,13 +466,18 @@ export async function runSequence(client: GraphQLClient, steps: readonly Step[],
   }
   await compareThreads(model, runner, model.threadIds(), script);
   const violations = await graph.audit(runner.serviceIds());
-  if (violations.length > 0) throw new SequenceFailure(failureReport(script, 'the audit found violations', violations.join('\n')));
+  if (violations.length > 0)
+    throw new SequenceFailure(failureReport(script, 'the audit found violations', violations.join('\n')));
   await graph.forget(prefix);
   return { operations: script.length, expiries: model.expiries };
 }
 
 /** Replays a saved script, printing what each operation returned; stops at the first disagreement. */
-export async function replay(client: GraphQLClient, script: readonly Operation[], log: (line: string) => void): Promise<void> {
+export async function replay(
+  client: GraphQLClient,
+  script: readonly Operation[],
+  log: (line: string) => void,
+): Promise<void> {
   const model = new LineageModel();
   const runner = new ServiceRunner(client, `replay-${randomBytes(5).toString('hex')}`);
   const done: Operation[] = [];
@@ -400,7 +503,13 @@ export async function replay(client: GraphQLClient, script: readonly Operation[]
  * it. The audit still runs after each sequence. Handoff lists are compared in the order the model
  * gave the handoffs their symbols, since it may name a replacement after newer handoffs.
  */
-async function runOperation(model: LineageModel, runner: ServiceRunner, operation: Operation, script: Operation[], observe: boolean): Promise<Outcome> {
+async function runOperation(
+  model: LineageModel,
+  runner: ServiceRunner,
+  operation: Operation,
+  script: Operation[],
+  observe: boolean,
+): Promise<Outcome> {
   const pendingBefore = model.pendingHandoffIds();
   const undo = pendingBefore.length > 0 ? model.snapshot() : null;
   const mark = runner.mark();
@@ -426,14 +535,20 @@ function learnExpiries(model: LineageModel, runner: ServiceRunner, expired: Map<
   for (const [handoff, replacement] of expired) runner.learned(model.expire(handoff), replacement);
 }
 
-async function compareThreads(model: LineageModel, runner: ServiceRunner, threads: string[], script: Operation[]): Promise<void> {
+async function compareThreads(
+  model: LineageModel,
+  runner: ServiceRunner,
+  threads: string[],
+  script: Operation[],
+): Promise<void> {
   for (;;) {
     const state = await runner.observe(threads);
     const agree = threads.every((thread) => isDeepStrictEqual(model.observe(thread), state[thread]));
     // A handoff may have expired since the last operation: learn it and read the threads again.
     const expired = agree ? new Map<string, string>() : await runner.expired(model.pendingHandoffIds());
     if (expired.size === 0) {
-      for (const thread of threads) compare(`the state of thread ${thread}`, model.observe(thread), state[thread], script);
+      for (const thread of threads)
+        compare(`the state of thread ${thread}`, model.observe(thread), state[thread], script);
       return;
     }
     learnExpiries(model, runner, expired);
@@ -476,11 +591,19 @@ function threadChangedBy(model: LineageModel, operation: Operation): string {
 function compare(what: string, expected: unknown, observed: unknown, script: Operation[]): void {
   if (isDeepStrictEqual(expected, observed)) return;
   const details = differences(expected, observed, '').slice(0, 12).join('\n');
-  throw new SequenceFailure(failureReport(script, `the model and the service disagree on ${what}`, `${details}\n\nexpected (model):\n${JSON.stringify(expected)}\nobserved (service):\n${JSON.stringify(observed)}`));
+  throw new SequenceFailure(
+    failureReport(
+      script,
+      `the model and the service disagree on ${what}`,
+      `${details}\n\nexpected (model):\n${JSON.stringify(expected)}\nobserved (service):\n${JSON.stringify(observed)}`,
+    ),
+  );
 }
 
 function failureReport(script: Operation[], headline: string, details: string): string {
-  const steps = script.map((operation, index) => `  ${String(index + 1).padStart(2)}. ${describeOperation(operation)}`).join('\n');
+  const steps = script
+    .map((operation, index) => `  ${String(index + 1).padStart(2)}. ${describeOperation(operation)}`)
+    .join('\n');
   return [
     `After operation ${script.length} (${describeOperation(script[script.length - 1]!)}), ${headline}:`,
     details,
@@ -496,10 +619,21 @@ function failureReport(script: Operation[], headline: string, details: string): 
 /** Paths where two JSON-like values differ, e.g. `.plan.decision: expected "DELTA_HANDOFF", observed "FULL_HANDOFF_NEW"`. */
 function differences(expected: unknown, observed: unknown, path: string): string[] {
   if (isDeepStrictEqual(expected, observed)) return [];
-  const bothObjects = typeof expected === 'object' && expected !== null && typeof observed === 'object' && observed !== null;
-  if (!bothObjects || Array.isArray(expected) !== Array.isArray(observed) || (Array.isArray(expected) && expected.length !== (observed as unknown[]).length)) {
+  const bothObjects =
+    typeof expected === 'object' && expected !== null && typeof observed === 'object' && observed !== null;
+  if (
+    !bothObjects ||
+    Array.isArray(expected) !== Array.isArray(observed) ||
+    (Array.isArray(expected) && expected.length !== (observed as unknown[]).length)
+  ) {
     return [`${path || '.'}: expected ${JSON.stringify(expected)}, observed ${JSON.stringify(observed)}`];
   }
   const keys = new Set([...Object.keys(expected), ...Object.keys(observed)]);
-  return [...keys].flatMap((key) => differences((expected as any)[key], (observed as any)[key], Array.isArray(expected) ? `${path}[${key}]` : `${path}.${key}`));
+  return [...keys].flatMap((key) =>
+    differences(
+      (expected as any)[key],
+      (observed as any)[key],
+      Array.isArray(expected) ? `${path}[${key}]` : `${path}.${key}`,
+    ),
+  );
 }

@@ -44,7 +44,11 @@ function runTool(tool: 'backup' | 'restore', args: string[]): Promise<{ code: nu
   return new Promise((resolve) => {
     const env = { ...process.env };
     delete env.NEO4J_URI;
-    const child = spawn(process.execPath, ['--import', 'tsx', join('tools', `${tool}.ts`), ...args], { cwd: projectRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join('tools', `${tool}.ts`), ...args], {
+      cwd: projectRoot(),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -135,16 +139,27 @@ describe('backup and restore', () => {
       expect((await compareWithGraph(checker, DATABASE, load)).mismatches.length).toBeGreaterThan(0);
 
       // The restored store serves the API: a thread's runs read back over HTTP.
-      const [threadId, thread] = [...atBackup.threads].find(([id]) => [...atBackup.runs.values()].some((run) => run.threadId === id))!;
+      const [threadId, thread] = [...atBackup.threads].find(([id]) =>
+        [...atBackup.runs.values()].some((run) => run.threadId === id),
+      )!;
       const response = await fetch(restoredService.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: 'query($id: ID!) { thread(id: $id) { title runs(first: 500) { edges { node { id } } } } }', variables: { id: threadId } }),
+        body: JSON.stringify({
+          query: 'query($id: ID!) { thread(id: $id) { title runs(first: 500) { edges { node { id } } } } }',
+          variables: { id: threadId },
+        }),
       });
-      const body = (await response.json()) as { data: { thread: { title: string; runs: { edges: { node: { id: string } }[] } } } };
+      const body = (await response.json()) as {
+        data: { thread: { title: string; runs: { edges: { node: { id: string } }[] } } };
+      };
       expect(body.data.thread.title).toBe(thread.title);
       const ids = body.data.thread.runs.edges.map((edge) => edge.node.id);
-      expect(ids).toEqual(expect.arrayContaining([...atBackup.runs.values()].filter((run) => run.threadId === threadId).map((run) => run.id)));
+      expect(ids).toEqual(
+        expect.arrayContaining(
+          [...atBackup.runs.values()].filter((run) => run.threadId === threadId).map((run) => run.id),
+        ),
+      );
     } finally {
       await restoredService.stop();
       await checker.close();

@@ -35,7 +35,10 @@ beforeAll(async () => {
   // Claude's summaries are written by Claude itself, so a switch into Claude leaves a PENDING handoff.
   const summaries = join(tmpdir(), `${uniqueId('summaries')}.json`);
   writeFileSync(summaries, JSON.stringify({ default: 'local', providers: { claude: 'entering' } }));
-  t = await startTestService({ THREADLINE_API_KEYS: `${A.key}=${A.tenant},${B.key}=${B.tenant}`, THREADLINE_SUMMARIES_FILE: summaries });
+  t = await startTestService({
+    THREADLINE_API_KEYS: `${A.key}=${A.tenant},${B.key}=${B.tenant}`,
+    THREADLINE_SUMMARIES_FILE: summaries,
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -46,7 +49,9 @@ afterAll(async () => {
 
 const schema = buildSchema(loadTypeDefs().join('\n'));
 const ROOT_FIELDS = new Map<string, GraphQLField<unknown, unknown>>(
-  [schema.getQueryType()!, schema.getMutationType()!].flatMap((root) => Object.values(root.getFields()).map((field) => [`${root.name}.${field.name}`, field] as const)),
+  [schema.getQueryType()!, schema.getMutationType()!].flatMap((root) =>
+    Object.values(root.getFields()).map((field) => [`${root.name}.${field.name}`, field] as const),
+  ),
 );
 
 function operation(path: string, select: string): string {
@@ -57,7 +62,8 @@ function operation(path: string, select: string): string {
   return `${root.toLowerCase()}${definitions} { ${name}${passed} ${select} }`;
 }
 
-const call = (path: string, select: string, variables: Vars, key: string) => t.gql(operation(path, select), variables, key);
+const call = (path: string, select: string, variables: Vars, key: string) =>
+  t.gql(operation(path, select), variables, key);
 const a = {
   ok: <T = any>(query: string, variables?: Vars) => t.ok<T>(query, variables, A.key),
 };
@@ -69,11 +75,14 @@ async function newThread(): Promise<string> {
   return (await a.ok('mutation { createThread(input: { title: "a" }) { id } }')).createThread.id;
 }
 async function start(threadId: string, provider: string) {
-  const query = 'mutation($input: StartRunInput!) { startRun(input: $input) { run { id } providerThread { id } handoff { id } } }';
+  const query =
+    'mutation($input: StartRunInput!) { startRun(input: $input) { run { id } providerThread { id } handoff { id } } }';
   return (await a.ok(query, { input: { threadId, provider, userMessage: 'turn' } })).startRun;
 }
 async function complete(runId: string, input: Vars = {}) {
-  await a.ok('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', { input: { runId, ...input } });
+  await a.ok('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', {
+    input: { runId, ...input },
+  });
 }
 async function turn(threadId: string, provider: string, input?: Vars) {
   const started = await start(threadId, provider);
@@ -92,11 +101,17 @@ async function rolledBack() {
   const threadId = await newThread();
   const { providerThread } = await turn(threadId, 'codex');
   await turn(threadId, 'codex');
-  await a.ok('mutation($input: RollbackThreadInput!) { rollbackThread(input: $input) { thread { id } } }', { input: { threadId, toOrdinal: 1 } });
+  await a.ok('mutation($input: RollbackThreadInput!) { rollbackThread(input: $input) { thread { id } } }', {
+    input: { threadId, toOrdinal: 1 },
+  });
   return { providerThreadId: providerThread.id };
 }
 async function storedProperty(label: string, id: string, property: string): Promise<unknown> {
-  const { records } = await t.driver.executeQuery(`MATCH (n:${label} {tenant: $tenant, id: $id}) RETURN n[$property] AS value`, { tenant: A.tenant, id, property }, { database: inject('neo4j').database });
+  const { records } = await t.driver.executeQuery(
+    `MATCH (n:${label} {tenant: $tenant, id: $id}) RETURN n[$property] AS value`,
+    { tenant: A.tenant, id, property },
+    { database: inject('neo4j').database },
+  );
   return records[0]?.get('value');
 }
 
@@ -121,8 +136,22 @@ const importedRun = () => ({
 });
 /** A Claude Code session's lines for one turn: a user message and its answer. */
 const CLAUDE_TURN = [
-  { type: 'user', uuid: 'u-1', parentUuid: null, sessionId: 's-1', timestamp: '2025-07-01T10:00:00Z', message: { role: 'user', content: 'Add coupons' } },
-  { type: 'assistant', uuid: 'u-2', parentUuid: 'u-1', sessionId: 's-1', timestamp: '2025-07-01T10:00:05Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Done.' }] } },
+  {
+    type: 'user',
+    uuid: 'u-1',
+    parentUuid: null,
+    sessionId: 's-1',
+    timestamp: '2025-07-01T10:00:00Z',
+    message: { role: 'user', content: 'Add coupons' },
+  },
+  {
+    type: 'assistant',
+    uuid: 'u-2',
+    parentUuid: 'u-1',
+    sessionId: 's-1',
+    timestamp: '2025-07-01T10:00:05Z',
+    message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Done.' }] },
+  },
 ].map((record) => JSON.stringify(record));
 
 // Free text of the valid calls: Cypher- and GraphQL-looking, escapes, whitespace and astral
@@ -168,7 +197,10 @@ const ROWS: Record<string, Row> = {
     args: () => ({}),
     isolation: async () => {
       // Configuration, not tenant data: the same for every tenant.
-      const [mine, theirs] = await Promise.all([call('Query.providers', '{ id }', {}, A.key), call('Query.providers', '{ id }', {}, B.key)]);
+      const [mine, theirs] = await Promise.all([
+        call('Query.providers', '{ id }', {}, A.key),
+        call('Query.providers', '{ id }', {}, B.key),
+      ]);
       expect(theirs.data).toEqual(mine.data);
     },
   },
@@ -187,14 +219,24 @@ const ROWS: Record<string, Row> = {
     args: (s) => ({ first: 100, after: s.after }),
     choices: ['after'],
     refused: [
-      { name: 'a cursor whose time is Cypher', args: () => ({ after: BAD_CURSOR({ createdAt: "'}) DETACH DELETE n //", id: 'x' }) }), code: 'BAD_USER_INPUT' },
-      { name: 'a cursor without its id', args: () => ({ after: BAD_CURSOR({ createdAt: new Date().toISOString() }) }), code: 'BAD_USER_INPUT' },
+      {
+        name: 'a cursor whose time is Cypher',
+        args: () => ({ after: BAD_CURSOR({ createdAt: "'}) DETACH DELETE n //", id: 'x' }) }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'a cursor without its id',
+        args: () => ({ after: BAD_CURSOR({ createdAt: new Date().toISOString() }) }),
+        code: 'BAD_USER_INPUT',
+      },
       { name: "a run page's cursor", args: () => ({ after: BAD_CURSOR({ ordinal: 1 }) }), code: 'BAD_USER_INPUT' },
       { name: 'first past Int', args: () => ({ first: 2 ** 31 }), code: 'BAD_USER_INPUT' },
     ],
     isolation: async (s) => {
       for (const variables of [{ first: 100 }, { first: 100, after: s.after }]) {
-        const ids = (await call('Query.threads', '{ edges { node { id } } }', variables, B.key)).data!.threads.edges.map((edge: any) => edge.node.id);
+        const ids = (
+          await call('Query.threads', '{ edges { node { id } } }', variables, B.key)
+        ).data!.threads.edges.map((edge: any) => edge.node.id);
         expect(ids).not.toContain(s.threadId);
       }
     },
@@ -217,7 +259,9 @@ const ROWS: Record<string, Row> = {
   'Query.planRun': {
     select: '{ decision reasons }',
     prepare: async () => ({ threadId: await newThread() }),
-    args: (s) => ({ input: { threadId: s.threadId, provider: 'codex', model: hostile(), runtimeMode: hostile(), cleanContext: true } }),
+    args: (s) => ({
+      input: { threadId: s.threadId, provider: 'codex', model: hostile(), runtimeMode: hostile(), cleanContext: true },
+    }),
     choices: ['provider'],
   },
   'Query.providerThreadsByNativeRef': {
@@ -226,8 +270,14 @@ const ROWS: Record<string, Row> = {
     args: (s) => ({ provider: 'codex', nativeThreadRef: s.nativeThreadRef }),
     isolation: async (s) => {
       const variables = { provider: 'codex', nativeThreadRef: s.nativeThreadRef };
-      expect((await call('Query.providerThreadsByNativeRef', '{ threadId }', variables, A.key)).data!.providerThreadsByNativeRef).toEqual([{ threadId: s.threadId }]);
-      expect((await call('Query.providerThreadsByNativeRef', '{ threadId }', variables, B.key)).data!.providerThreadsByNativeRef).toEqual([]);
+      expect(
+        (await call('Query.providerThreadsByNativeRef', '{ threadId }', variables, A.key)).data!
+          .providerThreadsByNativeRef,
+      ).toEqual([{ threadId: s.threadId }]);
+      expect(
+        (await call('Query.providerThreadsByNativeRef', '{ threadId }', variables, B.key)).data!
+          .providerThreadsByNativeRef,
+      ).toEqual([]);
     },
   },
   'Query.analytics': {
@@ -235,12 +285,27 @@ const ROWS: Record<string, Row> = {
     prepare: switched,
     args: () => ({ from: new Date(Date.now() - HOUR).toISOString(), to: new Date(Date.now() + HOUR).toISOString() }),
     choices: ['from', 'to'],
-    refused: [{ name: 'from after to', args: () => ({ from: new Date(Date.now() + HOUR).toISOString(), to: new Date(Date.now() - HOUR).toISOString() }), code: 'BAD_USER_INPUT' }],
+    refused: [
+      {
+        name: 'from after to',
+        args: () => ({
+          from: new Date(Date.now() + HOUR).toISOString(),
+          to: new Date(Date.now() - HOUR).toISOString(),
+        }),
+        code: 'BAD_USER_INPUT',
+      },
+    ],
     isolation: async () => {
       const window = ROWS['Query.analytics']!.args({});
       const select = '{ crossProvider { switches } staleness { runs } summaryProvenance { handoffs } }';
-      expect((await call('Query.analytics', select, window, A.key)).data!.analytics.crossProvider.length).toBeGreaterThan(0);
-      expect((await call('Query.analytics', select, window, B.key)).data!.analytics).toEqual({ crossProvider: [], staleness: [], summaryProvenance: [] });
+      expect(
+        (await call('Query.analytics', select, window, A.key)).data!.analytics.crossProvider.length,
+      ).toBeGreaterThan(0);
+      expect((await call('Query.analytics', select, window, B.key)).data!.analytics).toEqual({
+        crossProvider: [],
+        staleness: [],
+        summaryProvenance: [],
+      });
     },
   },
   'Mutation.createThread': {
@@ -250,9 +315,16 @@ const ROWS: Record<string, Row> = {
     readBack: (_s, data) => a.ok('query($id: ID!) { thread(id: $id) { id title } }', { id: data.createThread.id }),
     isolation: async (s) => {
       // The same client-chosen id names a thread of B's own, never A's.
-      const bs = await call('Mutation.createThread', '{ id title headOrdinal }', { input: { id: s.threadId, title: 'b' } }, B.key);
+      const bs = await call(
+        'Mutation.createThread',
+        '{ id title headOrdinal }',
+        { input: { id: s.threadId, title: 'b' } },
+        B.key,
+      );
       expect(bs.data!.createThread).toEqual({ id: s.threadId, title: 'b', headOrdinal: 0 });
-      expect((await a.ok('query($id: ID!) { thread(id: $id) { title } }', { id: s.threadId })).thread).toEqual({ title: 'a' });
+      expect((await a.ok('query($id: ID!) { thread(id: $id) { title } }', { id: s.threadId })).thread).toEqual({
+        title: 'a',
+      });
     },
   },
   'Mutation.startRun': {
@@ -264,12 +336,26 @@ const ROWS: Record<string, Row> = {
     },
     // Into claude with operator-written context: every free-text input of startRun at once.
     args: (s) => ({
-      input: { threadId: s.threadId, provider: 'claude', model: hostile(), runtimeMode: hostile(), userMessage: hostile(), idempotencyKey: hostile(), manualContext: hostile() },
+      input: {
+        threadId: s.threadId,
+        provider: 'claude',
+        model: hostile(),
+        runtimeMode: hostile(),
+        userMessage: hostile(),
+        idempotencyKey: hostile(),
+        manualContext: hostile(),
+      },
     }),
     choices: ['provider'],
     readBack: async (_s, data) => {
       const { id } = data.startRun.run;
-      return [await a.ok('query($id: ID!) { run(id: $id) { userMessage model runtimeMode contextHandoff { summaryText } } }', { id }), await storedProperty('Run', id, 'idempotencyKey')];
+      return [
+        await a.ok(
+          'query($id: ID!) { run(id: $id) { userMessage model runtimeMode contextHandoff { summaryText } } }',
+          { id },
+        ),
+        await storedProperty('Run', id, 'idempotencyKey'),
+      ];
     },
   },
   'Mutation.completeRun': {
@@ -280,20 +366,81 @@ const ROWS: Record<string, Row> = {
         runId: s.runId,
         assistantMessage: hostile(),
         facts: [{ kind: 'DECISION', text: hostile(), key: hostile(), status: hostile() }],
-        checkpoint: { ref: hostile(), diffSummary: hostile(), files: [{ path: hostile(), change: 'MODIFIED', additions: 1, deletions: 2 }] },
+        checkpoint: {
+          ref: hostile(),
+          diffSummary: hostile(),
+          files: [{ path: hostile(), change: 'MODIFIED', additions: 1, deletions: 2 }],
+        },
       },
     }),
     refused: [
-      { name: 'one fact past the limit', args: (s) => ({ input: { runId: s.runId, facts: Array.from({ length: 501 }, () => ({ kind: 'NOTE', text: 'f' })) } }), code: 'BAD_USER_INPUT' },
-      { name: 'one file past the limit', args: (s) => ({ input: { runId: s.runId, checkpoint: { ref: 'r', files: Array.from({ length: 2001 }, () => ({ path: 'p', change: 'ADDED' })) } } }), code: 'BAD_USER_INPUT' },
-      { name: 'negative additions', args: (s) => ({ input: { runId: s.runId, checkpoint: { ref: 'r', files: [{ path: 'p', change: 'ADDED', additions: -1 }] } } }), code: 'BAD_USER_INPUT' },
-      { name: 'additions past Int', args: (s) => ({ input: { runId: s.runId, checkpoint: { ref: 'r', files: [{ path: 'p', change: 'ADDED', additions: 2 ** 31 }] } } }), code: 'BAD_USER_INPUT' },
-      { name: 'an unknown fact kind', args: (s) => ({ input: { runId: s.runId, facts: [{ kind: 'DROP_TABLES', text: 'f' }] } }), code: 'BAD_USER_INPUT' },
-      { name: 'raw events of another format', args: (s) => ({ input: { runId: s.runId, rawEvents: { format: 'CODEX', lines: CLAUDE_TURN } } }), code: 'BAD_USER_INPUT' },
-      { name: 'a raw event that is Cypher', args: (s) => ({ input: { runId: s.runId, rawEvents: { format: 'CLAUDE', lines: [...CLAUDE_TURN, "'}) DETACH DELETE n //"] } } }), code: 'BAD_USER_INPUT' },
-      { name: 'one raw event past the limit', args: (s) => ({ input: { runId: s.runId, rawEvents: { format: 'CLAUDE', lines: Array.from({ length: 2001 }, () => CLAUDE_TURN[0]!) } } }), code: 'BAD_USER_INPUT' },
+      {
+        name: 'one fact past the limit',
+        args: (s) => ({
+          input: { runId: s.runId, facts: Array.from({ length: 501 }, () => ({ kind: 'NOTE', text: 'f' })) },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'one file past the limit',
+        args: (s) => ({
+          input: {
+            runId: s.runId,
+            checkpoint: { ref: 'r', files: Array.from({ length: 2001 }, () => ({ path: 'p', change: 'ADDED' })) },
+          },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'negative additions',
+        args: (s) => ({
+          input: { runId: s.runId, checkpoint: { ref: 'r', files: [{ path: 'p', change: 'ADDED', additions: -1 }] } },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'additions past Int',
+        args: (s) => ({
+          input: {
+            runId: s.runId,
+            checkpoint: { ref: 'r', files: [{ path: 'p', change: 'ADDED', additions: 2 ** 31 }] },
+          },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'an unknown fact kind',
+        args: (s) => ({ input: { runId: s.runId, facts: [{ kind: 'DROP_TABLES', text: 'f' }] } }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'raw events of another format',
+        args: (s) => ({ input: { runId: s.runId, rawEvents: { format: 'CODEX', lines: CLAUDE_TURN } } }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'a raw event that is Cypher',
+        args: (s) => ({
+          input: { runId: s.runId, rawEvents: { format: 'CLAUDE', lines: [...CLAUDE_TURN, "'}) DETACH DELETE n //"] } },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'one raw event past the limit',
+        args: (s) => ({
+          input: {
+            runId: s.runId,
+            rawEvents: { format: 'CLAUDE', lines: Array.from({ length: 2001 }, () => CLAUDE_TURN[0]!) },
+          },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
     ],
-    readBack: (s) => a.ok('query($id: ID!) { run(id: $id) { assistantMessage facts { text key status } checkpoint { ref diffSummary files { path } } } }', { id: s.runId }),
+    readBack: (s) =>
+      a.ok(
+        'query($id: ID!) { run(id: $id) { assistantMessage facts { text key status } checkpoint { ref diffSummary files { path } } } }',
+        { id: s.runId },
+      ),
   },
   'Mutation.importRuns': {
     select: '{ runs { id } alreadyPresent }',
@@ -303,21 +450,105 @@ const ROWS: Record<string, Row> = {
       const held = await importedSession();
       return { threadId: await newThread(), busyThreadId, heldRef: held.nativeThreadRef };
     },
-    args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'claude', nativeThreadRef: hostile(), model: hostile() }, runs: [importedRun()] } }),
+    args: (s) => ({
+      input: {
+        threadId: s.threadId,
+        providerThread: { provider: 'claude', nativeThreadRef: hostile(), model: hostile() },
+        runs: [importedRun()],
+      },
+    }),
     choices: ['provider'],
     refused: [
-      { name: 'a thread with a running run', args: (s) => ({ input: { threadId: s.busyThreadId, providerThread: { provider: 'claude', nativeThreadRef: 'r' }, runs: [importedRun()] } }), code: 'RUN_IN_PROGRESS' },
-      { name: 'a session another thread holds', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'codex', nativeThreadRef: s.heldRef }, runs: [importedRun()] } }), code: 'CONFLICT' },
-      { name: 'an unknown provider', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: "'}) DETACH DELETE n //", nativeThreadRef: 'r' }, runs: [] } }), code: 'BAD_USER_INPUT' },
-      { name: 'a start that is not a date', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'codex', nativeThreadRef: 'r' }, runs: [{ ...importedRun(), startedAt: "'}) DETACH DELETE n //" }] } }), code: 'BAD_USER_INPUT' },
-      { name: 'a start that is a number', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'codex', nativeThreadRef: 'r' }, runs: [{ ...importedRun(), startedAt: 1751364000000 }] } }), code: 'BAD_USER_INPUT' },
-      { name: 'runs out of time order', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'codex', nativeThreadRef: 'r' }, runs: [importedRun(), { ...importedRun(), startedAt: '2025-07-01T09:00:00Z' }] } }), code: 'BAD_USER_INPUT' },
-      { name: 'one run past the limit', args: (s) => ({ input: { threadId: s.threadId, providerThread: { provider: 'codex', nativeThreadRef: 'r' }, runs: Array.from({ length: 101 }, (_, index) => ({ sourceKey: `k${index}`, startedAt: '2025-07-01T10:00:00Z', status: 'COMPLETED', userMessage: 'm' })) } }), code: 'BAD_USER_INPUT' },
+      {
+        name: 'a thread with a running run',
+        args: (s) => ({
+          input: {
+            threadId: s.busyThreadId,
+            providerThread: { provider: 'claude', nativeThreadRef: 'r' },
+            runs: [importedRun()],
+          },
+        }),
+        code: 'RUN_IN_PROGRESS',
+      },
+      {
+        name: 'a session another thread holds',
+        args: (s) => ({
+          input: {
+            threadId: s.threadId,
+            providerThread: { provider: 'codex', nativeThreadRef: s.heldRef },
+            runs: [importedRun()],
+          },
+        }),
+        code: 'CONFLICT',
+      },
+      {
+        name: 'an unknown provider',
+        args: (s) => ({
+          input: {
+            threadId: s.threadId,
+            providerThread: { provider: "'}) DETACH DELETE n //", nativeThreadRef: 'r' },
+            runs: [],
+          },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'a start that is not a date',
+        args: (s) => ({
+          input: {
+            threadId: s.threadId,
+            providerThread: { provider: 'codex', nativeThreadRef: 'r' },
+            runs: [{ ...importedRun(), startedAt: "'}) DETACH DELETE n //" }],
+          },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'a start that is a number',
+        args: (s) => ({
+          input: {
+            threadId: s.threadId,
+            providerThread: { provider: 'codex', nativeThreadRef: 'r' },
+            runs: [{ ...importedRun(), startedAt: 1751364000000 }],
+          },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'runs out of time order',
+        args: (s) => ({
+          input: {
+            threadId: s.threadId,
+            providerThread: { provider: 'codex', nativeThreadRef: 'r' },
+            runs: [importedRun(), { ...importedRun(), startedAt: '2025-07-01T09:00:00Z' }],
+          },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'one run past the limit',
+        args: (s) => ({
+          input: {
+            threadId: s.threadId,
+            providerThread: { provider: 'codex', nativeThreadRef: 'r' },
+            runs: Array.from({ length: 101 }, (_, index) => ({
+              sourceKey: `k${index}`,
+              startedAt: '2025-07-01T10:00:00Z',
+              status: 'COMPLETED',
+              userMessage: 'm',
+            })),
+          },
+        }),
+        code: 'BAD_USER_INPUT',
+      },
     ],
     // The turn's key is kept inside the run's import key, beside the provider and the session.
     readBack: async (_s, data) => {
       const [{ id }] = data.importRuns.runs;
-      const run = await a.ok('query($id: ID!) { run(id: $id) { userMessage assistantMessage error model facts { text key status } providerThread { nativeThreadRef model } } }', { id });
+      const run = await a.ok(
+        'query($id: ID!) { run(id: $id) { userMessage assistantMessage error model facts { text key status } providerThread { nativeThreadRef model } } }',
+        { id },
+      );
       return [run, JSON.parse(String(await storedProperty('Run', id, 'importKey')))];
     },
   },
@@ -326,8 +557,16 @@ const ROWS: Record<string, Row> = {
     prepare: async () => ({ runId: (await start(await newThread(), 'codex')).run.id }),
     args: (s) => ({ input: { runId: s.runId, error: hostile(), interrupted: true } }),
     refused: [
-      { name: 'a fencing token that is Cypher', args: (s) => ({ input: { runId: s.runId, error: 'e', fencingToken: "'}) DETACH DELETE n //" } }), code: 'BAD_USER_INPUT' },
-      { name: 'a fencing token of another run', args: (s) => ({ input: { runId: s.runId, error: 'e', fencingToken: `${hostile()}~1` } }), code: 'BAD_USER_INPUT' },
+      {
+        name: 'a fencing token that is Cypher',
+        args: (s) => ({ input: { runId: s.runId, error: 'e', fencingToken: "'}) DETACH DELETE n //" } }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'a fencing token of another run',
+        args: (s) => ({ input: { runId: s.runId, error: 'e', fencingToken: `${hostile()}~1` } }),
+        code: 'BAD_USER_INPUT',
+      },
     ],
     readBack: (s) => a.ok('query($id: ID!) { run(id: $id) { error } }', { id: s.runId }),
   },
@@ -335,16 +574,28 @@ const ROWS: Record<string, Row> = {
     select: '{ id }',
     prepare: async () => ({ providerThreadId: (await start(await newThread(), 'codex')).providerThread.id }),
     args: (s) => ({ input: { providerThreadId: s.providerThreadId, nativeThreadRef: hostile() } }),
-    readBack: (s) => a.ok('query($id: ID!) { providerThread(id: $id) { nativeThreadRef } }', { id: s.providerThreadId }),
+    readBack: (s) =>
+      a.ok('query($id: ID!) { providerThread(id: $id) { nativeThreadRef } }', { id: s.providerThreadId }),
   },
   'Mutation.bindNativeThread': {
     select: '{ providerThread { id } resumedBlank }',
     prepare: async () => ({ providerThreadId: (await start(await newThread(), 'codex')).providerThread.id }),
     args: (s) => ({ input: { providerThreadId: s.providerThreadId, nativeThreadRef: hostile() } }),
     refused: [
-      { name: 'a fencing token that is Cypher', args: (s) => ({ input: { providerThreadId: s.providerThreadId, nativeThreadRef: 'n', fencingToken: "'}) DETACH DELETE n //~1" } }), code: 'NOT_FOUND' },
+      {
+        name: 'a fencing token that is Cypher',
+        args: (s) => ({
+          input: {
+            providerThreadId: s.providerThreadId,
+            nativeThreadRef: 'n',
+            fencingToken: "'}) DETACH DELETE n //~1",
+          },
+        }),
+        code: 'NOT_FOUND',
+      },
     ],
-    readBack: (s) => a.ok('query($id: ID!) { providerThread(id: $id) { nativeThreadRef } }', { id: s.providerThreadId }),
+    readBack: (s) =>
+      a.ok('query($id: ID!) { providerThread(id: $id) { nativeThreadRef } }', { id: s.providerThreadId }),
   },
   'Mutation.reportResumeFailure': {
     select: '{ run { id } }',
@@ -356,7 +607,8 @@ const ROWS: Record<string, Row> = {
       return { runId: (await start(threadId, 'codex')).run.id };
     },
     args: (s) => ({ input: { runId: s.runId, error: hostile() } }),
-    readBack: (_s, data) => a.ok('query($id: ID!) { run(id: $id) { plan { reasons } } }', { id: data.reportResumeFailure.run.id }),
+    readBack: (_s, data) =>
+      a.ok('query($id: ID!) { run(id: $id) { plan { reasons } } }', { id: data.reportResumeFailure.run.id }),
   },
   'Mutation.submitHandoffSummary': {
     select: '{ id status }',
@@ -381,9 +633,21 @@ const ROWS: Record<string, Row> = {
     },
     args: (s) => ({ input: { threadId: s.threadId, toOrdinal: 1 } }),
     refused: [
-      { name: 'a negative ordinal', args: (s) => ({ input: { threadId: s.threadId, toOrdinal: -1 } }), code: 'BAD_USER_INPUT' },
-      { name: 'an ordinal past the head', args: (s) => ({ input: { threadId: s.threadId, toOrdinal: 99 } }), code: 'BAD_USER_INPUT' },
-      { name: 'an ordinal past Int', args: (s) => ({ input: { threadId: s.threadId, toOrdinal: 2 ** 31 } }), code: 'BAD_USER_INPUT' },
+      {
+        name: 'a negative ordinal',
+        args: (s) => ({ input: { threadId: s.threadId, toOrdinal: -1 } }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'an ordinal past the head',
+        args: (s) => ({ input: { threadId: s.threadId, toOrdinal: 99 } }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'an ordinal past Int',
+        args: (s) => ({ input: { threadId: s.threadId, toOrdinal: 2 ** 31 } }),
+        code: 'BAD_USER_INPUT',
+      },
     ],
   },
   'Mutation.confirmProviderRollback': {
@@ -403,13 +667,24 @@ const ROWS: Record<string, Row> = {
     prepare: async () => {
       const threadId = await newThread();
       const { run } = await turn(threadId, 'codex', { checkpoint: { ref: 'ref-1' } });
-      const checkpointId = (await a.ok('query($id: ID!) { run(id: $id) { checkpoint { id } } }', { id: run.id })).run.checkpoint.id;
+      const checkpointId = (await a.ok('query($id: ID!) { run(id: $id) { checkpoint { id } } }', { id: run.id })).run
+        .checkpoint.id;
       return { threadId, checkpointId };
     },
-    args: (s) => ({ input: { sourceThreadId: s.threadId, checkpointId: s.checkpointId, id: hostile(), title: hostile() } }),
+    args: (s) => ({
+      input: { sourceThreadId: s.threadId, checkpointId: s.checkpointId, id: hostile(), title: hostile() },
+    }),
     refused: [
-      { name: 'two source points', args: (s) => ({ input: { sourceThreadId: s.threadId, checkpointId: s.checkpointId, fromOrdinal: 1 } }), code: 'BAD_USER_INPUT' },
-      { name: 'a negative ordinal', args: (s) => ({ input: { sourceThreadId: s.threadId, fromOrdinal: -1 } }), code: 'BAD_USER_INPUT' },
+      {
+        name: 'two source points',
+        args: (s) => ({ input: { sourceThreadId: s.threadId, checkpointId: s.checkpointId, fromOrdinal: 1 } }),
+        code: 'BAD_USER_INPUT',
+      },
+      {
+        name: 'a negative ordinal',
+        args: (s) => ({ input: { sourceThreadId: s.threadId, fromOrdinal: -1 } }),
+        code: 'BAD_USER_INPUT',
+      },
     ],
     readBack: (_s, data) => a.ok('query($id: ID!) { thread(id: $id) { id title } }', { id: data.forkThread.id }),
   },
@@ -418,7 +693,11 @@ const ROWS: Record<string, Row> = {
     prepare: async () => {
       const threadId = await newThread();
       await turn(threadId, 'codex');
-      const forkThreadId = (await a.ok('mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }', { input: { sourceThreadId: threadId } })).forkThread.id;
+      const forkThreadId = (
+        await a.ok('mutation($input: ForkThreadInput!) { forkThread(input: $input) { id } }', {
+          input: { sourceThreadId: threadId },
+        })
+      ).forkThread.id;
       await turn(forkThreadId, 'codex');
       return { forkThreadId };
     },
@@ -427,13 +706,18 @@ const ROWS: Record<string, Row> = {
   'Mutation.spawnSubagent': {
     select: '{ id title }',
     prepare: async () => ({ runId: (await start(await newThread(), 'codex')).run.id }),
-    args: (s) => ({ input: { parentRunId: s.runId, provider: 'claude', task: hostile(), id: hostile(), title: hostile() } }),
+    args: (s) => ({
+      input: { parentRunId: s.runId, provider: 'claude', task: hostile(), id: hostile(), title: hostile() },
+    }),
     choices: ['provider'],
     // The task reaches the subagent as its first run's context.
     readBack: async (_s, data) => {
       const { id } = data.spawnSubagent;
       const query = 'mutation($input: StartRunInput!) { startRun(input: $input) { dispatch { context } } }';
-      return [await a.ok('query($id: ID!) { thread(id: $id) { id title } }', { id }), await a.ok(query, { input: { threadId: id, provider: 'claude', userMessage: 'go' } })];
+      return [
+        await a.ok('query($id: ID!) { thread(id: $id) { id title } }', { id }),
+        await a.ok(query, { input: { threadId: id, provider: 'claude', userMessage: 'go' } }),
+      ];
     },
   },
   'Mutation.completeSubagent': {
@@ -441,7 +725,8 @@ const ROWS: Record<string, Row> = {
     prepare: async () => {
       const parentRunId = (await start(await newThread(), 'codex')).run.id;
       const query = 'mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id } }';
-      const childThreadId = (await a.ok(query, { input: { parentRunId, provider: 'claude', task: 'look' } })).spawnSubagent.id;
+      const childThreadId = (await a.ok(query, { input: { parentRunId, provider: 'claude', task: 'look' } }))
+        .spawnSubagent.id;
       await turn(childThreadId, 'claude');
       return { parentRunId, childThreadId };
     },
@@ -466,20 +751,47 @@ interface Leaf {
 /** The string-like values of a call: ids naming objects, client-chosen ids, free text, choices. */
 function leavesOf(field: GraphQLField<unknown, unknown>, vars: Vars, row: Row): Leaf[] {
   const leaves: Leaf[] = [];
-  const walk = (type: GraphQLInputType, value: unknown, path: (string | number)[], name: string, description: string | undefined, inInput: boolean) => {
+  const walk = (
+    type: GraphQLInputType,
+    value: unknown,
+    path: (string | number)[],
+    name: string,
+    description: string | undefined,
+    inInput: boolean,
+  ) => {
     if (value === null || value === undefined) return;
     const nullable = getNullableType(type);
-    if (isListType(nullable)) return (value as unknown[]).forEach((item, index) => walk(nullable.ofType, item, [...path, index], name, description, inInput));
+    if (isListType(nullable))
+      return (value as unknown[]).forEach((item, index) =>
+        walk(nullable.ofType, item, [...path, index], name, description, inInput),
+      );
     if (isInputObjectType(nullable)) {
-      for (const child of Object.values(nullable.getFields())) walk(child.type, (value as Vars)[child.name], [...path, child.name], child.name, child.description ?? undefined, true);
+      for (const child of Object.values(nullable.getFields()))
+        walk(
+          child.type,
+          (value as Vars)[child.name],
+          [...path, child.name],
+          child.name,
+          child.description ?? undefined,
+          true,
+        );
       return;
     }
     const scalar = getNamedType(type).name;
     const kind: LeafKind | null =
-      scalar === 'ID' ? (inInput && name === 'id' ? 'newId' : 'reference') : scalar === 'DateTime' || row.choices?.includes(name) ? 'choice' : scalar === 'String' ? 'text' : null;
+      scalar === 'ID'
+        ? inInput && name === 'id'
+          ? 'newId'
+          : 'reference'
+        : scalar === 'DateTime' || row.choices?.includes(name)
+          ? 'choice'
+          : scalar === 'String'
+            ? 'text'
+            : null;
     if (kind) leaves.push({ path, name, kind, value: value as string, required: isNonNullType(type), description });
   };
-  for (const arg of field.args) walk(arg.type, vars[arg.name], [arg.name], arg.name, arg.description ?? undefined, false);
+  for (const arg of field.args)
+    walk(arg.type, vars[arg.name], [arg.name], arg.name, arg.description ?? undefined, false);
   return leaves;
 }
 
@@ -563,13 +875,15 @@ async function expectUnchanged(before: string, what: string) {
 }
 
 function expectNoInternalError(result: GraphQLResponse, what: string) {
-  for (const error of result.errors ?? []) expect(error.extensions?.code, `${what}: ${error.message}`).not.toBe('INTERNAL_SERVER_ERROR');
+  for (const error of result.errors ?? [])
+    expect(error.extensions?.code, `${what}: ${error.message}`).not.toBe('INTERNAL_SERVER_ERROR');
 }
 
 /** An answer with the ids it names replaced, to compare answers about different ids. */
 function withoutIds(result: GraphQLResponse, ids: string[]): string {
   let text = JSON.stringify({ status: result.status, data: result.data, errors: result.errors });
-  for (const id of [...ids].sort((x, y) => y.length - x.length)) text = text.replaceAll(JSON.stringify(id).slice(1, -1), '<id>');
+  for (const id of [...ids].sort((x, y) => y.length - x.length))
+    text = text.replaceAll(JSON.stringify(id).slice(1, -1), '<id>');
   return text;
 }
 
@@ -595,7 +909,11 @@ describe('hostile input, field by field', () => {
     const state = (await row.prepare?.()) ?? {};
     const vars = row.args(state);
     const leaves = leavesOf(field, vars, row);
-    for (const name of row.choices ?? []) expect(leaves.map((leaf) => leaf.name), `choice ${name}`).toContain(name);
+    for (const name of row.choices ?? [])
+      expect(
+        leaves.map((leaf) => leaf.name),
+        `choice ${name}`,
+      ).toContain(name);
     const missing = isNonNullType(field.type) ? 'NOT_FOUND' : null;
     let baseline = await graphs();
 
@@ -607,7 +925,9 @@ describe('hostile input, field by field', () => {
         expect(result.errors, what).toBeUndefined();
         expect(result.data?.[field.name], what).toBeNull();
       } else if (code !== undefined) {
-        expect(result.errors?.[0]?.extensions?.code, `${what}: ${JSON.stringify(result.errors)?.slice(0, 500)}`).toBe(code);
+        expect(result.errors?.[0]?.extensions?.code, `${what}: ${JSON.stringify(result.errors)?.slice(0, 500)}`).toBe(
+          code,
+        );
         expect(result.data?.[field.name] ?? null, what).toBeNull();
       }
       await expectUnchanged(baseline, what);
@@ -625,19 +945,30 @@ describe('hostile input, field by field', () => {
     }
     if (references.length > 0) {
       const theirs = await refused("another tenant's ids", B.key, vars, undefined);
-      expect(unknownAnswers, "another tenant's ids must get the answer unknown ids get").toContain(withoutIds(theirs, references.map((leaf) => leaf.value)));
+      expect(unknownAnswers, "another tenant's ids must get the answer unknown ids get").toContain(
+        withoutIds(
+          theirs,
+          references.map((leaf) => leaf.value),
+        ),
+      );
     }
-    expect(references.length > 0 || row.isolation !== undefined, `${path} names no id: its row needs an isolation case`).toBe(true);
+    expect(
+      references.length > 0 || row.isolation !== undefined,
+      `${path} names no id: its row needs an isolation case`,
+    ).toBe(true);
     await row.isolation?.(state);
     baseline = await graphs(); // an isolation case may write B's own objects
 
     for (const arg of field.args) {
-      for (const [label, value] of wrongShapes(arg.type, vars[arg.name])) await refused(`${arg.name}: ${label}`, A.key, { ...vars, [arg.name]: value }, 'BAD_USER_INPUT');
+      for (const [label, value] of wrongShapes(arg.type, vars[arg.name]))
+        await refused(`${arg.name}: ${label}`, A.key, { ...vars, [arg.name]: value }, 'BAD_USER_INPUT');
     }
     for (const leaf of leaves.filter((leaf) => leaf.kind !== 'reference')) {
-      for (const [label, value] of badStrings(leaf)) await refused(`${leaf.path.join('.')} ${label}`, A.key, withValue(vars, leaf.path, value), 'BAD_USER_INPUT');
+      for (const [label, value] of badStrings(leaf))
+        await refused(`${leaf.path.join('.')} ${label}`, A.key, withValue(vars, leaf.path, value), 'BAD_USER_INPUT');
     }
-    for (const extra of row.refused ?? []) await refused(extra.name, A.key, { ...vars, ...extra.args(state) }, extra.code);
+    for (const extra of row.refused ?? [])
+      await refused(extra.name, A.key, { ...vars, ...extra.args(state) }, extra.code);
 
     // The valid call goes through (a mutation's shows the graph comparison above can fail), and its
     // free text comes back byte-exact.
@@ -647,7 +978,11 @@ describe('hostile input, field by field', () => {
     if (path.startsWith('Mutation.') && texts.length > 0) {
       expect(row.readBack, `${path} stores free text: its row needs a readBack`).toBeDefined();
       const stored = stringsIn(await row.readBack!(state, data));
-      for (const leaf of texts) expect(stored.some((text) => text.includes(leaf.value)), `${leaf.path.join('.')} read back`).toBe(true);
+      for (const leaf of texts)
+        expect(
+          stored.some((text) => text.includes(leaf.value)),
+          `${leaf.path.join('.')} read back`,
+        ).toBe(true);
     }
   });
 });
@@ -656,9 +991,17 @@ describe('hostile input, field by field', () => {
 // Whole requests
 
 async function post(body: string) {
-  const response = await fetch(t.service.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${A.key}` }, body });
+  const response = await fetch(t.service.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${A.key}` },
+    body,
+  });
   const text = await response.text();
-  return { status: response.status, text, body: JSON.parse(text) as { data?: unknown; errors?: GraphQLResponse['errors'] } };
+  return {
+    status: response.status,
+    text,
+    body: JSON.parse(text) as { data?: unknown; errors?: GraphQLResponse['errors'] },
+  };
 }
 const query = (text: string, variables: Vars = {}) => JSON.stringify({ query: text, variables });
 
@@ -668,15 +1011,20 @@ function deepQuery(depth: number): string {
   const leaf = chain.length % 2 === 0 ? 'id' : 'relationshipToParent';
   return `{ thread(id: "x") { ${chain.reduceRight((inner, name) => `${name} { ${inner} }`, leaf)} } }`;
 }
-const aliased = (count: number) => `mutation { ${Array.from({ length: count }, (_, index) => `a${index}: createThread(input: { title: "bomb" }) { id }`).join(' ')} }`;
+const aliased = (count: number) =>
+  `mutation { ${Array.from({ length: count }, (_, index) => `a${index}: createThread(input: { title: "bomb" }) { id }`).join(' ')} }`;
 // Aliases of __typename do not count against the alias limit.
-const directives = (count: number) => `{ ${Array.from({ length: count }, (_, index) => `d${index}: __typename @include(if: true)`).join(' ')} }`;
+const directives = (count: number) =>
+  `{ ${Array.from({ length: count }, (_, index) => `d${index}: __typename @include(if: true)`).join(' ')} }`;
 /** `{ ...F ...F ... } fragment F on Query { __typename }`, `count` tokens: 9, 2 per spread, 1 more if odd. */
-const tokens = (count: number) => `{ ${'...F '.repeat(Math.floor((count - 9) / 2))}${(count - 9) % 2 ? '__typename ' : ''}} fragment F on Query { __typename }`;
+const tokens = (count: number) =>
+  `{ ${'...F '.repeat(Math.floor((count - 9) / 2))}${(count - 9) % 2 ? '__typename ' : ''}} fragment F on Query { __typename }`;
 
 /** The lineage viewer's queries, as it sends them: the heaviest the product sends. */
 function viewerQueries(): string[] {
-  return Object.entries(viewer).filter(([name]) => name.endsWith('_QUERY')).map(([, text]) => String(text));
+  return Object.entries(viewer)
+    .filter(([name]) => name.endsWith('_QUERY'))
+    .map(([, text]) => String(text));
 }
 
 interface RequestRow {
@@ -691,31 +1039,108 @@ interface RequestRow {
 
 const REQUESTS: RequestRow[] = [
   { name: `depth ${QUERY_LIMITS.depth} passes`, body: query(deepQuery(QUERY_LIMITS.depth)), status: 200 },
-  { name: `depth ${QUERY_LIMITS.depth + 1} (deep)`, body: query(deepQuery(QUERY_LIMITS.depth + 1)), status: 400, code: 'GRAPHQL_VALIDATION_FAILED', limit: 'depth' },
-  ...viewerQueries().map((text, index) => ({ name: `the viewer's query ${index + 1} passes`, body: query(text, { id: 'x' }), status: 200 })),
+  {
+    name: `depth ${QUERY_LIMITS.depth + 1} (deep)`,
+    body: query(deepQuery(QUERY_LIMITS.depth + 1)),
+    status: 400,
+    code: 'GRAPHQL_VALIDATION_FAILED',
+    limit: 'depth',
+  },
+  ...viewerQueries().map((text, index) => ({
+    name: `the viewer's query ${index + 1} passes`,
+    body: query(text, { id: 'x' }),
+    status: 200,
+  })),
   {
     name: 'pages inside pages (wide)',
-    body: query('{ threads(first: 100) { edges { node { runs(first: 500) { edges { node { id userMessage } } } } } } }'),
+    body: query(
+      '{ threads(first: 100) { edges { node { runs(first: 500) { edges { node { id userMessage } } } } } } }',
+    ),
     status: 400,
     code: 'GRAPHQL_VALIDATION_FAILED',
     limit: 'cost',
   },
-  { name: `${QUERY_LIMITS.aliases} aliases pass`, body: query(`{ ${Array.from({ length: QUERY_LIMITS.aliases }, (_, index) => `p${index}: providers { id }`).join(' ')} }`), status: 200 },
-  { name: `${QUERY_LIMITS.aliases + 1} aliased mutations (alias bomb)`, body: query(aliased(QUERY_LIMITS.aliases + 1)), status: 400, code: 'GRAPHQL_VALIDATION_FAILED', limit: 'aliases' },
+  {
+    name: `${QUERY_LIMITS.aliases} aliases pass`,
+    body: query(
+      `{ ${Array.from({ length: QUERY_LIMITS.aliases }, (_, index) => `p${index}: providers { id }`).join(' ')} }`,
+    ),
+    status: 200,
+  },
+  {
+    name: `${QUERY_LIMITS.aliases + 1} aliased mutations (alias bomb)`,
+    body: query(aliased(QUERY_LIMITS.aliases + 1)),
+    status: 400,
+    code: 'GRAPHQL_VALIDATION_FAILED',
+    limit: 'aliases',
+  },
   { name: `${QUERY_LIMITS.directives} directives pass`, body: query(directives(QUERY_LIMITS.directives)), status: 200 },
-  { name: `${QUERY_LIMITS.directives + 1} directives`, body: query(directives(QUERY_LIMITS.directives + 1)), status: 400, code: 'GRAPHQL_VALIDATION_FAILED', limit: 'directives' },
+  {
+    name: `${QUERY_LIMITS.directives + 1} directives`,
+    body: query(directives(QUERY_LIMITS.directives + 1)),
+    status: 400,
+    code: 'GRAPHQL_VALIDATION_FAILED',
+    limit: 'directives',
+  },
   { name: `${QUERY_LIMITS.tokens} tokens pass`, body: query(tokens(QUERY_LIMITS.tokens)), status: 200 },
-  { name: `${QUERY_LIMITS.tokens + 1} tokens`, body: query(tokens(QUERY_LIMITS.tokens + 1)), status: 400, code: 'GRAPHQL_PARSE_FAILED', message: /more th\w+ 2000 tokens/ },
-  { name: 'a fragment cycle', body: query('{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }'), status: 400, code: 'GRAPHQL_VALIDATION_FAILED' },
-  { name: 'Cypher instead of GraphQL', body: query("'}) DETACH DELETE n //"), status: 400, code: 'GRAPHQL_PARSE_FAILED' },
+  {
+    name: `${QUERY_LIMITS.tokens + 1} tokens`,
+    body: query(tokens(QUERY_LIMITS.tokens + 1)),
+    status: 400,
+    code: 'GRAPHQL_PARSE_FAILED',
+    message: /more th\w+ 2000 tokens/,
+  },
+  {
+    name: 'a fragment cycle',
+    body: query('{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }'),
+    status: 400,
+    code: 'GRAPHQL_VALIDATION_FAILED',
+  },
+  {
+    name: 'Cypher instead of GraphQL',
+    body: query("'}) DETACH DELETE n //"),
+    status: 400,
+    code: 'GRAPHQL_PARSE_FAILED',
+  },
   { name: 'an unknown field', body: query('{ nodes { id } }'), status: 400, code: 'GRAPHQL_VALIDATION_FAILED' },
-  { name: 'batched operations', body: JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]), status: 400, code: 'BAD_REQUEST' },
-  { name: 'a query that is not a string', body: JSON.stringify({ query: { __typename: true } }), status: 400, code: 'BAD_REQUEST' },
-  { name: 'variables that are not an object', body: JSON.stringify({ query: '{ __typename }', variables: '{}' }), status: 400, code: 'BAD_REQUEST' },
+  {
+    name: 'batched operations',
+    body: JSON.stringify([{ query: '{ __typename }' }, { query: '{ __typename }' }]),
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'a query that is not a string',
+    body: JSON.stringify({ query: { __typename: true } }),
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
+  {
+    name: 'variables that are not an object',
+    body: JSON.stringify({ query: '{ __typename }', variables: '{}' }),
+    status: 400,
+    code: 'BAD_REQUEST',
+  },
   { name: 'no query', body: '{}', status: 400, code: 'BAD_REQUEST' },
-  { name: 'a body that is not JSON', body: '{"query": "{ __typename }"', status: 400, code: 'BAD_REQUEST', message: /not valid JSON/ },
-  { name: 'a body just under 1mb passes', body: query('{ __typename }', { pad: 'x'.repeat(1024 * 1024 - 100) }), status: 200 },
-  { name: 'a body over 1mb', body: query('{ __typename }', { pad: 'x'.repeat(1024 * 1024) }), status: 413, code: 'BAD_REQUEST', message: /larger than the 1mb limit/ },
+  {
+    name: 'a body that is not JSON',
+    body: '{"query": "{ __typename }"',
+    status: 400,
+    code: 'BAD_REQUEST',
+    message: /not valid JSON/,
+  },
+  {
+    name: 'a body just under 1mb passes',
+    body: query('{ __typename }', { pad: 'x'.repeat(1024 * 1024 - 100) }),
+    status: 200,
+  },
+  {
+    name: 'a body over 1mb',
+    body: query('{ __typename }', { pad: 'x'.repeat(1024 * 1024) }),
+    status: 413,
+    code: 'BAD_REQUEST',
+    message: /larger than the 1mb limit/,
+  },
 ];
 
 describe('hostile requests', () => {

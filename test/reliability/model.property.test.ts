@@ -68,10 +68,29 @@ describe('the reference model', () => {
     ];
     const model = new LineageModel();
     const outcomes = script.map((operation) => model.apply(operation));
-    expect(outcomes[11]).toMatchObject({ ok: { plan: { decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', coveredRunOrdinals: { from: 1, to: 5 } }, handoff: { id: 'h1' } } });
-    expect(outcomes.at(-1)).toMatchObject({ ok: { plan: { decision: 'DELTA_HANDOFF', providerThreadAction: 'RESUME', providerThread: 'p1', coveredRunOrdinals: { from: 6, to: 8 } }, handoff: { id: 'h2' } } });
+    expect(outcomes[11]).toMatchObject({
+      ok: {
+        plan: { decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', coveredRunOrdinals: { from: 1, to: 5 } },
+        handoff: { id: 'h1' },
+      },
+    });
+    expect(outcomes.at(-1)).toMatchObject({
+      ok: {
+        plan: {
+          decision: 'DELTA_HANDOFF',
+          providerThreadAction: 'RESUME',
+          providerThread: 'p1',
+          coveredRunOrdinals: { from: 6, to: 8 },
+        },
+        handoff: { id: 'h2' },
+      },
+    });
     const [c1, l1] = model.observe('t1').providerThreads;
-    expect(c1!.coverage).toMatchObject({ nativeRunOrdinals: [1, 2, 3, 4, 5, 9], handoffIds: ['h2'], missingRunOrdinals: [] });
+    expect(c1!.coverage).toMatchObject({
+      nativeRunOrdinals: [1, 2, 3, 4, 5, 9],
+      handoffIds: ['h2'],
+      missingRunOrdinals: [],
+    });
     expect(l1!.coverage).toMatchObject({ nativeRunOrdinals: [6, 7, 8], handoffIds: ['h1'], missingRunOrdinals: [9] });
 
     // And the service agrees with it, operation by operation.
@@ -89,18 +108,42 @@ describe('the fencing and resumed-blank rules', () => {
       { op: 'bindProviderThread', providerThread: 'p1' },
       ...turns('t1', 'claude', 3, 1),
       { op: 'startRun', thread: 't1', provider: 'codex' },
-      { op: 'bindProviderThread', providerThread: 'p1', nativeRef: 'native-p1-blank', dispatch: { run: 't1#4', epoch: 1 } },
+      {
+        op: 'bindProviderThread',
+        providerThread: 'p1',
+        nativeRef: 'native-p1-blank',
+        dispatch: { run: 't1#4', epoch: 1 },
+      },
       { op: 'completeRun', run: 't1#4', checkpoint: false, dispatch: 1 },
-      { op: 'bindProviderThread', providerThread: 'p1', nativeRef: 'native-p1-late', dispatch: { run: 't1#4', epoch: 1 } },
+      {
+        op: 'bindProviderThread',
+        providerThread: 'p1',
+        nativeRef: 'native-p1-late',
+        dispatch: { run: 't1#4', epoch: 1 },
+      },
       { op: 'completeRun', run: 't1#4', checkpoint: false, dispatch: 2 },
       { op: 'failRun', run: 't1#4', interrupted: false, dispatch: 2 },
     ];
     const model = new LineageModel();
     const outcomes = script.map((operation) => model.apply(operation));
     expect(outcomes[9]).toMatchObject({
-      ok: { providerThread: 'p1', status: 'RESUME_FAILED', resumedBlank: true, replanned: { providerThread: 'p3', plan: { decision: 'FULL_HANDOFF_NEW', stalenessSignals: ['RESUME_FAILED'] }, fencingToken: 't1#4@2' } },
+      ok: {
+        providerThread: 'p1',
+        status: 'RESUME_FAILED',
+        resumedBlank: true,
+        replanned: {
+          providerThread: 'p3',
+          plan: { decision: 'FULL_HANDOFF_NEW', stalenessSignals: ['RESUME_FAILED'] },
+          fencingToken: 't1#4@2',
+        },
+      },
     });
-    expect(outcomes.slice(10)).toEqual([{ error: 'STALE_DISPATCH' }, { error: 'STALE_DISPATCH' }, expect.objectContaining({ ok: expect.anything() }), { error: 'CONFLICT' }]);
+    expect(outcomes.slice(10)).toEqual([
+      { error: 'STALE_DISPATCH' },
+      { error: 'STALE_DISPATCH' },
+      expect.objectContaining({ ok: expect.anything() }),
+      { error: 'CONFLICT' },
+    ]);
     await replay(t.gql, script, () => {});
   });
 });
@@ -109,81 +152,109 @@ describe('the fencing and resumed-blank rules', () => {
 // found by the random sequences (which reach them only now and then; these, every time).
 describe('disagreements the random sequences found', () => {
   it('planRun on a fork before its first run answers what startRun would do: a native fork', async () => {
-    await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      ...turns('t1', 'codex', 1, 1),
-      { op: 'bindProviderThread', providerThread: 'p1' },
-      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
-      { op: 'planRun', thread: 't2', provider: 'codex' },
-      { op: 'startRun', thread: 't2', provider: 'codex' },
-    ], () => {});
+    await replay(
+      t.gql,
+      [
+        { op: 'createThread', thread: 't1' },
+        ...turns('t1', 'codex', 1, 1),
+        { op: 'bindProviderThread', providerThread: 'p1' },
+        { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
+        { op: 'planRun', thread: 't2', provider: 'codex' },
+        { op: 'startRun', thread: 't2', provider: 'codex' },
+      ],
+      () => {},
+    );
   });
 
   it('a resume failure after a rollback summarizes the live history, not the rolled-back ordinals', async () => {
-    await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      ...turns('t1', 'codex', 1, 3),
-      { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
-      { op: 'confirmProviderRollback', providerThread: 'p1' },
-      { op: 'startRun', thread: 't1', provider: 'codex' },
-      { op: 'reportResumeFailure', run: 't1#4' },
-    ], () => {});
+    await replay(
+      t.gql,
+      [
+        { op: 'createThread', thread: 't1' },
+        ...turns('t1', 'codex', 1, 3),
+        { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
+        { op: 'confirmProviderRollback', providerThread: 'p1' },
+        { op: 'startRun', thread: 't1', provider: 'codex' },
+        { op: 'reportResumeFailure', run: 't1#4' },
+      ],
+      () => {},
+    );
   });
 
   it('a fork cannot start from an inherited ordinal its source rolled back before it was forked', async () => {
-    await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      ...turns('t1', 'codex', 1, 2),
-      { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
-      { op: 'confirmProviderRollback', providerThread: 'p1' },
-      ...turns('t1', 'codex', 3, 1),
-      { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
-      { op: 'forkThread', source: 't2', fork: 't3', from: { ordinal: 2 } },
-    ], () => {});
+    await replay(
+      t.gql,
+      [
+        { op: 'createThread', thread: 't1' },
+        ...turns('t1', 'codex', 1, 2),
+        { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
+        { op: 'confirmProviderRollback', providerThread: 'p1' },
+        ...turns('t1', 'codex', 3, 1),
+        { op: 'forkThread', source: 't1', fork: 't2', from: { latest: true } },
+        { op: 'forkThread', source: 't2', fork: 't3', from: { ordinal: 2 } },
+      ],
+      () => {},
+    );
   });
 
   it('a resume failure keeps the merge-back its run took in', async () => {
-    await replay(t.gql, [
-      ...mergedBackFork(),
-      { op: 'startRun', thread: 't1', provider: 'codex' },
-      { op: 'reportResumeFailure', run: 't1#3' },
-    ], () => {});
+    await replay(
+      t.gql,
+      [
+        ...mergedBackFork(),
+        { op: 'startRun', thread: 't1', provider: 'codex' },
+        { op: 'reportResumeFailure', run: 't1#3' },
+      ],
+      () => {},
+    );
   });
 
-  it('operator context on a subagent\'s first run stands in for its task, which is not given again', async () => {
-    await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      { op: 'startRun', thread: 't1', provider: 'codex' },
-      { op: 'spawnSubagent', parentRun: 't1#1', child: 't2', provider: 'claude' },
-      { op: 'startRun', thread: 't2', provider: 'claude', manualContext: 'Operator: only src/' },
-      { op: 'completeRun', run: 't2#1', checkpoint: false },
-      { op: 'startRun', thread: 't2', provider: 'claude' },
-    ], () => {});
+  it("operator context on a subagent's first run stands in for its task, which is not given again", async () => {
+    await replay(
+      t.gql,
+      [
+        { op: 'createThread', thread: 't1' },
+        { op: 'startRun', thread: 't1', provider: 'codex' },
+        { op: 'spawnSubagent', parentRun: 't1#1', child: 't2', provider: 'claude' },
+        { op: 'startRun', thread: 't2', provider: 'claude', manualContext: 'Operator: only src/' },
+        { op: 'completeRun', run: 't2#1', checkpoint: false },
+        { op: 'startRun', thread: 't2', provider: 'claude' },
+      ],
+      () => {},
+    );
   });
 
   it('a regenerated handoff keeps delivering the merge-back it carried', async () => {
-    await replay(t.gql, [
-      ...mergedBackFork(),
-      { op: 'startRun', thread: 't1', provider: 'claude' },
-      { op: 'regenerateHandoff', handoff: 'h2' },
-      { op: 'regenerateHandoff', handoff: 'h2' },
-    ], () => {});
+    await replay(
+      t.gql,
+      [
+        ...mergedBackFork(),
+        { op: 'startRun', thread: 't1', provider: 'claude' },
+        { op: 'regenerateHandoff', handoff: 'h2' },
+        { op: 'regenerateHandoff', handoff: 'h2' },
+      ],
+      () => {},
+    );
   });
 });
 
 describe('summary writers', () => {
   it('a provider submits its pending handoff; regenerations by a failing summarizer are replaced locally', async () => {
-    await replay(t.gql, [
-      { op: 'createThread', thread: 't1' },
-      ...turns('t1', 'codex', 1, 1),
-      { op: 'startRun', thread: 't1', provider: 'claude' },
-      { op: 'submitHandoffSummary', handoff: 'h1' },
-      { op: 'submitHandoffSummary', handoff: 'h1' },
-      { op: 'regenerateHandoff', handoff: 'h1', source: 'broken' },
-      { op: 'regenerateHandoff', handoff: 'h3', source: 'entering' },
-      { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
-      { op: 'submitHandoffSummary', handoff: 'h4' },
-    ], () => {});
+    await replay(
+      t.gql,
+      [
+        { op: 'createThread', thread: 't1' },
+        ...turns('t1', 'codex', 1, 1),
+        { op: 'startRun', thread: 't1', provider: 'claude' },
+        { op: 'submitHandoffSummary', handoff: 'h1' },
+        { op: 'submitHandoffSummary', handoff: 'h1' },
+        { op: 'regenerateHandoff', handoff: 'h1', source: 'broken' },
+        { op: 'regenerateHandoff', handoff: 'h3', source: 'entering' },
+        { op: 'rollbackThread', thread: 't1', toOrdinal: 1 },
+        { op: 'submitHandoffSummary', handoff: 'h4' },
+      ],
+      () => {},
+    );
   });
 });
 
@@ -197,7 +268,11 @@ describe('random operation sequences', () => {
         sequences++;
         operations += result.operations;
       }),
-      { numRuns: SEQUENCES, includeErrorInReport: true, ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}) },
+      {
+        numRuns: SEQUENCES,
+        includeErrorInReport: true,
+        ...(process.env.MODEL_SEED ? { seed: Number(process.env.MODEL_SEED) } : {}),
+      },
     );
     console.info(`model-based test: ${sequences} sequences, ${operations} operations`);
   }, 600_000);

@@ -18,7 +18,11 @@ let service: RunningService;
 const password = 'recovery-test';
 
 async function gql(query: string) {
-  const response = await fetch(service.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+  const response = await fetch(service.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
   return (await response.json()) as { data?: any; errors?: { extensions?: { code?: string } }[] };
 }
 const readyStatus = async () => (await fetch(service.url.replace('/graphql', '/readyz'))).status;

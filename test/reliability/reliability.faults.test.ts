@@ -50,9 +50,27 @@ const figures = {
   violationsFound: 0,
   failedRequests: 0,
   orphanRunsInterrupted: 0,
-  neo4jFault: null as null | { failedRequests: number; slowestFailureMs: number; medianFailureMs: number; neo4jRestartMs: number; readyzAfterRestartMs: number; firstAckAfterRestartMs: number },
-  neo4jStall: null as null | { stalledForMs: number; readyzWhileStalledMs: number; failedRequests: number; slowestFailureMs: number; firstAckAfterResumeMs: number },
-  serviceFaults: [] as { fault: string; firstFailureAfterKillMs: number; serviceStartMs: number; firstAckAfterStartMs: number }[],
+  neo4jFault: null as null | {
+    failedRequests: number;
+    slowestFailureMs: number;
+    medianFailureMs: number;
+    neo4jRestartMs: number;
+    readyzAfterRestartMs: number;
+    firstAckAfterRestartMs: number;
+  },
+  neo4jStall: null as null | {
+    stalledForMs: number;
+    readyzWhileStalledMs: number;
+    failedRequests: number;
+    slowestFailureMs: number;
+    firstAckAfterResumeMs: number;
+  },
+  serviceFaults: [] as {
+    fault: string;
+    firstFailureAfterKillMs: number;
+    serviceStartMs: number;
+    firstAckAfterStartMs: number;
+  }[],
 };
 
 beforeAll(async () => {
@@ -103,8 +121,17 @@ function median(values: number[]): number {
 describe('faults under a write load', () => {
   it('Neo4j killed mid-load: requests fail fast with SERVICE_UNAVAILABLE, the service recovers by itself, nothing acknowledged is lost', async () => {
     const serviceDriver = createDriver({ uri: neo4j.uri, user: 'neo4j', password: PASSWORD, database: DATABASE });
-    const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent' }), serviceDriver, createLogger('silent'));
-    const load = new WriteLoad({ url: () => service.url, clients: CLIENTS, idPrefix: uniqueId('neo4j-fault'), seed: 1 });
+    const service = await startService(
+      loadConfig({ PORT: '0', LOG_LEVEL: 'silent' }),
+      serviceDriver,
+      createLogger('silent'),
+    );
+    const load = new WriteLoad({
+      url: () => service.url,
+      clients: CLIENTS,
+      idPrefix: uniqueId('neo4j-fault'),
+      seed: 1,
+    });
     try {
       const readyz = service.url.replace('/graphql', '/readyz');
       load.start();
@@ -120,7 +147,10 @@ describe('faults under a write load', () => {
       await neo4j.stop();
       figures.faultsInjected++;
       // /readyz asks Neo4j through the same driver, so it takes as long as a failing request: both at once.
-      const [readyzWhileDown] = await Promise.all([fetch(readyz), load.failedSince(faultAt, CLIENTS, 2 * FAIL_FAST_BOUND_MS)]);
+      const [readyzWhileDown] = await Promise.all([
+        fetch(readyz),
+        load.failedSince(faultAt, CLIENTS, 2 * FAIL_FAST_BOUND_MS),
+      ]);
       expect(readyzWhileDown.status).toBe(503);
       // Failing fast also means that no request waits out the outage.
       expect(load.pendingLongerThan(FAIL_FAST_BOUND_MS)).toEqual([]);
@@ -137,7 +167,9 @@ describe('faults under a write load', () => {
       // Before the fault and once the service said it was ready again every request succeeded: the
       // failures are the outage's.
       const outage = load.failures;
-      expect(outage.filter((failure) => failure.startedAt + failure.latencyMs! < faultAt || failure.startedAt >= readyAt)).toEqual([]);
+      expect(
+        outage.filter((failure) => failure.startedAt + failure.latencyMs! < faultAt || failure.startedAt >= readyAt),
+      ).toEqual([]);
       expect(outage.length).toBeGreaterThanOrEqual(CLIENTS);
       expect(new Set(outage.map((failure) => failure.outcome))).toEqual(new Set(['SERVICE_UNAVAILABLE']));
       const latencies = outage.map((failure) => failure.latencyMs!);
@@ -161,8 +193,17 @@ describe('faults under a write load', () => {
   it('Neo4j stalled (SIGSTOP) mid-load: /readyz says 503 and requests fail with SERVICE_UNAVAILABLE while it is stopped, then all recovers', async () => {
     const serviceDriver = createDriver({ uri: neo4j.uri, user: 'neo4j', password: PASSWORD, database: DATABASE });
     const limits = { THREADLINE_GRAPH_DEADLINE_MS: String(STALL_DEADLINE_MS), THREADLINE_READY_TIMEOUT_MS: '1000' };
-    const service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...limits }), serviceDriver, createLogger('silent'));
-    const load = new WriteLoad({ url: () => service.url, clients: CLIENTS, idPrefix: uniqueId('neo4j-stall'), seed: 3 });
+    const service = await startService(
+      loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...limits }),
+      serviceDriver,
+      createLogger('silent'),
+    );
+    const load = new WriteLoad({
+      url: () => service.url,
+      clients: CLIENTS,
+      idPrefix: uniqueId('neo4j-stall'),
+      seed: 3,
+    });
     try {
       const readyz = service.url.replace('/graphql', '/readyz');
       load.start();
@@ -182,7 +223,13 @@ describe('faults under a write load', () => {
         await load.failedSince(stallAt, CLIENTS, 4 * STALL_DEADLINE_MS);
         // Nobody waits for the JVM to come back.
         expect(load.pendingLongerThan(2 * STALL_DEADLINE_MS)).toEqual([]);
-        figures.neo4jStall = { stalledForMs: 0, readyzWhileStalledMs, failedRequests: 0, slowestFailureMs: 0, firstAckAfterResumeMs: 0 };
+        figures.neo4jStall = {
+          stalledForMs: 0,
+          readyzWhileStalledMs,
+          failedRequests: 0,
+          slowestFailureMs: 0,
+          firstAckAfterResumeMs: 0,
+        };
       } finally {
         process.kill(neo4j.pid, 'SIGCONT');
         resumeAt = Date.now();
@@ -191,7 +238,9 @@ describe('faults under a write load', () => {
       await load.acknowledgedMore(MUTATIONS_BETWEEN_FAULTS, COLD_START_TIMEOUT_MS);
       await load.stop();
 
-      const stalled = load.failures.filter((failure) => failure.startedAt >= stallAt - STALL_DEADLINE_MS && failure.startedAt < resumeAt);
+      const stalled = load.failures.filter(
+        (failure) => failure.startedAt >= stallAt - STALL_DEADLINE_MS && failure.startedAt < resumeAt,
+      );
       expect(stalled.length).toBeGreaterThanOrEqual(CLIENTS);
       expect(new Set(stalled.map((failure) => failure.outcome))).toEqual(new Set(['SERVICE_UNAVAILABLE']));
       const latencies = stalled.map((failure) => failure.latencyMs!);
@@ -217,7 +266,13 @@ describe('faults under a write load', () => {
     const load = new WriteLoad({ url: () => url, clients: CLIENTS, idPrefix: uniqueId('service-fault'), seed: 2 });
     try {
       const gql = async (query: string, variables: Record<string, unknown> = {}) =>
-        (await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) })).json()) as {
+        (await (
+          await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query, variables }),
+          })
+        ).json()) as {
           data?: any;
           errors?: { extensions?: { code?: string; runId?: string } }[];
         };
@@ -225,8 +280,12 @@ describe('faults under a write load', () => {
       // request will come from a service process that remembers it.
       const strandedThread = uniqueId('stranded');
       await gql(`mutation($id: ID!) { createThread(input: { id: $id }) { id } }`, { id: strandedThread });
-      const stranded = (await gql(`mutation($id: ID!) { startRun(input: { threadId: $id, provider: "codex", userMessage: "long turn" }) { run { id status } } }`, { id: strandedThread })).data
-        .startRun.run;
+      const stranded = (
+        await gql(
+          `mutation($id: ID!) { startRun(input: { threadId: $id, provider: "codex", userMessage: "long turn" }) { run { id status } } }`,
+          { id: strandedThread },
+        )
+      ).data.startRun.run;
       expect(stranded.status).toBe('RUNNING');
 
       load.start();
@@ -256,16 +315,30 @@ describe('faults under a write load', () => {
 
       // The service has no timeout for a running run: it stays RUNNING through restarts and blocks
       // the thread until the orchestrator ends it, which RUN_IN_PROGRESS tells it how to do.
-      expect((await gql(`query($id: ID!) { run(id: $id) { status } }`, { id: stranded.id })).data.run.status).toBe('RUNNING');
-      const blocked = await gql(`mutation($id: ID!) { startRun(input: { threadId: $id, provider: "claude", userMessage: "next" }) { run { id } } }`, { id: strandedThread });
+      expect((await gql(`query($id: ID!) { run(id: $id) { status } }`, { id: stranded.id })).data.run.status).toBe(
+        'RUNNING',
+      );
+      const blocked = await gql(
+        `mutation($id: ID!) { startRun(input: { threadId: $id, provider: "claude", userMessage: "next" }) { run { id } } }`,
+        { id: strandedThread },
+      );
       expect(blocked.errors?.[0]?.extensions).toMatchObject({ code: 'RUN_IN_PROGRESS', runId: stranded.id });
-      const noRollback = await gql(`mutation($id: ID!) { rollbackThread(input: { threadId: $id, toOrdinal: 0 }) { thread { id } } }`, { id: strandedThread });
+      const noRollback = await gql(
+        `mutation($id: ID!) { rollbackThread(input: { threadId: $id, toOrdinal: 0 }) { thread { id } } }`,
+        { id: strandedThread },
+      );
       expect(noRollback.errors?.[0]?.extensions).toMatchObject({ code: 'RUN_IN_PROGRESS', runId: stranded.id });
-      const ended = await gql(`mutation($id: ID!) { failRun(input: { runId: $id, error: "the service died during the turn", interrupted: true }) { status error } }`, {
-        id: stranded.id,
-      });
+      const ended = await gql(
+        `mutation($id: ID!) { failRun(input: { runId: $id, error: "the service died during the turn", interrupted: true }) { status error } }`,
+        {
+          id: stranded.id,
+        },
+      );
       expect(ended.data.failRun).toEqual({ status: 'INTERRUPTED', error: 'the service died during the turn' });
-      const next = await gql(`mutation($id: ID!) { startRun(input: { threadId: $id, provider: "claude", userMessage: "next" }) { run { ordinal status } } }`, { id: strandedThread });
+      const next = await gql(
+        `mutation($id: ID!) { startRun(input: { threadId: $id, provider: "claude", userMessage: "next" }) { run { ordinal status } } }`,
+        { id: strandedThread },
+      );
       expect(next.data.startRun.run).toEqual({ ordinal: 2, status: 'RUNNING' });
 
       expect(service.errorLines()).toEqual([]);
@@ -291,9 +364,22 @@ const serviceErrorLines: string[] = [];
  */
 async function startServiceProcess(port: number): Promise<ServiceProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith('THREADLINE_') || name.startsWith('NEO4J_')) delete env[name];
-  Object.assign(env, { NEO4J_URI: neo4j.uri, NEO4J_USER: 'neo4j', NEO4J_PASSWORD: PASSWORD, NEO4J_DATABASE: DATABASE, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: projectRoot(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const name of Object.keys(env))
+    if (name.startsWith('THREADLINE_') || name.startsWith('NEO4J_')) delete env[name];
+  Object.assign(env, {
+    NEO4J_URI: neo4j.uri,
+    NEO4J_USER: 'neo4j',
+    NEO4J_PASSWORD: PASSWORD,
+    NEO4J_DATABASE: DATABASE,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+  });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: projectRoot(),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   createInterface({ input: child.stderr }).on('line', (line) => serviceErrorLines.push(line));
   const listening = await new Promise<boolean>((resolve) => {

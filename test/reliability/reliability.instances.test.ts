@@ -65,7 +65,14 @@ describe(`${INSTANCES} instances on one Neo4j`, () => {
     }
     // Both sides won sometimes, and nothing else happened.
     expect(Object.keys(outcomes).sort()).toEqual(expect.arrayContaining(['expiry replaced', 'regenerate OK']));
-    expect(Object.keys(outcomes).filter((key) => !['regenerate OK', 'regenerate CONFLICT', 'expiry replaced', 'expiry found it no longer pending'].includes(key))).toEqual([]);
+    expect(
+      Object.keys(outcomes).filter(
+        (key) =>
+          !['regenerate OK', 'regenerate CONFLICT', 'expiry replaced', 'expiry found it no longer pending'].includes(
+            key,
+          ),
+      ),
+    ).toEqual([]);
 
     const { records } = await first!.driver.executeQuery(
       `UNWIND $runs AS runId

@@ -24,7 +24,10 @@ const THREAD_STATE = `query($id: ID!) {
 }`;
 
 /** Fires every request at once and waits for all of them. */
-function allAtOnce<T>(count: number, request: (index: number) => Promise<GraphQLResponse<T>>): Promise<GraphQLResponse<T>[]> {
+function allAtOnce<T>(
+  count: number,
+  request: (index: number) => Promise<GraphQLResponse<T>>,
+): Promise<GraphQLResponse<T>[]> {
   return Promise.all(Array.from({ length: count }, (_, index) => request(index)));
 }
 
@@ -50,11 +53,14 @@ async function expectAuditClean() {
 describe('races', () => {
   it('50 concurrent startRun on one thread: one run starts, 49 get RUN_IN_PROGRESS', async () => {
     const threadId = await createThread(t);
-    const responses = await allAtOnce(50, (index) => t.gql(START_RUN, { input: { threadId, provider: 'codex', userMessage: `attempt ${index}` } }));
+    const responses = await allAtOnce(50, (index) =>
+      t.gql(START_RUN, { input: { threadId, provider: 'codex', userMessage: `attempt ${index}` } }),
+    );
 
     expect(tally(responses)).toEqual({ [OK]: 1, RUN_IN_PROGRESS: 49 });
     const winner = responses.find((response) => !response.errors)!.data!.startRun.run;
-    for (const refused of responses.filter((response) => response.errors)) expect(refused.errors![0]!.extensions!.runId).toBe(winner.id);
+    for (const refused of responses.filter((response) => response.errors))
+      expect(refused.errors![0]!.extensions!.runId).toBe(winner.id);
     const state = await threadState(threadId);
     expect(state.headOrdinal).toBe(1);
     expect(state.runs.map((run) => [run.id, run.ordinal, run.status])).toEqual([[winner.id, 1, 'RUNNING']]);
@@ -69,8 +75,13 @@ describe('races', () => {
     const threads = responses.map((response) => response.data!.createThread);
     const first = threads[0]!;
     expect(first.title).toMatch(/^title \d+$/);
-    for (const thread of threads) expect(thread).toEqual({ id, title: first.title, createdAt: first.createdAt, headOrdinal: 0 });
-    const { records } = await t.driver.executeQuery('MATCH (thread:Thread {tenant: $tenant, id: $id}) RETURN count(thread) AS threads', { tenant: 'local', id }, { database: inject('neo4j').database });
+    for (const thread of threads)
+      expect(thread).toEqual({ id, title: first.title, createdAt: first.createdAt, headOrdinal: 0 });
+    const { records } = await t.driver.executeQuery(
+      'MATCH (thread:Thread {tenant: $tenant, id: $id}) RETURN count(thread) AS threads',
+      { tenant: 'local', id },
+      { database: inject('neo4j').database },
+    );
     expect(records[0]!.get('threads').toNumber()).toBe(1);
     await expectAuditClean();
   });
@@ -103,9 +114,15 @@ describe('races', () => {
       } else {
         expect(rollback.data!.rollbackThread.rolledBackRuns.map((r: { ordinal: number }) => r.ordinal)).toEqual([2, 3]);
         expect(state.runs.map((r) => r.status)).toEqual(['COMPLETED', 'ROLLED_BACK', 'ROLLED_BACK', 'RUNNING']);
-        expect(rollback.data!.rollbackThread.providerThreads.map((entry: { action: string }) => entry.action)).toEqual(['ROLLED_BACK']);
+        expect(rollback.data!.rollbackThread.providerThreads.map((entry: { action: string }) => entry.action)).toEqual([
+          'ROLLED_BACK',
+        ]);
         // Planned after the rollback: Codex's provider thread awaits its native rollback, so a new one gets run 1 only.
-        expect(plan).toMatchObject({ decision: 'FULL_HANDOFF_NEW', providerThreadAction: 'CREATE', coveredRunOrdinals: { from: 1, to: 1 } });
+        expect(plan).toMatchObject({
+          decision: 'FULL_HANDOFF_NEW',
+          providerThreadAction: 'CREATE',
+          coveredRunOrdinals: { from: 1, to: 1 },
+        });
         expect(plan.stalenessSignals).toContain('ROLLED_BACK_OR_DIVERGENT');
       }
     }
@@ -114,15 +131,22 @@ describe('races', () => {
 
   it('duplicate concurrent completeRun: applied once, the other nine get CONFLICT', async () => {
     const threadId = await createThread(t);
-    const { run } = (await t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'finish me' } })).startRun;
+    const { run } = (await t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'finish me' } }))
+      .startRun;
     const responses = await allAtOnce(10, (index) =>
       t.gql(COMPLETE_RUN, {
-        input: { runId: run.id, assistantMessage: `answer ${index}`, facts: [{ kind: 'DECISION', text: `decision ${index}` }], checkpoint: { ref: `ref-${index}` } },
+        input: {
+          runId: run.id,
+          assistantMessage: `answer ${index}`,
+          facts: [{ kind: 'DECISION', text: `decision ${index}` }],
+          checkpoint: { ref: `ref-${index}` },
+        },
       }),
     );
 
     expect(tally(responses)).toEqual({ [OK]: 1, CONFLICT: 9 });
-    for (const refused of responses.filter((response) => response.errors)) expect(refused.errors![0]!.extensions!.status).toBe('completed');
+    for (const refused of responses.filter((response) => response.errors))
+      expect(refused.errors![0]!.extensions!.status).toBe('completed');
     const winner = responses.findIndex((response) => !response.errors);
     const [completed] = (await threadState(threadId)).runs;
     expect(completed).toEqual({
@@ -151,9 +175,12 @@ describe('races', () => {
   it('10 concurrent regenerateHandoff of one handoff: one replacement, the other nine get CONFLICT', async () => {
     const threadId = await createThread(t);
     await runTurns(t, threadId, 'codex', 2);
-    const { handoff } = (await t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'switch' } })).startRun;
+    const { handoff } = (await t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'switch' } }))
+      .startRun;
     const REGENERATE = `mutation($input: RegenerateHandoffInput!) { regenerateHandoff(input: $input) { id } }`;
-    const responses = await allAtOnce(10, () => t.gql(REGENERATE, { input: { handoffId: handoff.id, source: 'local' } }));
+    const responses = await allAtOnce(10, () =>
+      t.gql(REGENERATE, { input: { handoffId: handoff.id, source: 'local' } }),
+    );
 
     expect(tally(responses)).toEqual({ [OK]: 1, CONFLICT: 9 });
     await expectAuditClean();
@@ -162,9 +189,11 @@ describe('races', () => {
   it('completeSubagent after its parent run was rolled back: CONFLICT, nothing recorded on the rolled-back run', async () => {
     const threadId = await createThread(t);
     await runTurns(t, threadId, 'codex', 1);
-    const parent = (await t.ok(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'parent' } })).startRun.run;
+    const parent = (await t.ok(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'parent' } })).startRun
+      .run;
     const SPAWN = `mutation($input: SpawnSubagentInput!) { spawnSubagent(input: $input) { id } }`;
-    const child = (await t.ok(SPAWN, { input: { parentRunId: parent.id, provider: 'claude', task: 'do it' } })).spawnSubagent;
+    const child = (await t.ok(SPAWN, { input: { parentRunId: parent.id, provider: 'claude', task: 'do it' } }))
+      .spawnSubagent;
     await t.ok(COMPLETE_RUN, { input: { runId: parent.id, assistantMessage: 'done' } });
     await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 1 } });
     const COMPLETE_SUBAGENT = `mutation($input: CompleteSubagentInput!) { completeSubagent(input: $input) { id } }`;
@@ -197,10 +226,17 @@ describe('races', () => {
         const id = rollback.providerThreads[0].providerThread.id;
         const [confirmed, failed] = await Promise.all([
           t.gql(`mutation($id: ID!) { confirmProviderRollback(input: { providerThreadId: $id }) { status } }`, { id }),
-          t.gql(`mutation($id: ID!) { reportProviderRollbackFailure(input: { providerThreadId: $id, error: "boom" }) { status } }`, { id }),
+          t.gql(
+            `mutation($id: ID!) { reportProviderRollbackFailure(input: { providerThreadId: $id, error: "boom" }) { status } }`,
+            { id },
+          ),
         ]);
         const { providerThread } = await t.ok(`query($id: ID!) { providerThread(id: $id) { status } }`, { id });
-        return { acknowledged: tally([confirmed, failed]), status: providerThread.status, confirmedWon: !confirmed.errors };
+        return {
+          acknowledged: tally([confirmed, failed]),
+          status: providerThread.status,
+          confirmedWon: !confirmed.errors,
+        };
       }),
     );
     for (const outcome of outcomes) {

@@ -44,9 +44,17 @@ describe('API keys', () => {
         expect(resolve(`Bearer ${token}`), token.slice(0, 30)).toBe(tenant);
         // No early exit on a match, and never two buffers of different lengths.
         expect(compare).toHaveBeenCalledTimes(keys.size);
-        for (const [presented, known] of compare.mock.calls) expect([presented.byteLength, known.byteLength]).toEqual([32, 32]);
+        for (const [presented, known] of compare.mock.calls)
+          expect([presented.byteLength, known.byteLength]).toEqual([32, 32]);
       }
-      for (const header of [undefined, '', 'first-key-0123456789', 'Basic first-key-0123456789', 'bearer first-key-0123456789']) expect(resolve(header)).toBeNull();
+      for (const header of [
+        undefined,
+        '',
+        'first-key-0123456789',
+        'Basic first-key-0123456789',
+        'bearer first-key-0123456789',
+      ])
+        expect(resolve(header)).toBeNull();
     } finally {
       compare.mockRestore();
       syncBuiltinESMExports();
@@ -60,24 +68,76 @@ async function request(service: TestService, path: string, init: RequestInit = {
   const url = new URL(path, service.service.url);
   const response = await fetch(url, { ...init, headers: { authorization: `Bearer ${KEY}`, ...init.headers } });
   const text = await response.text();
-  return { status: response.status, text, body: JSON.parse(text) as { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] } };
+  return {
+    status: response.status,
+    text,
+    body: JSON.parse(text) as { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] },
+  };
 }
 const postJson = (service: TestService, query: string, variables: Record<string, unknown> = {}) =>
-  request(service, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  request(service, '/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
 
 /** A request of every kind of refusal, from the HTTP layer to a resolver. */
 const REFUSALS: [string, (service: TestService) => ReturnType<typeof request>][] = [
   ['a parse error', (s) => postJson(s, '{ thread(')],
   ['an unknown field', (s) => postJson(s, '{ threadz { id } }')],
-  ['a depth limit', (s) => postJson(s, '{ thread(id: "x") { lineage { root { lineage { root { lineage { root { lineage { root { lineage { root { id } } } } } } } } } } } }')],
+  [
+    'a depth limit',
+    (s) =>
+      postJson(
+        s,
+        '{ thread(id: "x") { lineage { root { lineage { root { lineage { root { lineage { root { lineage { root { id } } } } } } } } } } } }',
+      ),
+  ],
   ['a token limit', (s) => postJson(s, `{ ${'__typename '.repeat(3000)}}`)],
-  ['variables of the wrong type', (s) => postJson(s, 'mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }', { input: { titel: 'x' } })],
-  ['an unknown id', (s) => postJson(s, 'mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', { input: { runId: 'nope' } })],
-  ['a resolver refusal', (s) => postJson(s, 'mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }', { input: { title: 'x'.repeat(501) } })],
+  [
+    'variables of the wrong type',
+    (s) =>
+      postJson(s, 'mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }', {
+        input: { titel: 'x' },
+      }),
+  ],
+  [
+    'an unknown id',
+    (s) =>
+      postJson(s, 'mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', {
+        input: { runId: 'nope' },
+      }),
+  ],
+  [
+    'a resolver refusal',
+    (s) =>
+      postJson(s, 'mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }', {
+        input: { title: 'x'.repeat(501) },
+      }),
+  ],
   ['a blocked CSRF', (s) => request(s, '/graphql?query=%7B__typename%7D')],
-  ['a body that is not JSON', (s) => request(s, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' })],
-  ['a body over the limit', (s) => request(s, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }', pad: 'x'.repeat(1_100_000) }) })],
-  ['no bearer token', (s) => request(s, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: '' }, body: '{}' })],
+  [
+    'a body that is not JSON',
+    (s) => request(s, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' }),
+  ],
+  [
+    'a body over the limit',
+    (s) =>
+      request(s, '/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }', pad: 'x'.repeat(1_100_000) }),
+      }),
+  ],
+  [
+    'no bearer token',
+    (s) =>
+      request(s, '/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: '' },
+        body: '{}',
+      }),
+  ],
 ];
 
 describe('production mode', () => {
@@ -99,13 +159,21 @@ describe('production mode', () => {
       expect(refused.status).toBe(400);
       expect(refused.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
       expect(refused.body.data).toBeUndefined();
-      for (const service of [introspective, development]) expect((await postJson(service, query)).body.errors).toBeUndefined();
+      for (const service of [introspective, development])
+        expect((await postJson(service, query)).body.errors).toBeUndefined();
     }
-    expect((await postJson(introspective, '{ __schema { types { name } } }')).body.data.__schema.types.map((type: { name: string }) => type.name)).toContain('Thread');
+    expect(
+      (await postJson(introspective, '{ __schema { types { name } } }')).body.data.__schema.types.map(
+        (type: { name: string }) => type.name,
+      ),
+    ).toContain('Thread');
   });
 
   it('serves no landing page in production; Apollo Sandbox where introspection is on', async () => {
-    const open = (service: TestService) => fetch(new URL('/graphql', service.service.url), { headers: { accept: 'text/html', authorization: `Bearer ${KEY}` } });
+    const open = (service: TestService) =>
+      fetch(new URL('/graphql', service.service.url), {
+        headers: { accept: 'text/html', authorization: `Bearer ${KEY}` },
+      });
     const none = await open(production);
     expect(none.status).toBe(400);
     expect(none.headers.get('content-type')).not.toMatch(/html/);
@@ -154,7 +222,9 @@ describe('production mode', () => {
       expect(refused.body.errors?.[0]?.extensions?.code, name).toBe('BAD_REQUEST');
       expect(refused.body.errors?.[0]?.message, name).toMatch(/Cross-Site Request Forgery/);
     }
-    const preflighted = await request(production, '/graphql?query=%7B__typename%7D', { headers: { 'apollo-require-preflight': 'true' } });
+    const preflighted = await request(production, '/graphql?query=%7B__typename%7D', {
+      headers: { 'apollo-require-preflight': 'true' },
+    });
     expect(preflighted.body).toEqual({ data: { __typename: 'Query' } });
     expect((await postJson(production, '{ __typename }')).body).toEqual({ data: { __typename: 'Query' } });
   });
@@ -180,11 +250,16 @@ describe('secrets', () => {
     summarizer = await startChatCompletionsServer();
     process.env.SECURITY_TEST_SUMMARIZER_KEY = summarizerKey;
     const summaries = join(tmpdir(), `${uniqueId('summaries')}.json`);
-    writeFileSync(summaries, JSON.stringify({
-      default: 'local',
-      providers: { claude: 'leaky' },
-      summarizers: { leaky: { baseUrl: summarizer.url, model: 'm', apiKeyEnv: 'SECURITY_TEST_SUMMARIZER_KEY', timeoutMs: 5000 } },
-    }));
+    writeFileSync(
+      summaries,
+      JSON.stringify({
+        default: 'local',
+        providers: { claude: 'leaky' },
+        summarizers: {
+          leaky: { baseUrl: summarizer.url, model: 'm', apiKeyEnv: 'SECURITY_TEST_SUMMARIZER_KEY', timeoutMs: 5000 },
+        },
+      }),
+    );
     // Built here rather than by startTestService, to capture every log line at trace level.
     const neo4j = inject('neo4j');
     const config = loadConfig({
@@ -196,7 +271,11 @@ describe('secrets', () => {
     });
     const driver = createDriver(neo4j);
     const logger = createLogger(config.logLevel, { write: (line: string) => void logLines.push(line) });
-    const service = await startService({ ...config, neo4j: { ...config.neo4j, database: neo4j.database } }, driver, logger);
+    const service = await startService(
+      { ...config, neo4j: { ...config.neo4j, database: neo4j.database } },
+      driver,
+      logger,
+    );
     url = service.url;
     close = async () => {
       await service.close();
@@ -220,11 +299,21 @@ describe('secrets', () => {
     answers.push(text);
     return { status: response.status, body: JSON.parse(text) };
   }
-  const asTenant = (query: string, variables?: Record<string, unknown>) => send(`Bearer ${tenantKeys[0]}`, query, variables);
+  const asTenant = (query: string, variables?: Record<string, unknown>) =>
+    send(`Bearer ${tenantKeys[0]}`, query, variables);
 
   it('never appear in a log line or an answer, through auth failures, errors and a failing summarizer', async () => {
     const [key, otherKey] = tenantKeys as [string, string];
-    const wrong = [undefined, '', `Bearer ${key.slice(0, -1)}`, `Bearer ${key}x`, `Bearer ${key.toUpperCase()}`, `Bearer ${key},${otherKey}`, `Basic ${Buffer.from(`u:${key}`).toString('base64')}`, key];
+    const wrong = [
+      undefined,
+      '',
+      `Bearer ${key.slice(0, -1)}`,
+      `Bearer ${key}x`,
+      `Bearer ${key.toUpperCase()}`,
+      `Bearer ${key},${otherKey}`,
+      `Basic ${Buffer.from(`u:${key}`).toString('base64')}`,
+      key,
+    ];
     for (const authorization of wrong) expect((await send(authorization, '{ __typename }')).status).toBe(401);
     await asTenant('{ thread(');
     await asTenant('{ threadz { id } }');
@@ -232,7 +321,9 @@ describe('secrets', () => {
 
     // The summarizer refuses the key and echoes it back, as real ones do, once where the service
     // cuts its excerpt of the answer; then it answers garbage.
-    const echo = JSON.stringify({ error: { message: `Incorrect API key provided: ${summarizerKey}`, type: 'invalid_request_error' } });
+    const echo = JSON.stringify({
+      error: { message: `Incorrect API key provided: ${summarizerKey}`, type: 'invalid_request_error' },
+    });
     const modes = [
       { kind: 'fail' as const, status: 401, body: echo },
       { kind: 'fail' as const, status: 502, body: `${'e'.repeat(170)} ${summarizerKey}` },
@@ -241,11 +332,25 @@ describe('secrets', () => {
     for (const mode of modes) {
       summarizer.setMode(mode);
       const threadId = (await asTenant('mutation { createThread(input: {}) { id } }')).body.data.createThread.id;
-      const first = (await asTenant('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', { input: { threadId, provider: 'codex', userMessage: 'one' } })).body.data.startRun;
-      await asTenant('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', { input: { runId: first.run.id, assistantMessage: 'done' } });
-      const second = (await asTenant('mutation($input: StartRunInput!) { startRun(input: $input) { run { id plan { reasons } } handoff { id source } } }', { input: { threadId, provider: 'claude', userMessage: 'two' } })).body.data.startRun;
+      const first = (
+        await asTenant('mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }', {
+          input: { threadId, provider: 'codex', userMessage: 'one' },
+        })
+      ).body.data.startRun;
+      await asTenant('mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }', {
+        input: { runId: first.run.id, assistantMessage: 'done' },
+      });
+      const second = (
+        await asTenant(
+          'mutation($input: StartRunInput!) { startRun(input: $input) { run { id plan { reasons } } handoff { id source } } }',
+          { input: { threadId, provider: 'claude', userMessage: 'two' } },
+        )
+      ).body.data.startRun;
       expect(second.handoff.source).toBe('local');
-      const read = await asTenant('query($id: ID!) { thread(id: $id) { handoffs { status source failureReason summaryText } } }', { id: threadId });
+      const read = await asTenant(
+        'query($id: ID!) { thread(id: $id) { handoffs { status source failureReason summaryText } } }',
+        { id: threadId },
+      );
       const failed = read.body.data.thread.handoffs.find((handoff: { status: string }) => handoff.status === 'FAILED');
       expect(failed.source).toBe('configured:leaky');
       expect(failed.failureReason).toMatch(mode.kind === 'fail' ? /HTTP/ : /not JSON/);
@@ -259,7 +364,10 @@ describe('secrets', () => {
 
     for (const text of [...logLines, ...answers]) {
       const leaked = pieces.find((piece) => text.includes(piece));
-      expect(leaked, `a secret in: ${text.slice(Math.max(0, text.indexOf(leaked ?? '') - 300), text.indexOf(leaked ?? '') + 50)}`).toBeUndefined();
+      expect(
+        leaked,
+        `a secret in: ${text.slice(Math.max(0, text.indexOf(leaked ?? '') - 300), text.indexOf(leaked ?? '') + 50)}`,
+      ).toBeUndefined();
     }
   });
 });

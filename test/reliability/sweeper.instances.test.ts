@@ -23,8 +23,16 @@ const services: RunningService[] = [];
 const logs: string[][] = [];
 const drivers: ReturnType<typeof createDriver>[] = [];
 
-async function gql<T = Record<string, any>>(service: RunningService, query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(service.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+async function gql<T = Record<string, any>>(
+  service: RunningService,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
+  const response = await fetch(service.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await response.json()) as { data?: T; errors?: unknown[] };
   if (body.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(body.errors)}`);
   return body.data!;
@@ -33,7 +41,13 @@ async function gql<T = Record<string, any>>(service: RunningService, query: stri
 beforeAll(async () => {
   neo4j = await chooseNeo4j(
     { uri: null, user: 'neo4j', password: null, database: 'neo4j' },
-    { start: 'throwaway', storePrefix: 'threadline-sweeper-test-', heap: '512m', pageCache: '128m', progress: () => undefined },
+    {
+      start: 'throwaway',
+      storePrefix: 'threadline-sweeper-test-',
+      heap: '512m',
+      pageCache: '128m',
+      progress: () => undefined,
+    },
   );
   // The provider being left writes every summary, so claude's first run gets a PENDING handoff that
   // nobody submits: it expires after 2 s, and each instance sweeps every second.
@@ -42,11 +56,19 @@ beforeAll(async () => {
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', THREADLINE_SUMMARIES_FILE: policyFile });
   for (let index = 0; index < INSTANCES; index++) {
     const lines: string[] = [];
-    const destination = new Writable({ write: (chunk: Buffer, _encoding, done) => (lines.push(...chunk.toString().split('\n').filter(Boolean)), done()) });
+    const destination = new Writable({
+      write: (chunk: Buffer, _encoding, done) => (lines.push(...chunk.toString().split('\n').filter(Boolean)), done()),
+    });
     const driver = createDriver(neo4j.connection);
     drivers.push(driver);
     logs.push(lines);
-    services.push(await startService({ ...config, neo4j: { ...config.neo4j, database: neo4j.connection.database } }, driver, createLogger('info', destination)));
+    services.push(
+      await startService(
+        { ...config, neo4j: { ...config.neo4j, database: neo4j.connection.database } },
+        driver,
+        createLogger('info', destination),
+      ),
+    );
   }
 });
 
@@ -62,14 +84,29 @@ describe(`the pending-handoff sweepers of ${INSTANCES} instances on one Neo4j`, 
     for (let index = 0; index < THREADS; index++) {
       const service = services[index % INSTANCES]!;
       const threadId = (await gql(service, `mutation { createThread(input: {}) { id } }`)).createThread.id as string;
-      const codex = (await gql(service, `mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, { input: { threadId, provider: 'codex', userMessage: 'first' } })).startRun.run.id;
-      await gql(service, `mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }`, { input: { runId: codex, assistantMessage: 'done' } });
-      const started = (await gql(service, `mutation($input: StartRunInput!) { startRun(input: $input) { handoff { id status } } }`, { input: { threadId, provider: 'claude', userMessage: 'over to claude' } })).startRun;
+      const codex = (
+        await gql(service, `mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, {
+          input: { threadId, provider: 'codex', userMessage: 'first' },
+        })
+      ).startRun.run.id;
+      await gql(service, `mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }`, {
+        input: { runId: codex, assistantMessage: 'done' },
+      });
+      const started = (
+        await gql(service, `mutation($input: StartRunInput!) { startRun(input: $input) { handoff { id status } } }`, {
+          input: { threadId, provider: 'claude', userMessage: 'over to claude' },
+        })
+      ).startRun;
       expect(started.handoff.status).toBe('PENDING');
       handoffs.push(started.handoff.id);
     }
 
-    const statusOf = async (id: string) => (await gql(services[0]!, `query($id: ID!) { contextHandoff(id: $id) { status supersededBy { id status } } }`, { id })).contextHandoff;
+    const statusOf = async (id: string) =>
+      (
+        await gql(services[0]!, `query($id: ID!) { contextHandoff(id: $id) { status supersededBy { id status } } }`, {
+          id,
+        })
+      ).contextHandoff;
     const deadline = Date.now() + 90_000;
     let states = await Promise.all(handoffs.map(statusOf));
     while (states.some((state) => state.status === 'PENDING') && Date.now() < deadline) {
@@ -77,7 +114,9 @@ describe(`the pending-handoff sweepers of ${INSTANCES} instances on one Neo4j`, 
       states = await Promise.all(handoffs.map(statusOf));
     }
     // Each one failed and is superseded by exactly one local handoff that stands.
-    expect(states.map((state) => [state.status, state.supersededBy?.status])).toEqual(Array(THREADS).fill(['FAILED', 'READY']));
+    expect(states.map((state) => [state.status, state.supersededBy?.status])).toEqual(
+      Array(THREADS).fill(['FAILED', 'READY']),
+    );
     // One more sweep interval, so a sweep that was under way has logged.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
 

@@ -14,7 +14,16 @@ import { createThread, runTurns } from '../support/lineage.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SCREENSHOT = join(projectRoot(), 'test-output', 'viewer-design-example.png');
 const API_KEY = 'viewer-test-key-0123456789';
 
@@ -36,7 +45,9 @@ afterAll(async () => {
 function launchBrowser(): Promise<Browser> {
   browser ??= (async () => {
     if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium is missing (no ${CHROMIUM}): the viewer test needs a real browser. Install Debian's with \`apt-get install chromium\` (.ci/run does), or set CHROMIUM_PATH.`);
+      throw new Error(
+        `Chromium is missing (no ${CHROMIUM}): the viewer test needs a real browser. Install Debian's with \`apt-get install chromium\` (.ci/run does), or set CHROMIUM_PATH.`,
+      );
     }
     return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   })();
@@ -79,7 +90,10 @@ async function open(url: string): Promise<OpenedPage> {
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   await page.goto(url);
-  await page.waitForSelector('#drawing[data-state="ready"], #drawing[data-state="error"], #drawing[data-state="not-found"]', { timeout: 20_000 });
+  await page.waitForSelector(
+    '#drawing[data-state="ready"], #drawing[data-state="error"], #drawing[data-state="not-found"]',
+    { timeout: 20_000 },
+  );
   return { page, requests, errors, graphql: () => Promise.all(exchanges) };
 }
 
@@ -92,7 +106,9 @@ describe('GET /lineage/:threadId', () => {
   it('draws the design example: two lanes, H1 over 1-5 into L1, H2 over 6-8 into C1, run 9 back on C1; H1 shows its summary on click', async () => {
     const threadId = uniqueId('viewer');
     const { c1, l1, h1, h2 } = await seedDesignExample(createThreadlineClient({ url: t.service.url }), threadId);
-    const handoffs = (await t.ok(`query($id: ID!) { thread(id: $id) { handoffs { id summaryText } } }`, { id: threadId })).thread.handoffs;
+    const handoffs = (
+      await t.ok(`query($id: ID!) { thread(id: $id) { handoffs { id summaryText } } }`, { id: threadId })
+    ).thread.handoffs;
     const h1Summary: string = handoffs.find((handoff: { id: string }) => handoff.id === h1).summaryText;
 
     const { page, requests, errors } = await open(viewerUrl(t.service.url, threadId));
@@ -111,7 +127,9 @@ describe('GET /lineage/:threadId', () => {
     // Runs left to right, each in the lane of the provider thread that served it; 9 is back on C1.
     expect(await page.locator('[data-run]').count()).toBe(9);
     for (let ordinal = 1; ordinal <= 9; ordinal++) {
-      expect(await page.locator(`[data-run="${ordinal}"]`).getAttribute('data-lane-of'), `run ${ordinal}`).toBe(ordinal >= 6 && ordinal <= 8 ? l1 : c1);
+      expect(await page.locator(`[data-run="${ordinal}"]`).getAttribute('data-lane-of'), `run ${ordinal}`).toBe(
+        ordinal >= 6 && ordinal <= 8 ? l1 : c1,
+      );
     }
     expect(await lanes.nth(0).locator('[data-run="9"]').count()).toBe(1);
     const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
@@ -130,7 +148,9 @@ describe('GET /lineage/:threadId', () => {
     expect(await page.locator(`[data-lane="${c1}"] [data-handoff="${h2}"]`).count()).toBe(1);
     const h1Box = await box(`[data-handoff="${h1}"]`);
     expect(h1Box.x).toBeLessThanOrEqual((await box('[data-run="1"]')).x + 1);
-    expect(h1Box.x + h1Box.width).toBeGreaterThanOrEqual((await box('[data-run="5"]')).x + (await box('[data-run="5"]')).width - 1);
+    expect(h1Box.x + h1Box.width).toBeGreaterThanOrEqual(
+      (await box('[data-run="5"]')).x + (await box('[data-run="5"]')).width - 1,
+    );
     expect(h1Box.x + h1Box.width).toBeLessThan((await box('[data-run="6"]')).x);
 
     // A run's plan on click.
@@ -162,9 +182,25 @@ describe('GET /lineage/:threadId', () => {
     // Codex 1-30, claude 31-40 (full summary of 1-30), codex 41-100 (delta of 31-40), claude 101-150 and
     // codex 151-260, each on a new provider thread with a full summary (stale after 50+ runs elsewhere).
     const threadId = await createThread(t, 'a long thread');
-    for (const [provider, runs] of [['codex', 30], ['claude', 10], ['codex', 60], ['claude', 50], ['codex', 110]] as const) await runTurns(t, threadId, provider, runs);
-    const all = (await t.ok(`query($id: ID!) { thread(id: $id) { handoffs { id coveredRunOrdinals { from to } } } }`, { id: threadId })).thread.handoffs;
-    expect(all.map((handoff: { coveredRunOrdinals: unknown }) => handoff.coveredRunOrdinals)).toEqual([{ from: 1, to: 30 }, { from: 31, to: 40 }, { from: 1, to: 100 }, { from: 1, to: 150 }]);
+    for (const [provider, runs] of [
+      ['codex', 30],
+      ['claude', 10],
+      ['codex', 60],
+      ['claude', 50],
+      ['codex', 110],
+    ] as const)
+      await runTurns(t, threadId, provider, runs);
+    const all = (
+      await t.ok(`query($id: ID!) { thread(id: $id) { handoffs { id coveredRunOrdinals { from to } } } }`, {
+        id: threadId,
+      })
+    ).thread.handoffs;
+    expect(all.map((handoff: { coveredRunOrdinals: unknown }) => handoff.coveredRunOrdinals)).toEqual([
+      { from: 1, to: 30 },
+      { from: 31, to: 40 },
+      { from: 1, to: 100 },
+      { from: 1, to: 150 },
+    ]);
     const [h31, h41, h101, h151] = all.map((handoff: { id: string }) => handoff.id);
 
     const { page, graphql, errors } = await open(viewerUrl(t.service.url, threadId));
@@ -180,7 +216,10 @@ describe('GET /lineage/:threadId', () => {
     expect(await page.locator('[data-lane]').count()).toBe(4);
     expect(await page.locator('[data-handoff]').count()).toBe(2);
     const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
-    for (const [id, covers] of [[h101, '1-100'], [h151, '1-150']]) {
+    for (const [id, covers] of [
+      [h101, '1-100'],
+      [h151, '1-150'],
+    ]) {
       const band = page.locator(`[data-handoff="${id}"]`);
       expect(await band.getAttribute('data-covers')).toBe(covers);
       expect(await band.getAttribute('data-clipped')).toBe('left');
@@ -200,7 +239,9 @@ describe('GET /lineage/:threadId', () => {
     expect(firstPaint[1]!.variables).toEqual({ id: threadId, from: 61, to: 261 });
     expect(firstPaint[1]!.data.thread.handoffs.map((handoff: { id: string }) => handoff.id)).toEqual([h101, h151]);
     for (const exchange of firstPaint) {
-      expect(exchange.query).not.toMatch(/runs\(first|after:|userMessage|assistantMessage|summaryText|facts|reasons|nativeRunOrdinals|missingRunOrdinals/);
+      expect(exchange.query).not.toMatch(
+        /runs\(first|after:|userMessage|assistantMessage|summaryText|facts|reasons|nativeRunOrdinals|missingRunOrdinals/,
+      );
     }
 
     // Earlier runs on demand: the 60 before the window, with the handoffs made for them.
@@ -234,8 +275,14 @@ describe('GET /lineage/:threadId', () => {
   it('passes ?token= through as a bearer token, and says what is wrong without one or for an unknown thread', async () => {
     const threadId = uniqueId('viewer-secured');
     const gql = (query: string, variables?: Record<string, unknown>) => secured.ok(query, variables, API_KEY);
-    await gql(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, { input: { id: threadId, title: 'secured' } });
-    const run = (await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id providerThread { id } } } }`, { input: { threadId, provider: 'claude', userMessage: 'hello' } })).startRun.run;
+    await gql(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, {
+      input: { id: threadId, title: 'secured' },
+    });
+    const run = (
+      await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id providerThread { id } } } }`, {
+        input: { threadId, provider: 'claude', userMessage: 'hello' },
+      })
+    ).startRun.run;
     const url = viewerUrl(secured.service.url, threadId);
 
     const withToken = await open(`${url}?token=${encodeURIComponent(API_KEY)}`);
@@ -250,7 +297,9 @@ describe('GET /lineage/:threadId', () => {
     expect(await without.page.locator('#status').textContent()).toContain('?token=');
     await without.page.close();
 
-    const missing = await open(`${viewerUrl(secured.service.url, 'no-such-thread')}?token=${encodeURIComponent(API_KEY)}`);
+    const missing = await open(
+      `${viewerUrl(secured.service.url, 'no-such-thread')}?token=${encodeURIComponent(API_KEY)}`,
+    );
     expect(await missing.page.locator('#drawing').getAttribute('data-state')).toBe('not-found');
     await missing.page.close();
   });
@@ -258,14 +307,26 @@ describe('GET /lineage/:threadId', () => {
   it('follows the thread while open: a change made through the API redraws the page, with the token on the socket too', async () => {
     const threadId = uniqueId('viewer-live');
     const gql = (query: string, variables?: Record<string, unknown>) => secured.ok(query, variables, API_KEY);
-    await gql(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, { input: { id: threadId, title: 'live' } });
-    const first = (await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, { input: { threadId, provider: 'claude', userMessage: 'hello' } })).startRun.run;
-    const { page, errors } = await open(`${viewerUrl(secured.service.url, threadId)}?token=${encodeURIComponent(API_KEY)}`);
+    await gql(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, {
+      input: { id: threadId, title: 'live' },
+    });
+    const first = (
+      await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, {
+        input: { threadId, provider: 'claude', userMessage: 'hello' },
+      })
+    ).startRun.run;
+    const { page, errors } = await open(
+      `${viewerUrl(secured.service.url, threadId)}?token=${encodeURIComponent(API_KEY)}`,
+    );
     expect(await page.locator('[data-run="1"]').getAttribute('data-status')).toBe('RUNNING');
 
-    await gql(`mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }`, { input: { runId: first.id, assistantMessage: 'done' } });
+    await gql(`mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }`, {
+      input: { runId: first.id, assistantMessage: 'done' },
+    });
     await page.waitForSelector('[data-run="1"][data-status="COMPLETED"]', { timeout: 20_000 });
-    await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, { input: { threadId, provider: 'codex', userMessage: 'over to codex' } });
+    await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, {
+      input: { threadId, provider: 'codex', userMessage: 'over to codex' },
+    });
     await page.waitForSelector('[data-run="2"]', { timeout: 20_000 });
     expect(await page.locator('[data-lane]').count()).toBe(2);
     expect(await page.locator('#status').isHidden()).toBe(true);
@@ -280,7 +341,8 @@ describe('GET /lineage/:threadId', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await page.text()).toContain('/lineage/assets/viewer.js');
-    for (const asset of ['viewer.js', 'viewer.css']) expect((await fetch(`${origin}/lineage/assets/${asset}`)).status).toBe(200);
+    for (const asset of ['viewer.js', 'viewer.css'])
+      expect((await fetch(`${origin}/lineage/assets/${asset}`)).status).toBe(200);
     expect((await fetch(`${origin}/lineage/assets/nothing-here.js`)).status).toBe(404);
   });
 });

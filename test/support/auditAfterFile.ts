@@ -11,7 +11,9 @@ afterAll(async () => {
   try {
     const violations = await runAudit(driver, neo4j.database);
     if (violations.length > 0) {
-      throw new Error(`The invariant audit after this file found ${violations.length} violation(s):\n${describeViolations(violations)}`);
+      throw new Error(
+        `The invariant audit after this file found ${violations.length} violation(s):\n${describeViolations(violations)}`,
+      );
     }
   } finally {
     await driver.close();

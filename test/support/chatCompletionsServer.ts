@@ -96,7 +96,8 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
           send(
             res,
             current.status,
-            current.body ?? JSON.stringify({ error: { message: `simulated failure ${current.status}`, type: 'server_error' } }),
+            current.body ??
+              JSON.stringify({ error: { message: `simulated failure ${current.status}`, type: 'server_error' } }),
           );
           return;
         case 'garbage':

@@ -36,7 +36,9 @@ export interface StartOptions {
 }
 
 export async function startRun(t: TestService, threadId: string, provider: string, options: StartOptions = {}) {
-  const data = await t.ok(START_RUN, { input: { threadId, provider, userMessage: options.userMessage ?? `message for ${provider}`, ...options } });
+  const data = await t.ok(START_RUN, {
+    input: { threadId, provider, userMessage: options.userMessage ?? `message for ${provider}`, ...options },
+  });
   return data.startRun;
 }
 
@@ -45,7 +47,13 @@ export async function completeRun(t: TestService, runId: string, extra: Record<s
 }
 
 /** Starts and completes `count` runs on one provider; returns the last start payload. */
-export async function runTurns(t: TestService, threadId: string, provider: string, count: number, options: StartOptions = {}) {
+export async function runTurns(
+  t: TestService,
+  threadId: string,
+  provider: string,
+  count: number,
+  options: StartOptions = {},
+) {
   let last: any;
   for (let i = 0; i < count; i++) {
     last = await startRun(t, threadId, provider, options);
@@ -54,7 +62,12 @@ export async function runTurns(t: TestService, threadId: string, provider: strin
   return last;
 }
 
-export async function plan(t: TestService, threadId: string, provider: string, options: Omit<StartOptions, 'userMessage' | 'idempotencyKey'> = {}) {
+export async function plan(
+  t: TestService,
+  threadId: string,
+  provider: string,
+  options: Omit<StartOptions, 'userMessage' | 'idempotencyKey'> = {},
+) {
   return (await t.ok(PLAN_RUN, { input: { threadId, provider, ...options } })).planRun;
 }
 

@@ -42,7 +42,8 @@ export function liveClient(t: TestService, options: ClientOptions = {}): LiveCli
     retryAttempts: 0,
     on: {
       connected: () => onConnected(),
-      closed: (event) => onClosed({ code: (event as { code: number }).code, reason: String((event as { reason: unknown }).reason) }),
+      closed: (event) =>
+        onClosed({ code: (event as { code: number }).code, reason: String((event as { reason: unknown }).reason) }),
     },
   });
   return { client, connected, closed, dispose: () => client.dispose() as Promise<void> };
@@ -76,7 +77,9 @@ export function subscribe(live: LiveClient, query: string, variables: Record<str
     failure: null,
     completed: false,
     take: async (count) => {
-      await until(() => subscription.results.length >= count || subscription.failure !== null || subscription.completed);
+      await until(
+        () => subscription.results.length >= count || subscription.failure !== null || subscription.completed,
+      );
       return subscription.results.slice(0, count);
     },
     ended: () => until(() => subscription.failure !== null || subscription.completed),

@@ -20,7 +20,11 @@ export interface TestService {
   config: Config;
   /** Sessions the service has opened so far: one per transaction or loader batch. */
   sessionsOpened(): number;
-  gql: <T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<GraphQLResponse<T>>;
+  gql: <T = Record<string, any>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ) => Promise<GraphQLResponse<T>>;
   /** Like gql, but fails the test on any GraphQL error and returns data. */
   ok: <T = Record<string, any>>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<T>;
   close(): Promise<void>;
@@ -34,13 +38,22 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   let sessions = 0;
   const countingDriver = new Proxy(driver, {
     get(target, property, receiver) {
-      if (property === 'session') return (...args: Parameters<Driver['session']>) => (sessions++, target.session(...args));
+      if (property === 'session')
+        return (...args: Parameters<Driver['session']>) => (sessions++, target.session(...args));
       const value = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const service = await startService({ ...config, neo4j: { ...config.neo4j, database: neo4j.database } }, countingDriver, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
-  const gql = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<GraphQLResponse<T>> => {
+  const service = await startService(
+    { ...config, neo4j: { ...config.neo4j, database: neo4j.database } },
+    countingDriver,
+    createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+  );
+  const gql = async <T>(
+    query: string,
+    variables: Record<string, unknown> = {},
+    token?: string,
+  ): Promise<GraphQLResponse<T>> => {
     const response = await fetch(service.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },

@@ -122,7 +122,10 @@ export class WriteLoad {
     const deadline = Date.now() + timeoutMs;
     while (this.acknowledgedMutations < target) {
       this.throwOnUnexpected();
-      if (Date.now() > deadline) throw new Error(`the load acknowledged ${this.acknowledgedMutations} of ${target} mutations within ${timeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the load acknowledged ${this.acknowledgedMutations} of ${target} mutations within ${timeoutMs} ms`,
+        );
       await pause(50);
     }
   }
@@ -138,7 +141,8 @@ export class WriteLoad {
   }
 
   private throwOnUnexpected(): void {
-    if (this.unexpected.length > 0) throw new Error(`the load got unexpected answers: ${JSON.stringify(this.unexpected, null, 2)}`);
+    if (this.unexpected.length > 0)
+      throw new Error(`the load got unexpected answers: ${JSON.stringify(this.unexpected, null, 2)}`);
   }
 
   /** Requests that got no definitive answer, so the load retried them. */
@@ -163,7 +167,12 @@ export class WriteLoad {
   snapshot(): AcknowledgedLog {
     return {
       threads: new Map([...this.threads].map(([id, thread]) => [id, { ...thread }])),
-      runs: new Map([...this.runs].map(([id, run]) => [id, { ...run, mayAlsoBe: new Set(run.mayAlsoBe), completion: run.completion && { ...run.completion } }])),
+      runs: new Map(
+        [...this.runs].map(([id, run]) => [
+          id,
+          { ...run, mayAlsoBe: new Set(run.mayAlsoBe), completion: run.completion && { ...run.completion } },
+        ]),
+      ),
     };
   }
 
@@ -248,7 +257,11 @@ export class WriteLoad {
       checkpoint: { ref: `commit-${thread.id}-${turn}` },
     };
     started.mayAlsoBe.add('COMPLETED');
-    started.completion = { assistantMessage: completion.assistantMessage, facts: completion.facts.length, checkpointRef: completion.checkpoint.ref };
+    started.completion = {
+      assistantMessage: completion.assistantMessage,
+      facts: completion.facts.length,
+      checkpointRef: completion.checkpoint.ref,
+    };
     const answer = await this.request('completeRun', COMPLETE_RUN, { input: completion });
     if (answer.ok) {
       this.acknowledge();
@@ -261,7 +274,9 @@ export class WriteLoad {
   }
 
   private async interruptOrphan(thread: ThreadView, runId: string): Promise<boolean> {
-    const answer = await this.request('failRun', FAIL_RUN, { input: { runId, error: 'the orchestrator lost the answer of startRun', interrupted: true } });
+    const answer = await this.request('failRun', FAIL_RUN, {
+      input: { runId, error: 'the orchestrator lost the answer of startRun', interrupted: true },
+    });
     if (answer.ok) {
       this.orphansInterrupted++;
       const run = this.acknowledgeRun(answer.data.failRun);
@@ -288,7 +303,12 @@ export class WriteLoad {
     if (answer.ok) {
       this.acknowledge();
       const rolledBack: { id: string; status: RunStatus }[] = answer.data.rollbackThread.rolledBackRuns;
-      if (rolledBack.map((run) => run.id).sort().join() !== expected.sort().join()) {
+      if (
+        rolledBack
+          .map((run) => run.id)
+          .sort()
+          .join() !== expected.sort().join()
+      ) {
         this.unexpected.push({ operation: 'rollbackThread', detail: { toOrdinal, expected, rolledBack } });
       }
       for (const { id, status } of rolledBack) {
@@ -316,7 +336,8 @@ export class WriteLoad {
     const answer = await this.request('confirmProviderRollback', CONFIRM_ROLLBACK, { input: { providerThreadId } });
     if (answer.ok) this.acknowledge();
     // CONFLICT after a lost answer: that earlier attempt confirmed it.
-    else if (!(answer.afterAmbiguity && answer.code === 'CONFLICT')) this.unexpected.push({ operation: 'confirmProviderRollback', detail: answer.error });
+    else if (!(answer.afterAmbiguity && answer.code === 'CONFLICT'))
+      this.unexpected.push({ operation: 'confirmProviderRollback', detail: answer.error });
   }
 
   /**
@@ -332,7 +353,12 @@ export class WriteLoad {
     }
     this.acknowledge();
     const fork = answer.data.forkThread;
-    this.threads.set(fork.id, { id: fork.id, title: fork.title, parentThreadId: fork.lineage.parent.id, forkOrdinal: fork.headOrdinal });
+    this.threads.set(fork.id, {
+      id: fork.id,
+      title: fork.title,
+      parentThreadId: fork.lineage.parent.id,
+      forkOrdinal: fork.headOrdinal,
+    });
     return { id: fork.id, forkOrdinal: fork.headOrdinal, head: fork.headOrdinal, liveRunIds: new Map(), turns: 0 };
   }
 
@@ -346,14 +372,30 @@ export class WriteLoad {
     const { headOrdinal, runs } = answer.data.thread;
     thread.head = headOrdinal;
     thread.liveRunIds = new Map(
-      runs.edges.filter(({ node }: any) => node.status !== 'ROLLED_BACK').map(({ node }: any) => [node.ordinal, node.id] as [number, string]),
+      runs.edges
+        .filter(({ node }: any) => node.status !== 'ROLLED_BACK')
+        .map(({ node }: any) => [node.ordinal, node.id] as [number, string]),
     );
     return true;
   }
 
-  private acknowledgeRun(run: { id: string; threadId: string; ordinal: number; provider: string; status: RunStatus }): AcknowledgedRun {
+  private acknowledgeRun(run: {
+    id: string;
+    threadId: string;
+    ordinal: number;
+    provider: string;
+    status: RunStatus;
+  }): AcknowledgedRun {
     this.acknowledge();
-    const acknowledged = { id: run.id, threadId: run.threadId, ordinal: run.ordinal, provider: run.provider, status: run.status, mayAlsoBe: new Set<RunStatus>(), completion: null };
+    const acknowledged = {
+      id: run.id,
+      threadId: run.threadId,
+      ordinal: run.ordinal,
+      provider: run.provider,
+      status: run.status,
+      mayAlsoBe: new Set<RunStatus>(),
+      completion: null,
+    };
     this.runs.set(run.id, acknowledged);
     return acknowledged;
   }
@@ -377,7 +419,8 @@ export class WriteLoad {
       if (code === null || !TRANSIENT_CODES.has(code)) {
         return answer.ok ? answer : { ...answer, afterAmbiguity };
       }
-      if (code === 'INTERNAL_SERVER_ERROR') this.unexpected.push({ operation, detail: answer.ok ? null : answer.error });
+      if (code === 'INTERNAL_SERVER_ERROR')
+        this.unexpected.push({ operation, detail: answer.ok ? null : answer.error });
       afterAmbiguity = true;
       await pause(RETRY_PAUSE_MS);
     }
@@ -397,8 +440,17 @@ export class WriteLoad {
       status = response.status;
       text = await response.text();
     } catch (error) {
-      if ((error as Error).name === 'TimeoutError') throw new Error(`a request sent at ${new Date(sentAt).toISOString()} got no answer within ${REQUEST_TIMEOUT_MS} ms: ${query}`, { cause: error });
-      return { ok: false, code: 'NETWORK', error: { message: String((error as Error).cause ?? error) }, afterAmbiguity: false };
+      if ((error as Error).name === 'TimeoutError')
+        throw new Error(
+          `a request sent at ${new Date(sentAt).toISOString()} got no answer within ${REQUEST_TIMEOUT_MS} ms: ${query}`,
+          { cause: error },
+        );
+      return {
+        ok: false,
+        code: 'NETWORK',
+        error: { message: String((error as Error).cause ?? error) },
+        afterAmbiguity: false,
+      };
     }
     let body: { data?: unknown; errors?: GraphQLError[] };
     try {
@@ -417,7 +469,11 @@ export class WriteLoad {
  * acknowledged state (or one a later unacknowledged attempt may have committed), and a run that
  * completed holds everything its completeRun carried, whether or not the answer came back.
  */
-export async function compareWithGraph(driver: Driver, database: string, load: AcknowledgedLog): Promise<{ checked: number; mismatches: LoadMismatch[] }> {
+export async function compareWithGraph(
+  driver: Driver,
+  database: string,
+  load: AcknowledgedLog,
+): Promise<{ checked: number; mismatches: LoadMismatch[] }> {
   const session = driver.session({ database, defaultAccessMode: 'READ' });
   try {
     const threadRows = await session.run(
@@ -432,12 +488,21 @@ export async function compareWithGraph(driver: Driver, database: string, load: A
               run.assistantMessage AS assistantMessage, COUNT { (run)-[:RECORDED]->(:RunFact) } AS facts, collect(checkpoint.ref) AS checkpointRefs`,
       { ids: [...load.runs.keys()] },
     );
-    const foundThreads = new Map(threadRows.records.map((record) => [record.get('id') as string, toPlain(record.toObject())]));
-    const foundRuns = new Map(runRows.records.map((record) => [record.get('id') as string, toPlain(record.toObject())]));
+    const foundThreads = new Map(
+      threadRows.records.map((record) => [record.get('id') as string, toPlain(record.toObject())]),
+    );
+    const foundRuns = new Map(
+      runRows.records.map((record) => [record.get('id') as string, toPlain(record.toObject())]),
+    );
     const mismatches: LoadMismatch[] = [];
     for (const thread of load.threads.values()) {
       const found = foundThreads.get(thread.id);
-      if (!found || found.title !== thread.title || found.parentThreadId !== thread.parentThreadId || found.forkOrdinal !== thread.forkOrdinal) {
+      if (
+        !found ||
+        found.title !== thread.title ||
+        found.parentThreadId !== thread.parentThreadId ||
+        found.forkOrdinal !== thread.forkOrdinal
+      ) {
         mismatches.push({ kind: 'thread', id: thread.id, expected: thread, found: found ?? null });
       }
     }
@@ -448,9 +513,23 @@ export async function compareWithGraph(driver: Driver, database: string, load: A
       const completedWith = found && run.completion && (found.status === 'COMPLETED' || found.status === 'ROLLED_BACK');
       const completionKept =
         !completedWith ||
-        (found.assistantMessage === run.completion!.assistantMessage && found.facts === run.completion!.facts && JSON.stringify(found.checkpointRefs) === JSON.stringify([run.completion!.checkpointRef]));
-      if (!found || !statusAllowed || !completionKept || found.threadId !== run.threadId || found.ordinal !== run.ordinal || found.provider !== run.provider) {
-        mismatches.push({ kind: 'run', id: run.id, expected: { ...run, mayAlsoBe: [...run.mayAlsoBe] }, found: found ?? null });
+        (found.assistantMessage === run.completion!.assistantMessage &&
+          found.facts === run.completion!.facts &&
+          JSON.stringify(found.checkpointRefs) === JSON.stringify([run.completion!.checkpointRef]));
+      if (
+        !found ||
+        !statusAllowed ||
+        !completionKept ||
+        found.threadId !== run.threadId ||
+        found.ordinal !== run.ordinal ||
+        found.provider !== run.provider
+      ) {
+        mismatches.push({
+          kind: 'run',
+          id: run.id,
+          expected: { ...run, mayAlsoBe: [...run.mayAlsoBe] },
+          found: found ?? null,
+        });
       }
     }
     return { checked: load.threads.size + load.runs.size, mismatches };
@@ -460,24 +539,41 @@ export async function compareWithGraph(driver: Driver, database: string, load: A
 }
 
 /** Runs of the load's threads still RUNNING, and idempotency keys that made more than one run. */
-export async function leftovers(driver: Driver, database: string, load: WriteLoad): Promise<{ running: string[]; duplicatedKeys: string[] }> {
+export async function leftovers(
+  driver: Driver,
+  database: string,
+  load: WriteLoad,
+): Promise<{ running: string[]; duplicatedKeys: string[] }> {
   const session = driver.session({ database, defaultAccessMode: 'READ' });
   try {
     const threadIds = [...load.threads.keys()];
-    const running = await session.run(`MATCH (run:Run {tenant: 'local'}) WHERE run.threadId IN $threadIds AND run.status = 'running' RETURN run.id AS id`, { threadIds });
+    const running = await session.run(
+      `MATCH (run:Run {tenant: 'local'}) WHERE run.threadId IN $threadIds AND run.status = 'running' RETURN run.id AS id`,
+      { threadIds },
+    );
     const duplicated = await session.run(
       `MATCH (run:Run {tenant: 'local'}) WHERE run.threadId IN $threadIds AND run.idempotencyKey IS NOT NULL
        WITH run.idempotencyKey AS key, count(*) AS runs WHERE runs > 1 RETURN key`,
       { threadIds },
     );
-    return { running: running.records.map((record) => record.get('id') as string), duplicatedKeys: duplicated.records.map((record) => record.get('key') as string) };
+    return {
+      running: running.records.map((record) => record.get('id') as string),
+      duplicatedKeys: duplicated.records.map((record) => record.get('key') as string),
+    };
   } finally {
     await session.close();
   }
 }
 
 function toPlain(row: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, typeof value === 'object' && value !== null && 'toNumber' in value ? (value as { toNumber(): number }).toNumber() : (value ?? null)]));
+  return Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [
+      key,
+      typeof value === 'object' && value !== null && 'toNumber' in value
+        ? (value as { toNumber(): number }).toNumber()
+        : (value ?? null),
+    ]),
+  );
 }
 
 /** mulberry32: the clients' choices repeat for a seed, whatever the timing. */

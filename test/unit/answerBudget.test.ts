@@ -21,9 +21,12 @@ describe('jsonStringBytes', () => {
 });
 
 describe('jsonBytes', () => {
-  it.each([0, -12, 3.25, 1e21, Number.NaN, true, false, null, undefined, ['a', 1], { a: 'é' }])('counts %j as JSON.stringify does', (value) => {
-    expect(jsonBytes(value)).toBe(Buffer.byteLength(JSON.stringify(value) ?? 'null', 'utf8'));
-  });
+  it.each([0, -12, 3.25, 1e21, Number.NaN, true, false, null, undefined, ['a', 1], { a: 'é' }])(
+    'counts %j as JSON.stringify does',
+    (value) => {
+      expect(jsonBytes(value)).toBe(Buffer.byteLength(JSON.stringify(value) ?? 'null', 'utf8'));
+    },
+  );
 });
 
 describe('AnswerBudget', () => {
@@ -31,7 +34,9 @@ describe('AnswerBudget', () => {
     const budget = new AnswerBudget(1_000);
     budget.reading(1_000);
     expect(budget.exceeded).toBeNull();
-    expect(() => budget.reading(1)).toThrow(expect.objectContaining({ code: 'RESPONSE_TOO_LARGE', details: { limitBytes: 1_000 } }));
+    expect(() => budget.reading(1)).toThrow(
+      expect.objectContaining({ code: 'RESPONSE_TOO_LARGE', details: { limitBytes: 1_000 } }),
+    );
     expect(() => budget.check()).toThrow(expect.objectContaining({ code: 'RESPONSE_TOO_LARGE' }));
   });
 

@@ -21,14 +21,23 @@ const REQUEST: SummaryRequest = {
 let server: ChatCompletionsServer;
 
 function config(overrides: Partial<ChatCompletionsConfig> = {}): ChatCompletionsConfig {
-  return { name: 'remote-test', baseUrl: server.url, model: 'summary-model-x', apiKeyEnv: KEY_ENV, timeoutMs: 5_000, ...overrides };
+  return {
+    name: 'remote-test',
+    baseUrl: server.url,
+    model: 'summary-model-x',
+    apiKeyEnv: KEY_ENV,
+    timeoutMs: 5_000,
+    ...overrides,
+  };
 }
 
 async function summarizeError(cfg: ChatCompletionsConfig, env: NodeJS.ProcessEnv = ENV): Promise<SummarizerError> {
-  const outcome = await createChatCompletionsSummarizer(cfg, env).summarize(REQUEST).then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
+  const outcome = await createChatCompletionsSummarizer(cfg, env)
+    .summarize(REQUEST)
+    .then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
   if (outcome.ok) throw new Error(`expected summarize to fail, got ${JSON.stringify(outcome.value)}`);
   expect(outcome.error).toBeInstanceOf(SummarizerError);
   const error = outcome.error as SummarizerError;
@@ -38,7 +47,13 @@ async function summarizeError(cfg: ChatCompletionsConfig, env: NodeJS.ProcessEnv
 }
 
 function expectNoKey(error: SummarizerError): void {
-  for (const text of [error.message, String(error), error.stack ?? '', JSON.stringify(error), String(error.cause ?? '')]) {
+  for (const text of [
+    error.message,
+    String(error),
+    error.stack ?? '',
+    JSON.stringify(error),
+    String(error.cause ?? ''),
+  ]) {
     expect(text).not.toContain(API_KEY);
   }
 }
@@ -65,7 +80,11 @@ describe('chat-completions summarizer: request', () => {
     expect(recorded.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(recorded.headers['content-type']).toMatch(/^application\/json/);
 
-    const body = recorded.body as { model: unknown; messages: Array<{ role: unknown; content: unknown }>; temperature: unknown };
+    const body = recorded.body as {
+      model: unknown;
+      messages: Array<{ role: unknown; content: unknown }>;
+      temperature: unknown;
+    };
     expect(body.model).toBe('summary-model-x');
     expect(body.temperature).toBe(0);
     expect(body.messages.map((m) => m.role)).toEqual(['system', 'user']);

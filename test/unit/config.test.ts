@@ -28,7 +28,14 @@ describe('loadConfig defaults', () => {
   });
 
   it('uses the neo4j database and the local Neo4j', () => {
-    expect(config.neo4j).toEqual({ uri: null, user: 'neo4j', password: null, database: 'neo4j', heap: '512m', pageCache: '256m' });
+    expect(config.neo4j).toEqual({
+      uri: null,
+      user: 'neo4j',
+      password: null,
+      database: 'neo4j',
+      heap: '512m',
+      pageCache: '256m',
+    });
   });
 
   it('uses the planner defaults 2/20/3', () => {
@@ -91,9 +98,12 @@ describe('loadConfig values', () => {
     expect(loadConfig({ PORT: '65535' }).port).toBe(65_535);
   });
 
-  it.each(['bolt://localhost:7687', 'neo4j://localhost', 'bolt+s://h:7687', 'neo4j+ssc://h'])('accepts NEO4J_URI %s', (uri) => {
-    expect(loadConfig({ NEO4J_URI: uri }).neo4j.uri).toBe(uri);
-  });
+  it.each(['bolt://localhost:7687', 'neo4j://localhost', 'bolt+s://h:7687', 'neo4j+ssc://h'])(
+    'accepts NEO4J_URI %s',
+    (uri) => {
+      expect(loadConfig({ NEO4J_URI: uri }).neo4j.uri).toBe(uri);
+    },
+  );
 });
 
 describe('loadConfig production mode', () => {
@@ -118,22 +128,34 @@ describe('loadConfig API keys', () => {
 
   it('refuses a non-loopback HOST without API keys unless the operator allows it explicitly', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.5']) {
-      expect(configError({ HOST: host }).message).toMatch(/\bHOST: .*not a loopback address.*THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK=true/);
+      expect(configError({ HOST: host }).message).toMatch(
+        /\bHOST: .*not a loopback address.*THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK=true/,
+      );
       expect(loadConfig({ HOST: host, THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: 'true' }).host).toBe(host);
       expect(loadConfig({ HOST: host, THREADLINE_API_KEYS: `${KEY_A}=acme` }).host).toBe(host);
     }
-    for (const host of ['127.0.0.1', '127.0.0.5', '::1', 'localhost']) expect(loadConfig({ HOST: host }).host).toBe(host);
-    expect(configError({ HOST: '0.0.0.0', THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: 'yes' }).message).toMatch(/\bTHREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: /);
+    for (const host of ['127.0.0.1', '127.0.0.5', '::1', 'localhost'])
+      expect(loadConfig({ HOST: host }).host).toBe(host);
+    expect(configError({ HOST: '0.0.0.0', THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: 'yes' }).message).toMatch(
+      /\bTHREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: /,
+    );
   });
 
   it('serves metrics only when asked, and beyond loopback only with a token or an explicit trust', () => {
     expect(loadConfig({}).metrics).toEqual({ enabled: false, token: null });
     expect(loadConfig({ THREADLINE_METRICS: 'on' }).metrics).toEqual({ enabled: true, token: null });
     const network = { HOST: '0.0.0.0', THREADLINE_API_KEYS: `${KEY_A}=acme`, THREADLINE_METRICS: 'on' };
-    expect(configError(network).message).toMatch(/THREADLINE_METRICS: on, with HOST 0\.0\.0\.0 .*THREADLINE_METRICS_TOKEN/);
-    expect(loadConfig({ ...network, THREADLINE_METRICS_TOKEN: 'a-token-of-16-chars' }).metrics).toEqual({ enabled: true, token: 'a-token-of-16-chars' });
+    expect(configError(network).message).toMatch(
+      /THREADLINE_METRICS: on, with HOST 0\.0\.0\.0 .*THREADLINE_METRICS_TOKEN/,
+    );
+    expect(loadConfig({ ...network, THREADLINE_METRICS_TOKEN: 'a-token-of-16-chars' }).metrics).toEqual({
+      enabled: true,
+      token: 'a-token-of-16-chars',
+    });
     expect(loadConfig({ ...network, THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: 'true' }).metrics.enabled).toBe(true);
-    expect(configError({ THREADLINE_METRICS: 'on', THREADLINE_METRICS_TOKEN: 'short' }).message).toMatch(/THREADLINE_METRICS_TOKEN: must be at least 16/);
+    expect(configError({ THREADLINE_METRICS: 'on', THREADLINE_METRICS_TOKEN: 'short' }).message).toMatch(
+      /THREADLINE_METRICS_TOKEN: must be at least 16/,
+    );
     expect(configError({ THREADLINE_METRICS: 'yes' }).message).toMatch(/THREADLINE_METRICS: /);
   });
 
@@ -196,7 +218,15 @@ describe('loadConfig time bounds and the connection cap', () => {
       THREADLINE_MAX_CONNECTIONS: '64',
       THREADLINE_MAX_RESPONSE_BYTES: '1048576',
     }).limits;
-    expect(limits).toEqual({ graphDeadlineMs: 4000, readinessTimeoutMs: 500, requestTimeoutMs: 60000, headersTimeoutMs: 5000, keepAliveTimeoutMs: 1000, maxConnections: 64, maxResponseBytes: 1_048_576 });
+    expect(limits).toEqual({
+      graphDeadlineMs: 4000,
+      readinessTimeoutMs: 500,
+      requestTimeoutMs: 60000,
+      headersTimeoutMs: 5000,
+      keepAliveTimeoutMs: 1000,
+      maxConnections: 64,
+      maxResponseBytes: 1_048_576,
+    });
     expect(configError({ THREADLINE_GRAPH_DEADLINE_MS: '10' }).message).toMatch(/\bTHREADLINE_GRAPH_DEADLINE_MS: /);
     expect(configError({ THREADLINE_MAX_CONNECTIONS: '0' }).message).toMatch(/\bTHREADLINE_MAX_CONNECTIONS: /);
     expect(configError({ THREADLINE_READY_TIMEOUT_MS: '' }).message).toMatch(/\bTHREADLINE_READY_TIMEOUT_MS: /);
@@ -211,24 +241,44 @@ describe('subscription settings', () => {
   });
 
   it('read each one, 0 connections turning subscriptions away, and refuse values out of range', () => {
-    const settings = loadConfig({ THREADLINE_SUBSCRIPTION_POLL_MS: '2000', THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: '0', THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: '5' }).subscriptions;
+    const settings = loadConfig({
+      THREADLINE_SUBSCRIPTION_POLL_MS: '2000',
+      THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: '0',
+      THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: '5',
+    }).subscriptions;
     expect(settings).toEqual({ pollIntervalMs: 2000, maxConnections: 0, maxPerConnection: 5 });
-    expect(configError({ THREADLINE_SUBSCRIPTION_POLL_MS: '10' }).message).toMatch(/\bTHREADLINE_SUBSCRIPTION_POLL_MS: /);
-    expect(configError({ THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: '0' }).message).toMatch(/\bTHREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: /);
-    expect(configError({ THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: '' }).message).toMatch(/\bTHREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: /);
+    expect(configError({ THREADLINE_SUBSCRIPTION_POLL_MS: '10' }).message).toMatch(
+      /\bTHREADLINE_SUBSCRIPTION_POLL_MS: /,
+    );
+    expect(configError({ THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: '0' }).message).toMatch(
+      /\bTHREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: /,
+    );
+    expect(configError({ THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: '' }).message).toMatch(
+      /\bTHREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: /,
+    );
   });
 });
 
 describe('tracing settings', () => {
   it('are off unless an OTLP traces endpoint is set', () => {
     expect(loadConfig({}).tracing).toBeNull();
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing).toEqual({ endpoint: 'http://collector:4318/v1/traces', serviceName: 'threadline' });
-    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector/v1/traces', OTEL_SERVICE_NAME: 'threadline-eu' }).tracing?.serviceName).toBe('threadline-eu');
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://collector:4318/v1/traces' }).tracing).toEqual({
+      endpoint: 'http://collector:4318/v1/traces',
+      serviceName: 'threadline',
+    });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector/v1/traces',
+        OTEL_SERVICE_NAME: 'threadline-eu',
+      }).tracing?.serviceName,
+    ).toBe('threadline-eu');
   });
 
   it('refuse an endpoint that is not an http(s) URL', () => {
     for (const endpoint of ['collector:4318', 'grpc://collector:4317', '']) {
-      expect(configError({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint }).message).toMatch(/\bOTEL_EXPORTER_OTLP_TRACES_ENDPOINT: /);
+      expect(configError({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint }).message).toMatch(
+        /\bOTEL_EXPORTER_OTLP_TRACES_ENDPOINT: /,
+      );
     }
   });
 });
@@ -260,13 +310,16 @@ describe('loadConfig errors name the variable', () => {
   });
 
   it('rejects a bad memory size', () => {
-    expect(configError({ THREADLINE_NEO4J_HEAP: '2 GB' }).message).toMatch(/THREADLINE_NEO4J_HEAP: must look like 512m or 2g/);
+    expect(configError({ THREADLINE_NEO4J_HEAP: '2 GB' }).message).toMatch(
+      /THREADLINE_NEO4J_HEAP: must look like 512m or 2g/,
+    );
   });
 
   it.each(['THREADLINE_MAX_DELTA_SOURCE_THREADS', 'THREADLINE_MAX_RUNS_ELSEWHERE', 'THREADLINE_MAX_CHAINED_HANDOFFS'])(
     'rejects a non-positive or fractional %s',
     (name) => {
-      for (const value of ['0', '-3', '1.5', 'many']) expect(configError({ [name]: value }).message).toContain(`${name}: `);
+      for (const value of ['0', '-3', '1.5', 'many'])
+        expect(configError({ [name]: value }).message).toContain(`${name}: `);
     },
   );
 
@@ -349,7 +402,12 @@ describe('loadConfig THREADLINE_PROVIDERS_FILE', () => {
   });
 
   it('rejects an invalid capability, naming the variable, the path and the field', () => {
-    const path = file('bad-capability.json', JSON.stringify({ providers: [{ id: 'claude', displayName: 'Claude', capabilities: { canForkThread: 'sometimes' } }] }));
+    const path = file(
+      'bad-capability.json',
+      JSON.stringify({
+        providers: [{ id: 'claude', displayName: 'Claude', capabilities: { canForkThread: 'sometimes' } }],
+      }),
+    );
     const error = configError({ THREADLINE_PROVIDERS_FILE: path });
     expect(error.message).toMatch(/^Invalid configuration:/);
     expect(error.message).toContain(`THREADLINE_PROVIDERS_FILE (${path})`);
@@ -357,7 +415,12 @@ describe('loadConfig THREADLINE_PROVIDERS_FILE', () => {
   });
 
   it('rejects a new provider missing capabilities, naming the field', () => {
-    const path = file('incomplete.json', JSON.stringify({ providers: [{ id: 'gemini', displayName: 'Gemini', capabilities: { acceptsSystemContext: true } }] }));
+    const path = file(
+      'incomplete.json',
+      JSON.stringify({
+        providers: [{ id: 'gemini', displayName: 'Gemini', capabilities: { acceptsSystemContext: true } }],
+      }),
+    );
     const error = configError({ THREADLINE_PROVIDERS_FILE: path });
     expect(error.message).toContain(`THREADLINE_PROVIDERS_FILE (${path})`);
     expect(error.message).toContain('provider "gemini"');

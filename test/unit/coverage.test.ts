@@ -50,7 +50,13 @@ describe('a thread history as ranges', () => {
 
   it('splits a range into live pieces of the threads that hold them', () => {
     const source = root(10, [r(3, 4)]);
-    const fork: ThreadHistory = { id: 'fork', forkOrdinal: 6, inherited: inheritedByFork(source, 6), lastOrdinal: 9, rolledBack: [r(3, 4), r(8, 8)] };
+    const fork: ThreadHistory = {
+      id: 'fork',
+      forkOrdinal: 6,
+      inherited: inheritedByFork(source, 6),
+      lastOrdinal: 9,
+      rolledBack: [r(3, 4), r(8, 8)],
+    };
     expect(segmentsFor(fork, r(1, 9)).map((segment) => segment.threadId)).toEqual(['root', 'fork']);
     expect(livePiecesFor(fork, r(2, 9))).toEqual([
       { threadId: 'root', from: 2, to: 2 },
@@ -58,7 +64,10 @@ describe('a thread history as ranges', () => {
       { threadId: 'fork', from: 7, to: 7 },
       { threadId: 'fork', from: 9, to: 9 },
     ]);
-    expect(rangeEnds(fork, r(2, 9))).toEqual([{ threadId: 'root', ordinal: 2 }, { threadId: 'fork', ordinal: 9 }]);
+    expect(rangeEnds(fork, r(2, 9))).toEqual([
+      { threadId: 'root', ordinal: 2 },
+      { threadId: 'fork', ordinal: 9 },
+    ]);
     expect(rangeEnds(fork, r(3, 4))).toEqual([]);
     expect(rangeEnds(fork, r(7, 8))).toEqual([{ threadId: 'fork', ordinal: 7 }]);
   });
@@ -67,22 +76,68 @@ describe('a thread history as ranges', () => {
 describe('what a provider thread knows', () => {
   it('is the design example: C1 knows 1-5 and 9 natively and 6-8 by H2; L1 misses 9', () => {
     const history = liveHistory(root(9));
-    const c1 = coverageOf({ providerThreadId: 'C1', served: [r(1, 5), r(9, 9)], inheritedThroughOrdinal: null, handoffRanges: [r(6, 8)], handoffIds: ['H2'] }, history);
-    expect(c1).toEqual({ providerThreadId: 'C1', nativeRanges: [r(1, 5), r(9, 9)], handoffRanges: [r(6, 8)], handoffIds: ['H2'], coveredThroughOrdinal: 9, missingRanges: [] });
-    const l1 = coverageOf({ providerThreadId: 'L1', served: [r(6, 8)], inheritedThroughOrdinal: null, handoffRanges: [r(1, 5)], handoffIds: ['H1'] }, history);
-    expect(l1).toMatchObject({ nativeRanges: [r(6, 8)], handoffRanges: [r(1, 5)], coveredThroughOrdinal: 8, missingRanges: [r(9, 9)] });
+    const c1 = coverageOf(
+      {
+        providerThreadId: 'C1',
+        served: [r(1, 5), r(9, 9)],
+        inheritedThroughOrdinal: null,
+        handoffRanges: [r(6, 8)],
+        handoffIds: ['H2'],
+      },
+      history,
+    );
+    expect(c1).toEqual({
+      providerThreadId: 'C1',
+      nativeRanges: [r(1, 5), r(9, 9)],
+      handoffRanges: [r(6, 8)],
+      handoffIds: ['H2'],
+      coveredThroughOrdinal: 9,
+      missingRanges: [],
+    });
+    const l1 = coverageOf(
+      {
+        providerThreadId: 'L1',
+        served: [r(6, 8)],
+        inheritedThroughOrdinal: null,
+        handoffRanges: [r(1, 5)],
+        handoffIds: ['H1'],
+      },
+      history,
+    );
+    expect(l1).toMatchObject({
+      nativeRanges: [r(6, 8)],
+      handoffRanges: [r(1, 5)],
+      coveredThroughOrdinal: 8,
+      missingRanges: [r(9, 9)],
+    });
   });
 
   it('never counts a rolled-back ordinal inside a handoff range as known or missing', () => {
     const history = liveHistory(root(11, [r(6, 9)]));
-    const known = coverageOf({ providerThreadId: 'P', served: [r(1, 5)], inheritedThroughOrdinal: null, handoffRanges: [r(6, 10)], handoffIds: ['H'] }, history);
+    const known = coverageOf(
+      {
+        providerThreadId: 'P',
+        served: [r(1, 5)],
+        inheritedThroughOrdinal: null,
+        handoffRanges: [r(6, 10)],
+        handoffIds: ['H'],
+      },
+      history,
+    );
     expect(known).toMatchObject({ handoffRanges: [r(10, 10)], missingRanges: [r(11, 11)], coveredThroughOrdinal: 10 });
   });
 
   it('counts a native fork inherited runs as native, up to its fork point', () => {
     const history = liveHistory({ id: 'fork', forkOrdinal: 3, inherited: [], lastOrdinal: 5, rolledBack: [r(2, 2)] });
-    const known = coverageOf({ providerThreadId: 'P', served: [r(4, 4)], inheritedThroughOrdinal: 3, handoffRanges: [], handoffIds: [] }, history);
-    expect(known).toMatchObject({ nativeRanges: [r(1, 1), r(3, 4)], missingRanges: [r(5, 5)], coveredThroughOrdinal: 4 });
+    const known = coverageOf(
+      { providerThreadId: 'P', served: [r(4, 4)], inheritedThroughOrdinal: 3, handoffRanges: [], handoffIds: [] },
+      history,
+    );
+    expect(known).toMatchObject({
+      nativeRanges: [r(1, 1), r(3, 4)],
+      missingRanges: [r(5, 5)],
+      coveredThroughOrdinal: 4,
+    });
   });
 
   it('knows through the highest of its last run, its handoffs and its fork point', () => {
@@ -106,7 +161,11 @@ describe('native ranges as runs come, move and are rolled back', () => {
   });
 
   it('keeps what is at or below the rollback point and counts the turns dropped', () => {
-    expect(servedAfterRollback([r(1, 5), r(9, 9)], 5)).toEqual({ served: [r(1, 5)], firstRunOrdinal: 1, lastRunOrdinal: 5 });
+    expect(servedAfterRollback([r(1, 5), r(9, 9)], 5)).toEqual({
+      served: [r(1, 5)],
+      firstRunOrdinal: 1,
+      lastRunOrdinal: 5,
+    });
     expect(turnsDroppedByRollback([r(1, 5), r(9, 12)], 7)).toBe(4);
     expect(turnsDroppedByRollback([r(1, 5)], 7)).toBe(0);
   });
@@ -132,19 +191,47 @@ describe('native ranges at their edges', () => {
   });
 
   it('keeps nothing after a rollback to 0, and drops every turn', () => {
-    expect(servedAfterRollback([r(1, 5), r(9, 9)], 0)).toEqual({ served: [], firstRunOrdinal: null, lastRunOrdinal: null });
+    expect(servedAfterRollback([r(1, 5), r(9, 9)], 0)).toEqual({
+      served: [],
+      firstRunOrdinal: null,
+      lastRunOrdinal: null,
+    });
     expect(turnsDroppedByRollback([r(1, 5), r(9, 9)], 0)).toBe(6);
     expect(turnsDroppedByRollback([], 3)).toBe(0);
   });
 
   it('knows nothing of an empty history', () => {
-    const known = coverageOf({ providerThreadId: 'P', served: [], inheritedThroughOrdinal: null, handoffRanges: [r(1, 3)], handoffIds: ['H'] }, []);
-    expect(known).toEqual({ providerThreadId: 'P', nativeRanges: [], handoffRanges: [], handoffIds: ['H'], coveredThroughOrdinal: 0, missingRanges: [] });
+    const known = coverageOf(
+      { providerThreadId: 'P', served: [], inheritedThroughOrdinal: null, handoffRanges: [r(1, 3)], handoffIds: ['H'] },
+      [],
+    );
+    expect(known).toEqual({
+      providerThreadId: 'P',
+      nativeRanges: [],
+      handoffRanges: [],
+      handoffIds: ['H'],
+      coveredThroughOrdinal: 0,
+      missingRanges: [],
+    });
   });
 
   it('counts a run both served and handed over as native only', () => {
-    const known = coverageOf({ providerThreadId: 'P', served: [r(3, 4)], inheritedThroughOrdinal: null, handoffRanges: [r(1, 4)], handoffIds: ['H'] }, [r(1, 5)]);
-    expect(known).toMatchObject({ nativeRanges: [r(3, 4)], handoffRanges: [r(1, 2)], coveredThroughOrdinal: 4, missingRanges: [r(5, 5)] });
+    const known = coverageOf(
+      {
+        providerThreadId: 'P',
+        served: [r(3, 4)],
+        inheritedThroughOrdinal: null,
+        handoffRanges: [r(1, 4)],
+        handoffIds: ['H'],
+      },
+      [r(1, 5)],
+    );
+    expect(known).toMatchObject({
+      nativeRanges: [r(3, 4)],
+      handoffRanges: [r(1, 2)],
+      coveredThroughOrdinal: 4,
+      missingRanges: [r(5, 5)],
+    });
   });
 });
 
@@ -168,13 +255,23 @@ describe('rollbackReasonFor', () => {
   });
 
   it('agrees with rollbackActionFor at every rollback point', () => {
-    const cases: [OrdinalRange[], number | null][] = [[[], null], [[r(1, 1)], null], [[r(2, 3), r(6, 6)], null], [[r(4, 5)], 3], [[], 3], [[r(5, 5)], 0]];
+    const cases: [OrdinalRange[], number | null][] = [
+      [[], null],
+      [[r(1, 1)], null],
+      [[r(2, 3), r(6, 6)], null],
+      [[r(4, 5)], 3],
+      [[], 3],
+      [[r(5, 5)], 0],
+    ];
     for (const canRollbackThread of [true, false]) {
       for (const [served, inherited] of cases) {
         for (let toOrdinal = 0; toOrdinal <= 7; toOrdinal++) {
           const action = rollbackActionFor(canRollbackThread, served, inherited, toOrdinal);
           const reason = rollbackReasonFor(canRollbackThread, served, inherited, toOrdinal);
-          expect(reason.endsWith('divergent, a new provider thread takes over.'), `${canRollbackThread} ${JSON.stringify(served)} ${inherited} ${toOrdinal}`).toBe(action === 'divergent');
+          expect(
+            reason.endsWith('divergent, a new provider thread takes over.'),
+            `${canRollbackThread} ${JSON.stringify(served)} ${inherited} ${toOrdinal}`,
+          ).toBe(action === 'divergent');
         }
       }
     }

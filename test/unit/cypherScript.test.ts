@@ -2,7 +2,14 @@
 // checks that a real Neo4j reads them back as the same values.
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
-import { cypherFloat, cypherLiteral, cypherMap, cypherName, cypherString, scriptStatements } from '../../src/export/cypherScript.js';
+import {
+  cypherFloat,
+  cypherLiteral,
+  cypherMap,
+  cypherName,
+  cypherString,
+  scriptStatements,
+} from '../../src/export/cypherScript.js';
 
 describe('cypherString', () => {
   it('quotes plain text as it is', () => {
@@ -13,8 +20,8 @@ describe('cypherString', () => {
   it('escapes single quotes and backslashes; double quotes and backticks need nothing', () => {
     expect(cypherString("it's")).toBe("'it\\'s'");
     expect(cypherString('C:\\temp\\')).toBe("'C:\\\\temp\\\\'");
-    expect(cypherString('\\\'')).toBe("'\\\\\\''");
-    expect(cypherString('say "hi" `now`')).toBe("'say \"hi\" `now`'");
+    expect(cypherString("\\'")).toBe("'\\\\\\''");
+    expect(cypherString('say "hi" `now`')).toBe('\'say "hi" `now`\'');
   });
 
   it('escapes newlines, carriage returns, tabs and other control characters, so a literal never spans lines', () => {
@@ -92,20 +99,30 @@ describe('cypherLiteral: lists, maps and null', () => {
   });
 
   it('writes nested maps', () => {
-    expect(cypherMap({ from: { tenant: 'local', id: 't' }, to: { id: 'run_1' } })).toBe("{from: {tenant: 'local', id: 't'}, to: {id: 'run_1'}}");
+    expect(cypherMap({ from: { tenant: 'local', id: 't' }, to: { id: 'run_1' } })).toBe(
+      "{from: {tenant: 'local', id: 't'}, to: {id: 'run_1'}}",
+    );
   });
 });
 
 describe('cypherLiteral: temporal and spatial values', () => {
   it('writes datetimes with their nanoseconds and zone', () => {
-    expect(cypherLiteral(new neo4j.DateTime(2024, 5, 1, 10, 0, 0, 123456789, 0))).toBe("datetime('2024-05-01T10:00:00.123456789Z')");
-    expect(cypherLiteral(new neo4j.DateTime(2024, 5, 1, 10, 0, 0, 0, -12600))).toBe("datetime('2024-05-01T10:00:00-03:30')");
-    expect(cypherLiteral(new neo4j.DateTime(2024, 5, 1, 10, 0, 0, 0, 7200, 'Europe/Paris'))).toBe("datetime('2024-05-01T10:00:00+02:00[Europe/Paris]')");
+    expect(cypherLiteral(new neo4j.DateTime(2024, 5, 1, 10, 0, 0, 123456789, 0))).toBe(
+      "datetime('2024-05-01T10:00:00.123456789Z')",
+    );
+    expect(cypherLiteral(new neo4j.DateTime(2024, 5, 1, 10, 0, 0, 0, -12600))).toBe(
+      "datetime('2024-05-01T10:00:00-03:30')",
+    );
+    expect(cypherLiteral(new neo4j.DateTime(2024, 5, 1, 10, 0, 0, 0, 7200, 'Europe/Paris'))).toBe(
+      "datetime('2024-05-01T10:00:00+02:00[Europe/Paris]')",
+    );
   });
 
   it('writes the other temporal types with their own functions', () => {
     expect(cypherLiteral(new neo4j.Date(2024, 1, 2))).toBe("date('2024-01-02')");
-    expect(cypherLiteral(new neo4j.LocalDateTime(2024, 1, 2, 3, 4, 5, 100000000))).toBe("localdatetime('2024-01-02T03:04:05.100000000')");
+    expect(cypherLiteral(new neo4j.LocalDateTime(2024, 1, 2, 3, 4, 5, 100000000))).toBe(
+      "localdatetime('2024-01-02T03:04:05.100000000')",
+    );
     expect(cypherLiteral(new neo4j.Time(10, 0, 1, 0, 3600))).toBe("time('10:00:01+01:00')");
     expect(cypherLiteral(new neo4j.LocalTime(10, 0, 0, 0))).toBe("localtime('10:00:00')");
     expect(cypherLiteral(new neo4j.Duration(14, 3, 14706, 7000000))).toBe("duration('P1Y2M3DT4H5M6.007000000S')");

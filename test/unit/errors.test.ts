@@ -4,7 +4,11 @@ import { notFound } from '../../src/domain/errors.js';
 describe('NOT_FOUND', () => {
   it('echoes an ordinary id whole', () => {
     const error = notFound('Thread', 'thread-1');
-    expect(error).toMatchObject({ code: 'NOT_FOUND', message: 'Thread "thread-1" not found.', details: { id: 'thread-1' } });
+    expect(error).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Thread "thread-1" not found.',
+      details: { id: 'thread-1' },
+    });
   });
 
   it('echoes no more than 200 characters of a hostile id, and says how long it was', () => {

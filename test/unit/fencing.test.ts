@@ -19,20 +19,29 @@ describe('fencing tokens', () => {
     expect(parseFencingToken(fencingTokenOf(run))).toEqual({ runId: 'run_a~b', epoch: 2 });
   });
 
-  it.each(['', 'run_1', 'run_1~', '~1', 'run_1~0', 'run_1~-1', 'run_1~1.5', 'run_1~x'])('refuses %j as BAD_USER_INPUT', (token) => {
-    expect(codeOf(() => parseFencingToken(token))).toBe('BAD_USER_INPUT');
-  });
+  it.each(['', 'run_1', 'run_1~', '~1', 'run_1~0', 'run_1~-1', 'run_1~1.5', 'run_1~x'])(
+    'refuses %j as BAD_USER_INPUT',
+    (token) => {
+      expect(codeOf(() => parseFencingToken(token))).toBe('BAD_USER_INPUT');
+    },
+  );
 
   it('accepts the current dispatch, bound to the provider thread serving the run', () => {
     expect(codeOf(() => assertCurrentDispatch({ runId: run.id, epoch: 2 }, run, active, 'pt_2'))).toBeNull();
-    expect(codeOf(() => assertCurrentDispatch({ runId: run.id, epoch: 2 }, run, { id: 'pt_2', status: 'idle' }))).toBeNull();
+    expect(
+      codeOf(() => assertCurrentDispatch({ runId: run.id, epoch: 2 }, run, { id: 'pt_2', status: 'idle' })),
+    ).toBeNull();
   });
 
   it('refuses an earlier epoch, another provider thread and a replaced one as STALE_DISPATCH', () => {
     expect(codeOf(() => assertCurrentDispatch({ runId: run.id, epoch: 1 }, run, active))).toBe('STALE_DISPATCH');
-    expect(codeOf(() => assertCurrentDispatch({ runId: run.id, epoch: 2 }, run, active, 'pt_1'))).toBe('STALE_DISPATCH');
+    expect(codeOf(() => assertCurrentDispatch({ runId: run.id, epoch: 2 }, run, active, 'pt_1'))).toBe(
+      'STALE_DISPATCH',
+    );
     for (const status of ['stale', 'resume_failed', 'divergent', 'rolled_back'] as const) {
-      expect(codeOf(() => assertCurrentDispatch({ runId: run.id, epoch: 2 }, run, { id: 'pt_2', status }))).toBe('STALE_DISPATCH');
+      expect(codeOf(() => assertCurrentDispatch({ runId: run.id, epoch: 2 }, run, { id: 'pt_2', status }))).toBe(
+        'STALE_DISPATCH',
+      );
     }
   });
 

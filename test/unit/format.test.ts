@@ -44,13 +44,27 @@ describe('query file parameters', () => {
   });
 
   it('fills defaults and refuses missing, unknown and tenant parameters', () => {
-    expect(resolveParameters(QUERY, { from: '2026-01-01T00:00:00Z' })).toEqual({ threadId: null, from: '2026-01-01T00:00:00Z', limit: 50 });
-    expect(resolveParameters(QUERY, { from: 'x', limit: 5, threadId: 't1' })).toEqual({ threadId: 't1', from: 'x', limit: 5 });
-    expect(() => resolveParameters(QUERY, {})).toThrow(/^Missing parameter from; this query takes threadId=\.\.\. \(default null\) from=<ISO date-time> limit=\.\.\. \(default 50\)$/);
+    expect(resolveParameters(QUERY, { from: '2026-01-01T00:00:00Z' })).toEqual({
+      threadId: null,
+      from: '2026-01-01T00:00:00Z',
+      limit: 50,
+    });
+    expect(resolveParameters(QUERY, { from: 'x', limit: 5, threadId: 't1' })).toEqual({
+      threadId: 't1',
+      from: 'x',
+      limit: 5,
+    });
+    expect(() => resolveParameters(QUERY, {})).toThrow(
+      /^Missing parameter from; this query takes threadId=\.\.\. \(default null\) from=<ISO date-time> limit=\.\.\. \(default 50\)$/,
+    );
     expect(() => resolveParameters(QUERY, { from: 'x', bogus: 1 })).toThrow(/Unknown parameter bogus/);
     expect(() => resolveParameters(QUERY, { from: 'x', tenant: 'other' })).toThrow(/--tenant/);
-    expect(() => resolveParameters(`${QUERY}\nAND h.status IN $standingStatuses`, { from: 'x', standingStatuses: ['failed'] })).toThrow(/standingStatuses is set by the service/);
-    expect(resolveParameters(`${QUERY}\nAND h.status IN $standingStatuses`, { from: 'x' })).not.toHaveProperty('standingStatuses');
+    expect(() =>
+      resolveParameters(`${QUERY}\nAND h.status IN $standingStatuses`, { from: 'x', standingStatuses: ['failed'] }),
+    ).toThrow(/standingStatuses is set by the service/);
+    expect(resolveParameters(`${QUERY}\nAND h.status IN $standingStatuses`, { from: 'x' })).not.toHaveProperty(
+      'standingStatuses',
+    );
     expect(() => resolveParameters(QUERY, {})).toThrow(ArgumentError);
   });
 });
@@ -58,7 +72,9 @@ describe('query file parameters', () => {
 describe('usage lines', () => {
   it('say which values are ISO date-times, and show defaults', () => {
     expect(usageOf(documentedParameters(QUERY))).toBe('[threadId=null] from=<ISO date-time> [limit=50]');
-    expect(placeholder({ name: 'to', description: 'ISO date-time, end of the window (exclusive)' })).toBe('<ISO date-time>');
+    expect(placeholder({ name: 'to', description: 'ISO date-time, end of the window (exclusive)' })).toBe(
+      '<ISO date-time>',
+    );
     expect(placeholder({ name: 'threadId', description: 'the app thread' })).toBe('...');
     expect(placeholder(undefined)).toBe('...');
   });
@@ -115,7 +131,13 @@ describe('output', () => {
   });
 
   it('prints a table wider than the width one block per row, values wrapped whole', () => {
-    const wide = [{ id: 'pt_f4785c5b-4294-4c53-95d0-adf4604b4686', captions: ['codex #1', 'claude #2', 'codex #3', 'claude #4'], n: 7 }];
+    const wide = [
+      {
+        id: 'pt_f4785c5b-4294-4c53-95d0-adf4604b4686',
+        captions: ['codex #1', 'claude #2', 'codex #3', 'claude #4'],
+        n: 7,
+      },
+    ];
     expect(formatTable(wide, 50)).toBe(
       [
         '-[ 1 ]--------------------------------------------',
@@ -137,11 +159,17 @@ describe('output', () => {
       ].join('\n'),
     );
     // A value with no comma or space in the second half of the line is cut where the line ends.
-    expect(formatRecords([{ k: 'x'.repeat(45) }], 24)).toBe(`-[ 1 ]------------------\nk  ${'x'.repeat(21)}\n   ${'x'.repeat(21)}\n   xxx\n1 row\n`);
+    expect(formatRecords([{ k: 'x'.repeat(45) }], 24)).toBe(
+      `-[ 1 ]------------------\nk  ${'x'.repeat(21)}\n   ${'x'.repeat(21)}\n   xxx\n1 row\n`,
+    );
   });
 
   it('fits the coverage matrix in 100 columns: a column per provider thread', () => {
-    const cell = (caption: string, kind: string, n: number) => ({ kind, caption, providerThreadId: `pt_${String(n).repeat(8)}-4294-4c53-95d0-adf4604b4686` });
+    const cell = (caption: string, kind: string, n: number) => ({
+      kind,
+      caption,
+      providerThreadId: `pt_${String(n).repeat(8)}-4294-4c53-95d0-adf4604b4686`,
+    });
     const matrix = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((ordinal) => ({
       ordinal,
       runId: `run_830841f0-006a-437f-9469-7cbff891f0f${ordinal}`,
@@ -150,7 +178,10 @@ describe('output', () => {
       status: 'completed',
       servedBy: 'pt_f4785c5b-4294-4c53-95d0-adf4604b4686',
       coverage: 'codex #1=native, claude #2=handoff',
-      cells: [cell('codex #1', ordinal <= 5 || ordinal === 9 ? 'native' : 'handoff', 1), cell('claude #2', ordinal === 9 ? 'missing' : ordinal <= 5 ? 'handoff' : 'native', 2)],
+      cells: [
+        cell('codex #1', ordinal <= 5 || ordinal === 9 ? 'native' : 'handoff', 1),
+        cell('claude #2', ordinal === 9 ? 'missing' : ordinal <= 5 ? 'handoff' : 'native', 2),
+      ],
     }));
     const table = formatTable(TABLE_VIEWS['coverage-matrix']!.view(matrix));
     expect(table.split('\n').slice(0, 3)).toEqual([
@@ -159,18 +190,27 @@ describe('output', () => {
       '      1  codex     completed  native    handoff',
     ]);
     expect(table.split('\n')[10]).toBe('      9  codex     completed  native    missing');
-    expect(Math.max(...formatTable(matrix).split('\n').map((line) => line.length))).toBeLessThanOrEqual(TABLE_WIDTH);
+    expect(
+      Math.max(
+        ...formatTable(matrix)
+          .split('\n')
+          .map((line) => line.length),
+      ),
+    ).toBeLessThanOrEqual(TABLE_WIDTH);
   });
 
   it('prints RFC 4180 CSV', () => {
-    expect(formatCsv(rows)).toBe('provider,runs,rate,signals,note\r\ncodex,12,0.0833,"[""a"",""b""]",\r\nclaude,3,1,[],"two\nlines"\r\n');
+    expect(formatCsv(rows)).toBe(
+      'provider,runs,rate,signals,note\r\ncodex,12,0.0833,"[""a"",""b""]",\r\nclaude,3,1,[],"two\nlines"\r\n',
+    );
     expect(formatCsv([{ 'a,b': 'x' }])).toBe('"a,b"\r\nx\r\n');
   });
 });
 
 describe('parameter scanning edge cases', () => {
   it('skips block comments, double-quoted strings with escapes, // inside strings and backticked names', () => {
-    const text = "MATCH (n {uri: 'bolt://x', id: $id}) /* $block */ WHERE n.`$quoted` = \"a \\\" $inside\" RETURN n LIMIT $limit // $tail";
+    const text =
+      'MATCH (n {uri: \'bolt://x\', id: $id}) /* $block */ WHERE n.`$quoted` = "a \\" $inside" RETURN n LIMIT $limit // $tail';
     expect(referencedParameters(text)).toEqual(['id', 'limit']);
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ThreadlineError } from '../../src/domain/errors.js';
-import { checkImportedRuns, importKeyOf, importedRunAction, importedRunPlan, type ImportedRunInput } from '../../src/domain/imports.js';
+import {
+  checkImportedRuns,
+  importKeyOf,
+  importedRunAction,
+  importedRunPlan,
+  type ImportedRunInput,
+} from '../../src/domain/imports.js';
 import { graphqlEndpoint } from '../../client/index.js';
 import { viewerUrl } from '../../tools/demo.js';
 
@@ -55,10 +61,22 @@ describe('imported runs', () => {
   });
 
   it('come oldest first, each turn once, ending after they start, with an error only when they did not complete', () => {
-    expect(refusal([run('a', '2025-01-01T09:00:00.000Z'), run('b', '2025-01-01T09:00:00.000Z'), run('c', '2025-01-01T10:00:00.000Z')])).toBeUndefined();
-    expect(refusal([run('a', '2025-01-01T10:00:00.000Z'), run('b', '2025-01-01T09:00:00.000Z')])).toBe('runs[1].startedAt');
-    expect(refusal([run('a', '2025-01-01T09:00:00.000Z'), run('a', '2025-01-01T10:00:00.000Z')])).toBe('runs[1].sourceKey');
-    expect(refusal([run('a', '2025-01-01T09:00:00.000Z', { completedAt: '2025-01-01T08:59:59.999Z' })])).toBe('runs[0].completedAt');
+    expect(
+      refusal([
+        run('a', '2025-01-01T09:00:00.000Z'),
+        run('b', '2025-01-01T09:00:00.000Z'),
+        run('c', '2025-01-01T10:00:00.000Z'),
+      ]),
+    ).toBeUndefined();
+    expect(refusal([run('a', '2025-01-01T10:00:00.000Z'), run('b', '2025-01-01T09:00:00.000Z')])).toBe(
+      'runs[1].startedAt',
+    );
+    expect(refusal([run('a', '2025-01-01T09:00:00.000Z'), run('a', '2025-01-01T10:00:00.000Z')])).toBe(
+      'runs[1].sourceKey',
+    );
+    expect(refusal([run('a', '2025-01-01T09:00:00.000Z', { completedAt: '2025-01-01T08:59:59.999Z' })])).toBe(
+      'runs[0].completedAt',
+    );
     expect(refusal([run('a', '2025-01-01T09:00:00.000Z', { error: 'boom' })])).toBe('runs[0].error');
     expect(refusal([run('a', '2025-01-01T09:00:00.000Z', { status: 'failed', error: 'boom' })])).toBeUndefined();
   });

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { appendOmissions, findOmissions, mustMention } from '../../src/domain/omissions.js';
 import type { SummaryFact } from '../../src/domain/summary.js';
 
-const fact = (kind: SummaryFact['kind'], text: string, extra: Partial<SummaryFact> = {}): SummaryFact => ({ runOrdinal: 1, kind, text, key: null, status: null, ...extra });
+const fact = (kind: SummaryFact['kind'], text: string, extra: Partial<SummaryFact> = {}): SummaryFact => ({
+  runOrdinal: 1,
+  kind,
+  text,
+  key: null,
+  status: null,
+  ...extra,
+});
 
 const covered = {
   facts: [
@@ -14,8 +21,22 @@ const covered = {
     fact('failure', 'Build broke on Node 18'),
     fact('decision', 'Not checked: decisions are free text'),
   ],
-  runs: [{ ordinal: 3, provider: 'codex', status: 'failed' as const, userMessage: 'x', assistantMessage: null, error: 'tool crashed' }],
-  latestCheckpoint: { runOrdinal: 2, ref: 'abc', diffSummary: null, files: [{ path: 'README.md', change: 'modified' as const, additions: 1, deletions: 0 }] },
+  runs: [
+    {
+      ordinal: 3,
+      provider: 'codex',
+      status: 'failed' as const,
+      userMessage: 'x',
+      assistantMessage: null,
+      error: 'tool crashed',
+    },
+  ],
+  latestCheckpoint: {
+    runOrdinal: 2,
+    ref: 'abc',
+    diffSummary: null,
+    files: [{ path: 'README.md', change: 'modified' as const, additions: 1, deletions: 0 }],
+  },
 };
 
 describe('omissions', () => {
@@ -37,7 +58,9 @@ describe('omissions', () => {
 
   it('appends a deterministic section and stays within the budget', () => {
     const omissions = ['file: src/a.ts', 'question: Why?'];
-    expect(appendOmissions('Summary.', omissions, null)).toBe('Summary.\n\n## Facts not in the summary above\n- file: src/a.ts\n- question: Why?');
+    expect(appendOmissions('Summary.', omissions, null)).toBe(
+      'Summary.\n\n## Facts not in the summary above\n- file: src/a.ts\n- question: Why?',
+    );
     const long = Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n');
     const result = appendOmissions(long, omissions, 120);
     expect(result.length).toBeLessThanOrEqual(120);

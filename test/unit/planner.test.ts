@@ -63,13 +63,25 @@ function target(id: string, options: TargetOptions = {}): TargetView {
   };
 }
 
-function snapshot(headOrdinal: number, headProviderThreadId: string | null, targetView: TargetView | null): PlanningSnapshot {
+function snapshot(
+  headOrdinal: number,
+  headProviderThreadId: string | null,
+  targetView: TargetView | null,
+): PlanningSnapshot {
   return { headOrdinal, headProviderThreadId, target: targetView };
 }
 
 /** A target that missed runs (covered+1)..head, all served by L1. */
-function behind(covered: number, head: number, options: Omit<TargetOptions, 'coveredThrough' | 'since'> = {}): PlanningSnapshot {
-  return snapshot(head, 'L1', target('C1', { ...options, coveredThrough: covered, since: runsOn(covered + 1, head, 'L1') }));
+function behind(
+  covered: number,
+  head: number,
+  options: Omit<TargetOptions, 'coveredThrough' | 'since'> = {},
+): PlanningSnapshot {
+  return snapshot(
+    head,
+    'L1',
+    target('C1', { ...options, coveredThrough: covered, since: runsOn(covered + 1, head, 'L1') }),
+  );
 }
 
 /** A target that knows every run and served the head run. */
@@ -123,7 +135,12 @@ describe('decidePlan, step 1: the thread has no live runs', () => {
   });
 
   it('creates a new provider thread, replacing the old one, when a staleness signal fires', () => {
-    const plan = decidePlan(snapshot(0, null, target('C1', { thread: { status: 'resume_failed' } })), request(), null, SETTINGS);
+    const plan = decidePlan(
+      snapshot(0, null, target('C1', { thread: { status: 'resume_failed' } })),
+      request(),
+      null,
+      SETTINGS,
+    );
     expect(plan).toMatchObject({
       decision: 'no_handoff',
       providerThreadAction: 'create',
@@ -139,7 +156,11 @@ describe('decidePlan, step 1: the thread has no live runs', () => {
   });
 
   it('needs no handoff support, since nothing is handed over', () => {
-    const mute = provider('mute', { canConsumeHandoffSummaries: false, supportsDeltaHandoff: false, supportsFullThreadHandoff: false });
+    const mute = provider('mute', {
+      canConsumeHandoffSummaries: false,
+      supportsDeltaHandoff: false,
+      supportsFullThreadHandoff: false,
+    });
     const fresh = decidePlan(snapshot(0, null, null), request({ provider: mute }), null, SETTINGS);
     expect(fresh.decision).toBe('no_handoff');
     expect(fresh.providerThreadAction).toBe('create');
@@ -334,7 +355,12 @@ describe('decidePlan, step 6: delta handoff', () => {
 describe('decidePlan: the design worked example', () => {
   // runs 1-5: codex on C1; run 6 with claude creates L1; runs 6-8 on L1; run 9 with codex resumes C1.
   it('plans run 6 for claude as a full handoff into a new provider thread', () => {
-    const plan = decidePlan(snapshot(5, 'C1', null), request({ provider: provider('claude') }), null, DEFAULT_PLANNER_SETTINGS);
+    const plan = decidePlan(
+      snapshot(5, 'C1', null),
+      request({ provider: provider('claude') }),
+      null,
+      DEFAULT_PLANNER_SETTINGS,
+    );
     expect(plan).toMatchObject({
       decision: 'full_handoff_new',
       providerThreadAction: 'create',
@@ -390,7 +416,9 @@ describe('decidePlan: unsupported', () => {
       stalenessSignals: [],
       replacedProviderThreadId: null,
     });
-    expect(plan.reasons.at(-1)).toBe('mute cannot consume handoff summaries and there is no safe way to rebuild its context.');
+    expect(plan.reasons.at(-1)).toBe(
+      'mute cannot consume handoff summaries and there is no safe way to rebuild its context.',
+    );
   });
 
   it('fails a full handoff into a new thread when the provider cannot consume handoff summaries', () => {
@@ -403,14 +431,24 @@ describe('decidePlan: unsupported', () => {
 
   it('fails a full handoff into a new thread when full-thread handoffs are not supported', () => {
     const plan = decidePlan(snapshot(3, 'X1', null), request({ provider: noFull }), null, SETTINGS);
-    expect(plan).toMatchObject({ decision: 'unsupported', providerThreadAction: 'none', providerThreadId: null, handoffStrategy: null });
+    expect(plan).toMatchObject({
+      decision: 'unsupported',
+      providerThreadAction: 'none',
+      providerThreadId: null,
+      handoffStrategy: null,
+    });
     expect(plan.reasons.at(-1)).toMatch(/^nofull does not support full-thread handoffs/);
   });
 
   it('fails a full handoff into the existing thread when neither delta nor full handoffs are supported', () => {
     const neither = provider('neither', { supportsDeltaHandoff: false, supportsFullThreadHandoff: false });
     const plan = decidePlan(behind(5, 8), request({ provider: neither }), 900, SETTINGS);
-    expect(plan).toMatchObject({ decision: 'unsupported', providerThreadAction: 'none', providerThreadId: null, coveredRunOrdinals: { from: 1, to: 8 } });
+    expect(plan).toMatchObject({
+      decision: 'unsupported',
+      providerThreadAction: 'none',
+      providerThreadId: null,
+      coveredRunOrdinals: { from: 1, to: 8 },
+    });
     expect(plan.reasons[0]).toBe('neither does not support delta handoffs.');
     expect(plan.reasons.at(-1)).toMatch(/^neither does not support full-thread handoffs/);
   });
@@ -442,7 +480,11 @@ describe('staleness signals, each alone', () => {
 
   describe('too_many_runs_elsewhere', () => {
     it('fires past maxRunsElsewhere runs since the last native run', () => {
-      expectOnly(decidePlan(behind(5, 9), request(), null, small), 'too_many_runs_elsewhere', /C1 missed more than 3 live runs/);
+      expectOnly(
+        decidePlan(behind(5, 9), request(), null, small),
+        'too_many_runs_elsewhere',
+        /C1 missed more than 3 live runs/,
+      );
     });
 
     it('does not fire at exactly maxRunsElsewhere', () => {
@@ -487,13 +529,18 @@ describe('staleness signals, each alone', () => {
     });
 
     it('treats a null runtime mode on either side as compatible', () => {
-      expect(decidePlan(upToDate(5, onThread), request({ runtimeMode: null }), null, small).stalenessSignals).toEqual([]);
+      expect(decidePlan(upToDate(5, onThread), request({ runtimeMode: null }), null, small).stalenessSignals).toEqual(
+        [],
+      );
       const unset = upToDate(5, { thread: { runtimeMode: null } });
       expect(decidePlan(unset, request({ runtimeMode: 'full-access' }), null, small).stalenessSignals).toEqual([]);
     });
 
     it('does not fire for the same runtime mode', () => {
-      expect(decidePlan(upToDate(5, onThread), request({ runtimeMode: 'sandbox', model: 'gpt-a' }), null, small).stalenessSignals).toEqual([]);
+      expect(
+        decidePlan(upToDate(5, onThread), request({ runtimeMode: 'sandbox', model: 'gpt-a' }), null, small)
+          .stalenessSignals,
+      ).toEqual([]);
     });
 
     it('fires on a model change when the provider cannot switch models in a thread', () => {
@@ -511,9 +558,13 @@ describe('staleness signals, each alone', () => {
 
     it('treats a null model on either side as compatible', () => {
       const fixedModel = provider('codex', { supportsModelSwitchInThread: false });
-      expect(decidePlan(upToDate(5, onThread), request({ provider: fixedModel, model: null }), null, small).stalenessSignals).toEqual([]);
+      expect(
+        decidePlan(upToDate(5, onThread), request({ provider: fixedModel, model: null }), null, small).stalenessSignals,
+      ).toEqual([]);
       const unset = upToDate(5, { thread: { model: null } });
-      expect(decidePlan(unset, request({ provider: fixedModel, model: 'gpt-b' }), null, small).stalenessSignals).toEqual([]);
+      expect(
+        decidePlan(unset, request({ provider: fixedModel, model: 'gpt-b' }), null, small).stalenessSignals,
+      ).toEqual([]);
     });
   });
 
@@ -553,7 +604,11 @@ describe('staleness signals, each alone', () => {
 
   describe('clean_context_requested', () => {
     it('fires when a clean context is requested', () => {
-      expectOnly(decidePlan(upToDate(5), request({ cleanContext: true }), null, small), 'clean_context_requested', /^A clean context was requested\.$/);
+      expectOnly(
+        decidePlan(upToDate(5), request({ cleanContext: true }), null, small),
+        'clean_context_requested',
+        /^A clean context was requested\.$/,
+      );
     });
   });
 
@@ -600,12 +655,37 @@ describe('staleness signals together', () => {
 
   function everything(status: 'resume_failed' | 'divergent'): Plan {
     const snap = behind(2, 9, { standing: 2, thread: { status, model: 'gpt-a', runtimeMode: 'sandbox' } });
-    return decidePlan(snap, request({ provider: strict, model: 'gpt-b', runtimeMode: 'full-access', cleanContext: true }), 5_000, small);
+    return decidePlan(
+      snap,
+      request({ provider: strict, model: 'gpt-b', runtimeMode: 'full-access', cleanContext: true }),
+      5_000,
+      small,
+    );
   }
 
   it.each([
-    ['resume_failed', ['too_many_runs_elsewhere', 'too_many_chained_handoffs', 'incompatible_config', 'resume_failed', 'clean_context_requested', 'summary_exceeds_policy']],
-    ['divergent', ['too_many_runs_elsewhere', 'too_many_chained_handoffs', 'incompatible_config', 'rolled_back_or_divergent', 'clean_context_requested', 'summary_exceeds_policy']],
+    [
+      'resume_failed',
+      [
+        'too_many_runs_elsewhere',
+        'too_many_chained_handoffs',
+        'incompatible_config',
+        'resume_failed',
+        'clean_context_requested',
+        'summary_exceeds_policy',
+      ],
+    ],
+    [
+      'divergent',
+      [
+        'too_many_runs_elsewhere',
+        'too_many_chained_handoffs',
+        'incompatible_config',
+        'rolled_back_or_divergent',
+        'clean_context_requested',
+        'summary_exceeds_policy',
+      ],
+    ],
   ] as const)('lists every fired signal in a stable order, one reason each (status %s)', (status, expected) => {
     const plan = everything(status);
     expect(plan.decision).toBe('full_handoff_new');
@@ -617,8 +697,18 @@ describe('staleness signals together', () => {
   });
 
   it('lists two signals in the same order however the inputs are arranged', () => {
-    const first = decidePlan(upToDate(5, { thread: { status: 'resume_failed' } }), request({ cleanContext: true }), null, small);
-    const second = decidePlan(upToDate(5, { thread: { status: 'resume_failed' } }), { cleanContext: true, runtimeMode: null, model: null, provider: provider() }, null, small);
+    const first = decidePlan(
+      upToDate(5, { thread: { status: 'resume_failed' } }),
+      request({ cleanContext: true }),
+      null,
+      small,
+    );
+    const second = decidePlan(
+      upToDate(5, { thread: { status: 'resume_failed' } }),
+      { cleanContext: true, runtimeMode: null, model: null, provider: provider() },
+      null,
+      small,
+    );
     expect(first.stalenessSignals).toEqual(['resume_failed', 'clean_context_requested']);
     expect(second.stalenessSignals).toEqual(['resume_failed', 'clean_context_requested']);
     expect(first.reasons).toEqual(second.reasons);
@@ -634,8 +724,14 @@ describe('detectStaleness', () => {
   it('returns the signals decidePlan lists', () => {
     const snap = behind(5, 8, { thread: { status: 'rolled_back' } });
     const req = request({ cleanContext: true });
-    expect(detectStaleness(snap, snap.target!, req, 100, SETTINGS)).toEqual(['rolled_back_or_divergent', 'clean_context_requested']);
-    expect(decidePlan(snap, req, 100, SETTINGS).stalenessSignals).toEqual(['rolled_back_or_divergent', 'clean_context_requested']);
+    expect(detectStaleness(snap, snap.target!, req, 100, SETTINGS)).toEqual([
+      'rolled_back_or_divergent',
+      'clean_context_requested',
+    ]);
+    expect(decidePlan(snap, req, 100, SETTINGS).stalenessSignals).toEqual([
+      'rolled_back_or_divergent',
+      'clean_context_requested',
+    ]);
   });
 });
 
@@ -677,23 +773,51 @@ describe('a provider id never changes the decision', () => {
     mute: { canConsumeHandoffSummaries: false },
     fixedModel: { supportsModelSwitchInThread: false, maxRecommendedHandoffChars: 1_000 },
   };
-  const scenarios: Record<string, { snap: PlanningSnapshot; chars: number | null; overrides?: Partial<PlanRequest> }> = {
-    empty: { snap: snapshot(0, null, null), chars: null },
-    emptyWithTarget: { snap: snapshot(0, null, target('C1')), chars: null },
-    noTarget: { snap: snapshot(4, 'X1', null), chars: null },
-    upToDate: { snap: upToDate(4), chars: null },
-    coveredByHandoff: { snap: snapshot(8, 'L1', target('C1', { coveredThrough: 8, since: runsOn(6, 8, 'L1') })), chars: null },
-    delta: { snap: behind(5, 7), chars: 900 },
-    tooComplex: { snap: snapshot(7, 'D1', target('C1', { coveredThrough: 4, since: [...runsOn(5, 5, 'A1'), ...runsOn(6, 6, 'B1'), ...runsOn(7, 7, 'D1')] })), chars: 900 },
-    overLimit: { snap: behind(5, 7), chars: 5_000 },
-    stale: { snap: behind(2, 9, { standing: 2, thread: { status: 'divergent', model: 'm1', runtimeMode: 'r1' } }), chars: 5_000, overrides: { model: 'm2', runtimeMode: 'r2', cleanContext: true } },
-  };
+  const scenarios: Record<string, { snap: PlanningSnapshot; chars: number | null; overrides?: Partial<PlanRequest> }> =
+    {
+      empty: { snap: snapshot(0, null, null), chars: null },
+      emptyWithTarget: { snap: snapshot(0, null, target('C1')), chars: null },
+      noTarget: { snap: snapshot(4, 'X1', null), chars: null },
+      upToDate: { snap: upToDate(4), chars: null },
+      coveredByHandoff: {
+        snap: snapshot(8, 'L1', target('C1', { coveredThrough: 8, since: runsOn(6, 8, 'L1') })),
+        chars: null,
+      },
+      delta: { snap: behind(5, 7), chars: 900 },
+      tooComplex: {
+        snap: snapshot(
+          7,
+          'D1',
+          target('C1', {
+            coveredThrough: 4,
+            since: [...runsOn(5, 5, 'A1'), ...runsOn(6, 6, 'B1'), ...runsOn(7, 7, 'D1')],
+          }),
+        ),
+        chars: 900,
+      },
+      overLimit: { snap: behind(5, 7), chars: 5_000 },
+      stale: {
+        snap: behind(2, 9, { standing: 2, thread: { status: 'divergent', model: 'm1', runtimeMode: 'r1' } }),
+        chars: 5_000,
+        overrides: { model: 'm2', runtimeMode: 'r2', cleanContext: true },
+      },
+    };
 
   for (const [capabilityName, capabilities] of Object.entries(capabilitySets)) {
     for (const [scenarioName, { snap, chars, overrides }] of Object.entries(scenarios)) {
       it(`${capabilityName} capabilities, ${scenarioName}`, () => {
-        const asCodex = decidePlan(snap, request({ ...overrides, provider: provider('codex', capabilities) }), chars, small);
-        const asOther = decidePlan(snap, request({ ...overrides, provider: provider('zz-other', capabilities) }), chars, small);
+        const asCodex = decidePlan(
+          snap,
+          request({ ...overrides, provider: provider('codex', capabilities) }),
+          chars,
+          small,
+        );
+        const asOther = decidePlan(
+          snap,
+          request({ ...overrides, provider: provider('zz-other', capabilities) }),
+          chars,
+          small,
+        );
         const { reasons: codexReasons, ...codexPlan } = asCodex;
         const { reasons: otherReasons, ...otherPlan } = asOther;
         expect(otherPlan).toEqual(codexPlan);
@@ -706,8 +830,18 @@ describe('a provider id never changes the decision', () => {
   it('the built-in capability sets plan the same under swapped ids', () => {
     const snap = behind(5, 8);
     const codexCaps = provider('codex').capabilities;
-    const a = decidePlan(snap, request({ provider: { id: 'claude', displayName: 'x', capabilities: codexCaps } }), 900, small);
-    const b = decidePlan(snap, request({ provider: { id: 'codex', displayName: 'y', capabilities: codexCaps } }), 900, small);
+    const a = decidePlan(
+      snap,
+      request({ provider: { id: 'claude', displayName: 'x', capabilities: codexCaps } }),
+      900,
+      small,
+    );
+    const b = decidePlan(
+      snap,
+      request({ provider: { id: 'codex', displayName: 'y', capabilities: codexCaps } }),
+      900,
+      small,
+    );
     expect(a.decision).toBe('delta_handoff');
     expect({ ...a, reasons: [] }).toEqual({ ...b, reasons: [] });
   });
@@ -719,9 +853,19 @@ describe('one home per rule', () => {
     expect(configIncompatibility(thread, request())).toBeNull();
     expect(configIncompatibility(thread, request({ runtimeMode: 'read-only' }))).toBe('the runtime mode differs');
     expect(configIncompatibility(thread, request({ model: 'm2' }))).toBeNull();
-    expect(configIncompatibility(thread, request({ model: 'm2', provider: provider('codex', { supportsModelSwitchInThread: false }) }))).toBe('the model differs');
+    expect(
+      configIncompatibility(
+        thread,
+        request({ model: 'm2', provider: provider('codex', { supportsModelSwitchInThread: false }) }),
+      ),
+    ).toBe('the model differs');
     // Unset on either side is no change.
-    expect(configIncompatibility(providerThread('pt'), request({ model: 'm2', runtimeMode: 'x', provider: provider('codex', { supportsModelSwitchInThread: false }) }))).toBeNull();
+    expect(
+      configIncompatibility(
+        providerThread('pt'),
+        request({ model: 'm2', runtimeMode: 'x', provider: provider('codex', { supportsModelSwitchInThread: false }) }),
+      ),
+    ).toBeNull();
   });
 
   it('planAfterResumeFailure: a new provider thread with a full summary of every live run before, or none', () => {
@@ -737,7 +881,10 @@ describe('one home per rule', () => {
     expect(first).toMatchObject({ decision: 'no_handoff', handoffStrategy: null, coveredRunOrdinals: null });
     expect(first.reasons[0]).toBe('Provider thread pt_old could not be resumed: gone');
     // Only live runs are claimed: a gap left by a rollback is not.
-    const gappy = planAfterResumeFailure('pt_old', 'codex', 'gone', [{ from: 1, to: 5 }, { from: 10, to: 10 }]);
+    const gappy = planAfterResumeFailure('pt_old', 'codex', 'gone', [
+      { from: 1, to: 5 },
+      { from: 10, to: 10 },
+    ]);
     expect(gappy).toMatchObject({ coveredRunOrdinals: { from: 1, to: 10 } });
     expect(gappy.reasons[1]).toBe('A new codex provider thread gets a full-thread summary of runs 1-5, 10.');
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_PROVIDERS, deliveryFor, mergeProviders, type ProviderCapabilities } from '../../src/domain/providers.js';
+import {
+  BUILT_IN_PROVIDERS,
+  deliveryFor,
+  mergeProviders,
+  type ProviderCapabilities,
+} from '../../src/domain/providers.js';
 
 const FULL_CAPABILITIES: ProviderCapabilities = {
   acceptsSystemContext: false,
@@ -83,44 +88,70 @@ describe('mergeProviders', () => {
 
   it('lets an override of a built-in inherit the capabilities it leaves out', () => {
     const merged = mergeProviders(
-      { providers: [{ id: 'codex', displayName: 'Codex CLI', capabilities: { maxRecommendedHandoffChars: 12_000, supportsDeltaHandoff: false } }] },
+      {
+        providers: [
+          {
+            id: 'codex',
+            displayName: 'Codex CLI',
+            capabilities: { maxRecommendedHandoffChars: 12_000, supportsDeltaHandoff: false },
+          },
+        ],
+      },
       'test.json',
     );
     expect(merged.map((provider) => provider.id)).toEqual(['codex', 'claude']);
     const codex = merged.find((provider) => provider.id === 'codex')!;
     expect(codex.displayName).toBe('Codex CLI');
-    expect(codex.capabilities).toEqual({ ...builtIn('codex').capabilities, maxRecommendedHandoffChars: 12_000, supportsDeltaHandoff: false });
+    expect(codex.capabilities).toEqual({
+      ...builtIn('codex').capabilities,
+      maxRecommendedHandoffChars: 12_000,
+      supportsDeltaHandoff: false,
+    });
     expect(merged.find((provider) => provider.id === 'claude')).toEqual(builtIn('claude'));
   });
 
   it('accepts an override with no capabilities at all', () => {
-    const merged = mergeProviders({ providers: [{ id: 'claude', displayName: 'Claude Code', capabilities: {} }] }, 'test.json');
+    const merged = mergeProviders(
+      { providers: [{ id: 'claude', displayName: 'Claude Code', capabilities: {} }] },
+      'test.json',
+    );
     const claude = merged.find((provider) => provider.id === 'claude')!;
     expect(claude.displayName).toBe('Claude Code');
     expect(claude.capabilities).toEqual(builtIn('claude').capabilities);
   });
 
   it('lets an override turn the handoff limit off with null', () => {
-    const merged = mergeProviders({ providers: [{ id: 'codex', displayName: 'Codex', capabilities: { maxRecommendedHandoffChars: null } }] }, 'test.json');
+    const merged = mergeProviders(
+      { providers: [{ id: 'codex', displayName: 'Codex', capabilities: { maxRecommendedHandoffChars: null } }] },
+      'test.json',
+    );
     expect(merged.find((provider) => provider.id === 'codex')!.capabilities.maxRecommendedHandoffChars).toBeNull();
   });
 
   it('does not change the built-ins when overriding them', () => {
     const before = structuredClone(BUILT_IN_PROVIDERS);
-    mergeProviders({ providers: [{ id: 'codex', displayName: 'Other', capabilities: { canForkThread: false } }] }, 'test.json');
+    mergeProviders(
+      { providers: [{ id: 'codex', displayName: 'Other', capabilities: { canForkThread: false } }] },
+      'test.json',
+    );
     expect(BUILT_IN_PROVIDERS).toEqual(before);
     expect(builtIn('codex').capabilities.canForkThread).toBe(true);
   });
 
   it('adds a new provider that declares every capability, after the built-ins', () => {
-    const merged = mergeProviders({ providers: [{ id: 'gemini', displayName: 'Gemini', capabilities: FULL_CAPABILITIES }] }, 'test.json');
+    const merged = mergeProviders(
+      { providers: [{ id: 'gemini', displayName: 'Gemini', capabilities: FULL_CAPABILITIES }] },
+      'test.json',
+    );
     expect(merged.map((provider) => provider.id)).toEqual(['codex', 'claude', 'gemini']);
     expect(merged[2]).toEqual({ id: 'gemini', displayName: 'Gemini', capabilities: FULL_CAPABILITIES });
   });
 
   it('rejects a new provider missing a capability, naming the source, the provider and the field', () => {
     const { canRollbackThread: _left, ...partial } = FULL_CAPABILITIES;
-    const message = errorOf(() => mergeProviders({ providers: [{ id: 'gemini', displayName: 'Gemini', capabilities: partial }] }, 'providers.json'));
+    const message = errorOf(() =>
+      mergeProviders({ providers: [{ id: 'gemini', displayName: 'Gemini', capabilities: partial }] }, 'providers.json'),
+    );
     expect(message).toMatch(/^providers\.json: /);
     expect(message).toContain('provider "gemini"');
     expect(message).toContain('canRollbackThread');
@@ -129,16 +160,23 @@ describe('mergeProviders', () => {
 
   it('rejects a new provider that declares only some capabilities, naming each missing field', () => {
     const message = errorOf(() =>
-      mergeProviders({ providers: [{ id: 'gemini', displayName: 'Gemini', capabilities: { acceptsSystemContext: true } }] }, 'providers.json'),
+      mergeProviders(
+        { providers: [{ id: 'gemini', displayName: 'Gemini', capabilities: { acceptsSystemContext: true } }] },
+        'providers.json',
+      ),
     );
     expect(message).toMatch(/^providers\.json: provider "gemini"/);
-    for (const field of Object.keys(FULL_CAPABILITIES).filter((key) => key !== 'acceptsSystemContext')) expect(message).toContain(field);
+    for (const field of Object.keys(FULL_CAPABILITIES).filter((key) => key !== 'acceptsSystemContext'))
+      expect(message).toContain(field);
     expect(message).not.toContain('acceptsSystemContext');
   });
 
   it('rejects a capability of the wrong type, naming the field', () => {
     const message = errorOf(() =>
-      mergeProviders({ providers: [{ id: 'codex', displayName: 'Codex', capabilities: { supportsDeltaHandoff: 'yes' } }] }, 'providers.json'),
+      mergeProviders(
+        { providers: [{ id: 'codex', displayName: 'Codex', capabilities: { supportsDeltaHandoff: 'yes' } }] },
+        'providers.json',
+      ),
     );
     expect(message).toMatch(/^providers\.json: /);
     expect(message).toContain('supportsDeltaHandoff');
@@ -146,7 +184,10 @@ describe('mergeProviders', () => {
 
   it('rejects an unknown capability, naming it', () => {
     const message = errorOf(() =>
-      mergeProviders({ providers: [{ id: 'codex', displayName: 'Codex', capabilities: { supportsTelepathy: true } }] }, 'providers.json'),
+      mergeProviders(
+        { providers: [{ id: 'codex', displayName: 'Codex', capabilities: { supportsTelepathy: true } }] },
+        'providers.json',
+      ),
     );
     expect(message).toMatch(/^providers\.json: /);
     expect(message).toContain('supportsTelepathy');
@@ -155,25 +196,36 @@ describe('mergeProviders', () => {
   it('rejects a handoff limit out of range, naming the field', () => {
     for (const limit of [199, 10_000_001, 1.5]) {
       const message = errorOf(() =>
-        mergeProviders({ providers: [{ id: 'codex', displayName: 'Codex', capabilities: { maxRecommendedHandoffChars: limit } }] }, 'providers.json'),
+        mergeProviders(
+          { providers: [{ id: 'codex', displayName: 'Codex', capabilities: { maxRecommendedHandoffChars: limit } }] },
+          'providers.json',
+        ),
       );
       expect(message).toContain('maxRecommendedHandoffChars');
     }
     expect(() =>
-      mergeProviders({ providers: [{ id: 'codex', displayName: 'Codex', capabilities: { maxRecommendedHandoffChars: 200 } }] }, 'providers.json'),
+      mergeProviders(
+        { providers: [{ id: 'codex', displayName: 'Codex', capabilities: { maxRecommendedHandoffChars: 200 } }] },
+        'providers.json',
+      ),
     ).not.toThrow();
   });
 
   it('rejects a bad nativeThreadIds value, naming the field', () => {
     const message = errorOf(() =>
-      mergeProviders({ providers: [{ id: 'codex', displayName: 'Codex', capabilities: { nativeThreadIds: 'sometimes' } }] }, 'providers.json'),
+      mergeProviders(
+        { providers: [{ id: 'codex', displayName: 'Codex', capabilities: { nativeThreadIds: 'sometimes' } }] },
+        'providers.json',
+      ),
     );
     expect(message).toContain('nativeThreadIds');
   });
 
   it('rejects a bad provider id, naming the field', () => {
     for (const id of ['Gemini', '1gemini', 'ge mini', '']) {
-      const message = errorOf(() => mergeProviders({ providers: [{ id, displayName: 'G', capabilities: FULL_CAPABILITIES }] }, 'providers.json'));
+      const message = errorOf(() =>
+        mergeProviders({ providers: [{ id, displayName: 'G', capabilities: FULL_CAPABILITIES }] }, 'providers.json'),
+      );
       expect(message).toMatch(/^providers\.json: /);
       expect(message).toContain('providers[0].id');
     }
@@ -185,7 +237,11 @@ describe('mergeProviders', () => {
   });
 
   it('rejects unknown fields on an entry and at the top level', () => {
-    expect(errorOf(() => mergeProviders({ providers: [{ id: 'codex', displayName: 'C', capabilities: {}, colour: 'red' }] }, 'src'))).toContain('colour');
+    expect(
+      errorOf(() =>
+        mergeProviders({ providers: [{ id: 'codex', displayName: 'C', capabilities: {}, colour: 'red' }] }, 'src'),
+      ),
+    ).toContain('colour');
     expect(errorOf(() => mergeProviders({ providers: [], extra: 1 }, 'src'))).toContain('extra');
   });
 
@@ -199,10 +255,22 @@ describe('mergeProviders', () => {
 });
 
 describe('deliveryFor', () => {
-  const none: ProviderCapabilities = { ...FULL_CAPABILITIES, acceptsDeveloperContext: false, acceptsSystemContext: false, acceptsSyntheticUserContext: false };
+  const none: ProviderCapabilities = {
+    ...FULL_CAPABILITIES,
+    acceptsDeveloperContext: false,
+    acceptsSystemContext: false,
+    acceptsSyntheticUserContext: false,
+  };
 
   it('prefers developer context over everything', () => {
-    expect(deliveryFor({ ...none, acceptsDeveloperContext: true, acceptsSystemContext: true, acceptsSyntheticUserContext: true })).toBe('developer');
+    expect(
+      deliveryFor({
+        ...none,
+        acceptsDeveloperContext: true,
+        acceptsSystemContext: true,
+        acceptsSyntheticUserContext: true,
+      }),
+    ).toBe('developer');
     expect(deliveryFor({ ...none, acceptsDeveloperContext: true })).toBe('developer');
   });
 

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { contains, count, firstOrdinals, fromLists, highest, intersect, lowest, normalize, subtract, toLists, union } from '../../src/domain/ranges.js';
+import {
+  contains,
+  count,
+  firstOrdinals,
+  fromLists,
+  highest,
+  intersect,
+  lowest,
+  normalize,
+  subtract,
+  toLists,
+  union,
+} from '../../src/domain/ranges.js';
 
 const r = (from: number, to: number) => ({ from, to });
 

@@ -21,7 +21,13 @@ function run(ordinal: number, provider: string, overrides: Partial<SummaryRun> =
   };
 }
 
-function fact(runOrdinal: number, kind: SummaryFactKind, text: string, key: string | null = null, status: string | null = null): SummaryFact {
+function fact(
+  runOrdinal: number,
+  kind: SummaryFactKind,
+  text: string,
+  key: string | null = null,
+  status: string | null = null,
+): SummaryFact {
   return { runOrdinal, kind, text, key, status };
 }
 
@@ -33,8 +39,15 @@ function baseInput(overrides: Partial<SummaryInput> = {}): SummaryInput {
     covered: { from: 6, to: 8 },
     providers: ['claude', 'gemini'],
     runs: [
-      run(6, 'claude', { userMessage: 'Fix the CSV importer.\nIt breaks on quotes.', assistantMessage: 'Patched the parser. Tests next.' }),
-      run(7, 'claude', { status: 'failed', assistantMessage: null, error: 'Rate limited by upstream\n    at callModel (client.ts:12)' }),
+      run(6, 'claude', {
+        userMessage: 'Fix the CSV importer.\nIt breaks on quotes.',
+        assistantMessage: 'Patched the parser. Tests next.',
+      }),
+      run(7, 'claude', {
+        status: 'failed',
+        assistantMessage: null,
+        error: 'Rate limited by upstream\n    at callModel (client.ts:12)',
+      }),
       run(8, 'gemini', { status: 'interrupted', error: null }),
     ],
     omittedRunCount: 0,
@@ -110,13 +123,29 @@ function shuffle<T>(items: readonly T[], seed: number): T[] {
 function shuffleAcrossRuns(facts: readonly SummaryFact[], seed: number): SummaryFact[] {
   const queues = new Map<number, SummaryFact[]>();
   for (const f of facts) queues.set(f.runOrdinal, [...(queues.get(f.runOrdinal) ?? []), f]);
-  const slots = shuffle(facts.map((f) => f.runOrdinal), seed);
+  const slots = shuffle(
+    facts.map((f) => f.runOrdinal),
+    seed,
+  );
   return slots.map((ordinal) => queues.get(ordinal)!.shift()!);
 }
 
 const ALL_KINDS: SummaryFactKind[] = [
-  'goal', 'constraint', 'decision', 'file_change', 'command', 'test', 'plan_item', 'approval_request',
-  'question', 'failure', 'subagent_result', 'note', 'tool_output', 'reasoning', 'protocol',
+  'goal',
+  'constraint',
+  'decision',
+  'file_change',
+  'command',
+  'test',
+  'plan_item',
+  'approval_request',
+  'question',
+  'failure',
+  'subagent_result',
+  'note',
+  'tool_output',
+  'reasoning',
+  'protocol',
 ];
 
 function largeInput(runCount: number): SummaryInput {
@@ -130,12 +159,14 @@ function largeInput(runCount: number): SummaryInput {
   ];
   for (let i = 1; i <= runCount; i++) {
     const provider = i % 3 === 0 ? 'codex' : 'claude';
-    runs.push(run(i, provider, {
-      userMessage: `Please handle chunk ${i} of the migration and explain in detail what changed and why it matters for the rollout`,
-      assistantMessage: `Handled chunk ${i}; rewrote the writer for that chunk and verified the checksums against the source table`,
-      status: i % 97 === 0 ? 'failed' : 'completed',
-      error: i % 97 === 0 ? `Timeout in chunk ${i}` : null,
-    }));
+    runs.push(
+      run(i, provider, {
+        userMessage: `Please handle chunk ${i} of the migration and explain in detail what changed and why it matters for the rollout`,
+        assistantMessage: `Handled chunk ${i}; rewrote the writer for that chunk and verified the checksums against the source table`,
+        status: i % 97 === 0 ? 'failed' : 'completed',
+        error: i % 97 === 0 ? `Timeout in chunk ${i}` : null,
+      }),
+    );
     facts.push(
       fact(i, 'test', `integration suite after chunk ${i}`, 'test:integration', i % 2 ? 'passed' : 'failed'),
       fact(i, 'file_change', `src/storage/chunk${i % 50}.ts`, `src/storage/chunk${i % 50}.ts`, 'modified'),
@@ -206,8 +237,12 @@ describe('renderSummary document', () => {
     expect(lines).toContain('Providers: claude, gemini');
     expect(lines).toContain('For: codex');
     expect(renderSummary(baseInput({ title: null }), null).split('\n')[0]).toBe('# Handoff: runs 6-8 of thread thr_42');
-    expect(renderSummary(baseInput({ strategy: 'full_thread_summary' }), null)).toContain('Strategy: full thread summary');
-    expect(renderSummary(baseInput({ strategy: 'checkpoint_summary' }), null)).toContain('Strategy: checkpoint summary');
+    expect(renderSummary(baseInput({ strategy: 'full_thread_summary' }), null)).toContain(
+      'Strategy: full thread summary',
+    );
+    expect(renderSummary(baseInput({ strategy: 'checkpoint_summary' }), null)).toContain(
+      'Strategy: checkpoint summary',
+    );
     expect(renderSummary(baseInput({ strategy: 'manual_context' }), null)).toContain('Strategy: manual context');
   });
 
@@ -229,7 +264,10 @@ describe('renderSummary document', () => {
   });
 
   it('leaves out sections with nothing to say', () => {
-    const sparse = renderSummary(baseInput({ facts: [fact(6, 'goal', 'Only a goal')], latestCheckpoint: null, runs: [run(6, 'claude')] }), null);
+    const sparse = renderSummary(
+      baseInput({ facts: [fact(6, 'goal', 'Only a goal')], latestCheckpoint: null, runs: [run(6, 'claude')] }),
+      null,
+    );
     expect(sparse.split('\n').filter((l) => l.startsWith('## '))).toEqual(['## Goals and constraints', '## Runs']);
   });
 
@@ -239,24 +277,33 @@ describe('renderSummary document', () => {
     expect(section(doc, 'Commands and tests')).toContain('- Command: npm run build [ok] (run 6)');
 
     // Same run: the later one in the input array wins; the key is scoped by kind.
-    const sameRun = renderSummary(baseInput({
-      facts: [
-        fact(7, 'decision', 'FIRST_FORM', 'd1'),
-        fact(7, 'decision', 'SECOND_FORM', 'd1'),
-        fact(7, 'note', 'NOTE_WITH_SAME_KEY', 'd1'),
-        fact(7, 'note', 'UNKEYED_A'),
-        fact(7, 'note', 'UNKEYED_A'),
-      ],
-    }), null);
+    const sameRun = renderSummary(
+      baseInput({
+        facts: [
+          fact(7, 'decision', 'FIRST_FORM', 'd1'),
+          fact(7, 'decision', 'SECOND_FORM', 'd1'),
+          fact(7, 'note', 'NOTE_WITH_SAME_KEY', 'd1'),
+          fact(7, 'note', 'UNKEYED_A'),
+          fact(7, 'note', 'UNKEYED_A'),
+        ],
+      }),
+      null,
+    );
     expect(sameRun).not.toContain('FIRST_FORM');
     expect(sameRun).toContain('SECOND_FORM');
     expect(sameRun).toContain('NOTE_WITH_SAME_KEY');
     expect(occurrences(sameRun, 'UNKEYED_A')).toBe(2);
 
     // A newer status supersedes an open item: the plan item is done now.
-    const done = renderSummary(baseInput({
-      facts: [fact(6, 'plan_item', 'PLAN_LATER_DONE', 'p', 'pending'), fact(8, 'plan_item', 'PLAN_LATER_DONE', 'p', 'done')],
-    }), null);
+    const done = renderSummary(
+      baseInput({
+        facts: [
+          fact(6, 'plan_item', 'PLAN_LATER_DONE', 'p', 'pending'),
+          fact(8, 'plan_item', 'PLAN_LATER_DONE', 'p', 'done'),
+        ],
+      }),
+      null,
+    );
     expect(done).not.toContain('PLAN_LATER_DONE');
   });
 
@@ -267,7 +314,12 @@ describe('renderSummary document', () => {
       fact(8, 'tool_output', 'TOOL_OUTPUT_SECRET_XYZ'),
     ];
     const input = baseInput({ facts: [...baseInput().facts, ...secrets] });
-    for (const strategy of ['delta_since_target_last_seen', 'full_thread_summary', 'checkpoint_summary', 'manual_context'] as const) {
+    for (const strategy of [
+      'delta_since_target_last_seen',
+      'full_thread_summary',
+      'checkpoint_summary',
+      'manual_context',
+    ] as const) {
       for (const budget of [null, 400, 1000]) {
         const out = renderSummary({ ...input, strategy }, budget);
         expect(out).not.toMatch(/SECRET_XYZ/);
@@ -297,7 +349,10 @@ describe('renderSummary document', () => {
       ],
     });
     const out = renderSummary(input, null);
-    expect(section(out, 'Plan / todo')).toEqual(['- PLAN_OPEN_NULL (run 6)', '- PLAN_IN_PROGRESS [in_progress] (run 6)']);
+    expect(section(out, 'Plan / todo')).toEqual([
+      '- PLAN_OPEN_NULL (run 6)',
+      '- PLAN_IN_PROGRESS [in_progress] (run 6)',
+    ]);
     expect(section(out, 'Open approvals and questions')).toEqual([
       '- Approval: APPROVAL_PENDING [pending] (run 7)',
       '- Approval: APPROVAL_NULL (run 7)',
@@ -345,12 +400,15 @@ describe('renderSummary document', () => {
   });
 
   it('collapses newlines so a fact cannot inject a heading', () => {
-    const out = renderSummary(baseInput({
-      title: 'Title\n## Injected title',
-      facts: [fact(6, 'note', 'harmless\n## Injected heading\n\nmore'), fact(6, 'decision', '\n# Top level')],
-      runs: [run(6, 'claude', { assistantMessage: 'ok\n## Injected run' })],
-      latestCheckpoint: null,
-    }), null);
+    const out = renderSummary(
+      baseInput({
+        title: 'Title\n## Injected title',
+        facts: [fact(6, 'note', 'harmless\n## Injected heading\n\nmore'), fact(6, 'decision', '\n# Top level')],
+        runs: [run(6, 'claude', { assistantMessage: 'ok\n## Injected run' })],
+        latestCheckpoint: null,
+      }),
+      null,
+    );
     expect(out.split('\n').filter((l) => l.startsWith('#'))).toEqual([
       '# Handoff: runs 6-8 of thread Title ## Injected title',
       '## Decisions',
@@ -372,7 +430,10 @@ describe('renderSummary document', () => {
     ]);
     expect(out).not.toContain('## Runs');
     expect(out).not.toContain('user:');
-    expect(section(out, 'Latest checkpoint')).toEqual(['- Ref: ckpt_abc123 (run 8)', '- Diff: 2 files changed, 40 insertions(+), 2 deletions(-)']);
+    expect(section(out, 'Latest checkpoint')).toEqual([
+      '- Ref: ckpt_abc123 (run 8)',
+      '- Diff: 2 files changed, 40 insertions(+), 2 deletions(-)',
+    ]);
   });
 });
 
@@ -397,7 +458,14 @@ describe('renderSummary budget', () => {
     expect(out).toContain('For: gemini');
     expect(out).not.toMatch(/REASONING_SECRET|TOOL_OUTPUT_SECRET/);
     if (budget >= 1000) {
-      for (const marker of ['GOAL_MARKER', 'CONSTRAINT_MARKER', 'DECISION_MARKER', 'PLAN_MARKER', 'APPROVAL_MARKER', 'CHECKPOINT_REF_MARKER']) {
+      for (const marker of [
+        'GOAL_MARKER',
+        'CONSTRAINT_MARKER',
+        'DECISION_MARKER',
+        'PLAN_MARKER',
+        'APPROVAL_MARKER',
+        'CHECKPOINT_REF_MARKER',
+      ]) {
         expect(out).toContain(marker);
       }
       expect(out).toMatch(/^- \d+ earlier runs left out to fit the budget$/m);
@@ -420,7 +488,11 @@ describe('renderSummary budget', () => {
 
   it('shrinks the oldest run gists before dropping any run', () => {
     const runs = Array.from({ length: 30 }, (_, i) =>
-      run(i + 1, 'claude', { userMessage: `${'long request '.repeat(20)}${i + 1}`, assistantMessage: `${'long answer '.repeat(20)}${i + 1}` }));
+      run(i + 1, 'claude', {
+        userMessage: `${'long request '.repeat(20)}${i + 1}`,
+        assistantMessage: `${'long answer '.repeat(20)}${i + 1}`,
+      }),
+    );
     const input = baseInput({ runs, facts: [], latestCheckpoint: null, covered: { from: 1, to: 30 } });
     const doc = renderSummary(input, null);
     const out = renderSummary(input, doc.length - 200);
@@ -469,7 +541,14 @@ describe('renderSummary budget', () => {
     expect(out.endsWith('\n[summary cut to fit 1000 characters]\n')).toBe(true);
     expect(out).toContain('GOAL_0 ');
     const lines = out.split('\n');
-    expect(lines.slice(0, -2).every((l) => l === '' || l.startsWith('#') || l.startsWith('- ') || /^(Strategy: |Covers |Providers: |For: )/.test(l))).toBe(true);
+    expect(
+      lines
+        .slice(0, -2)
+        .every(
+          (l) =>
+            l === '' || l.startsWith('#') || l.startsWith('- ') || /^(Strategy: |Covers |Providers: |For: )/.test(l),
+        ),
+    ).toBe(true);
   });
 
   it('never exceeds the budget and keeps the header from 200 characters up', () => {
@@ -478,10 +557,31 @@ describe('renderSummary budget', () => {
       providers: Array.from({ length: 40 }, (_, i) => `provider-with-a-long-name-${i}`),
       targetProvider: 'target-provider-with-a-very-long-name',
       covered: { from: 123456, to: 654321 },
-      facts: Array.from({ length: 400 }, (_, i) => fact(i, ALL_KINDS[i % ALL_KINDS.length]!, `fact ${i} `.repeat(30), i % 4 ? `k${i % 9}` : null, i % 5 ? 'open' : null)),
+      facts: Array.from({ length: 400 }, (_, i) =>
+        fact(
+          i,
+          ALL_KINDS[i % ALL_KINDS.length]!,
+          `fact ${i} `.repeat(30),
+          i % 4 ? `k${i % 9}` : null,
+          i % 5 ? 'open' : null,
+        ),
+      ),
     });
     const next = rng(7);
-    const budgets = [0, 1, 10, 36, 37, 100, 199, 200, 201, 250, 500, ...Array.from({ length: 40 }, () => Math.floor(next() * 6000))];
+    const budgets = [
+      0,
+      1,
+      10,
+      36,
+      37,
+      100,
+      199,
+      200,
+      201,
+      250,
+      500,
+      ...Array.from({ length: 40 }, () => Math.floor(next() * 6000)),
+    ];
     for (const input of [nasty, large, baseInput()]) {
       for (const budget of budgets) {
         const out = renderSummary(input, budget);
@@ -517,7 +617,12 @@ describe('files and diffs in a summary (issue 17)', () => {
         fact(6, 'file_change', 'src/csv/parse.ts', 'src/csv/parse.ts', 'added'),
         fact(7, 'file_change', 'src/csv/parse.ts: handle quotes', null, 'modified'),
       ],
-      { runOrdinal: 8, ref: 'ckpt', diffSummary: null, files: [{ path: './src/csv/parse.ts', change: 'modified', additions: 140, deletions: null }] },
+      {
+        runOrdinal: 8,
+        ref: 'ckpt',
+        diffSummary: null,
+        files: [{ path: './src/csv/parse.ts', change: 'modified', additions: 140, deletions: null }],
+      },
     );
     const lines = text.split('\n').filter((line) => line.includes('src/csv/parse.ts'));
     expect(lines).toEqual(['- src/csv/parse.ts (added, +140)']);
@@ -538,15 +643,31 @@ describe('files and diffs in a summary (issue 17)', () => {
   });
 
   it('leaves a raw diff out of the checkpoint: the files section already lists the files', () => {
-    const diff = ['diff --git a/src/csv.ts b/src/csv.ts', '--- a/src/csv.ts', '+++ b/src/csv.ts', '@@ -1,3 +1,200 @@', ...Array.from({ length: 200 }, (_, i) => `+const line${i} = ${i};`)].join('\n');
-    const text = withFiles([fact(6, 'file_change', 'src/csv.ts', 'src/csv.ts', 'modified')], { runOrdinal: 8, ref: 'ckpt', diffSummary: diff, files: [] });
+    const diff = [
+      'diff --git a/src/csv.ts b/src/csv.ts',
+      '--- a/src/csv.ts',
+      '+++ b/src/csv.ts',
+      '@@ -1,3 +1,200 @@',
+      ...Array.from({ length: 200 }, (_, i) => `+const line${i} = ${i};`),
+    ].join('\n');
+    const text = withFiles([fact(6, 'file_change', 'src/csv.ts', 'src/csv.ts', 'modified')], {
+      runOrdinal: 8,
+      ref: 'ckpt',
+      diffSummary: diff,
+      files: [],
+    });
     expect(text).not.toContain('@@');
     expect(text).not.toContain('+const line');
     expect(text).toContain('- Diff: a raw diff of 204 lines, left out (see Files changed)');
   });
 
   it('keeps a short diff summary as it is', () => {
-    const text = withFiles([], { runOrdinal: 8, ref: 'ckpt', diffSummary: '2 files changed, 40 insertions(+)', files: [] });
+    const text = withFiles([], {
+      runOrdinal: 8,
+      ref: 'ckpt',
+      diffSummary: '2 files changed, 40 insertions(+)',
+      files: [],
+    });
     expect(text).toContain('- Diff: 2 files changed, 40 insertions(+)');
   });
 });
@@ -554,12 +675,31 @@ describe('files and diffs in a summary (issue 17)', () => {
 describe('a covered range with rolled-back gaps (issue 17)', () => {
   it('claims only the live runs it covers', () => {
     const text = renderSummary(
-      baseInput({ covered: { from: 6, to: 10 }, coveredLive: [{ from: 10, to: 10 }], providers: ['claude'], runs: [run(10, 'claude')], facts: [], latestCheckpoint: null }),
+      baseInput({
+        covered: { from: 6, to: 10 },
+        coveredLive: [{ from: 10, to: 10 }],
+        providers: ['claude'],
+        runs: [run(10, 'claude')],
+        facts: [],
+        latestCheckpoint: null,
+      }),
       null,
     );
     expect(text).toContain('Covers run 10');
     expect(text).not.toContain('6-10');
-    const gappy = renderSummary(baseInput({ covered: { from: 1, to: 10 }, coveredLive: [{ from: 1, to: 5 }, { from: 10, to: 10 }], runs: [], facts: [], latestCheckpoint: null }), null);
+    const gappy = renderSummary(
+      baseInput({
+        covered: { from: 1, to: 10 },
+        coveredLive: [
+          { from: 1, to: 5 },
+          { from: 10, to: 10 },
+        ],
+        runs: [],
+        facts: [],
+        latestCheckpoint: null,
+      }),
+      null,
+    );
     expect(gappy).toContain('Covers runs 1-5, 10');
   });
 });

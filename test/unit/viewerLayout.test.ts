@@ -39,62 +39,171 @@ function thread(overrides: Partial<ThreadHeader> = {}): ThreadHeader {
 }
 
 function lane(id: string, provider: string, createdAt: string): ThreadHeader['providerThreads'][number] {
-  return { id, provider, status: 'ACTIVE', nativeThreadRef: null, model: null, runtimeMode: null, createdAt, forkedFrom: null, coverage: { nativeRanges: [], missingRanges: [], coveredThroughOrdinal: 0, handoffIds: [] } };
+  return {
+    id,
+    provider,
+    status: 'ACTIVE',
+    nativeThreadRef: null,
+    model: null,
+    runtimeMode: null,
+    createdAt,
+    forkedFrom: null,
+    coverage: { nativeRanges: [], missingRanges: [], coveredThroughOrdinal: 0, handoffIds: [] },
+  };
 }
 
-function run(ordinal: number, providerThreadId: string, provider = providerThreadId.startsWith('C') ? 'codex' : 'claude'): Run {
-  return { id: `run-${ordinal}`, ordinal, provider, status: 'COMPLETED', providerThread: { id: providerThreadId }, plan: { decision: 'NO_HANDOFF', providerThreadAction: 'REUSE' } };
+function run(
+  ordinal: number,
+  providerThreadId: string,
+  provider = providerThreadId.startsWith('C') ? 'codex' : 'claude',
+): Run {
+  return {
+    id: `run-${ordinal}`,
+    ordinal,
+    provider,
+    status: 'COMPLETED',
+    providerThread: { id: providerThreadId },
+    plan: { decision: 'NO_HANDOFF', providerThreadAction: 'REUSE' },
+  };
 }
 
-function page(runs: Run[], hasPreviousPage = false, startCursor: string | null = runs.length ? `cursor-${runs[0]!.ordinal}` : null): RunPage {
+function page(
+  runs: Run[],
+  hasPreviousPage = false,
+  startCursor: string | null = runs.length ? `cursor-${runs[0]!.ordinal}` : null,
+): RunPage {
   return { pageInfo: { hasPreviousPage, startCursor }, edges: runs.map((node) => ({ node })) };
 }
 
-function handoff(id: string, from: number, to: number, into: string, targetOrdinal: number, createdAt: string, overrides: Partial<Handoff> = {}): Handoff {
-  return { id, targetRunId: `run-${targetOrdinal}`, fromProviderThreadIds: [], toProviderThreadId: into, coveredRunOrdinals: { from, to }, strategy: 'FULL_THREAD_SUMMARY', status: 'READY', createdAt, ...overrides };
+function handoff(
+  id: string,
+  from: number,
+  to: number,
+  into: string,
+  targetOrdinal: number,
+  createdAt: string,
+  overrides: Partial<Handoff> = {},
+): Handoff {
+  return {
+    id,
+    targetRunId: `run-${targetOrdinal}`,
+    fromProviderThreadIds: [],
+    toProviderThreadId: into,
+    coveredRunOrdinals: { from, to },
+    strategy: 'FULL_THREAD_SUMMARY',
+    status: 'READY',
+    createdAt,
+    ...overrides,
+  };
 }
 
 function transfer(id: string, overrides: Partial<Transfer>): Transfer {
-  return { id, kind: 'PROVIDER_HANDOFF', sourceThreadId: 'th', targetThreadId: 'th', status: 'CONSUMED', resolution: null, createdAt: '2026-01-02T00:00:00Z', sourcePoint: { runOrdinal: null }, basePoint: null, handoff: null, ...overrides };
+  return {
+    id,
+    kind: 'PROVIDER_HANDOFF',
+    sourceThreadId: 'th',
+    targetThreadId: 'th',
+    status: 'CONSUMED',
+    resolution: null,
+    createdAt: '2026-01-02T00:00:00Z',
+    sourcePoint: { runOrdinal: null },
+    basePoint: null,
+    handoff: null,
+    ...overrides,
+  };
 }
 
-function loaded(header: ThreadHeader, runs: Run[], links: { handoffs?: Handoff[]; transfers?: Transfer[] } = {}, hasEarlier = false): Loaded {
-  const empty: Loaded = { thread: header, runs: [], handoffs: new Map(), transfers: new Map(), earlierCursor: null, hasEarlier: false };
-  return withWindow(empty, page(runs, hasEarlier), { handoffs: links.handoffs ?? [], transfers: links.transfers ?? [] });
+function loaded(
+  header: ThreadHeader,
+  runs: Run[],
+  links: { handoffs?: Handoff[]; transfers?: Transfer[] } = {},
+  hasEarlier = false,
+): Loaded {
+  const empty: Loaded = {
+    thread: header,
+    runs: [],
+    handoffs: new Map(),
+    transfers: new Map(),
+    earlierCursor: null,
+    hasEarlier: false,
+  };
+  return withWindow(empty, page(runs, hasEarlier), {
+    handoffs: links.handoffs ?? [],
+    transfers: links.transfers ?? [],
+  });
 }
 
 /** The design example: codex 1-5, claude 6-8 (H1 over 1-5 into L1), codex 9 (H2 over 6-8 into C1). */
 function designExample(): Loaded {
-  const runs = [1, 2, 3, 4, 5].map((ordinal) => run(ordinal, 'C1')).concat([6, 7, 8].map((ordinal) => run(ordinal, 'L1')), [run(9, 'C1')]);
+  const runs = [1, 2, 3, 4, 5]
+    .map((ordinal) => run(ordinal, 'C1'))
+    .concat(
+      [6, 7, 8].map((ordinal) => run(ordinal, 'L1')),
+      [run(9, 'C1')],
+    );
   return loaded(thread({ headOrdinal: 9 }), runs, {
     // Read out of order: the names follow creation.
-    handoffs: [handoff('h2', 6, 8, 'C1', 9, '2026-01-01T00:09:00Z', { strategy: 'DELTA_SINCE_TARGET_LAST_SEEN', fromProviderThreadIds: ['L1'] }), handoff('h1', 1, 5, 'L1', 6, '2026-01-01T00:06:00Z', { fromProviderThreadIds: ['C1'] })],
+    handoffs: [
+      handoff('h2', 6, 8, 'C1', 9, '2026-01-01T00:09:00Z', {
+        strategy: 'DELTA_SINCE_TARGET_LAST_SEEN',
+        fromProviderThreadIds: ['L1'],
+      }),
+      handoff('h1', 1, 5, 'L1', 6, '2026-01-01T00:06:00Z', { fromProviderThreadIds: ['C1'] }),
+    ],
   });
 }
 
 describe('the viewer window', () => {
   it('reads the links of the window drawn, through one past the newest run (a pending transfer counts there)', () => {
-    expect(firstPaintLinks(thread({ headOrdinal: 260 }), page([run(61, 'C1'), run(260, 'C1')], true))).toEqual({ from: 61, to: 261 });
+    expect(firstPaintLinks(thread({ headOrdinal: 260 }), page([run(61, 'C1'), run(260, 'C1')], true))).toEqual({
+      from: 61,
+      to: 261,
+    });
     // All runs read: from the first ordinal; a thread without runs reads ordinal 1.
     expect(firstPaintLinks(thread({ headOrdinal: 3 }), page([run(1, 'C1'), run(3, 'C1')]))).toEqual({ from: 1, to: 4 });
     expect(firstPaintLinks(thread(), page([]))).toEqual({ from: 1, to: 1 });
   });
 
   it('draws a fork from the last inherited columns, its fork point past its own runs when it has none', () => {
-    const fork = (at: number) => thread({ headOrdinal: at, lineage: { parent: { id: 'parent', title: null }, relationshipToParent: 'FORK', sourcePoint: { runOrdinal: at, checkpointId: null } } });
+    const fork = (at: number) =>
+      thread({
+        headOrdinal: at,
+        lineage: {
+          parent: { id: 'parent', title: null },
+          relationshipToParent: 'FORK',
+          sourcePoint: { runOrdinal: at, checkpointId: null },
+        },
+      });
     expect(firstPaintLinks(fork(50), page([]))).toEqual({ from: 50 + 1 - INHERITED_COLUMNS, to: 51 });
     expect(firstPaintLinks(fork(INHERITED_COLUMNS - 1), page([]))).toEqual({ from: 1, to: INHERITED_COLUMNS });
     expect(firstPaintLinks(fork(INHERITED_COLUMNS), page([]))).toEqual({ from: 1, to: INHERITED_COLUMNS + 1 });
     expect(firstPaintLinks(fork(INHERITED_COLUMNS + 1), page([]))).toEqual({ from: 2, to: INHERITED_COLUMNS + 2 });
     // A subagent inherits nothing: its own first run.
-    const subagent = thread({ lineage: { parent: { id: 'parent', title: null }, relationshipToParent: 'SUBAGENT', sourcePoint: { runOrdinal: 50, checkpointId: null } } });
+    const subagent = thread({
+      lineage: {
+        parent: { id: 'parent', title: null },
+        relationshipToParent: 'SUBAGENT',
+        sourcePoint: { runOrdinal: 50, checkpointId: null },
+      },
+    });
     expect(firstPaintLinks(subagent, page([]))).toEqual({ from: 1, to: 1 });
   });
 
   it('puts an earlier window before the runs read, keeps the links, and the last cursor when the page has none', () => {
-    const newest = loaded(thread({ headOrdinal: 300 }), [run(201, 'C1'), run(300, 'C1')], { handoffs: [handoff('a', 1, 200, 'C1', 201, '2026-01-01T00:00:00Z')] }, true);
+    const newest = loaded(
+      thread({ headOrdinal: 300 }),
+      [run(201, 'C1'), run(300, 'C1')],
+      { handoffs: [handoff('a', 1, 200, 'C1', 201, '2026-01-01T00:00:00Z')] },
+      true,
+    );
     expect(shownFrom(newest)).toBe(201);
-    const both = withWindow(newest, page([run(101, 'C1'), run(200, 'C1')], true, null), { handoffs: [handoff('b', 1, 100, 'C1', 101, '2026-01-01T00:00:00Z'), handoff('a', 1, 200, 'C1', 201, '2026-01-01T00:00:00Z')], transfers: [] });
+    const both = withWindow(newest, page([run(101, 'C1'), run(200, 'C1')], true, null), {
+      handoffs: [
+        handoff('b', 1, 100, 'C1', 101, '2026-01-01T00:00:00Z'),
+        handoff('a', 1, 200, 'C1', 201, '2026-01-01T00:00:00Z'),
+      ],
+      transfers: [],
+    });
     expect(both.runs.map((entry) => entry.ordinal)).toEqual([101, 200, 201, 300]);
     expect([...both.handoffs.keys()]).toEqual(['a', 'b']);
     expect(both.earlierCursor).toBe('cursor-201');
@@ -109,8 +218,15 @@ describe('the viewer window', () => {
 
   it('asks for the links in ranges of at most 1,000 ordinals', () => {
     expect(linkRanges(1, 1000)).toEqual([{ from: 1, to: 1000 }]);
-    expect(linkRanges(1, 1001)).toEqual([{ from: 1, to: 1000 }, { from: 1001, to: 1001 }]);
-    expect(linkRanges(61, 2500)).toEqual([{ from: 61, to: 1060 }, { from: 1061, to: 2060 }, { from: 2061, to: 2500 }]);
+    expect(linkRanges(1, 1001)).toEqual([
+      { from: 1, to: 1000 },
+      { from: 1001, to: 1001 },
+    ]);
+    expect(linkRanges(61, 2500)).toEqual([
+      { from: 61, to: 1060 },
+      { from: 1061, to: 2060 },
+      { from: 2061, to: 2500 },
+    ]);
     expect(linkRanges(5, 4)).toEqual([]);
   });
 });
@@ -122,7 +238,17 @@ describe('the viewer model', () => {
       ['C1', 1, [1, 2, 3, 4, 5, 9]],
       ['L1', 2, [6, 7, 8]],
     ]);
-    expect(drawn.handoffs.map((band) => [band.name, band.id, band.span, band.clipped, band.label, band.sourceProvider, band.target?.ordinal])).toEqual([
+    expect(
+      drawn.handoffs.map((band) => [
+        band.name,
+        band.id,
+        band.span,
+        band.clipped,
+        band.label,
+        band.sourceProvider,
+        band.target?.ordinal,
+      ]),
+    ).toEqual([
       ['H1', 'h1', { from: 1, to: 5 }, false, 'full summary', 'codex', 6],
       ['H2', 'h2', { from: 6, to: 8 }, false, 'delta', 'claude', 9],
     ]);
@@ -132,7 +258,18 @@ describe('the viewer model', () => {
   });
 
   it('clips a band that covers runs before the window, and leaves out one wholly before it', () => {
-    const window = loaded(thread({ headOrdinal: 260 }), [run(61, 'C1'), run(260, 'L1')], { handoffs: [handoff('old', 1, 30, 'L1', 31, '2026-01-01T00:00:00Z'), handoff('long', 1, 100, 'L1', 101, '2026-01-01T00:01:00Z'), handoff('edge', 61, 61, 'C1', 62, '2026-01-01T00:02:00Z')] }, true);
+    const window = loaded(
+      thread({ headOrdinal: 260 }),
+      [run(61, 'C1'), run(260, 'L1')],
+      {
+        handoffs: [
+          handoff('old', 1, 30, 'L1', 31, '2026-01-01T00:00:00Z'),
+          handoff('long', 1, 100, 'L1', 101, '2026-01-01T00:01:00Z'),
+          handoff('edge', 61, 61, 'C1', 62, '2026-01-01T00:02:00Z'),
+        ],
+      },
+      true,
+    );
     const drawn = model(window);
     expect(drawn.handoffs.map((band) => [band.id, band.span, band.clipped])).toEqual([
       ['old', null, false],
@@ -145,10 +282,21 @@ describe('the viewer model', () => {
     const runs = [run(1, 'C1'), run(2, 'C1'), run(3, 'C1')];
     const drawn = model(
       loaded(thread({ headOrdinal: 3 }), runs, {
-        handoffs: [handoff('merge', 5, 12, 'C1', 2, '2026-01-01T00:00:00Z', { strategy: 'FORK_DELTA_SUMMARY' }), handoff('result', 0, 0, 'C1', 3, '2026-01-01T00:01:00Z', { strategy: 'MANUAL_CONTEXT' })],
+        handoffs: [
+          handoff('merge', 5, 12, 'C1', 2, '2026-01-01T00:00:00Z', { strategy: 'FORK_DELTA_SUMMARY' }),
+          handoff('result', 0, 0, 'C1', 3, '2026-01-01T00:01:00Z', { strategy: 'MANUAL_CONTEXT' }),
+        ],
         transfers: [
-          transfer('t-merge', { kind: 'MERGE_BACK', sourceThreadId: 'fork', handoff: { id: 'merge', targetRunId: 'run-2' } }),
-          transfer('t-result', { kind: 'SUBAGENT_RESULT', sourceThreadId: 'child', handoff: { id: 'result', targetRunId: 'run-3' } }),
+          transfer('t-merge', {
+            kind: 'MERGE_BACK',
+            sourceThreadId: 'fork',
+            handoff: { id: 'merge', targetRunId: 'run-2' },
+          }),
+          transfer('t-result', {
+            kind: 'SUBAGENT_RESULT',
+            sourceThreadId: 'child',
+            handoff: { id: 'result', targetRunId: 'run-3' },
+          }),
         ],
       }),
     );
@@ -156,14 +304,24 @@ describe('the viewer model', () => {
       ['merge', true, { from: 2, to: 2 }, 'merge-back'],
       ['result', true, { from: 3, to: 3 }, 'subagent result'],
     ]);
-    expect(drawn.branches.map((branch) => [branch.kind, branch.direction, branch.ordinal, branch.threadId, branch.status])).toEqual([
+    expect(
+      drawn.branches.map((branch) => [branch.kind, branch.direction, branch.ordinal, branch.threadId, branch.status]),
+    ).toEqual([
       ['merge-back', 'in', 2, 'fork', 'consumed'],
       ['result', 'in', 3, 'child', 'consumed'],
     ]);
   });
 
   it('gives a lane to runs of a provider thread the header does not list, and reaches past the newest run for a branch', () => {
-    const drawn = model(loaded(thread({ headOrdinal: 2, forks: [{ id: 'f', title: 'a fork', lineage: { sourcePoint: { runOrdinal: 4, checkpointId: null } } }] }), [run(1, 'C1'), run(2, 'X9', 'gemini')]));
+    const drawn = model(
+      loaded(
+        thread({
+          headOrdinal: 2,
+          forks: [{ id: 'f', title: 'a fork', lineage: { sourcePoint: { runOrdinal: 4, checkpointId: null } } }],
+        }),
+        [run(1, 'C1'), run(2, 'X9', 'gemini')],
+      ),
+    );
     expect(drawn.lanes.map((entry) => [entry.id, entry.provider, entry.seq, entry.status, entry.coverage])).toEqual([
       ['C1', 'codex', 1, 'ACTIVE', lane('C1', 'codex', '').coverage],
       ['L1', 'claude', 2, 'ACTIVE', lane('L1', 'claude', '').coverage],
@@ -176,7 +334,14 @@ describe('the viewer model', () => {
 
 describe('the viewer placement', () => {
   it('puts overlapping bands on separate rows and reuses a row once the band before it ended', () => {
-    const bands = [band('e', 9, 9, '6'), band('a', 1, 5, '1'), band('b', 3, 8, '2'), band('c', 6, 9, '3'), band('d', 9, 9, '4'), band('none', 0, 0, '5', null)];
+    const bands = [
+      band('e', 9, 9, '6'),
+      band('a', 1, 5, '1'),
+      band('b', 3, 8, '2'),
+      band('c', 6, 9, '3'),
+      band('d', 9, 9, '4'),
+      band('none', 0, 0, '5', null),
+    ];
     const rows = new Map<string, number>();
     expect(bandRows(bands, rows)).toBe(3);
     expect(Object.fromEntries(rows)).toEqual({ a: 0, b: 1, c: 0, d: 1, e: 2 });
@@ -213,7 +378,16 @@ describe('the viewer placement', () => {
   });
 
   it('leaves a lane without bands its minimal height, and a row per branch below the lanes', () => {
-    const drawn = model(loaded(thread({ headOrdinal: 1, providerThreads: [lane('C1', 'codex', '')], subagents: [{ id: 's', title: null, lineage: { sourcePoint: { runOrdinal: 1 } } }] }), [run(1, 'C1')]));
+    const drawn = model(
+      loaded(
+        thread({
+          headOrdinal: 1,
+          providerThreads: [lane('C1', 'codex', '')],
+          subagents: [{ id: 's', title: null, lineage: { sourcePoint: { runOrdinal: 1 } } }],
+        }),
+        [run(1, 'C1')],
+      ),
+    );
     const at = place(drawn, 1440);
     expect(at.lanes.get('C1')).toEqual({ top: 40, bandTop: 61, runTop: 61, height: 86 });
     expect(at.branchRowY).toEqual([at.lanesBottom + 18 + 15]);
@@ -222,5 +396,15 @@ describe('the viewer placement', () => {
 });
 
 function band(id: string, from: number, to: number, createdAt: string, span: Band['span'] = { from, to }): Band {
-  return { ...handoff(id, from, to, 'C1', to + 1, createdAt), name: id, target: null, transfers: [], span, clipped: false, atTarget: false, label: 'full summary', sourceProvider: null };
+  return {
+    ...handoff(id, from, to, 'C1', to + 1, createdAt),
+    name: id,
+    target: null,
+    transfers: [],
+    span,
+    clipped: false,
+    atTarget: false,
+    label: 'full summary',
+    sourceProvider: null,
+  };
 }

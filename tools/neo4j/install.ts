@@ -7,7 +7,9 @@ import { ensureLocalNeo4jInstalled, NEO4J_VERSION } from '../../src/graph/localN
 try {
   const started = Date.now();
   const { libDir, classesDir } = await ensureLocalNeo4jInstalled({ progress: (message) => console.log(message) });
-  console.log(`Local Neo4j ${NEO4J_VERSION} is installed (${((Date.now() - started) / 1000).toFixed(1)} s):\n  jars:    ${libDir}\n  classes: ${classesDir}`);
+  console.log(
+    `Local Neo4j ${NEO4J_VERSION} is installed (${((Date.now() - started) / 1000).toFixed(1)} s):\n  jars:    ${libDir}\n  classes: ${classesDir}`,
+  );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;

@@ -28,7 +28,10 @@ export const analyticsResolvers: Resolvers = {
     providerThreads: async (matrix, _args, { loaders }) => {
       const providerThreads = await loaders.providerThread.loadMany(matrix.providerThreadIds);
       return providerThreads.map((providerThread, index) => {
-        if (!providerThread || providerThread instanceof Error) throw new Error(`Provider thread ${matrix.providerThreadIds[index]} of a coverage matrix column was not found`);
+        if (!providerThread || providerThread instanceof Error)
+          throw new Error(
+            `Provider thread ${matrix.providerThreadIds[index]} of a coverage matrix column was not found`,
+          );
         return providerThread;
       });
     },
@@ -41,8 +44,10 @@ export const analyticsResolvers: Resolvers = {
     },
   },
   Analytics: {
-    crossProvider: (window, { first }, { operations }) => crossProviderStats(operations, window, clamp(first, 50, 1, MAX_ROWS)),
+    crossProvider: (window, { first }, { operations }) =>
+      crossProviderStats(operations, window, clamp(first, 50, 1, MAX_ROWS)),
     staleness: (window, { first }, { operations }) => stalenessStats(operations, window, clamp(first, 50, 1, MAX_ROWS)),
-    summaryProvenance: (window, { first }, { operations }) => provenanceStats(operations, window, clamp(first, 50, 1, MAX_ROWS)),
+    summaryProvenance: (window, { first }, { operations }) =>
+      provenanceStats(operations, window, clamp(first, 50, 1, MAX_ROWS)),
   },
 };

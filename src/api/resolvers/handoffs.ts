@@ -15,12 +15,15 @@ export const handoffResolvers: Resolvers = {
         requiredText('summaryText', input.summaryText, LIMITS.userMessage),
         requiredText('createdByProvider', input.createdByProvider, LIMITS.label),
       ),
-    regenerateHandoff: (_root, { input }, { operations }) => regenerateHandoff(operations, input.handoffId, optionalText('source', input.source, LIMITS.label)),
+    regenerateHandoff: (_root, { input }, { operations }) =>
+      regenerateHandoff(operations, input.handoffId, optionalText('source', input.source, LIMITS.label)),
   },
   ContextHandoff: {
     summaryText: (handoff, { maxChars }) => firstChars(handoff.summaryText, maxCharsArgument(maxChars)),
-    supersedes: (handoff, _args, { loaders }) => (handoff.supersedesId ? loaders.handoff.load(handoff.supersedesId) : null),
-    supersededBy: (handoff, _args, { loaders }) => (handoff.supersededById ? loaders.handoff.load(handoff.supersededById) : null),
+    supersedes: (handoff, _args, { loaders }) =>
+      handoff.supersedesId ? loaders.handoff.load(handoff.supersedesId) : null,
+    supersededBy: (handoff, _args, { loaders }) =>
+      handoff.supersededById ? loaders.handoff.load(handoff.supersededById) : null,
   },
   ContextTransfer: {
     handoff: (transfer, _args, { loaders }) => (transfer.handoffId ? loaders.handoff.load(transfer.handoffId) : null),

@@ -6,14 +6,22 @@ import { LIMITS, dateTime, factsOf, listOf, optionalDateTime, optionalText, requ
 export const importResolvers: Resolvers = {
   Query: {
     providerThreadsByNativeRef: (_root, { provider, nativeThreadRef }, { operations }) =>
-      providerThreadsOfNativeRef(operations, requiredText('provider', provider, LIMITS.label), requiredText('nativeThreadRef', nativeThreadRef, LIMITS.ref)),
+      providerThreadsOfNativeRef(
+        operations,
+        requiredText('provider', provider, LIMITS.label),
+        requiredText('nativeThreadRef', nativeThreadRef, LIMITS.ref),
+      ),
   },
   Mutation: {
     importRuns: (_root, { input }, { operations }) =>
       importRuns(operations, {
         threadId: input.threadId,
         provider: requiredText('providerThread.provider', input.providerThread.provider, LIMITS.label),
-        nativeThreadRef: requiredText('providerThread.nativeThreadRef', input.providerThread.nativeThreadRef, LIMITS.ref),
+        nativeThreadRef: requiredText(
+          'providerThread.nativeThreadRef',
+          input.providerThread.nativeThreadRef,
+          LIMITS.ref,
+        ),
         model: optionalText('providerThread.model', input.providerThread.model, LIMITS.label),
         runs: listOf('runs', input.runs, MAX_IMPORTED_RUNS).map((run, index) => importedRun(`runs[${index}]`, run)),
       }),

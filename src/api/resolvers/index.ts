@@ -9,7 +9,17 @@ import { providerResolvers } from './providers.js';
 import { runResolvers } from './runs.js';
 import { threadResolvers } from './threads.js';
 
-const modules: Resolvers[] = [threadResolvers, runResolvers, providerResolvers, handoffResolvers, planningResolvers, lineageResolvers, analyticsResolvers, importResolvers, liveResolvers];
+const modules: Resolvers[] = [
+  threadResolvers,
+  runResolvers,
+  providerResolvers,
+  handoffResolvers,
+  planningResolvers,
+  lineageResolvers,
+  analyticsResolvers,
+  importResolvers,
+  liveResolvers,
+];
 
 /** One resolver map per schema module, merged type by type. */
 export function mergedResolvers(): Record<string, Record<string, unknown>> {

@@ -17,9 +17,14 @@ import { LIMITS, clamp, optionalText, requiredText } from '../validation.js';
 export const lineageResolvers: Resolvers = {
   Mutation: {
     rollbackThread: (_root, { input }, { operations }) => rollbackThread(operations, input.threadId, input.toOrdinal),
-    confirmProviderRollback: (_root, { input }, { operations }) => confirmProviderRollback(operations, input.providerThreadId),
+    confirmProviderRollback: (_root, { input }, { operations }) =>
+      confirmProviderRollback(operations, input.providerThreadId),
     reportProviderRollbackFailure: (_root, { input }, { operations }) =>
-      reportProviderRollbackFailure(operations, input.providerThreadId, requiredText('error', input.error, LIMITS.error)),
+      reportProviderRollbackFailure(
+        operations,
+        input.providerThreadId,
+        requiredText('error', input.error, LIMITS.error),
+      ),
     forkThread: (_root, { input }, { operations }) =>
       forkThread(operations, {
         sourceThreadId: input.sourceThreadId,
@@ -50,8 +55,10 @@ export const lineageResolvers: Resolvers = {
       if (!root) throw notFound('Thread', thread.rootThreadId);
       return { parent, relationshipToParent: thread.relationshipToParent, root, sourcePoint: thread.sourcePoint };
     },
-    forks: async (thread, { first }, { operations }) => (await forksOf(operations, [thread.id], clamp(first, 20, 1, 100))).get(thread.id) ?? [],
-    subagents: async (thread, { first }, { operations }) => (await subagentsOf(operations, [thread.id], clamp(first, 20, 1, 100))).get(thread.id) ?? [],
+    forks: async (thread, { first }, { operations }) =>
+      (await forksOf(operations, [thread.id], clamp(first, 20, 1, 100))).get(thread.id) ?? [],
+    subagents: async (thread, { first }, { operations }) =>
+      (await subagentsOf(operations, [thread.id], clamp(first, 20, 1, 100))).get(thread.id) ?? [],
     ancestors: async (thread, { depth }, { loaders }) => {
       const ancestors: ThreadRecord[] = [];
       let parentId = thread.parentThreadId;
@@ -65,6 +72,7 @@ export const lineageResolvers: Resolvers = {
     },
   },
   ProviderThread: {
-    forkedFrom: (providerThread, _args, { loaders }) => (providerThread.forkedFromId ? loaders.providerThread.load(providerThread.forkedFromId) : null),
+    forkedFrom: (providerThread, _args, { loaders }) =>
+      providerThread.forkedFromId ? loaders.providerThread.load(providerThread.forkedFromId) : null,
   },
 };

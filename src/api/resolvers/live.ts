@@ -5,7 +5,8 @@ import { nonNegativeInt } from '../validation.js';
 export const liveResolvers: Resolvers = {
   Subscription: {
     threadChanged: {
-      subscribe: (_root, { threadId, afterSequence }, { changes, operations }) => changes.subscribe(operations.graph, threadId, nonNegativeInt('afterSequence', afterSequence)),
+      subscribe: (_root, { threadId, afterSequence }, { changes, operations }) =>
+        changes.subscribe(operations.graph, threadId, nonNegativeInt('afterSequence', afterSequence)),
       resolve: (event: ThreadChangeEvent) => event,
     },
   },

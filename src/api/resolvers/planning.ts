@@ -3,7 +3,13 @@ import { planRun, startRun } from '../../operations/switching.js';
 import type { Resolvers } from '../generated/graphql.js';
 import { LIMITS, optionalText, requiredText } from '../validation.js';
 
-function planInput(input: { threadId: string; provider: string; model?: string | null; runtimeMode?: string | null; cleanContext?: boolean | null }) {
+function planInput(input: {
+  threadId: string;
+  provider: string;
+  model?: string | null;
+  runtimeMode?: string | null;
+  cleanContext?: boolean | null;
+}) {
   return {
     threadId: input.threadId,
     provider: input.provider,
@@ -27,17 +33,22 @@ export const planningResolvers: Resolvers = {
         ...planInput(input),
         userMessage: requiredText('userMessage', input.userMessage, LIMITS.userMessage),
         idempotencyKey: optionalText('idempotencyKey', input.idempotencyKey, LIMITS.label),
-        manualContext: input.manualContext === null || input.manualContext === undefined ? null : requiredText('manualContext', input.manualContext, LIMITS.userMessage),
+        manualContext:
+          input.manualContext === null || input.manualContext === undefined
+            ? null
+            : requiredText('manualContext', input.manualContext, LIMITS.userMessage),
       }),
   },
   RunPlan: {
-    providerThread: (plan, _args, { loaders }) => (plan.providerThreadId ? loaders.providerThread.load(plan.providerThreadId) : null),
+    providerThread: (plan, _args, { loaders }) =>
+      plan.providerThreadId ? loaders.providerThread.load(plan.providerThreadId) : null,
   },
   StartRunPayload: {
     plan: (result) => result.run.plan,
     dispatch: async (result, _args, { loaders }) => {
       const sourceId = dispatchProviderThreadId(result.run);
-      const providerThread = sourceId === result.providerThread.id ? result.providerThread : await loaders.providerThread.load(sourceId);
+      const providerThread =
+        sourceId === result.providerThread.id ? result.providerThread : await loaders.providerThread.load(sourceId);
       return buildDispatch(result.run, providerThread, result.handoff);
     },
   },

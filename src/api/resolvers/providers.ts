@@ -22,16 +22,23 @@ export const providerResolvers: Resolvers = {
     providerThread: (_root, { id }, { loaders }) => loaders.providerThread.load(id),
   },
   Mutation: {
-    bindProviderThread: async (_root, { input }, { operations }) => (await bindProviderThread(operations, bindInput(input))).providerThread,
+    bindProviderThread: async (_root, { input }, { operations }) =>
+      (await bindProviderThread(operations, bindInput(input))).providerThread,
     bindNativeThread: async (_root, { input }, { operations }) => {
       const { providerThread, replanned } = await bindProviderThread(operations, bindInput(input));
       return { providerThread, resumedBlank: replanned !== null, replanned };
     },
     reportResumeFailure: (_root, { input }, { operations }) =>
-      reportResumeFailure(operations, input.runId, requiredText('error', input.error, LIMITS.error), fencingTokenOf(input)),
+      reportResumeFailure(
+        operations,
+        input.runId,
+        requiredText('error', input.error, LIMITS.error),
+        fencingTokenOf(input),
+      ),
   },
   ProviderThread: {
-    handoffIds: async (providerThread, _args, { loaders }) => (await loaders.coverage.load(providerThread.id))?.handoffIds ?? [],
+    handoffIds: async (providerThread, _args, { loaders }) =>
+      (await loaders.coverage.load(providerThread.id))?.handoffIds ?? [],
     coverage: async (providerThread, _args, { loaders }) => {
       const coverage = await loaders.coverage.load(providerThread.id);
       if (!coverage) throw notFound('ProviderThread', providerThread.id);
@@ -41,8 +48,10 @@ export const providerResolvers: Resolvers = {
   ProviderThreadCoverage: {
     nativeRunCount: (coverage) => count(coverage.nativeRanges),
     missingRunCount: (coverage) => count(coverage.missingRanges),
-    nativeRunOrdinals: (coverage, { first }) => firstOrdinals(coverage.nativeRanges, clamp(first, ORDINALS_DEFAULT, 0, ORDINALS_MAX)),
-    missingRunOrdinals: (coverage, { first }) => firstOrdinals(coverage.missingRanges, clamp(first, ORDINALS_DEFAULT, 0, ORDINALS_MAX)),
+    nativeRunOrdinals: (coverage, { first }) =>
+      firstOrdinals(coverage.nativeRanges, clamp(first, ORDINALS_DEFAULT, 0, ORDINALS_MAX)),
+    missingRunOrdinals: (coverage, { first }) =>
+      firstOrdinals(coverage.missingRanges, clamp(first, ORDINALS_DEFAULT, 0, ORDINALS_MAX)),
     handoffs: async (coverage, _args, { loaders }) => {
       const handoffs = await Promise.all(coverage.handoffIds.map((id) => loaders.handoff.load(id)));
       return handoffs.filter((handoff) => handoff !== null);

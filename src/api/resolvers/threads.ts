@@ -16,7 +16,8 @@ interface ThreadCursor {
 // The time goes to Cypher's datetime(): anything but a real UTC instant (as the service writes them)
 // is a bad cursor, not a database error. The round trip through Date rejects days like 02-30.
 const isUtcInstant = (text: string) =>
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/.test(text) && new Date(text).toISOString().slice(0, 19) === text.slice(0, 19);
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/.test(text) &&
+  new Date(text).toISOString().slice(0, 19) === text.slice(0, 19);
 const isThreadCursor = (value: unknown): value is ThreadCursor =>
   typeof value === 'object' &&
   value !== null &&
@@ -44,7 +45,10 @@ function argumentPassed(info: GraphQLResolveInfo, name: string): boolean {
 }
 
 /** Both bounds or neither; without them, the whole thread. */
-function ordinalWindow(fromOrdinal: number | null | undefined, toOrdinal: number | null | undefined): { from: number; to: number } | null {
+function ordinalWindow(
+  fromOrdinal: number | null | undefined,
+  toOrdinal: number | null | undefined,
+): { from: number; to: number } | null {
   const from = fromOrdinal ?? null;
   const to = toOrdinal ?? null;
   if (from === null && to === null) return null;
@@ -59,62 +63,113 @@ function ordinalWindow(fromOrdinal: number | null | undefined, toOrdinal: number
 // A thread's own runs are ordinals forkOrdinal + 1 .. lastOrdinal without gaps (ordinals are never
 // skipped and rolled-back runs stay), so whether runs lie beyond the far end of a page follows from the
 // thread record, without another read.
-const ownRunsBelow = (thread: ThreadRecord, ordinal: number) => Math.min(ordinal - 1, thread.lastOrdinal) > thread.forkOrdinal;
-const ownRunsAbove = (thread: ThreadRecord, ordinal: number) => Math.max(ordinal + 1, thread.forkOrdinal + 1) <= thread.lastOrdinal;
+const ownRunsBelow = (thread: ThreadRecord, ordinal: number) =>
+  Math.min(ordinal - 1, thread.lastOrdinal) > thread.forkOrdinal;
+const ownRunsAbove = (thread: ThreadRecord, ordinal: number) =>
+  Math.max(ordinal + 1, thread.forkOrdinal + 1) <= thread.lastOrdinal;
 
 function runConnection(runs: ListedRunRecord[], loaders: Loaders, hasPreviousPage: boolean, hasNextPage: boolean) {
   for (const run of runs) loaders.run.prime(run.id, run);
   const edges = runs.map((run) => ({ cursor: encodeCursor({ ordinal: run.ordinal }), node: run }));
-  return { edges, pageInfo: { hasPreviousPage, hasNextPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null } };
+  return {
+    edges,
+    pageInfo: {
+      hasPreviousPage,
+      hasNextPage,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
 }
 
 export const threadResolvers: Resolvers = {
   Query: {
     thread: (_root, { id }, { loaders }) => loaders.thread.load(id),
     threads: async (_root, { first, after }, { operations }) => {
-      const page = await listThreads(operations, decodeCursor('after', after, isThreadCursor), clamp(first, 20, 1, 100));
+      const page = await listThreads(
+        operations,
+        decodeCursor('after', after, isThreadCursor),
+        clamp(first, 20, 1, 100),
+      );
       const edges = page.threads.map((thread) => ({ cursor: threadCursor(thread), node: thread }));
       return {
         edges,
-        pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null, hasPreviousPage: false, startCursor: edges[0]?.cursor ?? null },
+        pageInfo: {
+          hasNextPage: page.hasNextPage,
+          endCursor: edges.at(-1)?.cursor ?? null,
+          hasPreviousPage: false,
+          startCursor: edges[0]?.cursor ?? null,
+        },
       };
     },
   },
   Mutation: {
     createThread: (_root, { input }, { operations }) =>
-      createThread(operations, optionalText('id', input.id, LIMITS.id), optionalText('title', input.title, LIMITS.title)),
+      createThread(
+        operations,
+        optionalText('id', input.id, LIMITS.id),
+        optionalText('title', input.title, LIMITS.title),
+      ),
   },
   Thread: {
     runs: async (thread, { first, after, last, before }, { operations, loaders }, info) => {
       const backwards = argumentPassed(info, 'last') || argumentPassed(info, 'before');
       if (backwards && (argumentPassed(info, 'first') || argumentPassed(info, 'after'))) {
-        throw badInput(argumentPassed(info, 'first') ? 'first' : 'after', 'first/after page forwards and last/before backwards: pass one pair');
+        throw badInput(
+          argumentPassed(info, 'first') ? 'first' : 'after',
+          'first/after page forwards and last/before backwards: pass one pair',
+        );
       }
       if (backwards) {
         const limit = clamp(last, 50, 1, 500);
         const beforeOrdinal = decodeCursor('before', before, isOrdinalCursor)?.ordinal ?? Number.MAX_SAFE_INTEGER;
         const rows = await operations.graph.read((tx) => runPageBackward(tx, thread.id, beforeOrdinal, limit + 1));
         const runs = rows.slice(0, limit).reverse();
-        return runConnection(runs, loaders, rows.length > limit, ownRunsAbove(thread, runs.at(-1)?.ordinal ?? beforeOrdinal - 1));
+        return runConnection(
+          runs,
+          loaders,
+          rows.length > limit,
+          ownRunsAbove(thread, runs.at(-1)?.ordinal ?? beforeOrdinal - 1),
+        );
       }
       const limit = clamp(first, 50, 1, 500);
       const afterOrdinal = decodeCursor('after', after, isOrdinalCursor)?.ordinal ?? 0;
       const rows = await operations.graph.read((tx) => runPage(tx, thread.id, afterOrdinal, limit + 1));
       const runs = rows.slice(0, limit);
-      return runConnection(runs, loaders, ownRunsBelow(thread, runs[0]?.ordinal ?? afterOrdinal + 1), rows.length > limit);
+      return runConnection(
+        runs,
+        loaders,
+        ownRunsBelow(thread, runs[0]?.ordinal ?? afterOrdinal + 1),
+        rows.length > limit,
+      );
     },
     history: async (thread, { first, after, liveOnly }, { operations, loaders }) => {
       const afterOrdinal = decodeCursor('after', after, isOrdinalCursor)?.ordinal ?? 0;
       const page = await historyPage(operations, thread, afterOrdinal, clamp(first, 50, 1, 500), liveOnly ?? false);
       for (const { run } of page.entries) loaders.run.prime(run.id, run);
-      const edges = page.entries.map(({ run, inherited, live }) => ({ cursor: encodeCursor({ ordinal: run.ordinal }), node: run, inherited, live }));
-      return { edges, pageInfo: { hasPreviousPage: afterOrdinal > 0, hasNextPage: page.hasNextPage, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null } };
+      const edges = page.entries.map(({ run, inherited, live }) => ({
+        cursor: encodeCursor({ ordinal: run.ordinal }),
+        node: run,
+        inherited,
+        live,
+      }));
+      return {
+        edges,
+        pageInfo: {
+          hasPreviousPage: afterOrdinal > 0,
+          hasNextPage: page.hasNextPage,
+          startCursor: edges[0]?.cursor ?? null,
+          endCursor: edges.at(-1)?.cursor ?? null,
+        },
+      };
     },
     providerThreads: (thread, _args, { loaders }) => loaders.providerThreadsOfThread.load(thread.id),
     handoffs: async (thread, { fromOrdinal, toOrdinal }, { operations, loaders }) => {
       const window = ordinalWindow(fromOrdinal, toOrdinal);
       if (!window) return loaders.handoffsOfThread.load(thread.id);
-      const handoffs = await operations.graph.read((tx) => handoffWindow(tx, thread.id, window.from, window.to, WINDOW_ROWS));
+      const handoffs = await operations.graph.read((tx) =>
+        handoffWindow(tx, thread.id, window.from, window.to, WINDOW_ROWS),
+      );
       for (const handoff of handoffs) loaders.handoff.prime(handoff.id, handoff);
       return handoffs;
     },

@@ -71,8 +71,14 @@ export async function createHandoff(
   return toHandoff(row!.handoff);
 }
 
-export async function pendingTransfersInto(tx: Tx, threadId: string): Promise<{ transfer: TransferRecord; sourceProviderThread: ProviderThreadRecord | null; sourceTurns: number }[]> {
-  const rows = await tx.rows<{ transfer: Props; sourceProviderThread: Props | null; sourceTurns: number }>('transfers/pending-into', { threadId });
+export async function pendingTransfersInto(
+  tx: Tx,
+  threadId: string,
+): Promise<{ transfer: TransferRecord; sourceProviderThread: ProviderThreadRecord | null; sourceTurns: number }[]> {
+  const rows = await tx.rows<{ transfer: Props; sourceProviderThread: Props | null; sourceTurns: number }>(
+    'transfers/pending-into',
+    { threadId },
+  );
   return rows.map((row) => ({
     transfer: toTransfer(row.transfer),
     sourceProviderThread: row.sourceProviderThread && toProviderThread(row.sourceProviderThread),
@@ -104,23 +110,46 @@ export async function transfersByThreads(tx: Tx, threadIds: readonly string[]): 
 }
 
 /** An ordinal window of a thread: at most `limit` handoffs made for runs `from..to`, in the order of those runs. */
-export async function handoffWindow(tx: Tx, threadId: string, fromOrdinal: number, toOrdinal: number, limit: number): Promise<HandoffRecord[]> {
+export async function handoffWindow(
+  tx: Tx,
+  threadId: string,
+  fromOrdinal: number,
+  toOrdinal: number,
+  limit: number,
+): Promise<HandoffRecord[]> {
   const rows = await tx.rows<{ handoff: Props }>('handoffs/window', { threadId, fromOrdinal, toOrdinal, limit });
   return rows.map((row) => toHandoff(row.handoff));
 }
 
 /** An ordinal window of a thread: at most `limit` transfers with a point in `from..to` (see transfers/window.cypher), oldest first. */
-export async function transferWindow(tx: Tx, threadId: string, fromOrdinal: number, toOrdinal: number, limit: number): Promise<TransferRecord[]> {
+export async function transferWindow(
+  tx: Tx,
+  threadId: string,
+  fromOrdinal: number,
+  toOrdinal: number,
+  limit: number,
+): Promise<TransferRecord[]> {
   const rows = await tx.rows<{ transfer: Props }>('transfers/window', { threadId, fromOrdinal, toOrdinal, limit });
   return rows.map((row) => toTransfer(row.transfer));
 }
 
-export async function submitHandoff(tx: Tx, id: string, summaryText: string, createdByProvider: string | null, omissions: string[]): Promise<HandoffRecord | null> {
+export async function submitHandoff(
+  tx: Tx,
+  id: string,
+  summaryText: string,
+  createdByProvider: string | null,
+  omissions: string[],
+): Promise<HandoffRecord | null> {
   const row = await tx.one<{ handoff: Props }>('handoffs/submit', { id, summaryText, createdByProvider, omissions });
   return row && toHandoff(row.handoff);
 }
 
-export async function failHandoff(tx: Tx, id: string, reason: string, endedBecause: Extract<EndReason, 'expired' | 'summarizer_failed'>): Promise<HandoffRecord | null> {
+export async function failHandoff(
+  tx: Tx,
+  id: string,
+  reason: string,
+  endedBecause: Extract<EndReason, 'expired' | 'summarizer_failed'>,
+): Promise<HandoffRecord | null> {
   const row = await tx.one<{ handoff: Props }>('handoffs/fail', { id, reason, endedBecause });
   return row && toHandoff(row.handoff);
 }
@@ -130,12 +159,17 @@ export async function replaceHandoff(tx: Tx, oldId: string, newId: string, ended
   return (await tx.one('handoffs/replace', { oldId, newId, endedBecause })) !== null;
 }
 
-export async function expiredPendingHandoffs(tx: Tx, timeoutSeconds: number): Promise<{ tenant: string; id: string }[]> {
+export async function expiredPendingHandoffs(
+  tx: Tx,
+  timeoutSeconds: number,
+): Promise<{ tenant: string; id: string }[]> {
   return tx.rows('handoffs/expired-pending', { timeoutSeconds });
 }
 
 export async function mergeBacksCarriedBy(tx: Tx, handoffId: string): Promise<TransferRecord[]> {
-  return (await tx.rows<{ transfer: Props }>('transfers/merge-backs-carried-by', { handoffId })).map((row) => toTransfer(row.transfer));
+  return (await tx.rows<{ transfer: Props }>('transfers/merge-backs-carried-by', { handoffId })).map((row) =>
+    toTransfer(row.transfer),
+  );
 }
 
 export async function transfersByIds(tx: Tx, ids: readonly string[]): Promise<TransferRecord[]> {

@@ -15,8 +15,17 @@ export interface NewImportedRun {
   input: ImportedRunInput;
 }
 
-export async function providerThreadsByNativeRef(tx: Tx, provider: string, nativeThreadRef: string, limit: number): Promise<ProviderThreadRecord[]> {
-  const rows = await tx.rows<{ providerThread: Props }>('provider-threads/by-native-ref', { provider, nativeThreadRef, limit });
+export async function providerThreadsByNativeRef(
+  tx: Tx,
+  provider: string,
+  nativeThreadRef: string,
+  limit: number,
+): Promise<ProviderThreadRecord[]> {
+  const rows = await tx.rows<{ providerThread: Props }>('provider-threads/by-native-ref', {
+    provider,
+    nativeThreadRef,
+    limit,
+  });
   return rows.map((row) => toProviderThread(row.providerThread));
 }
 
@@ -45,11 +54,19 @@ export async function appendImportedRuns(
     served: servedProperties(servedWith(providerThread, runs)),
     runs: runs.map(importedRunParameters),
   });
-  return { thread: toThread(row!.thread), providerThread: toProviderThread(row!.providerThread), runs: row!.runs.map(toRun) };
+  return {
+    thread: toThread(row!.thread),
+    providerThread: toProviderThread(row!.providerThread),
+    runs: row!.runs.map(toRun),
+  };
 }
 
 function servedWith(providerThread: ProviderThreadRecord, runs: readonly NewImportedRun[]): ServedRuns {
-  const initial: ServedRuns = { served: providerThread.served, firstRunOrdinal: providerThread.firstRunOrdinal, lastRunOrdinal: providerThread.lastRunOrdinal };
+  const initial: ServedRuns = {
+    served: providerThread.served,
+    firstRunOrdinal: providerThread.firstRunOrdinal,
+    lastRunOrdinal: providerThread.lastRunOrdinal,
+  };
   return runs.reduce((served, run) => servingRun(served.served, run.ordinal), initial);
 }
 

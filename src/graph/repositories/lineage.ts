@@ -1,7 +1,16 @@
 import { liveHistory, segmentHolding, type HistorySegment, type ThreadHistory } from '../../domain/history.js';
 import type { ServedRuns } from '../../domain/coverage.js';
 import { contains, toLists } from '../../domain/ranges.js';
-import type { HandoffRecord, OrdinalRange, ProviderThreadRecord, RunRecord, RunStatus, ThreadRecord, ThreadRelationship, TransferRecord } from '../../domain/records.js';
+import type {
+  HandoffRecord,
+  OrdinalRange,
+  ProviderThreadRecord,
+  RunRecord,
+  RunStatus,
+  ThreadRecord,
+  ThreadRelationship,
+  TransferRecord,
+} from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
 import { servedProperties, toHandoff, toProviderThread, toRun, toThread, toTransfer } from './mapping.js';
 
@@ -27,17 +36,27 @@ export async function lookUpSourcePoint(
   threadId: string,
   point: { ordinal: number | null; checkpointId: string | null; providerThreadId: string | null },
 ): Promise<SourcePointLookup | null> {
-  const row = await tx.one<{ thread: Props; run: SourceRun | null; checkpoint: SourcePointLookup['checkpoint']; providerThreadId: string | null; ordinal: number | null }>(
-    'lineage/source-point',
-    { threadId, ...point },
-  );
+  const row = await tx.one<{
+    thread: Props;
+    run: SourceRun | null;
+    checkpoint: SourcePointLookup['checkpoint'];
+    providerThreadId: string | null;
+    ordinal: number | null;
+  }>('lineage/source-point', { threadId, ...point });
   return row && { ...row, thread: toThread(row.thread) };
 }
 
 /** Run `ordinal` of the thread's history, from the thread that holds it; null when it is not live in that history. */
 export async function liveRunAt(tx: Tx, thread: ThreadHistory, ordinal: number): Promise<SourceRun | null> {
   if (!contains(liveHistory(thread), ordinal)) return null;
-  return (await tx.one<{ run: SourceRun }>('lineage/run-at', { threadId: segmentHolding(thread, ordinal).threadId, ordinal }))?.run ?? null;
+  return (
+    (
+      await tx.one<{ run: SourceRun }>('lineage/run-at', {
+        threadId: segmentHolding(thread, ordinal).threadId,
+        ordinal,
+      })
+    )?.run ?? null
+  );
 }
 
 export interface NewChildThread {
@@ -45,7 +64,12 @@ export interface NewChildThread {
   parentId: string;
   title: string | null;
   relationship: ThreadRelationship;
-  source: { runId: string | null; runOrdinal: number | null; checkpointId: string | null; providerThreadId: string | null };
+  source: {
+    runId: string | null;
+    runOrdinal: number | null;
+    checkpointId: string | null;
+    providerThreadId: string | null;
+  };
   forkOrdinal: number;
   segments: HistorySegment[];
   /** The inherited ordinals that were not live when it was made. */
@@ -60,16 +84,34 @@ export interface NewChildThread {
 export async function createChildThread(tx: Tx, child: NewChildThread): Promise<ThreadRecord> {
   const { rolledBack, ...fields } = child;
   const lists = toLists(rolledBack);
-  const row = await tx.one<{ thread: Props }>('lineage/create-child-thread', { ...fields, rolledBackFrom: lists.from, rolledBackTo: lists.to });
+  const row = await tx.one<{ thread: Props }>('lineage/create-child-thread', {
+    ...fields,
+    rolledBackFrom: lists.from,
+    rolledBackTo: lists.to,
+  });
   return toThread(row!.thread);
 }
 
-export async function childrenOf(tx: Tx, threadIds: readonly string[], relationship: ThreadRelationship, limit: number): Promise<Map<string, ThreadRecord[]>> {
-  const rows = await tx.rows<{ threadId: string; children: Props[] }>('lineage/children', { threadIds, relationship, limit });
+export async function childrenOf(
+  tx: Tx,
+  threadIds: readonly string[],
+  relationship: ThreadRelationship,
+  limit: number,
+): Promise<Map<string, ThreadRecord[]>> {
+  const rows = await tx.rows<{ threadId: string; children: Props[] }>('lineage/children', {
+    threadIds,
+    relationship,
+    limit,
+  });
   return new Map(rows.map((row) => [row.threadId, row.children.map(toThread)]));
 }
 
-export async function createMergeBack(tx: Tx, forkId: string, ordinal: number, transferId: string): Promise<TransferRecord> {
+export async function createMergeBack(
+  tx: Tx,
+  forkId: string,
+  ordinal: number,
+  transferId: string,
+): Promise<TransferRecord> {
   const row = await tx.one<{ transfer: Props }>('lineage/create-merge-back', { forkId, ordinal, transferId });
   await tx.rows('lineage/supersede-merge-backs', { transferId });
   return toTransfer(row!.transfer);
@@ -91,11 +133,20 @@ export async function rollBackRuns(
     rolledBackTo: lists.to,
     pageOrdinals: ranges.pageOrdinals,
   });
-  return { rolledBackRunCount: row!.rolledBackRunCount, page: row!.page.map(toRun).sort((a, b) => a.ordinal - b.ordinal) };
+  return {
+    rolledBackRunCount: row!.rolledBackRunCount,
+    page: row!.page.map(toRun).sort((a, b) => a.ordinal - b.ordinal),
+  };
 }
 
-export async function supersedeRolledBackHandoffs(tx: Tx, threadId: string, toOrdinal: number): Promise<HandoffRecord[]> {
-  return (await tx.rows<{ handoff: Props }>('lineage/supersede-rolled-back-handoffs', { threadId, toOrdinal })).map((row) => toHandoff(row.handoff));
+export async function supersedeRolledBackHandoffs(
+  tx: Tx,
+  threadId: string,
+  toOrdinal: number,
+): Promise<HandoffRecord[]> {
+  return (await tx.rows<{ handoff: Props }>('lineage/supersede-rolled-back-handoffs', { threadId, toOrdinal })).map(
+    (row) => toHandoff(row.handoff),
+  );
 }
 
 export async function withdrawMergeBacks(tx: Tx, threadId: string, toOrdinal: number): Promise<void> {
@@ -103,8 +154,17 @@ export async function withdrawMergeBacks(tx: Tx, threadId: string, toOrdinal: nu
 }
 
 /** The provider threads that served a run above `toOrdinal` or received a withdrawn handoff. */
-export async function providerThreadsAffectedByRollback(tx: Tx, threadId: string, toOrdinal: number, handoffTargetIds: string[]): Promise<ProviderThreadRecord[]> {
-  const rows = await tx.rows<{ providerThread: Props }>('lineage/affected-provider-threads', { threadId, toOrdinal, handoffTargetIds });
+export async function providerThreadsAffectedByRollback(
+  tx: Tx,
+  threadId: string,
+  toOrdinal: number,
+  handoffTargetIds: string[],
+): Promise<ProviderThreadRecord[]> {
+  const rows = await tx.rows<{ providerThread: Props }>('lineage/affected-provider-threads', {
+    threadId,
+    toOrdinal,
+    handoffTargetIds,
+  });
   return rows.map((row) => toProviderThread(row.providerThread));
 }
 
@@ -113,7 +173,12 @@ export async function setRollbackStatuses(
   updates: { id: string; status: 'rolled_back' | 'divergent'; reason: string; served: ServedRuns }[],
 ): Promise<ProviderThreadRecord[]> {
   const rows = await tx.rows<{ providerThread: Props }>('lineage/set-rollback-status', {
-    updates: updates.map((update) => ({ id: update.id, status: update.status, reason: update.reason, served: servedProperties(update.served) })),
+    updates: updates.map((update) => ({
+      id: update.id,
+      status: update.status,
+      reason: update.reason,
+      served: servedProperties(update.served),
+    })),
   });
   return rows.map((row) => toProviderThread(row.providerThread));
 }
@@ -124,11 +189,26 @@ export async function settleProviderRollback(
   status: 'idle' | 'divergent',
   error: string | null,
 ): Promise<{ providerThread: ProviderThreadRecord; settles: boolean } | null> {
-  const row = await tx.one<{ providerThread: Props; settles: boolean }>('lineage/settle-provider-rollback', { id, status, error });
+  const row = await tx.one<{ providerThread: Props; settles: boolean }>('lineage/settle-provider-rollback', {
+    id,
+    status,
+    error,
+  });
   return row && { providerThread: toProviderThread(row.providerThread), settles: row.settles };
 }
 
-export async function recordSubagentResult(tx: Tx, childId: string, result: string, delivery: string, ids: { transferId: string; handoffId: string }): Promise<TransferRecord> {
-  const row = await tx.one<{ transfer: Props }>('lineage/record-subagent-result', { childId, result, delivery, ...ids });
+export async function recordSubagentResult(
+  tx: Tx,
+  childId: string,
+  result: string,
+  delivery: string,
+  ids: { transferId: string; handoffId: string },
+): Promise<TransferRecord> {
+  const row = await tx.one<{ transfer: Props }>('lineage/record-subagent-result', {
+    childId,
+    result,
+    delivery,
+    ...ids,
+  });
   return toTransfer(row!.transfer);
 }

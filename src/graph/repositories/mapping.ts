@@ -34,13 +34,16 @@ export function toThread(props: Props): ThreadRecord {
     parentThreadId,
     relationshipToParent: (props.relationshipToParent ?? null) as ThreadRecord['relationshipToParent'],
     rootThreadId: text(props.rootThreadId) ?? String(props.id),
-    sourcePoint: parentThreadId === null ? null : {
-      threadId: parentThreadId,
-      runId: text(props.sourceRunId),
-      runOrdinal: int(props.sourceRunOrdinal),
-      checkpointId: text(props.sourceCheckpointId),
-      providerThreadId: text(props.sourceProviderThreadId),
-    },
+    sourcePoint:
+      parentThreadId === null
+        ? null
+        : {
+            threadId: parentThreadId,
+            runId: text(props.sourceRunId),
+            runOrdinal: int(props.sourceRunOrdinal),
+            checkpointId: text(props.sourceCheckpointId),
+            providerThreadId: text(props.sourceProviderThreadId),
+          },
     forkOrdinal: int(props.forkOrdinal) ?? 0,
     changeSequence: int(props.changeSequence) ?? 0,
     inherited: segmentThreadIds.map((threadId, index) => ({

@@ -37,7 +37,11 @@ export async function loadPlanningSnapshot(
       headProviderThreadId: row.headProviderThreadId,
       target: target && {
         providerThread: target,
-        coveredThroughOrdinal: coveredThrough(target.lastRunOrdinal, row.handoffCoveredThrough, target.inheritedThroughOrdinal),
+        coveredThroughOrdinal: coveredThrough(
+          target.lastRunOrdinal,
+          row.handoffCoveredThrough,
+          target.inheritedThroughOrdinal,
+        ),
         standingHandoffCount: row.standingHandoffs,
         runsSinceLastNative: row.runsSinceLastNative,
       },
@@ -71,7 +75,12 @@ export interface SummaryWindow {
  * Reads the live runs held by `pieces` (livePiecesFor), newest first and within the limits, and the
  * latest checkpoint held by `checkpointPieces` and the providers of their threads.
  */
-export async function loadSummaryWindow(tx: Tx, pieces: LivePiece[], checkpointPieces: LivePiece[], limits: { runs: number; facts: number }): Promise<SummaryWindow> {
+export async function loadSummaryWindow(
+  tx: Tx,
+  pieces: LivePiece[],
+  checkpointPieces: LivePiece[],
+  limits: { runs: number; facts: number },
+): Promise<SummaryWindow> {
   const rows = await tx.rows<{
     runs: (SummaryRun & { providerThreadId: string })[];
     facts: (SummaryFact & { seq: number })[];
@@ -90,6 +99,11 @@ export async function loadSummaryWindow(tx: Tx, pieces: LivePiece[], checkpointP
       .flatMap((row) => row.facts)
       .sort((a, b) => b.runOrdinal - a.runOrdinal || b.seq - a.seq)
       .slice(0, limits.facts),
-    latestCheckpoint: latest && { runOrdinal: latest.runOrdinal, ref: latest.ref, diffSummary: latest.diffSummary, files: latest.files },
+    latestCheckpoint: latest && {
+      runOrdinal: latest.runOrdinal,
+      ref: latest.ref,
+      diffSummary: latest.diffSummary,
+      files: latest.files,
+    },
   };
 }

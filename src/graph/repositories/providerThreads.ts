@@ -33,12 +33,21 @@ export async function providerThreadsByIds(tx: Tx, ids: readonly string[]): Prom
   return rows.map((row) => toProviderThread(row.providerThread));
 }
 
-export async function providerThreadsByThreads(tx: Tx, threadIds: readonly string[]): Promise<Map<string, ProviderThreadRecord[]>> {
-  const rows = await tx.rows<{ threadId: string; providerThreads: Props[] }>('provider-threads/by-threads', { threadIds });
+export async function providerThreadsByThreads(
+  tx: Tx,
+  threadIds: readonly string[],
+): Promise<Map<string, ProviderThreadRecord[]>> {
+  const rows = await tx.rows<{ threadId: string; providerThreads: Props[] }>('provider-threads/by-threads', {
+    threadIds,
+  });
   return new Map(rows.map((row) => [row.threadId, row.providerThreads.map(toProviderThread)]));
 }
 
-export async function bindProviderThread(tx: Tx, id: string, nativeThreadRef: string): Promise<ProviderThreadRecord | null> {
+export async function bindProviderThread(
+  tx: Tx,
+  id: string,
+  nativeThreadRef: string,
+): Promise<ProviderThreadRecord | null> {
   const row = await tx.one<{ providerThread: Props }>('provider-threads/bind', { id, nativeThreadRef });
   return row ? toProviderThread(row.providerThread) : null;
 }
@@ -58,7 +67,9 @@ export async function coverageByIds(tx: Tx, ids: readonly string[]): Promise<Cov
     handoffIds: string[];
     handoffRanges: OrdinalRange[];
   }>('provider-threads/coverage', { ids });
-  const threads = new Map((await threadsByIds(tx, [...new Set(known.map((row) => row.threadId))])).map((thread) => [thread.id, thread]));
+  const threads = new Map(
+    (await threadsByIds(tx, [...new Set(known.map((row) => row.threadId))])).map((thread) => [thread.id, thread]),
+  );
   return known.map((row) => {
     const thread = threads.get(row.threadId);
     return coverageOf({ ...row, served: fromLists(row.servedFrom, row.servedTo) }, thread ? liveHistory(thread) : []);

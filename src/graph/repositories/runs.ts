@@ -31,7 +31,11 @@ export interface NewRun {
 }
 
 /** Creates the run, served by `providerThread` (as read under the thread lock); returns both as updated. */
-export async function createRun(tx: Tx, run: NewRun, providerThread: ProviderThreadRecord): Promise<{ run: RunRecord; providerThread: ProviderThreadRecord }> {
+export async function createRun(
+  tx: Tx,
+  run: NewRun,
+  providerThread: ProviderThreadRecord,
+): Promise<{ run: RunRecord; providerThread: ProviderThreadRecord }> {
   const { plan, ...fields } = run;
   const row = await tx.one<{ run: Props; providerThread: Props }>('runs/create', {
     run: { ...fields, ...planProperties(plan), dispatchEpoch: 1 },
@@ -53,13 +57,24 @@ export async function listedRunsByIds(tx: Tx, ids: readonly string[]): Promise<L
 }
 
 /** The first `limit` runs of the thread above `afterOrdinal` (and at most `toOrdinal`), oldest first, without their long texts. */
-export async function runPage(tx: Tx, threadId: string, afterOrdinal: number, limit: number, toOrdinal = Number.MAX_SAFE_INTEGER): Promise<ListedRunRecord[]> {
+export async function runPage(
+  tx: Tx,
+  threadId: string,
+  afterOrdinal: number,
+  limit: number,
+  toOrdinal = Number.MAX_SAFE_INTEGER,
+): Promise<ListedRunRecord[]> {
   const rows = await tx.rows<{ run: Props }>('runs/page', { threadId, afterOrdinal, toOrdinal, limit });
   return rows.map((row) => toListedRun(row.run));
 }
 
 /** The newest `limit` runs below `beforeOrdinal`, newest first, without their long texts. */
-export async function runPageBackward(tx: Tx, threadId: string, beforeOrdinal: number, limit: number): Promise<ListedRunRecord[]> {
+export async function runPageBackward(
+  tx: Tx,
+  threadId: string,
+  beforeOrdinal: number,
+  limit: number,
+): Promise<ListedRunRecord[]> {
   const rows = await tx.rows<{ run: Props }>('runs/page-backward', { threadId, beforeOrdinal, limit });
   return rows.map((row) => toListedRun(row.run));
 }
@@ -78,18 +93,28 @@ export async function runTextLengths(tx: Tx, requests: readonly RunTextRequest[]
 }
 
 /** Long texts, each cut to its first `maxChars` characters (code points) by Neo4j; null: the whole text. */
-export async function runTexts(tx: Tx, requests: readonly (RunTextRequest & { maxChars: number | null })[]): Promise<Map<string, string | null>> {
+export async function runTexts(
+  tx: Tx,
+  requests: readonly (RunTextRequest & { maxChars: number | null })[],
+): Promise<Map<string, string | null>> {
   const rows = await tx.rows<{ key: string; text: string | null }>('runs/texts', { requests });
   return new Map(rows.map((row) => [row.key, row.text]));
 }
 
-export async function runByIdempotencyKey(tx: Tx, threadId: string, key: string): Promise<(RunRecord & { idempotencyFingerprint: string }) | null> {
+export async function runByIdempotencyKey(
+  tx: Tx,
+  threadId: string,
+  key: string,
+): Promise<(RunRecord & { idempotencyFingerprint: string }) | null> {
   const row = await tx.one<{ run: Props }>('runs/by-idempotency-key', { threadId, key });
   return row ? { ...toRun(row.run), idempotencyFingerprint: String(row.run.idempotencyFingerprint) } : null;
 }
 
 /** The run and its thread, with the thread's write lock held for the rest of the transaction. */
-export async function lockRunForUpdate(tx: Tx, runId: string): Promise<{ run: RunRecord; thread: LockedThread } | null> {
+export async function lockRunForUpdate(
+  tx: Tx,
+  runId: string,
+): Promise<{ run: RunRecord; thread: LockedThread } | null> {
   const row = await tx.one<{ run: Props; thread: Props }>('runs/lock-for-update', { runId });
   if (!row) return null;
   return {
@@ -126,7 +151,13 @@ export async function finishRun(tx: Tx, runId: string, outcome: RunOutcome): Pro
 }
 
 /** Resume failure: the running run leaves `from` for `to` (both as read under the thread lock). */
-export async function moveRunToProviderThread(tx: Tx, run: RunRecord, from: ProviderThreadRecord, to: ProviderThreadRecord, error: string): Promise<RunRecord> {
+export async function moveRunToProviderThread(
+  tx: Tx,
+  run: RunRecord,
+  from: ProviderThreadRecord,
+  to: ProviderThreadRecord,
+  error: string,
+): Promise<RunRecord> {
   const row = await tx.one<{ run: Props }>('runs/move-to-provider-thread', {
     runId: run.id,
     fromId: from.id,
@@ -151,8 +182,15 @@ export interface FactSlice {
 }
 
 /** The facts of each run in that slice, in the order they were sent, with each text's whole length. */
-export async function factsByRuns(tx: Tx, runIds: readonly string[], slice: FactSlice): Promise<Map<string, (RunFactRecord & { textLength: number })[]>> {
-  const rows = await tx.rows<{ runId: string; facts: (RunFactRecord & { textLength: number })[] }>('runs/facts-by-runs', { runIds, ...slice });
+export async function factsByRuns(
+  tx: Tx,
+  runIds: readonly string[],
+  slice: FactSlice,
+): Promise<Map<string, (RunFactRecord & { textLength: number })[]>> {
+  const rows = await tx.rows<{ runId: string; facts: (RunFactRecord & { textLength: number })[] }>(
+    'runs/facts-by-runs',
+    { runIds, ...slice },
+  );
   return new Map(rows.map((row) => [row.runId, row.facts]));
 }
 

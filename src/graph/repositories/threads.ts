@@ -20,7 +20,11 @@ export async function threadsByIds(tx: Tx, ids: readonly string[]): Promise<Thre
   return rows.map((row) => toThread(row.thread));
 }
 
-export async function threadPage(tx: Tx, after: { createdAt: string; id: string } | null, limit: number): Promise<ThreadRecord[]> {
+export async function threadPage(
+  tx: Tx,
+  after: { createdAt: string; id: string } | null,
+  limit: number,
+): Promise<ThreadRecord[]> {
   const rows = await tx.rows<{ thread: Props }>('threads/page', {
     afterCreatedAt: after?.createdAt ?? null,
     afterId: after?.id ?? null,
@@ -39,9 +43,15 @@ export function toLockedThread(props: Props): LockedThread {
 }
 
 /** The newest checkpoint in each thread's history up to its head, inherited ones included, by thread id. */
-export async function latestCheckpoints(tx: Tx, threads: readonly ThreadRecord[]): Promise<Map<string, CheckpointRecord>> {
+export async function latestCheckpoints(
+  tx: Tx,
+  threads: readonly ThreadRecord[],
+): Promise<Map<string, CheckpointRecord>> {
   const rows = await tx.rows<{ threadId: string; checkpoints: Props[] }>('threads/latest-checkpoint', {
-    threads: threads.map((thread) => ({ threadId: thread.id, pieces: livePiecesFor(thread, { from: 1, to: thread.headOrdinal }) })),
+    threads: threads.map((thread) => ({
+      threadId: thread.id,
+      pieces: livePiecesFor(thread, { from: 1, to: thread.headOrdinal }),
+    })),
   });
   const newest = new Map<string, CheckpointRecord>();
   for (const row of rows) {
@@ -51,4 +61,3 @@ export async function latestCheckpoints(tx: Tx, threads: readonly ThreadRecord[]
   }
   return newest;
 }
-

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildDispatch, dispatchProviderThreadId } from '../../../src/domain/dispatch.js';
-import type { HandoffRecord, HandoffStatus, ProviderThreadAction, ProviderThreadRecord, RunPlanRecord, RunRecord } from '../../../src/domain/records.js';
+import type {
+  HandoffRecord,
+  HandoffStatus,
+  ProviderThreadAction,
+  ProviderThreadRecord,
+  RunPlanRecord,
+  RunRecord,
+} from '../../../src/domain/records.js';
 
 function run(action: ProviderThreadAction, plan: Partial<RunPlanRecord> = {}): RunRecord {
   return {
@@ -101,7 +108,11 @@ describe('buildDispatch', () => {
 
   it('sends no context for a handoff that is not ready, or none', () => {
     for (const status of ['pending', 'failed', 'superseded'] as const) {
-      expect(buildDispatch(run('reuse'), providerThread(), handoff(status)), status).toMatchObject({ delivery: null, context: null, userMessage: 'Add the parser tests.' });
+      expect(buildDispatch(run('reuse'), providerThread(), handoff(status)), status).toMatchObject({
+        delivery: null,
+        context: null,
+        userMessage: 'Add the parser tests.',
+      });
     }
     expect(buildDispatch(run('reuse'), providerThread(), null)).toMatchObject({ delivery: null, context: null });
   });
@@ -117,7 +128,11 @@ describe('buildDispatch', () => {
   });
 
   it('names the turn to fork from for a native fork only', () => {
-    expect(buildDispatch(run('native_fork', { forkFromTurn: 1 }), providerThread(), null)).toMatchObject({ providerThreadAction: 'native_fork', nativeThreadRef: 'native-C1', forkFromTurn: 1 });
+    expect(buildDispatch(run('native_fork', { forkFromTurn: 1 }), providerThread(), null)).toMatchObject({
+      providerThreadAction: 'native_fork',
+      nativeThreadRef: 'native-C1',
+      forkFromTurn: 1,
+    });
     expect(buildDispatch(run('native_fork'), providerThread(), null).forkFromTurn).toBeNull();
     expect(buildDispatch(run('resume', { forkFromTurn: 4 }), providerThread(), null).forkFromTurn).toBeNull();
   });

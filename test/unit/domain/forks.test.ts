@@ -41,7 +41,11 @@ describe('resolveFork', () => {
   });
 
   it('forks natively at the very first turn', () => {
-    const atFirst = fork({ sourceProviderThread: source({ lastRunOrdinal: 1, served: [{ from: 1, to: 1 }] }), sourceRunOrdinal: 1, sourceTurns: 1 });
+    const atFirst = fork({
+      sourceProviderThread: source({ lastRunOrdinal: 1, served: [{ from: 1, to: 1 }] }),
+      sourceRunOrdinal: 1,
+      sourceTurns: 1,
+    });
     expect(resolveFork(atFirst, request())).toMatchObject({ kind: 'native', forkFromTurn: 1 });
   });
 
@@ -54,17 +58,32 @@ describe('resolveFork', () => {
       resolution: 'portable_context',
       reason: 'The fork gets portable context: codex cannot fork from an earlier turn.',
     });
-    expect(resolveFork(fork({ sourceRunOrdinal: 4, sourceTurns: 4 }), request())).toMatchObject({ kind: 'native', forkFromTurn: 4 });
+    expect(resolveFork(fork({ sourceRunOrdinal: 4, sourceTurns: 4 }), request())).toMatchObject({
+      kind: 'native',
+      forkFromTurn: 4,
+    });
   });
 
   it('gives portable context, saying why, whenever the source cannot be continued natively', () => {
     const cases: [string, PendingFork, PlanRequest][] = [
       ['the source point was served by codex, not claude', fork(), request({ provider: provider('claude') })],
       ['codex cannot fork threads', fork(), request({ provider: provider('codex', { canForkThread: false }) })],
-      ['provider thread C1 has no reliable native id', fork(), request({ provider: provider('codex', { nativeThreadIds: 'weak' }) })],
-      ['provider thread C1 has no reliable native id', fork({ sourceProviderThread: source({ nativeThreadRef: null }) }), request()],
+      [
+        'provider thread C1 has no reliable native id',
+        fork(),
+        request({ provider: provider('codex', { nativeThreadIds: 'weak' }) }),
+      ],
+      [
+        'provider thread C1 has no reliable native id',
+        fork({ sourceProviderThread: source({ nativeThreadRef: null }) }),
+        request(),
+      ],
       ['a clean context was requested', fork(), request({ cleanContext: true })],
-      ['the runtime mode differs', fork({ sourceProviderThread: source({ runtimeMode: 'read-only' }) }), request({ runtimeMode: 'workspace-write' })],
+      [
+        'the runtime mode differs',
+        fork({ sourceProviderThread: source({ runtimeMode: 'read-only' }) }),
+        request({ runtimeMode: 'workspace-write' }),
+      ],
       [
         'the model differs',
         fork({ sourceProviderThread: source({ model: 'a' }) }),
@@ -90,7 +109,9 @@ describe('resolveFork', () => {
       ['closed', 'closed'],
     ];
     for (const [status, words] of unforkable) {
-      expect(resolveFork(fork({ sourceProviderThread: source({ status }) }), request()).reason).toBe(`The fork gets portable context: provider thread C1 is ${words}.`);
+      expect(resolveFork(fork({ sourceProviderThread: source({ status }) }), request()).reason).toBe(
+        `The fork gets portable context: provider thread C1 is ${words}.`,
+      );
     }
     for (const status of ['active', 'idle'] as const) {
       expect(resolveFork(fork({ sourceProviderThread: source({ status }) }), request()).kind).toBe('native');
@@ -149,7 +170,12 @@ describe('planForFork', () => {
   });
 
   it('keeps the planner plan for portable context, with the fork strategy and its reason added', () => {
-    const checkpoint: ForkResolution = { kind: 'portable', strategy: 'checkpoint_summary', resolution: 'checkpoint_context', reason: 'From a checkpoint.' };
+    const checkpoint: ForkResolution = {
+      kind: 'portable',
+      strategy: 'checkpoint_summary',
+      resolution: 'checkpoint_context',
+      reason: 'From a checkpoint.',
+    };
     expect(planForFork(plannerPlan, checkpoint, null)).toEqual({
       ...plannerPlan,
       handoffStrategy: 'checkpoint_summary',
@@ -158,8 +184,21 @@ describe('planForFork', () => {
   });
 
   it('adds no strategy to a plan without a handoff', () => {
-    const withoutHandoff: Plan = { ...plannerPlan, decision: 'no_handoff', handoffStrategy: null, coveredRunOrdinals: null };
-    const portable: ForkResolution = { kind: 'portable', strategy: 'full_thread_summary', resolution: 'portable_context', reason: 'Portable.' };
-    expect(planForFork(withoutHandoff, portable, source())).toEqual({ ...withoutHandoff, reasons: ['The planner said so.', 'Portable.'] });
+    const withoutHandoff: Plan = {
+      ...plannerPlan,
+      decision: 'no_handoff',
+      handoffStrategy: null,
+      coveredRunOrdinals: null,
+    };
+    const portable: ForkResolution = {
+      kind: 'portable',
+      strategy: 'full_thread_summary',
+      resolution: 'portable_context',
+      reason: 'Portable.',
+    };
+    expect(planForFork(withoutHandoff, portable, source())).toEqual({
+      ...withoutHandoff,
+      reasons: ['The planner said so.', 'Portable.'],
+    });
   });
 });

@@ -23,8 +23,20 @@ function root(lastOrdinal: number, rolledBack: OrdinalRange[] = []): ThreadHisto
 }
 
 /** A fork of `source` at ordinal k, as the graph makes one, with runs of its own through lastOrdinal. */
-function forkOf(source: ThreadHistory, k: number, lastOrdinal: number, id = 'fork', ownRolledBack: OrdinalRange[] = []): ThreadHistory {
-  return { id, forkOrdinal: k, inherited: inheritedByFork(source, k), lastOrdinal, rolledBack: union(rolledBackInheritedByFork(source, k), ownRolledBack) };
+function forkOf(
+  source: ThreadHistory,
+  k: number,
+  lastOrdinal: number,
+  id = 'fork',
+  ownRolledBack: OrdinalRange[] = [],
+): ThreadHistory {
+  return {
+    id,
+    forkOrdinal: k,
+    inherited: inheritedByFork(source, k),
+    lastOrdinal,
+    rolledBack: union(rolledBackInheritedByFork(source, k), ownRolledBack),
+  };
 }
 
 describe('the segments of a history', () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SUMMARY_POLICY, parseSummaryPolicy, sourceLabel, summarySourceFor, type SummaryPolicy } from '../../../src/domain/summaryPolicy.js';
+import {
+  DEFAULT_SUMMARY_POLICY,
+  parseSummaryPolicy,
+  sourceLabel,
+  summarySourceFor,
+  type SummaryPolicy,
+} from '../../../src/domain/summaryPolicy.js';
 
 const REMOTE = { baseUrl: 'http://127.0.0.1:9/v1', model: 'summary-model' };
 
@@ -15,7 +21,12 @@ function refusal(content: unknown): string {
 describe('parseSummaryPolicy', () => {
   it('reads an empty file as the default policy: local summaries, pending handoffs expire after 600 s', () => {
     expect(parseSummaryPolicy({}, 'summaries.json')).toEqual(DEFAULT_SUMMARY_POLICY);
-    expect(DEFAULT_SUMMARY_POLICY).toEqual({ default: 'local', providers: {}, summarizers: {}, pendingTimeoutSeconds: 600 });
+    expect(DEFAULT_SUMMARY_POLICY).toEqual({
+      default: 'local',
+      providers: {},
+      summarizers: {},
+      pendingTimeoutSeconds: 600,
+    });
   });
 
   it('fills a summarizer defaults: no API key, 30 s', () => {
@@ -25,14 +36,23 @@ describe('parseSummaryPolicy', () => {
 
   it('takes every built-in source and any configured summarizer as a policy value', () => {
     const policy = parseSummaryPolicy(
-      { default: 'leaving', providers: { codex: 'entering', claude: 'local', gemini: 'remote' }, summarizers: { remote: REMOTE } },
+      {
+        default: 'leaving',
+        providers: { codex: 'entering', claude: 'local', gemini: 'remote' },
+        summarizers: { remote: REMOTE },
+      },
       'summaries.json',
     );
-    expect(policy).toMatchObject({ default: 'leaving', providers: { codex: 'entering', claude: 'local', gemini: 'remote' } });
+    expect(policy).toMatchObject({
+      default: 'leaving',
+      providers: { codex: 'entering', claude: 'local', gemini: 'remote' },
+    });
   });
 
   it('refuses a policy value that is neither a built-in source nor a configured summarizer, naming where it is', () => {
-    expect(refusal({ default: 'remote' })).toBe('summaries.json: default: "remote" is not local, leaving, entering or a configured summarizer');
+    expect(refusal({ default: 'remote' })).toBe(
+      'summaries.json: default: "remote" is not local, leaving, entering or a configured summarizer',
+    );
     expect(refusal({ providers: { codex: 'remote' } })).toBe(
       'summaries.json: providers.codex: "remote" is not local, leaving, entering or a configured summarizer',
     );
@@ -63,8 +83,14 @@ describe('parseSummaryPolicy', () => {
   it('accepts the bounds themselves', () => {
     expect(parseSummaryPolicy({ pendingTimeoutSeconds: 1 }, 'summaries.json').pendingTimeoutSeconds).toBe(1);
     expect(parseSummaryPolicy({ pendingTimeoutSeconds: 86_400 }, 'summaries.json').pendingTimeoutSeconds).toBe(86_400);
-    const bounds = { a: { ...REMOTE, timeoutMs: 100 }, ['b'.repeat(64)]: { ...REMOTE, timeoutMs: 600_000, apiKeyEnv: '_KEY_1' } };
-    expect(Object.keys(parseSummaryPolicy({ summarizers: bounds }, 'summaries.json').summarizers)).toEqual(['a', 'b'.repeat(64)]);
+    const bounds = {
+      a: { ...REMOTE, timeoutMs: 100 },
+      ['b'.repeat(64)]: { ...REMOTE, timeoutMs: 600_000, apiKeyEnv: '_KEY_1' },
+    };
+    expect(Object.keys(parseSummaryPolicy({ summarizers: bounds }, 'summaries.json').summarizers)).toEqual([
+      'a',
+      'b'.repeat(64),
+    ]);
     expect(refusal({ summarizers: { ['b'.repeat(65)]: REMOTE } })).toContain(`summarizers.${'b'.repeat(65)}`);
   });
 });
@@ -98,7 +124,9 @@ describe('summarySourceFor', () => {
     for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
       expect(summarySourceFor(policy, 'codex', name), name).toBeNull();
       expect(summarySourceFor(policy, name), name).toEqual({ kind: 'leaving' });
-      expect(refusal({ default: name }), name).toBe(`summaries.json: default: "${name}" is not local, leaving, entering or a configured summarizer`);
+      expect(refusal({ default: name }), name).toBe(
+        `summaries.json: default: "${name}" is not local, leaving, entering or a configured summarizer`,
+      );
     }
   });
 });

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { RunActivity, type FileEdit } from '../../../src/sessions/activity.js';
 import { PlanTracker } from '../../../src/sessions/plan.js';
 
-const edit = (path: string, change: FileEdit['change'], additions: number | null, deletions: number | null, previousPath: string | null = null): FileEdit => ({
+const edit = (
+  path: string,
+  change: FileEdit['change'],
+  additions: number | null,
+  deletions: number | null,
+  previousPath: string | null = null,
+): FileEdit => ({
   path,
   change,
   additions,
@@ -27,9 +33,12 @@ describe('RunActivity file changes', () => {
   });
 
   it('keeps a file created in the run as added, and drops one created and deleted again', () => {
-    expect(appliedFiles([edit('a.ts', 'added', 2, 0), edit('b.ts', 'added', 1, 0)], [edit('a.ts', 'modified', 1, 1), edit('b.ts', 'deleted', 0, 1)])).toEqual([
-      { path: 'a.ts', change: 'added', additions: 3, deletions: 1, previousPath: null },
-    ]);
+    expect(
+      appliedFiles(
+        [edit('a.ts', 'added', 2, 0), edit('b.ts', 'added', 1, 0)],
+        [edit('a.ts', 'modified', 1, 1), edit('b.ts', 'deleted', 0, 1)],
+      ),
+    ).toEqual([{ path: 'a.ts', change: 'added', additions: 3, deletions: 1, previousPath: null }]);
   });
 
   it('follows a rename to the new path', () => {
@@ -43,7 +52,9 @@ describe('RunActivity file changes', () => {
     activity.patch('cut-off', 'Edit', [edit('a.ts', 'modified', 1, 0)]);
     activity.patch('failed', 'Edit', [edit('b.ts', 'modified', 1, 0)]);
     activity.patchResult('failed', { applied: false, output: 'String to replace not found' });
-    expect(activity.facts(null)).toEqual([{ kind: 'failure', text: 'Edit failed on b.ts: String to replace not found', key: 'Edit b.ts', status: null }]);
+    expect(activity.facts(null)).toEqual([
+      { kind: 'failure', text: 'Edit failed on b.ts: String to replace not found', key: 'Edit b.ts', status: null },
+    ]);
   });
 });
 

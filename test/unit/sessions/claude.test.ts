@@ -87,9 +87,13 @@ describe('parseClaudeSession on a session file', () => {
   });
 
   it('reports a tool error as a failure and keeps the last run of a command', () => {
-    expect(factsOf(first, 'failure')).toEqual([{ text: 'Edit failed on src/missing.ts: File does not exist.', key: 'Edit src/missing.ts', status: null }]);
+    expect(factsOf(first, 'failure')).toEqual([
+      { text: 'Edit failed on src/missing.ts: File does not exist.', key: 'Edit src/missing.ts', status: null },
+    ]);
     expect(factsOf(first, 'command')).toEqual([{ text: 'npm test (exit 0)', key: 'npm test', status: 'exit 0' }]);
-    expect(factsOf(first, 'test')).toEqual([{ text: 'npm test: 4 passed, 0 failed', key: 'npm test', status: 'passed' }]);
+    expect(factsOf(first, 'test')).toEqual([
+      { text: 'npm test: 4 passed, 0 failed', key: 'npm test', status: 'passed' },
+    ]);
   });
 
   it('keeps the newest TodoWrite state', () => {
@@ -102,15 +106,25 @@ describe('parseClaudeSession on a session file', () => {
 
   it('notes a Task subagent under its agent id', () => {
     expect(factsOf(first, 'subagent_result')).toEqual([
-      { text: 'Task: Explore: Find cart totals\nResult: Totals are computed in src/cart.ts and src/checkout.ts.', key: 'a7f3e2d', status: 'completed' },
+      {
+        text: 'Task: Explore: Find cart totals\nResult: Totals are computed in src/cart.ts and src/checkout.ts.',
+        key: 'a7f3e2d',
+        status: 'completed',
+      },
     ]);
   });
 
   it('marks an interrupted turn and reports the rejected command', () => {
-    expect(second).toMatchObject({ status: 'interrupted', assistantMessage: 'Deploying now.', completedAt: '2025-07-01T10:06:05.100Z' });
+    expect(second).toMatchObject({
+      status: 'interrupted',
+      assistantMessage: 'Deploying now.',
+      completedAt: '2025-07-01T10:06:05.100Z',
+    });
     const command = 'curl -X POST -H "Authorization: Bearer [redacted]" https://deploy.example.test/run';
     expect(factsOf(second, 'command')).toEqual([{ text: `${command} (error)`, key: command, status: 'error' }]);
-    expect(factsOf(second, 'failure')[0]?.text).toMatch(/^Command failed \(error\): curl .*\nThe user doesn't want to proceed/);
+    expect(factsOf(second, 'failure')[0]?.text).toMatch(
+      /^Command failed \(error\): curl .*\nThe user doesn't want to proceed/,
+    );
   });
 
   it('turns a final question into an open question', () => {
@@ -171,7 +185,11 @@ describe('parseClaudeSession on rewinds and subagents', () => {
   it('leaves sidechain lines of a main file to their own session', () => {
     const session = parseClaudeSession(
       'session-1.jsonl',
-      chain(user('Explore'), user('Subagent task', { isSidechain: true }), assistant([{ type: 'text', text: 'Done exploring.' }])),
+      chain(
+        user('Explore'),
+        user('Subagent task', { isSidechain: true }),
+        assistant([{ type: 'text', text: 'Done exploring.' }]),
+      ),
     );
     expect(session.runs.map((run) => run.userMessage)).toEqual(['Explore']);
   });
@@ -182,14 +200,20 @@ describe('parseClaudeSession on edge cases', () => {
     const session = parseClaudeSession(
       'session-1.jsonl',
       chain(
-        user('<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>'),
+        user(
+          '<command-name>/clear</command-name>\n<command-message>clear</command-message>\n<command-args></command-args>',
+        ),
         user('<local-command-stdout></local-command-stdout>'),
-        user('<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>src/cart.ts</command-args>'),
+        user(
+          '<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>src/cart.ts</command-args>',
+        ),
         user('Review the file and report problems.', { isMeta: true }),
         assistant([{ type: 'text', text: 'The cart looks fine.' }]),
       ),
     );
-    expect(session.runs.map((run) => [run.userMessage, run.assistantMessage])).toEqual([['/review src/cart.ts', 'The cart looks fine.']]);
+    expect(session.runs.map((run) => [run.userMessage, run.assistantMessage])).toEqual([
+      ['/review src/cart.ts', 'The cart looks fine.'],
+    ]);
   });
 
   it('fails a run the model API failed, and ignores synthetic assistant text', () => {
@@ -197,7 +221,13 @@ describe('parseClaudeSession on edge cases', () => {
       'session-1.jsonl',
       chain(
         user('Hello'),
-        assistant([{ type: 'text', text: 'No response requested.' }], { message: { role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'No response requested.' }] } }),
+        assistant([{ type: 'text', text: 'No response requested.' }], {
+          message: {
+            role: 'assistant',
+            model: '<synthetic>',
+            content: [{ type: 'text', text: 'No response requested.' }],
+          },
+        }),
         assistant([{ type: 'text', text: 'API Error: 529 overloaded' }], { isApiErrorMessage: true }),
       ),
     );
@@ -209,13 +239,16 @@ describe('parseClaudeSession on edge cases', () => {
         userMessage: 'Hello',
         assistantMessage: null,
         status: 'failed',
-        facts: [{ kind: 'failure', text: 'The model API failed: API Error: 529 overloaded', key: 'api_error', status: null }],
+        facts: [
+          { kind: 'failure', text: 'The model API failed: API Error: 529 overloaded', key: 'api_error', status: null },
+        ],
       },
     ]);
   });
 
   it('reads Bash exit codes, interruptions and background commands', () => {
-    const bash = (id: string, command: string, extra: object = {}) => assistant([{ type: 'tool_use', id, name: 'Bash', input: { command, ...extra } }]);
+    const bash = (id: string, command: string, extra: object = {}) =>
+      assistant([{ type: 'tool_use', id, name: 'Bash', input: { command, ...extra } }]);
     const result = (id: string, content: string, isError: boolean, toolUseResult: unknown) =>
       user([{ type: 'tool_result', tool_use_id: id, content, is_error: isError }], { toolUseResult });
     const session = parseClaudeSession(
@@ -227,7 +260,11 @@ describe('parseClaudeSession on edge cases', () => {
         bash('b2', 'sleep 100'),
         result('b2', 'interrupted', false, { stdout: '', stderr: '', interrupted: true }),
         bash('b3', 'npm run dev', { run_in_background: true }),
-        result('b3', 'Command running in background with ID: bash_1', false, { stdout: '', stderr: '', interrupted: false }),
+        result('b3', 'Command running in background with ID: bash_1', false, {
+          stdout: '',
+          stderr: '',
+          interrupted: false,
+        }),
       ),
     );
     const run = session.runs[0];
@@ -243,13 +280,19 @@ describe('parseClaudeSession on edge cases', () => {
   it('keeps a turn that is only an image, without its data', () => {
     const session = parseClaudeSession(
       'session-1.jsonl',
-      chain(user([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo' } }]), assistant([{ type: 'text', text: 'A diagram.' }])),
+      chain(
+        user([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo' } }]),
+        assistant([{ type: 'text', text: 'A diagram.' }]),
+      ),
     );
     expect(session.runs.map((run) => [run.userMessage, run.assistantMessage])).toEqual([['[image]', 'A diagram.']]);
   });
 
   it('reports a message line without a uuid', () => {
-    const session = parseClaudeSession('session-1.jsonl', jsonl({ type: 'user', sessionId: 's', message: { role: 'user', content: 'Hi' } }));
+    const session = parseClaudeSession(
+      'session-1.jsonl',
+      jsonl({ type: 'user', sessionId: 's', message: { role: 'user', content: 'Hi' } }),
+    );
     expect(session.problems).toEqual([{ line: 1, reason: 'message has no uuid' }]);
     expect(session.runs).toEqual([]);
   });

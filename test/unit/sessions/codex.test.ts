@@ -13,7 +13,11 @@ function factsOf(run: ImportedRun | undefined, kind: ImportedFact['kind']) {
 }
 
 const at = (second: number) => `2025-06-02T10:00:${String(second).padStart(2, '0')}.000Z`;
-const meta = { timestamp: at(0), type: 'session_meta', payload: { id: 'thread-1', timestamp: at(0), cwd: '/w', source: 'cli' } };
+const meta = {
+  timestamp: at(0),
+  type: 'session_meta',
+  payload: { id: 'thread-1', timestamp: at(0), cwd: '/w', source: 'cli' },
+};
 const event = (second: number, payload: object) => ({ timestamp: at(second), type: 'event_msg', payload });
 const item = (second: number, payload: object) => ({ timestamp: at(second), type: 'response_item', payload });
 
@@ -80,11 +84,17 @@ describe('parseCodexSession on a rollout file', () => {
 
   it('keeps the last execution of each command: shell, shell_command and local_shell_call alike', () => {
     expect(factsOf(first, 'command')).toEqual([
-      { text: "curl -s -H 'Authorization: Bearer [redacted]' https://prices.example.test/v1 (exit 0)", key: "curl -s -H 'Authorization: Bearer [redacted]' https://prices.example.test/v1", status: 'exit 0' },
+      {
+        text: "curl -s -H 'Authorization: Bearer [redacted]' https://prices.example.test/v1 (exit 0)",
+        key: "curl -s -H 'Authorization: Bearer [redacted]' https://prices.example.test/v1",
+        status: 'exit 0',
+      },
       { text: 'npm test (exit 0)', key: 'npm test', status: 'exit 0' },
       { text: 'git status --short (exit 0)', key: 'git status --short', status: 'exit 0' },
     ]);
-    expect(factsOf(first, 'test')).toEqual([{ text: 'npm test: 4 passed, 0 failed', key: 'npm test', status: 'passed' }]);
+    expect(factsOf(first, 'test')).toEqual([
+      { text: 'npm test: 4 passed, 0 failed', key: 'npm test', status: 'passed' },
+    ]);
     // The first npm test failed, the second passed: the run ends with no failure.
     expect(factsOf(first, 'failure')).toEqual([]);
   });
@@ -152,7 +162,9 @@ describe('parseCodexSession on subagent and fork files', () => {
       model: 'gpt-5-codex-mini',
     });
     expect(session.runs).toHaveLength(1);
-    expect(factsOf(session.runs[0], 'command')).toEqual([{ text: 'rg -n total src (exit 0)', key: 'rg -n total src', status: 'exit 0' }]);
+    expect(factsOf(session.runs[0], 'command')).toEqual([
+      { text: 'rg -n total src (exit 0)', key: 'rg -n total src', status: 'exit 0' },
+    ]);
   });
 
   it('reads a fork: its own session_meta wins over the copied source one', () => {
@@ -181,7 +193,9 @@ describe('parseCodexSession on subagent and fork files', () => {
         file: { path: 'src/basket.ts', change: 'renamed', additions: 1, deletions: 1, previousPath: 'src/cart.ts' },
       },
     ]);
-    expect(factsOf(tests, 'test')).toEqual([{ text: 'cargo test: 5 passed, 1 failed', key: 'cargo test', status: 'failed' }]);
+    expect(factsOf(tests, 'test')).toEqual([
+      { text: 'cargo test: 5 passed, 1 failed', key: 'cargo test', status: 'failed' },
+    ]);
     expect(factsOf(tests, 'failure').map((fact) => fact.key)).toEqual(['cargo test', 'error']);
   });
 
@@ -196,7 +210,15 @@ describe('parseCodexSession on edge cases', () => {
   it('ignores user_message events of an injected kind', () => {
     const session = parseCodexSession(
       'rollout-x.jsonl',
-      jsonl(meta, event(1, { type: 'user_message', message: '<user_instructions>be brief</user_instructions>', kind: 'user_instructions' }), event(2, { type: 'user_message', message: 'Hello', kind: 'plain' })),
+      jsonl(
+        meta,
+        event(1, {
+          type: 'user_message',
+          message: '<user_instructions>be brief</user_instructions>',
+          kind: 'user_instructions',
+        }),
+        event(2, { type: 'user_message', message: 'Hello', kind: 'plain' }),
+      ),
     );
     expect(session.runs.map((run) => run.userMessage)).toEqual(['Hello']);
   });
@@ -208,16 +230,44 @@ describe('parseCodexSession on edge cases', () => {
       jsonl(
         meta,
         event(1, { type: 'user_message', message: 'Add notes' }),
-        item(2, { type: 'function_call', name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', `apply_patch <<'EOF'\n${patch}\nEOF`] }), call_id: 'c1' }),
-        item(3, { type: 'function_call_output', call_id: 'c1', output: JSON.stringify({ output: 'Success. Updated the following files:\nA notes.md\n', metadata: { exit_code: 0 } }) }),
-        item(4, { type: 'custom_tool_call', name: 'apply_patch', call_id: 'c2', input: '*** Begin Patch\n*** Update File: missing.md\n@@\n-a\n+b\n*** End Patch' }),
-        item(5, { type: 'custom_tool_call_output', call_id: 'c2', output: 'apply_patch verification failed: Failed to read missing.md' }),
+        item(2, {
+          type: 'function_call',
+          name: 'shell',
+          arguments: JSON.stringify({ command: ['bash', '-lc', `apply_patch <<'EOF'\n${patch}\nEOF`] }),
+          call_id: 'c1',
+        }),
+        item(3, {
+          type: 'function_call_output',
+          call_id: 'c1',
+          output: JSON.stringify({
+            output: 'Success. Updated the following files:\nA notes.md\n',
+            metadata: { exit_code: 0 },
+          }),
+        }),
+        item(4, {
+          type: 'custom_tool_call',
+          name: 'apply_patch',
+          call_id: 'c2',
+          input: '*** Begin Patch\n*** Update File: missing.md\n@@\n-a\n+b\n*** End Patch',
+        }),
+        item(5, {
+          type: 'custom_tool_call_output',
+          call_id: 'c2',
+          output: 'apply_patch verification failed: Failed to read missing.md',
+        }),
       ),
     );
     const facts = session.runs[0]?.facts ?? [];
-    expect(facts.filter((fact) => fact.kind === 'file_change').map((fact) => fact.text)).toEqual(['notes.md added (+1 -0)']);
+    expect(facts.filter((fact) => fact.kind === 'file_change').map((fact) => fact.text)).toEqual([
+      'notes.md added (+1 -0)',
+    ]);
     expect(facts.filter((fact) => fact.kind === 'failure')).toEqual([
-      { kind: 'failure', text: 'apply_patch failed on missing.md: apply_patch verification failed: Failed to read missing.md', key: 'apply_patch missing.md', status: null },
+      {
+        kind: 'failure',
+        text: 'apply_patch failed on missing.md: apply_patch verification failed: Failed to read missing.md',
+        key: 'apply_patch missing.md',
+        status: null,
+      },
     ]);
   });
 
@@ -227,16 +277,28 @@ describe('parseCodexSession on edge cases', () => {
       jsonl(
         meta,
         event(1, { type: 'user_message', message: 'Look it up' }),
-        event(2, { type: 'mcp_tool_call_end', call_id: 'm1', invocation: { server: 'docs', tool: 'search' }, duration: '1s', result: { Err: 'timeout after 30s' } }),
+        event(2, {
+          type: 'mcp_tool_call_end',
+          call_id: 'm1',
+          invocation: { server: 'docs', tool: 'search' },
+          duration: '1s',
+          result: { Err: 'timeout after 30s' },
+        }),
       ),
     );
-    expect(factsOf(session.runs[0], 'failure')).toEqual([{ text: 'MCP tool docs.search failed: timeout after 30s', key: 'docs.search', status: null }]);
+    expect(factsOf(session.runs[0], 'failure')).toEqual([
+      { text: 'MCP tool docs.search failed: timeout after 30s', key: 'docs.search', status: null },
+    ]);
   });
 
   it('reports records without a type or payload, and takes the thread id from the file name without session_meta', () => {
     const session = parseCodexSession(
       'sessions/2025/06/02/rollout-2025-06-02T10-00-00-0197c0de-0009-7000-8000-000000000009.jsonl',
-      jsonl({ timestamp: at(0), payload: {} }, { timestamp: at(1), type: 'event_msg', payload: 'x' }, event(2, { type: 'user_message', message: 'Hi' })),
+      jsonl(
+        { timestamp: at(0), payload: {} },
+        { timestamp: at(1), type: 'event_msg', payload: 'x' },
+        event(2, { type: 'user_message', message: 'Hi' }),
+      ),
     );
     expect(session.sessionId).toBe('0197c0de-0009-7000-8000-000000000009');
     expect(session.problems).toEqual([
@@ -244,6 +306,16 @@ describe('parseCodexSession on edge cases', () => {
       { line: 2, reason: 'payload is not an object' },
     ]);
     // No answer and no end: the run was cut off.
-    expect(session.runs).toEqual([{ startedAt: at(2), completedAt: null, model: null, userMessage: 'Hi', assistantMessage: null, status: 'interrupted', facts: [] }]);
+    expect(session.runs).toEqual([
+      {
+        startedAt: at(2),
+        completedAt: null,
+        model: null,
+        userMessage: 'Hi',
+        assistantMessage: null,
+        status: 'interrupted',
+        facts: [],
+      },
+    ]);
   });
 });

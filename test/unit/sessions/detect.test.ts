@@ -7,7 +7,8 @@ const ALL = Object.values(FIXTURES);
 function strings(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.flatMap(strings);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, item]) => [key, ...strings(item)]);
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value).flatMap(([key, item]) => [key, ...strings(item)]);
   return [];
 }
 
@@ -25,14 +26,20 @@ describe('detectFormat', () => {
   });
 
   it('looks past lines that do not identify the format', () => {
-    const claude = jsonl('not json', { type: 'file-history-snapshot', messageId: 'm' }, { type: 'user', uuid: 'u', sessionId: 's', message: {} });
+    const claude = jsonl(
+      'not json',
+      { type: 'file-history-snapshot', messageId: 'm' },
+      { type: 'user', uuid: 'u', sessionId: 's', message: {} },
+    );
     expect(detectFormat('s.jsonl', claude)).toBe('claude');
     expect(detectFormat('s.jsonl', jsonl({ type: 'summary', summary: 'Title', leafUuid: 'u' }))).toBe('claude');
   });
 
   it('never guesses: anything else is null', () => {
     expect(detectFormat('s.jsonl', '')).toBeNull();
-    expect(detectFormat('s.jsonl', jsonl({ role: 'user', content: 'hi' }, { type: 'message', payload: {} }))).toBeNull();
+    expect(
+      detectFormat('s.jsonl', jsonl({ role: 'user', content: 'hi' }, { type: 'message', payload: {} })),
+    ).toBeNull();
     expect(detectFormat('s.jsonl', jsonl({ type: 'user', message: {} }))).toBeNull();
     expect(detectFormat('notes.txt', fixture(FIXTURES.codexMain).text)).toBeNull();
   });
@@ -79,8 +86,21 @@ describe('parseSession', () => {
       jsonl(
         { timestamp: at, type: 'session_meta', payload: { id: 't', cwd: '/w' } },
         { timestamp: at, type: 'event_msg', payload: { type: 'user_message', message: long } },
-        { timestamp: at, type: 'response_item', payload: { type: 'function_call', name: 'shell_command', arguments: JSON.stringify({ command: `false ${long}` }), call_id: 'c' } },
-        { timestamp: at, type: 'response_item', payload: { type: 'function_call_output', call_id: 'c', output: `Exit code: 1\nOutput:\n${long}` } },
+        {
+          timestamp: at,
+          type: 'response_item',
+          payload: {
+            type: 'function_call',
+            name: 'shell_command',
+            arguments: JSON.stringify({ command: `false ${long}` }),
+            call_id: 'c',
+          },
+        },
+        {
+          timestamp: at,
+          type: 'response_item',
+          payload: { type: 'function_call_output', call_id: 'c', output: `Exit code: 1\nOutput:\n${long}` },
+        },
         { timestamp: at, type: 'event_msg', payload: { type: 'agent_message', message: long } },
       ),
     );

@@ -63,7 +63,9 @@ describe('clip and tailExcerpt', () => {
 
 describe('small text helpers', () => {
   it('counts the lines of file content', () => {
-    expect([lineCount(''), lineCount('a'), lineCount('a\n'), lineCount('a\nb'), lineCount('a\nb\n')]).toEqual([0, 1, 1, 2, 2]);
+    expect([lineCount(''), lineCount('a'), lineCount('a\n'), lineCount('a\nb'), lineCount('a\nb\n')]).toEqual([
+      0, 1, 1, 2, 2,
+    ]);
   });
 
   it('makes paths under cwd relative and leaves others alone', () => {
@@ -86,7 +88,11 @@ describe('humanText', () => {
 
 describe('findTestSummary', () => {
   it.each([
-    ['vitest', ' Test Files  1 failed | 2 passed (3)\n      Tests  1 failed | 11 passed (12)', { passed: 11, failed: 1, unit: 'tests' }],
+    [
+      'vitest',
+      ' Test Files  1 failed | 2 passed (3)\n      Tests  1 failed | 11 passed (12)',
+      { passed: 11, failed: 1, unit: 'tests' },
+    ],
     ['jest', 'Tests:       2 failed, 8 passed, 10 total', { passed: 8, failed: 2, unit: 'tests' }],
     ['pytest', '========= 5 passed, 1 skipped in 0.52s =========', { passed: 5, failed: 0, unit: 'tests' }],
     ['pytest -q', '3 failed, 7 passed in 1.20s', { passed: 7, failed: 3, unit: 'tests' }],
@@ -95,7 +101,11 @@ describe('findTestSummary', () => {
       'test result: ok. 4 passed; 0 failed; 0 ignored\ntest result: FAILED. 2 passed; 1 failed; 0 ignored',
       { passed: 6, failed: 1, unit: 'tests' },
     ],
-    ['go', 'ok  \texample.com/shop/cart\t0.012s\nFAIL\texample.com/shop/till\t0.020s\nok  \texample.com/shop/api\t(cached)', { passed: 2, failed: 1, unit: 'packages' }],
+    [
+      'go',
+      'ok  \texample.com/shop/cart\t0.012s\nFAIL\texample.com/shop/till\t0.020s\nok  \texample.com/shop/api\t(cached)',
+      { passed: 2, failed: 1, unit: 'packages' },
+    ],
     ['mocha', '  12 passing (40ms)\n  1 failing', { passed: 12, failed: 1, unit: 'tests' }],
   ])('reads %s', (_runner, output, expected) => {
     expect(findTestSummary(output)).toEqual(expected);

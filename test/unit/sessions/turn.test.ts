@@ -4,7 +4,9 @@ import { FIXTURES, fixture } from './fixtures.js';
 
 /** The lines of the Claude fixture session's last turn: its user message and the answer. */
 function lastClaudeTurn(): string[] {
-  const lines = fixture(FIXTURES.claudeMain).text.split('\n').filter((line) => line.length > 0);
+  const lines = fixture(FIXTURES.claudeMain)
+    .text.split('\n')
+    .filter((line) => line.length > 0);
   const start = lines.findIndex((line) => line.includes('"content":"Wait, ask me which environment first"'));
   return lines.slice(start, start + 2);
 }
@@ -12,7 +14,14 @@ function lastClaudeTurn(): string[] {
 describe("factsOfTurn: completeRun's raw events", () => {
   it("reads one turn's records with its format's adapter and returns their facts", () => {
     expect(factsOfTurn('claude', lastClaudeTurn())).toEqual({
-      facts: [{ kind: 'question', text: expect.stringMatching(/^Which environment/), key: expect.any(String), status: 'open' }],
+      facts: [
+        {
+          kind: 'question',
+          text: expect.stringMatching(/^Which environment/),
+          key: expect.any(String),
+          status: 'open',
+        },
+      ],
     });
   });
 
@@ -22,7 +31,10 @@ describe("factsOfTurn: completeRun's raw events", () => {
   });
 
   it('refuses a line that is not a record, and records that hold no turn', () => {
-    expect(factsOfTurn('claude', [...lastClaudeTurn(), '{"type": "user"'])).toEqual({ refusal: 'line', problem: { line: 3, reason: 'not valid JSON' } });
+    expect(factsOfTurn('claude', [...lastClaudeTurn(), '{"type": "user"'])).toEqual({
+      refusal: 'line',
+      problem: { line: 3, reason: 'not valid JSON' },
+    });
     expect(factsOfTurn('claude', lastClaudeTurn().slice(1))).toEqual({ refusal: 'no_turn' });
   });
 });
