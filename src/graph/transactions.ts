@@ -42,6 +42,15 @@ export interface StatementObserver {
   statementStarted(name: string): (error?: unknown) => void;
 }
 
+/** What a Graph carries besides its driver and database. */
+interface GraphSettings {
+  tenant: string;
+  deadlineMs: number | null;
+  scopedToOneRequest: boolean;
+  observer: TransactionObserver;
+  statements: StatementObserver | null;
+}
+
 /**
  * Access to the graph for one tenant. Transaction functions may run twice (driver retries): keep them
  * pure of side effects outside the transaction. With a deadline, an operation Neo4j has not answered
@@ -65,45 +74,42 @@ export class Graph {
    * rounds answers within about one deadline, not one per round.
    */
   forTenant(tenant: string): Graph {
-    return new Graph(this.driver, this.database, tenant, this.deadlineMs, true, this.observer, this.statements);
+    return this.with({ tenant, scopedToOneRequest: true });
   }
 
   /** The same graph with no deadline: for migrations, which may rightly take long on a large store. */
   withoutDeadline(): Graph {
-    return new Graph(
-      this.driver,
-      this.database,
-      this.tenant,
-      null,
-      this.scopedToOneRequest,
-      this.observer,
-      this.statements,
-    );
+    return this.with({ deadlineMs: null });
   }
 
   /** The same graph, telling `observer` how each transaction ended. */
   observedBy(observer: TransactionObserver): Graph {
-    return new Graph(
-      this.driver,
-      this.database,
-      this.tenant,
-      this.deadlineMs,
-      this.scopedToOneRequest,
-      observer,
-      this.statements,
-    );
+    return this.with({ observer });
   }
 
   /** The same graph, telling `statements` when each statement starts and ends. */
   withStatementsObservedBy(statements: StatementObserver): Graph {
+    return this.with({ statements });
+  }
+
+  /** This graph with some of its settings changed. */
+  private with(changes: Partial<GraphSettings>): Graph {
+    const next: GraphSettings = {
+      tenant: this.tenant,
+      deadlineMs: this.deadlineMs,
+      scopedToOneRequest: this.scopedToOneRequest,
+      observer: this.observer,
+      statements: this.statements,
+      ...changes,
+    };
     return new Graph(
       this.driver,
       this.database,
-      this.tenant,
-      this.deadlineMs,
-      this.scopedToOneRequest,
-      this.observer,
-      statements,
+      next.tenant,
+      next.deadlineMs,
+      next.scopedToOneRequest,
+      next.observer,
+      next.statements,
     );
   }
 
