@@ -60,6 +60,11 @@ export function shownFrom(loaded: Loaded): number {
   return lowestShown(loaded.thread, loaded.runs[0], loaded.hasEarlier);
 }
 
+/** The thread's header with nothing of its runs read yet: what the first window is added to. */
+export function nothingRead(thread: ThreadHeader): Loaded {
+  return { thread, runs: [], handoffs: new Map(), transfers: new Map(), earlierCursor: null, hasEarlier: false };
+}
+
 /** `loaded` with a page of runs read backwards before its own, and the handoffs and transfers of the ordinals it adds. */
 export function withWindow(
   loaded: Loaded,

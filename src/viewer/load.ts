@@ -5,6 +5,7 @@ import type { HandoffDetailsQuery, RunDetailsQuery } from './generated/graphql.j
 import {
   firstPaintLinks,
   lowestShown,
+  nothingRead,
   shownFrom,
   withWindow,
   type Handoff,
@@ -81,16 +82,8 @@ export async function loadThread(client: GraphQLClient, id: string): Promise<Loa
   const thread = (await client.request(THREAD_QUERY, { id, last: WINDOW_RUNS })).thread;
   if (!thread) return null;
   const { runs: page, ...header } = thread;
-  const empty: Loaded = {
-    thread: header,
-    runs: [],
-    handoffs: new Map(),
-    transfers: new Map(),
-    earlierCursor: null,
-    hasEarlier: false,
-  };
   const { from, to } = firstPaintLinks(header, page);
-  return withWindow(empty, page, await readLinks(client, header.id, from, to));
+  return withWindow(nothingRead(header), page, await readLinks(client, header.id, from, to));
 }
 
 /** `loaded` with the window before its first run drawn; nothing changes unless all of it was read. */

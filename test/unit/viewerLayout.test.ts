@@ -8,6 +8,7 @@ import {
   columnWidth,
   firstPaintLinks,
   model,
+  nothingRead,
   place,
   shownFrom,
   withWindow,
@@ -119,15 +120,7 @@ function loaded(
   links: { handoffs?: Handoff[]; transfers?: Transfer[] } = {},
   hasEarlier = false,
 ): Loaded {
-  const empty: Loaded = {
-    thread: header,
-    runs: [],
-    handoffs: new Map(),
-    transfers: new Map(),
-    earlierCursor: null,
-    hasEarlier: false,
-  };
-  return withWindow(empty, page(runs, hasEarlier), {
+  return withWindow(nothingRead(header), page(runs, hasEarlier), {
     handoffs: links.handoffs ?? [],
     transfers: links.transfers ?? [],
   });
