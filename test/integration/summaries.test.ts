@@ -6,19 +6,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
 import { completeRun, createThread, plan, runTurns, startRun } from '../support/lineage.js';
 
+/** A service on the test Neo4j whose codex takes handoffs of at most `chars` characters. */
+async function serviceWithCodexBudget(chars: number): Promise<TestService> {
+  const providersFile = join(tmpdir(), `${uniqueId('providers')}.json`);
+  const codex = {
+    id: 'codex',
+    displayName: `Codex (${chars} characters)`,
+    capabilities: { maxRecommendedHandoffChars: chars },
+  };
+  writeFileSync(providersFile, JSON.stringify({ providers: [codex] }));
+  return startTestService({ THREADLINE_PROVIDERS_FILE: providersFile });
+}
+
 let t: TestService;
 beforeAll(async () => {
   // codex with a small budget, to see the cap at work through the API.
-  const providersFile = join(tmpdir(), `${uniqueId('providers')}.json`);
-  writeFileSync(
-    providersFile,
-    JSON.stringify({
-      providers: [
-        { id: 'codex', displayName: 'Codex (small budget)', capabilities: { maxRecommendedHandoffChars: 1500 } },
-      ],
-    }),
-  );
-  t = await startTestService({ THREADLINE_PROVIDERS_FILE: providersFile });
+  t = await serviceWithCodexBudget(1500);
 });
 afterAll(async () => {
   await t?.close();
@@ -197,14 +200,7 @@ describe('a full summary of a long thread', () => {
   let wide: TestService;
   beforeAll(async () => {
     // Budget for about 1,700 runs' worth of reading (20,000 / 12), where a run's note takes 150.
-    const providersFile = join(tmpdir(), `${uniqueId('providers')}.json`);
-    writeFileSync(
-      providersFile,
-      JSON.stringify({
-        providers: [{ id: 'codex', displayName: 'Codex', capabilities: { maxRecommendedHandoffChars: 20_000 } }],
-      }),
-    );
-    wide = await startTestService({ THREADLINE_PROVIDERS_FILE: providersFile });
+    wide = await serviceWithCodexBudget(20_000);
   });
   afterAll(async () => {
     await wide?.close();
