@@ -97,6 +97,26 @@ async function open(url: string): Promise<OpenedPage> {
   return { page, requests, errors, graphql: () => Promise.all(exchanges) };
 }
 
+/** GraphQL on the service with API keys, as its one tenant. */
+const securedOk = (query: string, variables?: Record<string, unknown>) => secured.ok(query, variables, API_KEY);
+
+/** A thread of the secured service whose first run (claude) is still running. */
+async function securedThreadWithRun(
+  prefix: string,
+): Promise<{ threadId: string; run: { id: string; providerThread: { id: string } } }> {
+  const threadId = uniqueId(prefix);
+  await securedOk(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, {
+    input: { id: threadId, title: prefix },
+  });
+  const started = await securedOk(
+    `mutation($input: StartRunInput!) { startRun(input: $input) { run { id providerThread { id } } } }`,
+    {
+      input: { threadId, provider: 'claude', userMessage: 'hello' },
+    },
+  );
+  return { threadId, run: started.startRun.run };
+}
+
 /** Waits for the side panel to show what was clicked, read in full. */
 async function panelReady(page: Page, kind: string) {
   await page.waitForSelector(`#details[data-kind="${kind}"][data-state="ready"]`, { timeout: 20_000 });
@@ -273,16 +293,7 @@ describe('GET /lineage/:threadId', () => {
   }, 240_000);
 
   it('passes ?token= through as a bearer token, and says what is wrong without one or for an unknown thread', async () => {
-    const threadId = uniqueId('viewer-secured');
-    const gql = (query: string, variables?: Record<string, unknown>) => secured.ok(query, variables, API_KEY);
-    await gql(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, {
-      input: { id: threadId, title: 'secured' },
-    });
-    const run = (
-      await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id providerThread { id } } } }`, {
-        input: { threadId, provider: 'claude', userMessage: 'hello' },
-      })
-    ).startRun.run;
+    const { threadId, run } = await securedThreadWithRun('viewer-secured');
     const url = viewerUrl(secured.service.url, threadId);
 
     const withToken = await open(`${url}?token=${encodeURIComponent(API_KEY)}`);
@@ -305,26 +316,17 @@ describe('GET /lineage/:threadId', () => {
   });
 
   it('follows the thread while open: a change made through the API redraws the page, with the token on the socket too', async () => {
-    const threadId = uniqueId('viewer-live');
-    const gql = (query: string, variables?: Record<string, unknown>) => secured.ok(query, variables, API_KEY);
-    await gql(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, {
-      input: { id: threadId, title: 'live' },
-    });
-    const first = (
-      await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, {
-        input: { threadId, provider: 'claude', userMessage: 'hello' },
-      })
-    ).startRun.run;
+    const { threadId, run: first } = await securedThreadWithRun('viewer-live');
     const { page, errors } = await open(
       `${viewerUrl(secured.service.url, threadId)}?token=${encodeURIComponent(API_KEY)}`,
     );
     expect(await page.locator('[data-run="1"]').getAttribute('data-status')).toBe('RUNNING');
 
-    await gql(`mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }`, {
+    await securedOk(`mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }`, {
       input: { runId: first.id, assistantMessage: 'done' },
     });
     await page.waitForSelector('[data-run="1"][data-status="COMPLETED"]', { timeout: 20_000 });
-    await gql(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, {
+    await securedOk(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, {
       input: { threadId, provider: 'codex', userMessage: 'over to codex' },
     });
     await page.waitForSelector('[data-run="2"]', { timeout: 20_000 });
