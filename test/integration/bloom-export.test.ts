@@ -2,12 +2,14 @@
 // a fork and a subagent, and `npm run export` loaded into a second, empty Neo4j and compared with the source.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import neo4j, { type Driver, type Node, type Relationship } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PERSPECTIVE_FILE, type Perspective } from '../../src/export/bloomPerspective.js';
 import { cypherLiteral, exportLineage, ExportError, scriptStatements } from '../../src/export/cypherScript.js';
 import { createDriver } from '../../src/graph/driver.js';
 import { startLocalNeo4j, type LocalNeo4j } from '../../src/graph/localNeo4j.js';
@@ -179,7 +181,16 @@ async function draw(
   params: Record<string, unknown>,
   database = sourceDatabase,
 ): Promise<Scene> {
-  const { records } = await driver.executeQuery(cypher(name), params, { database });
+  return drawText(cypher(name), params, driver, database);
+}
+
+async function drawText(
+  text: string,
+  params: Record<string, unknown>,
+  driver: Driver = t.driver,
+  database = sourceDatabase,
+): Promise<Scene> {
+  const { records } = await driver.executeQuery(text, params, { database });
   const scene: Scene = { nodes: new Map(), relationships: new Map() };
   const visit = (value: unknown) => {
     if (neo4j.isPath(value)) {
@@ -362,6 +373,90 @@ describe('the Bloom search phrases and scene actions (cypher/bloom)', () => {
     // Nothing of the right label selected: nothing drawn.
     expect((await draw(t.driver, 'bloom/scene-thread-lineage', { nodes: [run3, c1] })).nodes.size).toBe(0);
     expect((await draw(t.driver, 'bloom/scene-handoffs-covering-run', { nodes: [] })).nodes.size).toBe(0);
+  });
+});
+
+describe('the Bloom perspective file (docs/bloom-perspective.json) on a real Neo4j', () => {
+  const perspective = JSON.parse(readFileSync(join(projectRoot(), PERSPECTIVE_FILE), 'utf8')) as Perspective;
+
+  it('compiles every search phrase and scene action, as the file holds them, and draws the design example with each', async () => {
+    const phraseParams: Record<string, Record<string, unknown>> = {
+      'Lineage of thread $threadId in tenant $tenant': { threadId: seed.root },
+      'Coverage of provider thread $providerThreadId in tenant $tenant': { providerThreadId: seed.c1 },
+      'Handoffs covering run $runId in tenant $tenant': { runId: seed.runs[3] },
+      'Stale provider threads in tenant $tenant': {},
+      'Fork tree of thread $threadId in tenant $tenant': { threadId: seed.root },
+    };
+    expect(perspective.templates.map((template) => template.text).sort()).toEqual(Object.keys(phraseParams).sort());
+    for (const template of perspective.templates) {
+      const params = { tenant, ...phraseParams[template.text] };
+      await t.driver.executeQuery(`EXPLAIN ${template.cypher}`, params, { database: sourceDatabase });
+      const scene = await drawText(template.cypher, params);
+      expect(scene.nodes.size, template.text).toBeGreaterThan(1);
+    }
+    const selection = [
+      await elementIdOf('Thread', seed.root),
+      await elementIdOf('Run', seed.runs[3]!),
+      await elementIdOf('ProviderThread', seed.c1),
+    ];
+    for (const action of perspective.sceneActions) {
+      await t.driver.executeQuery(`EXPLAIN ${action.cypher}`, { nodes: selection }, { database: sourceDatabase });
+      expect((await drawText(action.cypher, { nodes: selection })).nodes.size, action.name).toBeGreaterThan(1);
+    }
+  });
+
+  it('names properties the graph holds, with their types', async () => {
+    const { records } = await t.driver.executeQuery(
+      'CALL db.schema.nodeTypeProperties() YIELD nodeLabels, propertyName, propertyTypes ' +
+        'UNWIND nodeLabels AS label RETURN label, propertyName, propertyTypes',
+      {},
+      { database: sourceDatabase },
+    );
+    const stored = new Map<string, string[]>();
+    for (const record of records)
+      stored.set(
+        `${record.get('label') as string}.${record.get('propertyName') as string}`,
+        record.get('propertyTypes'),
+      );
+    const neo4jTypes = { string: ['String'], number: ['Long'], array: ['StringArray'] } as const;
+    for (const category of perspective.categories) {
+      for (const property of category.properties) {
+        const key = `${category.labels[0]!}.${property.name}`;
+        expect(stored.get(key), key).toBeDefined();
+        expect(neo4jTypes[property.dataType], key).toEqual(expect.arrayContaining(stored.get(key)!));
+      }
+    }
+  });
+
+  it('declares every relationship of the design example between its categories, and searches by indexes that exist', async () => {
+    const { records } = await t.driver.executeQuery(
+      'MATCH (a {tenant: $tenant})-[r]->(b) RETURN DISTINCT labels(a)[0] AS source, type(r) AS type, labels(b)[0] AS target',
+      { tenant },
+      { database: sourceDatabase },
+    );
+    const declared = new Set(
+      perspective.metadata.pathSegments.map((s) => `${s.source}-${s.relationshipType}->${s.target}`),
+    );
+    const seen = records.map(
+      (record) =>
+        `${record.get('source') as string}-${record.get('type') as string}->${record.get('target') as string}`,
+    );
+    expect(seen.length).toBeGreaterThan(10);
+    for (const segment of seen) expect(declared, segment).toContain(segment);
+
+    const indexes = await t.driver.executeQuery(
+      "SHOW INDEXES YIELD labelsOrTypes, properties, entityType WHERE entityType = 'NODE' AND labelsOrTypes IS NOT NULL RETURN labelsOrTypes, properties",
+      {},
+      { database: sourceDatabase },
+    );
+    const existing = indexes.records.map(
+      (record) =>
+        `${(record.get('labelsOrTypes') as string[]).join()}(${(record.get('properties') as string[]).join()})`,
+    );
+    for (const index of perspective.metadata.indexes) {
+      const key = `${index.label}(${index.propertyKeys.map((property) => property.key).join()})`;
+      expect(existing, key).toContain(key);
+    }
   });
 });
 
