@@ -42,6 +42,17 @@ export interface StatementObserver {
   statementStarted(name: string): (error?: unknown) => void;
 }
 
+/**
+ * Runs one unit of the service's own background work (a sweep, a poll) on the graph of every tenant,
+ * observed as the operator chose (traced under a span named `name`); `describe` says what to record of
+ * its result.
+ */
+export type BackgroundRunner = <T>(
+  name: string,
+  work: (rootGraph: Graph) => Promise<T>,
+  describe?: (result: T) => Record<string, number>,
+) => Promise<T>;
+
 /** What a Graph carries besides its driver and database. */
 interface GraphSettings {
   tenant: string;

@@ -5,7 +5,7 @@
 import type { ThreadChangeRecord } from '../domain/changes.js';
 import { notFound } from '../domain/errors.js';
 import { changeHead, changesSince, type Watch } from '../graph/repositories/changes.js';
-import type { Graph } from '../graph/transactions.js';
+import type { BackgroundRunner, Graph } from '../graph/transactions.js';
 
 /** One change as a subscriber receives it. */
 export interface ThreadChangeEvent extends ThreadChangeRecord {
@@ -92,9 +92,9 @@ export class ChangeFeed {
   private polling: Promise<void> | null = null;
   private closed = false;
 
-  /** `rootGraph` reads the changes of every tenant's watched threads; each watch names its tenant. */
+  /** Each poll reads the changes of every tenant's watched threads, as background work; each watch names its tenant. */
   constructor(
-    private readonly rootGraph: Graph,
+    private readonly inBackground: BackgroundRunner,
     private readonly options: ChangeFeedOptions,
   ) {}
 
@@ -159,7 +159,11 @@ export class ChangeFeed {
       after: Math.min(...[...subscribers].map((subscriber) => subscriber.cursor)),
     }));
     if (watches.length === 0) return;
-    const changes = await this.rootGraph.read((tx) => changesSince(tx, watches));
+    const changes = await this.inBackground(
+      'poll thread changes',
+      (rootGraph) => rootGraph.read((tx) => changesSince(tx, watches)),
+      (read) => ({ 'threadline.changes': read.length, 'threadline.watched_threads': watches.length }),
+    );
     for (const change of changes) {
       for (const subscriber of this.watched.get(`${change.tenant}\u0000${change.threadId}`)?.subscribers ?? [])
         subscriber.offer(change);

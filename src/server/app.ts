@@ -25,7 +25,7 @@ import { mergedResolvers } from '../api/resolvers/index.js';
 import { loadTypeDefs } from '../api/schema.js';
 import type { Config } from '../config.js';
 import { applyMigrations } from '../graph/migrations.js';
-import { Graph, type StatementObserver } from '../graph/transactions.js';
+import { Graph, type BackgroundRunner, type StatementObserver } from '../graph/transactions.js';
 import { ChangeFeed } from '../operations/changeFeed.js';
 import type { OperationContext } from '../operations/context.js';
 import { sweepExpiredHandoffs } from '../operations/handoffSources.js';
@@ -124,14 +124,15 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       summaries,
     };
   };
+  const inBackground: BackgroundRunner = tracing ? tracing.background(rootGraph) : (_name, work) => work(rootGraph);
   const sweeper = startPendingHandoffSweeper(
-    rootGraph,
+    inBackground,
     operationsFor,
     config.summaries.pendingTimeoutSeconds,
     logger,
     metrics,
   );
-  const changes = new ChangeFeed(rootGraph, {
+  const changes = new ChangeFeed(inBackground, {
     pollIntervalMs: config.subscriptions.pollIntervalMs,
     pollFailed: (error) => logger.warn({ err: error }, 'change feed poll failed; trying again at the next interval'),
   });
@@ -236,7 +237,7 @@ function answerHttpError(logger: Logger): ErrorRequestHandler {
 
 /** PENDING handoffs nobody submitted in time fail and are replaced by local summaries. */
 function startPendingHandoffSweeper(
-  rootGraph: Graph,
+  inBackground: BackgroundRunner,
   operationsFor: (tenant: string) => OperationContext,
   timeoutSeconds: number,
   logger: Logger,
@@ -247,7 +248,16 @@ function startPendingHandoffSweeper(
     () => {
       if (sweeping) return;
       sweeping = true;
-      sweepExpiredHandoffs(rootGraph, operationsFor)
+      inBackground(
+        'sweep pending handoffs',
+        // Each tenant's work goes through the sweep's graph, so a traced sweep holds its statements.
+        (rootGraph) =>
+          sweepExpiredHandoffs(rootGraph, (tenant) => ({
+            ...operationsFor(tenant),
+            graph: rootGraph.forTenant(tenant),
+          })),
+        (replaced) => ({ 'threadline.handoffs_replaced': replaced }),
+      )
         .then((count) => {
           metrics?.sweepEnded('ok', count);
           if (count > 0) logger.info({ count }, 'expired pending handoffs replaced by local summaries');

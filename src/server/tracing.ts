@@ -1,7 +1,7 @@
 // OpenTelemetry traces for operators (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT): one span per GraphQL
-// request over HTTP, named like the metrics' operation label (`mutation startRun`), with one child
-// span per Cypher statement it ran (`cypher threads/lock`), exported over OTLP/HTTP (JSON) in
-// batches. Parents are passed explicitly, through the request's graph, rather than through a global
+// request over HTTP, named like the metrics' operation label (`mutation startRun`), and one per unit
+// of background work (`sweep pending handoffs`, `poll thread changes`), each with one child span per
+// Cypher statement it ran (`cypher threads/lock`), exported over OTLP/HTTP (JSON) in batches. Parents are passed explicitly, through the request's graph, rather than through a global
 // context manager: nothing in the process is patched, and several services in one process (as in
 // the tests) keep their traces apart.
 import { SpanKind, SpanStatusCode, trace, ROOT_CONTEXT, type Span, type Tracer } from '@opentelemetry/api';
@@ -11,7 +11,7 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { RequestContext } from '../api/context.js';
 import type { TracingSettings } from '../config.js';
-import type { StatementObserver } from '../graph/transactions.js';
+import type { BackgroundRunner, Graph, StatementObserver } from '../graph/transactions.js';
 import type { OperationContext } from '../operations/context.js';
 import { operationLabel } from './metrics.js';
 
@@ -19,6 +19,8 @@ export interface Tracing {
   /** Builds a request's context with its statements traced under a new request span, which `plugin` names and ends. */
   traced(build: (statements: StatementObserver) => RequestContext): RequestContext;
   plugin: ApolloServerPlugin<RequestContext>;
+  /** Runs background work on `rootGraph` under a root span of its own, its statements as children. */
+  background(rootGraph: Graph): BackgroundRunner;
   /** Exports what is left and stops. */
   shutdown(): Promise<void>;
 }
@@ -62,6 +64,20 @@ export function createTracing(settings: TracingSettings, database: string): Trac
           },
         });
       },
+    },
+    background: (rootGraph) => async (name, work, describe) => {
+      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL });
+      try {
+        const result = await work(rootGraph.withStatementsObservedBy(statementsUnder(tracer, span, database)));
+        if (describe) span.setAttributes(describe(result));
+        return result;
+      } catch (error) {
+        span.recordException(error instanceof Error ? error : String(error));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
     },
     shutdown: () => provider.shutdown(),
   };

@@ -1,47 +1,38 @@
 // OpenTelemetry traces, as an operator switches them on: spans exported over OTLP/HTTP (JSON) to a
-// real HTTP receiver, one per GraphQL request with its Cypher statements as children.
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// real HTTP receiver, one per GraphQL request and one per poll of the change feed, each with its
+// Cypher statements as children. The sweeper's spans: test/reliability/sweeper.instances.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { START_RUN, createThread } from '../support/lineage.js';
+import { liveClient, subscribe } from '../support/live.js';
+import {
+  numberAttribute,
+  startOtlpReceiver,
+  stringAttribute as attribute,
+  type OtlpReceiver,
+} from '../support/otlpReceiver.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-interface ExportedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  status?: { code?: number };
-  attributes: { key: string; value: { stringValue?: string } }[];
-}
-
-let receiver: Server;
-const exports: { contentType: string | undefined; body: any }[] = [];
+let receiver: OtlpReceiver;
 let t: TestService;
 
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.url === '/v1/traces')
-        exports.push({
-          contentType: request.headers['content-type'],
-          body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-        });
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  receiver.listen(0, '127.0.0.1');
-  await once(receiver, 'listening');
-  const { port } = receiver.address() as AddressInfo;
+  receiver = await startOtlpReceiver();
   t = await startTestService({
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `http://127.0.0.1:${port}/v1/traces`,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.endpoint,
     OTEL_SERVICE_NAME: 'threadline-test',
+    THREADLINE_SUBSCRIPTION_POLL_MS: '50',
   });
   const threadId = await createThread(t);
+  const live = liveClient(t);
+  const { thread } = await t.ok(`query($id: ID!) { thread(id: $id) { changeSequence } }`, { id: threadId });
+  const subscription = subscribe(
+    live,
+    `subscription($id: ID!, $after: Int) { threadChanged(threadId: $id, afterSequence: $after) { sequence } }`,
+    { id: threadId, after: thread.changeSequence },
+  );
   await t.ok(START_RUN, { input: { threadId, provider: 'codex', userMessage: 'traced' } });
+  expect(await subscription.take(1)).toHaveLength(1);
+  await live.dispose();
   expect(
     (await t.gql('mutation { completeRun(input: { runId: "no-such-run" }) { id } }')).errors?.[0]?.extensions?.code,
   ).toBe('NOT_FOUND');
@@ -52,24 +43,12 @@ afterAll(() => {
   receiver?.close();
 });
 
-function spans(): (ExportedSpan & { service: string })[] {
-  return exports.flatMap(({ body }) =>
-    body.resourceSpans.flatMap((resourceSpans: any) => {
-      const service = resourceSpans.resource.attributes.find((attribute: any) => attribute.key === 'service.name')
-        ?.value.stringValue;
-      return resourceSpans.scopeSpans.flatMap((scope: any) =>
-        scope.spans.map((span: ExportedSpan) => ({ ...span, service })),
-      );
-    }),
-  );
-}
-const attribute = (span: ExportedSpan, key: string) =>
-  span.attributes.find((candidate) => candidate.key === key)?.value.stringValue;
+const spans = () => receiver.spans();
 
 describe('tracing', () => {
   it('exports OTLP JSON for the configured service', () => {
-    expect(exports.length).toBeGreaterThan(0);
-    expect(exports.every((exported) => exported.contentType === 'application/json')).toBe(true);
+    expect(receiver.contentTypes().length).toBeGreaterThan(0);
+    expect(receiver.contentTypes().every((contentType) => contentType === 'application/json')).toBe(true);
     expect(new Set(spans().map((span) => span.service))).toEqual(new Set(['threadline-test']));
   });
 
@@ -106,8 +85,22 @@ describe('tracing', () => {
     ).toEqual(['cypher runs/lock-for-update']);
   });
 
+  it("traces the change feed's polls, each with its statement, and counts what each delivered", () => {
+    const all = spans();
+    const polls = all.filter((span) => span.name === 'poll thread changes');
+    expect(polls.length).toBeGreaterThan(0);
+    for (const poll of polls) {
+      expect(all.filter((span) => span.parentSpanId === poll.spanId).map((span) => span.name)).toEqual([
+        'cypher changes/since',
+      ]);
+      expect(numberAttribute(poll, 'threadline.watched_threads')).toBe(1);
+    }
+    // startRun recorded one change, which exactly one poll delivered.
+    expect(polls.reduce((sum, poll) => sum + numberAttribute(poll, 'threadline.changes'), 0)).toBe(1);
+  });
+
   it('keeps one trace per operation', () => {
-    const roots = spans().filter((span) => !span.parentSpanId);
+    const roots = spans().filter((span) => !span.parentSpanId && !span.name.startsWith('poll '));
     expect(new Set(roots.map((span) => span.traceId)).size).toBe(roots.length);
     expect(roots.map((span) => span.name)).toEqual(
       expect.arrayContaining(['mutation createThread', 'mutation startRun', 'mutation completeRun']),

@@ -2,6 +2,7 @@
 // so each expired handoff must be replaced once, by one of them, and the instances' logs together
 // must count each replacement once. A sweeper with a short timeout expires every pending handoff of
 // its database, so this file runs on a Neo4j of its own rather than the one the other files share.
+// Each instance traces its sweeps to one OTLP receiver, whose spans must count the same replacements.
 import { Writable } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,12 +14,14 @@ import { chooseNeo4j, type ChosenNeo4j } from '../../src/graph/chooseNeo4j.js';
 import { createDriver } from '../../src/graph/driver.js';
 import { startService, type RunningService } from '../../src/server/app.js';
 import { createLogger } from '../../src/server/logger.js';
+import { numberAttribute, startOtlpReceiver, type OtlpReceiver } from '../support/otlpReceiver.js';
 import { uniqueId } from '../support/service.js';
 
 const INSTANCES = 3;
 const THREADS = 8;
 
 let neo4j: ChosenNeo4j;
+let receiver: OtlpReceiver;
 const services: RunningService[] = [];
 const logs: string[][] = [];
 const drivers: ReturnType<typeof createDriver>[] = [];
@@ -53,7 +56,14 @@ beforeAll(async () => {
   // nobody submits: it expires after 2 s, and each instance sweeps every second.
   const policyFile = join(tmpdir(), `${uniqueId('policy')}.json`);
   writeFileSync(policyFile, JSON.stringify({ default: 'leaving', pendingTimeoutSeconds: 2 }));
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', THREADLINE_SUMMARIES_FILE: policyFile });
+  receiver = await startOtlpReceiver();
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    THREADLINE_SUMMARIES_FILE: policyFile,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.endpoint,
+  });
   for (let index = 0; index < INSTANCES; index++) {
     const lines: string[] = [];
     const destination = new Writable({
@@ -64,7 +74,11 @@ beforeAll(async () => {
     logs.push(lines);
     services.push(
       await startService(
-        { ...config, neo4j: { ...config.neo4j, database: neo4j.connection.database } },
+        {
+          ...config,
+          neo4j: { ...config.neo4j, database: neo4j.connection.database },
+          tracing: { endpoint: receiver.endpoint, serviceName: `sweeper-${index}` },
+        },
         driver,
         createLogger('info', destination),
       ),
@@ -76,10 +90,11 @@ afterAll(async () => {
   await Promise.all(services.map((service) => service.close()));
   await Promise.all(drivers.map((driver) => driver.close()));
   await neo4j?.close();
+  receiver?.close();
 });
 
 describe(`the pending-handoff sweepers of ${INSTANCES} instances on one Neo4j`, () => {
-  it('replace each expired handoff once, and their logs count each replacement once', async () => {
+  it('replace each expired handoff once, and their logs and traces count each replacement once', async () => {
     const handoffs: string[] = [];
     for (let index = 0; index < THREADS; index++) {
       const service = services[index % INSTANCES]!;
@@ -127,6 +142,21 @@ describe(`the pending-handoff sweepers of ${INSTANCES} instances on one Neo4j`, 
         .reduce((sum, entry) => sum + (entry.count ?? 0), 0),
     );
     expect(counted.reduce((sum, count) => sum + count, 0)).toBe(THREADS);
+
+    // The traces say the same once the instances' batches are exported (every 5 s by default).
+    const sweeps = () => receiver.spans().filter((span) => span.name === 'sweep pending handoffs');
+    const traced = () => sweeps().reduce((sum, span) => sum + numberAttribute(span, 'threadline.handoffs_replaced'), 0);
+    const traceDeadline = Date.now() + 30_000;
+    while (traced() < THREADS && Date.now() < traceDeadline) await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(traced()).toBe(THREADS);
+    expect(new Set(sweeps().map((span) => span.service))).toEqual(
+      new Set(Array.from({ length: INSTANCES }, (_, index) => `sweeper-${index}`)),
+    );
+    // A sweep that replaced handoffs holds the statements it ran for them, in its own trace.
+    const busy = sweeps().find((span) => numberAttribute(span, 'threadline.handoffs_replaced') > 0)!;
+    const statements = receiver.spans().filter((span) => span.parentSpanId === busy.spanId);
+    expect(statements.every((span) => span.traceId === busy.traceId && span.name.startsWith('cypher '))).toBe(true);
+    expect(statements.length).toBeGreaterThan(2);
     expect(await runAudit(drivers[0]!, neo4j.connection.database)).toEqual([]);
   });
 });
