@@ -5,7 +5,7 @@
 // the TypeScript of this tree.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/graph/projectRoot.js';
 import { createThreadlineClient } from '../../client/index.js';
@@ -71,8 +71,10 @@ interface OpenedPage {
   graphql: () => Promise<GraphQLExchange[]>;
 }
 
-async function open(url: string): Promise<OpenedPage> {
+/** Opens `url` in a new page; `prepare` runs on the page before it loads. */
+async function open(url: string, prepare?: (page: Page) => Promise<void>): Promise<OpenedPage> {
   const page = await (await launchBrowser()).newPage({ viewport: { width: 1440, height: 900 } });
+  await prepare?.(page);
   const requests: string[] = [];
   const errors: string[] = [];
   const exchanges: Promise<GraphQLExchange>[] = [];
@@ -333,6 +335,58 @@ describe('GET /lineage/:threadId', () => {
     expect(await page.locator('[data-lane]').count()).toBe(2);
     expect(await page.locator('#status').isHidden()).toBe(true);
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('reconnects after a lost socket, retrying while the network is down, and misses no change made meanwhile', async () => {
+    const { threadId, run: first } = await securedThreadWithRun('viewer-reconnect');
+    // Every WebSocket of the page goes through this route: passed on to the service while the network
+    // is up, refused at once (closed with 1001, as by a proxy going away) while it is down.
+    let networkUp = true;
+    let refused = 0;
+    const connections: { page: WebSocketRoute; service: WebSocketRoute; subscribedAfter: number[] }[] = [];
+    const { page, errors } = await open(
+      `${viewerUrl(secured.service.url, threadId)}?token=${encodeURIComponent(API_KEY)}`,
+      (page) =>
+        page.routeWebSocket(/\/graphql$/, (socket) => {
+          if (!networkUp) {
+            refused += 1;
+            return socket.close({ code: 1001, reason: 'network down' });
+          }
+          const connection = { page: socket, service: socket.connectToServer(), subscribedAfter: [] as number[] };
+          connections.push(connection);
+          socket.onMessage((message) => {
+            const parsed = JSON.parse(String(message)) as { type: string; payload?: { variables?: { after: number } } };
+            if (parsed.type === 'subscribe') connection.subscribedAfter.push(parsed.payload!.variables!.after);
+            connection.service.send(message);
+          });
+        }),
+    );
+    const until = async (condition: () => boolean) => {
+      for (let waited = 0; !condition() && waited < 20_000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(condition()).toBe(true);
+    };
+    await until(() => connections[0]?.subscribedAfter.length === 1);
+    const seen = connections[0]!.subscribedAfter[0]!;
+
+    networkUp = false;
+    await connections[0]!.page.close({ code: 1001, reason: 'network lost' });
+    await connections[0]!.service.close();
+    await page.waitForSelector('#status:has-text("reconnecting")', { timeout: 20_000 });
+    await securedOk(`mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }`, {
+      input: { runId: first.id, assistantMessage: 'done while the page was offline' },
+    });
+    await until(() => refused >= 1);
+    expect(await page.locator('[data-run="1"]').getAttribute('data-status')).toBe('RUNNING');
+
+    networkUp = true;
+    await page.waitForSelector('[data-run="1"][data-status="COMPLETED"]', { timeout: 30_000 });
+    // It asked again from the last change it had seen, so the one made while it was offline came.
+    expect(connections).toHaveLength(2);
+    expect(connections[1]!.subscribedAfter).toEqual([seen]);
+    await page.waitForSelector('#status', { state: 'hidden', timeout: 20_000 });
+    expect(errors.filter((error) => !error.includes('WebSocket'))).toEqual([]);
     await page.close();
   });
 
