@@ -456,7 +456,7 @@ export type RollbackThreadMutationVariables = Exact<{
 }>;
 
 
-export type RollbackThreadMutation = { rollbackThread: { rolledBackRunCount: number, thread: { headOrdinal: number }, rolledBackRuns: Array<{ ordinal: number }>, supersededHandoffs: Array<{ id: string, coveredRunOrdinals: { from: number, to: number } }>, providerThreads: Array<{ action: ProviderRollbackAction, providerThread: { id: string, provider: string, status: ProviderThreadStatus }, nativeRollback: { providerThreadId: string, nativeThreadRef: string | null, turnsToDrop: number, toOrdinal: number } | null }> } };
+export type RollbackThreadMutation = { rollbackThread: { rolledBackRunCount: number, thread: { headOrdinal: number }, rolledBackRuns: Array<{ id: string, ordinal: number, status: RunStatus }>, supersededHandoffs: Array<{ id: string, coveredRunOrdinals: { from: number, to: number } }>, providerThreads: Array<{ action: ProviderRollbackAction, providerThread: { id: string, provider: string, status: ProviderThreadStatus }, nativeRollback: { providerThreadId: string, nativeThreadRef: string | null, turnsToDrop: number, toOrdinal: number } | null }> } };
 
 export type ConfirmProviderRollbackMutationVariables = Exact<{
   input: ProviderRollbackInput;
@@ -470,7 +470,7 @@ export type ForkThreadMutationVariables = Exact<{
 }>;
 
 
-export type ForkThreadMutation = { forkThread: { id: string, headOrdinal: number, lineage: { sourcePoint: { runOrdinal: number | null, providerThreadId: string | null } | null } } };
+export type ForkThreadMutation = { forkThread: { id: string, title: string | null, headOrdinal: number, lineage: { parent: { id: string } | null, sourcePoint: { runOrdinal: number | null, providerThreadId: string | null } | null } } };
 
 export type MergeBackMutationVariables = Exact<{
   input: MergeBackInput;
@@ -497,7 +497,7 @@ export type PlanFragment = { decision: PlanDecision, providerThreadAction: Provi
 
 export type DispatchToSendFragment = { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string };
 
-export type StartedRunFragment = { run: { id: string, threadId: string, ordinal: number, provider: string }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } };
+export type StartedRunFragment = { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } };
 
 export type PlanRunQueryVariables = Exact<{
   input: PlanRunInput;
@@ -511,21 +511,21 @@ export type StartRunMutationVariables = Exact<{
 }>;
 
 
-export type StartRunMutation = { startRun: { run: { id: string, threadId: string, ordinal: number, provider: string }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } };
+export type StartRunMutation = { startRun: { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } };
 
 export type BindNativeThreadMutationVariables = Exact<{
   input: BindProviderThreadInput;
 }>;
 
 
-export type BindNativeThreadMutation = { bindNativeThread: { resumedBlank: boolean, providerThread: { id: string, status: ProviderThreadStatus, nativeThreadRef: string | null, resumeError: string | null }, replanned: { run: { id: string, threadId: string, ordinal: number, provider: string }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } | null } };
+export type BindNativeThreadMutation = { bindNativeThread: { resumedBlank: boolean, providerThread: { id: string, status: ProviderThreadStatus, nativeThreadRef: string | null, resumeError: string | null }, replanned: { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } | null } };
 
 export type ReportResumeFailureMutationVariables = Exact<{
   input: ReportResumeFailureInput;
 }>;
 
 
-export type ReportResumeFailureMutation = { reportResumeFailure: { run: { id: string, threadId: string, ordinal: number, provider: string }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } };
+export type ReportResumeFailureMutation = { reportResumeFailure: { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } };
 
 export type CompleteRunMutationVariables = Exact<{
   input: CompleteRunInput;
@@ -539,7 +539,7 @@ export type FailRunMutationVariables = Exact<{
 }>;
 
 
-export type FailRunMutation = { failRun: { id: string, ordinal: number, status: RunStatus, error: string | null } };
+export type FailRunMutation = { failRun: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus, error: string | null } };
 
 export type CreateThreadMutationVariables = Exact<{
   input: CreateThreadInput;
@@ -547,6 +547,14 @@ export type CreateThreadMutationVariables = Exact<{
 
 
 export type CreateThreadMutation = { createThread: { id: string, title: string | null, headOrdinal: number } };
+
+export type ThreadRunsQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type ThreadRunsQuery = { thread: { headOrdinal: number, runs: { edges: Array<{ node: { id: string, ordinal: number, status: RunStatus } }> } } | null };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -600,6 +608,7 @@ export const StartedRunFragmentDoc = new TypedDocumentString(`
     threadId
     ordinal
     provider
+    status
   }
   plan {
     ...Plan
@@ -679,7 +688,9 @@ export const RollbackThreadDocument = new TypedDocumentString(`
     }
     rolledBackRunCount
     rolledBackRuns {
+      id
       ordinal
+      status
     }
     supersededHandoffs {
       id
@@ -718,8 +729,12 @@ export const ForkThreadDocument = new TypedDocumentString(`
     mutation ForkThread($input: ForkThreadInput!) {
   forkThread(input: $input) {
     id
+    title
     headOrdinal
     lineage {
+      parent {
+        id
+      }
       sourcePoint {
         runOrdinal
         providerThreadId
@@ -823,6 +838,7 @@ fragment StartedRun on StartRunPayload {
     threadId
     ordinal
     provider
+    status
   }
   plan {
     ...Plan
@@ -891,6 +907,7 @@ fragment StartedRun on StartRunPayload {
     threadId
     ordinal
     provider
+    status
   }
   plan {
     ...Plan
@@ -950,6 +967,7 @@ fragment StartedRun on StartRunPayload {
     threadId
     ordinal
     provider
+    status
   }
   plan {
     ...Plan
@@ -987,7 +1005,9 @@ export const FailRunDocument = new TypedDocumentString(`
     mutation FailRun($input: FailRunInput!) {
   failRun(input: $input) {
     id
+    threadId
     ordinal
+    provider
     status
     error
   }
@@ -1002,3 +1022,19 @@ export const CreateThreadDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CreateThreadMutation, CreateThreadMutationVariables>;
+export const ThreadRunsDocument = new TypedDocumentString(`
+    query ThreadRuns($id: ID!, $first: Int) {
+  thread(id: $id) {
+    headOrdinal
+    runs(first: $first) {
+      edges {
+        node {
+          id
+          ordinal
+          status
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ThreadRunsQuery, ThreadRunsQueryVariables>;
