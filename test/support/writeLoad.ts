@@ -1,7 +1,22 @@
 // A write load for fault tests: concurrent clients that drive realistic mutation cycles over HTTP
 // like orchestrators would, retry through outages, and keep a log of every acknowledged mutation so
-// that the graph can be compared with what the service promised once the faults are over.
+// that the graph can be compared with what the service promised once the faults are over. They speak
+// through the typed client (client/), with their own retry rules on top.
 import type { Driver } from 'neo4j-driver';
+import {
+  CompleteRunDocument,
+  ConfirmProviderRollbackDocument,
+  createThreadlineClient,
+  CreateThreadDocument,
+  FailRunDocument,
+  ForkThreadDocument,
+  RollbackThreadDocument,
+  StartRunDocument,
+  ThreadlineClientError,
+  ThreadRunsDocument,
+  type GraphQLErrorBody,
+  type TypedDocument,
+} from '../../client/index.js';
 
 export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'INTERRUPTED' | 'ROLLED_BACK';
 
@@ -50,18 +65,7 @@ export interface LoadMismatch {
   found: unknown;
 }
 
-type GraphQLError = { message: string; extensions?: { code?: string; [key: string]: unknown } };
-type Answer = { ok: true; data: any } | { ok: false; code: string; error: GraphQLError; afterAmbiguity: boolean };
-
-const CREATE_THREAD = `mutation($input: CreateThreadInput!) { createThread(input: $input) { id title } }`;
-const START_RUN = `mutation($input: StartRunInput!) { startRun(input: $input) { run { id threadId ordinal provider status } } }`;
-const COMPLETE_RUN = `mutation($input: CompleteRunInput!) { completeRun(input: $input) { id status } }`;
-const FAIL_RUN = `mutation($input: FailRunInput!) { failRun(input: $input) { id threadId ordinal provider status } }`;
-const ROLLBACK = `mutation($input: RollbackThreadInput!) { rollbackThread(input: $input) {
-  thread { headOrdinal } rolledBackRuns { id ordinal status } providerThreads { providerThread { id } action } } }`;
-const CONFIRM_ROLLBACK = `mutation($input: ProviderRollbackInput!) { confirmProviderRollback(input: $input) { id status } }`;
-const FORK = `mutation($input: ForkThreadInput!) { forkThread(input: $input) { id title headOrdinal lineage { parent { id } } } }`;
-const THREAD_RUNS = `query($id: ID!) { thread(id: $id) { headOrdinal runs(first: 500) { edges { node { id ordinal status } } } } }`;
+type Answer<T> = { ok: true; data: T } | { ok: false; code: string; error: GraphQLErrorBody; afterAmbiguity: boolean };
 
 // Answers that say nothing about whether the mutation committed: the client retries them.
 const TRANSIENT_CODES = new Set(['SERVICE_UNAVAILABLE', 'NETWORK', 'INTERNAL_SERVER_ERROR']);
@@ -209,7 +213,7 @@ export class WriteLoad {
   private async createRootThread(id: string): Promise<ThreadView> {
     const title = `load thread ${id}`;
     // createThread with a client-chosen id returns the existing thread, so a retry is always safe.
-    const answer = await this.request('createThread', CREATE_THREAD, { input: { id, title } });
+    const answer = await this.request('createThread', CreateThreadDocument, { input: { id, title } });
     if (answer.ok) {
       this.acknowledge();
       this.threads.set(id, { id, title: answer.data.createThread.title, parentThreadId: null, forkOrdinal: 0 });
@@ -231,7 +235,7 @@ export class WriteLoad {
     };
     let started: AcknowledgedRun | undefined;
     while (!started) {
-      const answer = await this.request('startRun', START_RUN, { input });
+      const answer = await this.request('startRun', StartRunDocument, { input });
       if (answer.ok) {
         const run = answer.data.startRun.run;
         started = this.acknowledgeRun(run);
@@ -251,8 +255,8 @@ export class WriteLoad {
       runId: started.id,
       assistantMessage: `turn ${turn} done`,
       facts: [
-        { kind: 'DECISION', text: `turn ${turn}: keep the recursive-descent parser` },
-        { kind: 'TEST', key: 'npm test', text: 'npm test passed', status: 'passed' },
+        { kind: 'DECISION' as const, text: `turn ${turn}: keep the recursive-descent parser` },
+        { kind: 'TEST' as const, key: 'npm test', text: 'npm test passed', status: 'passed' },
       ],
       checkpoint: { ref: `commit-${thread.id}-${turn}` },
     };
@@ -262,7 +266,7 @@ export class WriteLoad {
       facts: completion.facts.length,
       checkpointRef: completion.checkpoint.ref,
     };
-    const answer = await this.request('completeRun', COMPLETE_RUN, { input: completion });
+    const answer = await this.request('completeRun', CompleteRunDocument, { input: completion });
     if (answer.ok) {
       this.acknowledge();
       started.status = answer.data.completeRun.status;
@@ -274,7 +278,7 @@ export class WriteLoad {
   }
 
   private async interruptOrphan(thread: ThreadView, runId: string): Promise<boolean> {
-    const answer = await this.request('failRun', FAIL_RUN, {
+    const answer = await this.request('failRun', FailRunDocument, {
       input: { runId, error: 'the orchestrator lost the answer of startRun', interrupted: true },
     });
     if (answer.ok) {
@@ -299,10 +303,12 @@ export class WriteLoad {
     const toOrdinal = points[Math.floor(random() * points.length)]!;
     const expected = [...thread.liveRunIds].filter(([ordinal]) => ordinal > toOrdinal).map(([, id]) => id);
     for (const id of expected) this.runs.get(id)?.mayAlsoBe.add('ROLLED_BACK');
-    const answer = await this.request('rollbackThread', ROLLBACK, { input: { threadId: thread.id, toOrdinal } });
+    const answer = await this.request('rollbackThread', RollbackThreadDocument, {
+      input: { threadId: thread.id, toOrdinal },
+    });
     if (answer.ok) {
       this.acknowledge();
-      const rolledBack: { id: string; status: RunStatus }[] = answer.data.rollbackThread.rolledBackRuns;
+      const rolledBack = answer.data.rollbackThread.rolledBackRuns;
       if (
         rolledBack
           .map((run) => run.id)
@@ -333,7 +339,9 @@ export class WriteLoad {
 
   /** The orchestrator performed the native rollback the service asked for. */
   private async confirmNativeRollback(providerThreadId: string): Promise<void> {
-    const answer = await this.request('confirmProviderRollback', CONFIRM_ROLLBACK, { input: { providerThreadId } });
+    const answer = await this.request('confirmProviderRollback', ConfirmProviderRollbackDocument, {
+      input: { providerThreadId },
+    });
     if (answer.ok) this.acknowledge();
     // CONFLICT after a lost answer: that earlier attempt confirmed it.
     else if (!(answer.afterAmbiguity && answer.code === 'CONFLICT'))
@@ -346,7 +354,9 @@ export class WriteLoad {
    */
   private async fork(thread: ThreadView): Promise<ThreadView | null> {
     const title = `fork of ${thread.id}`;
-    const answer = await this.request('forkThread', FORK, { input: { sourceThreadId: thread.id, title } });
+    const answer = await this.request('forkThread', ForkThreadDocument, {
+      input: { sourceThreadId: thread.id, title },
+    });
     if (!answer.ok) {
       this.unexpected.push({ operation: 'forkThread', detail: answer.error });
       return null;
@@ -356,7 +366,7 @@ export class WriteLoad {
     this.threads.set(fork.id, {
       id: fork.id,
       title: fork.title,
-      parentThreadId: fork.lineage.parent.id,
+      parentThreadId: fork.lineage.parent?.id ?? null,
       forkOrdinal: fork.headOrdinal,
     });
     return { id: fork.id, forkOrdinal: fork.headOrdinal, head: fork.headOrdinal, liveRunIds: new Map(), turns: 0 };
@@ -364,17 +374,17 @@ export class WriteLoad {
 
   /** Replaces the client's view of a thread with what the service reads back. */
   private async resync(thread: ThreadView): Promise<boolean> {
-    const answer = await this.request('thread', THREAD_RUNS, { id: thread.id });
-    if (!answer.ok) {
-      this.unexpected.push({ operation: 'thread', detail: answer.error });
+    const answer = await this.request('thread', ThreadRunsDocument, { id: thread.id, first: 500 });
+    if (!answer.ok || !answer.data.thread) {
+      this.unexpected.push({ operation: 'thread', detail: answer.ok ? `thread ${thread.id} not found` : answer.error });
       return false;
     }
     const { headOrdinal, runs } = answer.data.thread;
     thread.head = headOrdinal;
     thread.liveRunIds = new Map(
       runs.edges
-        .filter(({ node }: any) => node.status !== 'ROLLED_BACK')
-        .map(({ node }: any) => [node.ordinal, node.id] as [number, string]),
+        .filter(({ node }) => node.status !== 'ROLLED_BACK')
+        .map(({ node }) => [node.ordinal, node.id] as [number, string]),
     );
     return true;
   }
@@ -406,13 +416,17 @@ export class WriteLoad {
   }
 
   /** Sends one operation until it gets a definitive answer, as an orchestrator retrying through outages would. */
-  private async request(operation: string, query: string, variables: Record<string, unknown>): Promise<Answer> {
+  private async request<TResult, TVariables>(
+    operation: string,
+    document: TypedDocument<TResult, TVariables>,
+    variables: TVariables,
+  ): Promise<Answer<TResult>> {
     let afterAmbiguity = false;
     for (;;) {
       if (this.abandoned) throw new Error('the load was abandoned');
       const attempt: Attempt = { operation, outcome: null, startedAt: Date.now(), latencyMs: null };
       this.attempts.push(attempt);
-      const answer = await this.post(query, variables);
+      const answer = await this.send(document, variables);
       attempt.latencyMs = Date.now() - attempt.startedAt;
       attempt.outcome = answer.ok ? 'OK' : answer.code;
       const code = answer.ok ? null : answer.code;
@@ -426,23 +440,33 @@ export class WriteLoad {
     }
   }
 
-  private async post(query: string, variables: Record<string, unknown>): Promise<Answer> {
+  /**
+   * One attempt through the typed client, at the URL of the moment: its answer, a GraphQL error's
+   * code, NETWORK when no answer came back, HTTP_<status> when the answer was not GraphQL.
+   */
+  private async send<TResult, TVariables>(
+    document: TypedDocument<TResult, TVariables>,
+    variables: TVariables,
+  ): Promise<Answer<TResult>> {
     const sentAt = Date.now();
-    let status: number;
-    let text: string;
+    const client = createThreadlineClient({
+      url: this.options.url(),
+      fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+    });
+    let result;
     try {
-      const response = await fetch(this.options.url(), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-      status = response.status;
-      text = await response.text();
+      result = await client.execute(document, variables);
     } catch (error) {
+      if (error instanceof ThreadlineClientError)
+        return {
+          ok: false,
+          code: `HTTP_${error.status}`,
+          error: { message: error.message.slice(0, 500) },
+          afterAmbiguity: false,
+        };
       if ((error as Error).name === 'TimeoutError')
         throw new Error(
-          `a request sent at ${new Date(sentAt).toISOString()} got no answer within ${REQUEST_TIMEOUT_MS} ms: ${query}`,
+          `a request sent at ${new Date(sentAt).toISOString()} got no answer within ${REQUEST_TIMEOUT_MS} ms: ${document.toString()}`,
           { cause: error },
         );
       return {
@@ -452,15 +476,16 @@ export class WriteLoad {
         afterAmbiguity: false,
       };
     }
-    let body: { data?: unknown; errors?: GraphQLError[] };
-    try {
-      body = JSON.parse(text) as typeof body;
-    } catch {
-      return { ok: false, code: `HTTP_${status}`, error: { message: text.slice(0, 500) }, afterAmbiguity: false };
-    }
-    const error = body.errors?.[0];
+    const [error] = result.errors;
     if (error) return { ok: false, code: error.extensions?.code ?? 'NO_CODE', error, afterAmbiguity: false };
-    return { ok: true, data: body.data };
+    if (result.data === null)
+      return {
+        ok: false,
+        code: `HTTP_${result.status}`,
+        error: { message: 'an answer without data' },
+        afterAmbiguity: false,
+      };
+    return { ok: true, data: result.data };
   }
 }
 
