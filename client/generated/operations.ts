@@ -497,7 +497,16 @@ export type PlanFragment = { decision: PlanDecision, providerThreadAction: Provi
 
 export type DispatchToSendFragment = { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string };
 
-export type StartedRunFragment = { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } };
+export type RunHandoffFragment = { id: string, strategy: HandoffStrategy, status: HandoffStatus, source: string, createdByProvider: string | null, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number }, summaryRequest: { handoffId: string, writer: string, targetProvider: string, strategy: HandoffStrategy, document: string, budgetChars: number | null } | null };
+
+export type StartedRunFragment = { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, source: string, createdByProvider: string | null, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number }, summaryRequest: { handoffId: string, writer: string, targetProvider: string, strategy: HandoffStrategy, document: string, budgetChars: number | null } | null } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } };
+
+export type RunContextQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type RunContextQuery = { run: { status: RunStatus, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, contextHandoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, source: string, createdByProvider: string | null, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number }, summaryRequest: { handoffId: string, writer: string, targetProvider: string, strategy: HandoffStrategy, document: string, budgetChars: number | null } | null } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } | null };
 
 export type PlanRunQueryVariables = Exact<{
   input: PlanRunInput;
@@ -511,21 +520,21 @@ export type StartRunMutationVariables = Exact<{
 }>;
 
 
-export type StartRunMutation = { startRun: { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } };
+export type StartRunMutation = { startRun: { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, source: string, createdByProvider: string | null, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number }, summaryRequest: { handoffId: string, writer: string, targetProvider: string, strategy: HandoffStrategy, document: string, budgetChars: number | null } | null } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } };
 
 export type BindNativeThreadMutationVariables = Exact<{
   input: BindProviderThreadInput;
 }>;
 
 
-export type BindNativeThreadMutation = { bindNativeThread: { resumedBlank: boolean, providerThread: { id: string, status: ProviderThreadStatus, nativeThreadRef: string | null, resumeError: string | null }, replanned: { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } | null } };
+export type BindNativeThreadMutation = { bindNativeThread: { resumedBlank: boolean, providerThread: { id: string, status: ProviderThreadStatus, nativeThreadRef: string | null, resumeError: string | null }, replanned: { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, source: string, createdByProvider: string | null, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number }, summaryRequest: { handoffId: string, writer: string, targetProvider: string, strategy: HandoffStrategy, document: string, budgetChars: number | null } | null } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } | null } };
 
 export type ReportResumeFailureMutationVariables = Exact<{
   input: ReportResumeFailureInput;
 }>;
 
 
-export type ReportResumeFailureMutation = { reportResumeFailure: { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number } } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } };
+export type ReportResumeFailureMutation = { reportResumeFailure: { run: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus }, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null }, providerThread: { id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null }, handoff: { id: string, strategy: HandoffStrategy, status: HandoffStatus, source: string, createdByProvider: string | null, toProviderThreadId: string, coveredRunOrdinals: { from: number, to: number }, summaryRequest: { handoffId: string, writer: string, targetProvider: string, strategy: HandoffStrategy, document: string, budgetChars: number | null } | null } | null, dispatch: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, forkFromTurn: number | null, delivery: ContextDelivery | null, context: string | null, userMessage: string, fencingToken: string } } };
 
 export type CompleteRunMutationVariables = Exact<{
   input: CompleteRunInput;
@@ -540,6 +549,13 @@ export type FailRunMutationVariables = Exact<{
 
 
 export type FailRunMutation = { failRun: { id: string, threadId: string, ordinal: number, provider: string, status: RunStatus, error: string | null } };
+
+export type SubmitHandoffSummaryMutationVariables = Exact<{
+  input: SubmitHandoffSummaryInput;
+}>;
+
+
+export type SubmitHandoffSummaryMutation = { submitHandoffSummary: { id: string, status: HandoffStatus, omissions: Array<string>, length: number } };
 
 export type CreateThreadMutationVariables = Exact<{
   input: CreateThreadInput;
@@ -590,6 +606,28 @@ export const PlanFragmentDoc = new TypedDocumentString(`
   reasons
 }
     `, {"fragmentName":"Plan"}) as unknown as TypedDocumentString<PlanFragment, unknown>;
+export const RunHandoffFragmentDoc = new TypedDocumentString(`
+    fragment RunHandoff on ContextHandoff {
+  id
+  strategy
+  status
+  source
+  createdByProvider
+  coveredRunOrdinals {
+    from
+    to
+  }
+  toProviderThreadId
+  summaryRequest {
+    handoffId
+    writer
+    targetProvider
+    strategy
+    document
+    budgetChars
+  }
+}
+    `, {"fragmentName":"RunHandoff"}) as unknown as TypedDocumentString<RunHandoffFragment, unknown>;
 export const DispatchToSendFragmentDoc = new TypedDocumentString(`
     fragment DispatchToSend on Dispatch {
   providerThreadAction
@@ -620,14 +658,7 @@ export const StartedRunFragmentDoc = new TypedDocumentString(`
     nativeThreadRef
   }
   handoff {
-    id
-    strategy
-    status
-    coveredRunOrdinals {
-      from
-      to
-    }
-    toProviderThreadId
+    ...RunHandoff
   }
   dispatch {
     ...DispatchToSend
@@ -655,6 +686,26 @@ fragment DispatchToSend on Dispatch {
   context
   userMessage
   fencingToken
+}
+fragment RunHandoff on ContextHandoff {
+  id
+  strategy
+  status
+  source
+  createdByProvider
+  coveredRunOrdinals {
+    from
+    to
+  }
+  toProviderThreadId
+  summaryRequest {
+    handoffId
+    writer
+    targetProvider
+    strategy
+    document
+    budgetChars
+  }
 }`, {"fragmentName":"StartedRun"}) as unknown as TypedDocumentString<StartedRunFragment, unknown>;
 export const ProviderThreadsByNativeRefDocument = new TypedDocumentString(`
     query ProviderThreadsByNativeRef($provider: String!, $nativeThreadRef: String!) {
@@ -783,6 +834,64 @@ export const CompleteSubagentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CompleteSubagentMutation, CompleteSubagentMutationVariables>;
+export const RunContextDocument = new TypedDocumentString(`
+    query RunContext($id: ID!) {
+  run(id: $id) {
+    status
+    plan {
+      ...Plan
+    }
+    contextHandoff {
+      ...RunHandoff
+    }
+    dispatch {
+      ...DispatchToSend
+    }
+  }
+}
+    fragment Plan on RunPlan {
+  decision
+  providerThreadAction
+  providerThread {
+    id
+  }
+  handoffStrategy
+  coveredRunOrdinals {
+    from
+    to
+  }
+  stalenessSignals
+  reasons
+}
+fragment DispatchToSend on Dispatch {
+  providerThreadAction
+  nativeThreadRef
+  forkFromTurn
+  delivery
+  context
+  userMessage
+  fencingToken
+}
+fragment RunHandoff on ContextHandoff {
+  id
+  strategy
+  status
+  source
+  createdByProvider
+  coveredRunOrdinals {
+    from
+    to
+  }
+  toProviderThreadId
+  summaryRequest {
+    handoffId
+    writer
+    targetProvider
+    strategy
+    document
+    budgetChars
+  }
+}`) as unknown as TypedDocumentString<RunContextQuery, RunContextQueryVariables>;
 export const PlanRunDocument = new TypedDocumentString(`
     query PlanRun($input: PlanRunInput!) {
   planRun(input: $input) {
@@ -832,6 +941,26 @@ fragment DispatchToSend on Dispatch {
   userMessage
   fencingToken
 }
+fragment RunHandoff on ContextHandoff {
+  id
+  strategy
+  status
+  source
+  createdByProvider
+  coveredRunOrdinals {
+    from
+    to
+  }
+  toProviderThreadId
+  summaryRequest {
+    handoffId
+    writer
+    targetProvider
+    strategy
+    document
+    budgetChars
+  }
+}
 fragment StartedRun on StartRunPayload {
   run {
     id
@@ -850,14 +979,7 @@ fragment StartedRun on StartRunPayload {
     nativeThreadRef
   }
   handoff {
-    id
-    strategy
-    status
-    coveredRunOrdinals {
-      from
-      to
-    }
-    toProviderThreadId
+    ...RunHandoff
   }
   dispatch {
     ...DispatchToSend
@@ -901,6 +1023,26 @@ fragment DispatchToSend on Dispatch {
   userMessage
   fencingToken
 }
+fragment RunHandoff on ContextHandoff {
+  id
+  strategy
+  status
+  source
+  createdByProvider
+  coveredRunOrdinals {
+    from
+    to
+  }
+  toProviderThreadId
+  summaryRequest {
+    handoffId
+    writer
+    targetProvider
+    strategy
+    document
+    budgetChars
+  }
+}
 fragment StartedRun on StartRunPayload {
   run {
     id
@@ -919,14 +1061,7 @@ fragment StartedRun on StartRunPayload {
     nativeThreadRef
   }
   handoff {
-    id
-    strategy
-    status
-    coveredRunOrdinals {
-      from
-      to
-    }
-    toProviderThreadId
+    ...RunHandoff
   }
   dispatch {
     ...DispatchToSend
@@ -961,6 +1096,26 @@ fragment DispatchToSend on Dispatch {
   userMessage
   fencingToken
 }
+fragment RunHandoff on ContextHandoff {
+  id
+  strategy
+  status
+  source
+  createdByProvider
+  coveredRunOrdinals {
+    from
+    to
+  }
+  toProviderThreadId
+  summaryRequest {
+    handoffId
+    writer
+    targetProvider
+    strategy
+    document
+    budgetChars
+  }
+}
 fragment StartedRun on StartRunPayload {
   run {
     id
@@ -979,14 +1134,7 @@ fragment StartedRun on StartRunPayload {
     nativeThreadRef
   }
   handoff {
-    id
-    strategy
-    status
-    coveredRunOrdinals {
-      from
-      to
-    }
-    toProviderThreadId
+    ...RunHandoff
   }
   dispatch {
     ...DispatchToSend
@@ -1013,6 +1161,16 @@ export const FailRunDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<FailRunMutation, FailRunMutationVariables>;
+export const SubmitHandoffSummaryDocument = new TypedDocumentString(`
+    mutation SubmitHandoffSummary($input: SubmitHandoffSummaryInput!) {
+  submitHandoffSummary(input: $input) {
+    id
+    status
+    omissions
+    length
+  }
+}
+    `) as unknown as TypedDocumentString<SubmitHandoffSummaryMutation, SubmitHandoffSummaryMutationVariables>;
 export const CreateThreadDocument = new TypedDocumentString(`
     mutation CreateThread($input: CreateThreadInput!) {
   createThread(input: $input) {

@@ -1,7 +1,9 @@
 // The typed client (client/) over real HTTP against the real service: the transport, its errors, and
-// runTurn's start -> dispatch -> bind -> complete loop with a switch, a resumed blank and a failure.
+// runTurn's start -> dispatch -> bind -> complete loop with a switch, a resumed blank, a failure and
+// provider-written summaries (written through writeSummary, waited for, expired, or never written).
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -10,8 +12,10 @@ import {
   CreateThreadDocument,
   PlanRunDocument,
   runTurn,
+  SubmitHandoffSummaryDocument,
   ThreadlineClientError,
   type AgentCall,
+  type SummaryRequest,
   type ThreadlineClient,
 } from '../../client/index.js';
 import { projectRoot } from '../../src/graph/projectRoot.js';
@@ -282,6 +286,260 @@ describe('runTurn', () => {
     ).catch((caught: unknown) => caught);
     expect((error as ThreadlineClientError).code).toBe('NOT_FOUND');
     expect(called).toBe(false);
+  });
+});
+
+describe('runTurn with provider-written summaries', () => {
+  // Claude writes the summary of a switch into Claude (docs/summaries.md): startRun leaves it PENDING.
+  let entering: TestService;
+  let enteringClient: ThreadlineClient;
+  beforeAll(async () => {
+    entering = await serviceWithSummaries({ providers: { claude: 'entering' } });
+    enteringClient = createThreadlineClient({ url: entering.service.url });
+  });
+  afterAll(async () => {
+    await entering?.close();
+  });
+
+  async function serviceWithSummaries(policy: unknown): Promise<TestService> {
+    const file = join(tmpdir(), `${uniqueId('summaries')}.json`);
+    writeFileSync(file, JSON.stringify(policy));
+    return startTestService({ THREADLINE_SUMMARIES_FILE: file });
+  }
+
+  /** A thread whose Codex run 1 recorded a goal and an open question; the next Claude run's handoff is PENDING. */
+  async function threadOnCodex(on: ThreadlineClient): Promise<string> {
+    const { createThread } = await on.request(CreateThreadDocument, { input: { id: uniqueId('client-summary') } });
+    await runTurn(on, { threadId: createThread.id, provider: 'codex', userMessage: 'Write the parser.' }, (call) => ({
+      ...faithfulAgent([], 'codex')(call),
+      facts: [
+        { kind: 'GOAL', text: 'Ship the streaming parser' },
+        { kind: 'QUESTION', text: 'Keep the legacy API?', key: 'q1', status: 'open' },
+      ],
+    }));
+    return createThread.id;
+  }
+
+  async function contextOf(service: TestService, runId: string) {
+    return (
+      await service.ok(
+        `query($id: ID!) { run(id: $id) { status error plan { reasons } dispatch { context delivery }
+          contextHandoff { id status source createdByProvider summaryText supersedes { id status endedBecause } } } }`,
+        { id: runId },
+      )
+    ).run;
+  }
+
+  it('has writeSummary write a PENDING summary, submits it, and sends the agent the context it became', async () => {
+    const threadId = await threadOnCodex(enteringClient);
+    const requests: SummaryRequest[] = [];
+    const calls: AgentCall[] = [];
+    const turn = await runTurn(
+      enteringClient,
+      { threadId, provider: 'claude', userMessage: 'Review the parser.' },
+      faithfulAgent(calls, 'claude'),
+      {
+        writeSummary: (request, run) => {
+          requests.push(request);
+          expect(run.dispatch.context).toBeNull();
+          return 'Goal: ship the streaming parser.';
+        },
+      },
+    );
+
+    expect(turn.started.handoff).toMatchObject({ status: 'PENDING', source: 'provider:claude' });
+    expect(turn.started.dispatch.context).toBeNull();
+    expect(requests).toEqual([
+      {
+        handoffId: turn.started.handoff!.id,
+        writer: 'claude',
+        targetProvider: 'claude',
+        strategy: 'FULL_THREAD_SUMMARY',
+        document: expect.stringContaining('Keep the legacy API?'),
+        budgetChars: 32000,
+      },
+    ]);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.handoff).toMatchObject({
+      id: turn.started.handoff!.id,
+      status: 'READY',
+      createdByProvider: 'claude',
+      summaryRequest: null,
+    });
+    // The text as written, and the fact it left out, appended by the service.
+    expect(calls[0]!.dispatch.context).toMatch(/^Goal: ship the streaming parser\./);
+    expect(calls[0]!.dispatch.context).toContain('- question: Keep the legacy API?');
+    expect(calls[0]!.dispatch).toMatchObject({ delivery: 'SYSTEM', fencingToken: turn.started.dispatch.fencingToken });
+    expect(turn.served.dispatch).toEqual(calls[0]!.dispatch);
+    expect(turn.run.status).toBe('COMPLETED');
+    expect(await contextOf(entering, turn.run.id)).toMatchObject({
+      status: 'COMPLETED',
+      dispatch: { context: calls[0]!.dispatch.context, delivery: 'SYSTEM' },
+      contextHandoff: { id: turn.started.handoff!.id, status: 'READY', summaryText: calls[0]!.dispatch.context },
+    });
+  });
+
+  it('without writeSummary, interrupts the run with SUMMARY_PENDING rather than send it without its context', async () => {
+    const threadId = await threadOnCodex(enteringClient);
+    let called = false;
+    const error = (await runTurn(
+      enteringClient,
+      { threadId, provider: 'claude', userMessage: 'Review the parser.' },
+      () => {
+        called = true;
+        return { nativeThreadRef: 'never' };
+      },
+    ).catch((caught: unknown) => caught)) as ThreadlineClientError;
+    expect(error).toBeInstanceOf(ThreadlineClientError);
+    expect(error.code).toBe('SUMMARY_PENDING');
+    expect(error.extensions).toMatchObject({ writer: 'claude', handoffId: expect.any(String) });
+    expect(called).toBe(false);
+    const run = await contextOf(entering, error.extensions.runId as string);
+    expect(run.status).toBe('INTERRUPTED');
+    expect(run.error).toMatch(/^SUMMARY_PENDING: /);
+    expect(run.contextHandoff).toMatchObject({ id: error.extensions.handoffId, status: 'PENDING' });
+  });
+
+  it('fails the run, before the agent, when the written summary is refused or the writer throws', async () => {
+    const refusedThread = await threadOnCodex(enteringClient);
+    let runId = '';
+    let called = false;
+    const agent = (call: AgentCall) => {
+      called = true;
+      return faithfulAgent([], 'claude')(call);
+    };
+    const refused = (await runTurn(
+      enteringClient,
+      { threadId: refusedThread, provider: 'claude', userMessage: 'Review the parser.' },
+      agent,
+      {
+        writeSummary: (request, run) => {
+          runId = run.run.id;
+          return 'x'.repeat(request.budgetChars! + 1);
+        },
+      },
+    ).catch((caught: unknown) => caught)) as ThreadlineClientError;
+    expect(refused.code).toBe('BAD_USER_INPUT');
+    expect(await contextOf(entering, runId)).toMatchObject({
+      status: 'FAILED',
+      error: expect.stringContaining('32000'),
+      contextHandoff: { status: 'PENDING' },
+    });
+
+    const throwingThread = await threadOnCodex(enteringClient);
+    const thrown = await runTurn(
+      enteringClient,
+      { threadId: throwingThread, provider: 'claude', userMessage: 'Review the parser.' },
+      agent,
+      {
+        writeSummary: (_request, run) => {
+          runId = run.run.id;
+          throw new Error('claude could not summarize');
+        },
+      },
+    ).catch((caught: unknown) => caught);
+    expect((thrown as Error).message).toBe('claude could not summarize');
+    expect(await contextOf(entering, runId)).toMatchObject({ status: 'FAILED', error: 'claude could not summarize' });
+    expect(called).toBe(false);
+  });
+
+  it('with summaryWaitMs, waits for a summary submitted elsewhere and sends it', async () => {
+    const threadId = await threadOnCodex(enteringClient);
+    // Another part of the orchestrator answers summary requests: it finds the PENDING handoff and submits.
+    const worker = (async () => {
+      for (let attempt = 0; attempt < 200; attempt++) {
+        const { thread } = await entering.ok(
+          `query($id: ID!) { thread(id: $id) { runs(last: 1) { edges { node { ordinal contextHandoff { id status } } } } } }`,
+          { id: threadId },
+        );
+        const handoff = thread.runs.edges[0].node.ordinal === 2 ? thread.runs.edges[0].node.contextHandoff : null;
+        if (handoff?.status === 'PENDING') {
+          await enteringClient.request(SubmitHandoffSummaryDocument, {
+            input: {
+              handoffId: handoff.id,
+              summaryText: 'Written elsewhere: the parser.',
+              createdByProvider: 'claude',
+            },
+          });
+          return handoff.id as string;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('no PENDING handoff appeared');
+    })();
+    const calls: AgentCall[] = [];
+    const turn = await runTurn(
+      enteringClient,
+      { threadId, provider: 'claude', userMessage: 'Review the parser.' },
+      faithfulAgent(calls, 'claude'),
+      { summaryWaitMs: 30_000, summaryPollMs: 100 },
+    );
+    expect(await worker).toBe(turn.started.handoff!.id);
+    expect(turn.started.dispatch.context).toBeNull();
+    expect(calls[0]!.handoff).toMatchObject({ id: turn.started.handoff!.id, status: 'READY' });
+    expect(calls[0]!.dispatch.context).toMatch(/^Written elsewhere: the parser\./);
+    expect(turn.run.status).toBe('COMPLETED');
+  });
+
+  it('sends the local summary that replaces an expired one, waited for or written too late', async () => {
+    // Its sweep sees every tenant's handoffs: it lives only as long as this test.
+    const expiring = await serviceWithSummaries({ providers: { claude: 'entering' }, pendingTimeoutSeconds: 2 });
+    try {
+      const on = createThreadlineClient({ url: expiring.service.url });
+      const threadId = await threadOnCodex(on);
+      const calls: AgentCall[] = [];
+      const turn = await runTurn(
+        on,
+        { threadId, provider: 'claude', userMessage: 'Review the parser.' },
+        faithfulAgent(calls, 'claude'),
+        { summaryWaitMs: 60_000, summaryPollMs: 200 },
+      );
+      const pendingId = turn.started.handoff!.id;
+      expect(turn.started.handoff!.status).toBe('PENDING');
+      expect(calls[0]!.handoff).toMatchObject({ status: 'READY', source: 'local', createdByProvider: null });
+      expect(calls[0]!.handoff!.id).not.toBe(pendingId);
+      expect(calls[0]!.dispatch.context).toContain('Keep the legacy API?');
+      expect(calls[0]!.plan.reasons.join(' ')).toMatch(
+        /failed \(not submitted within 2 s\); a local summary replaced it/,
+      );
+      expect(turn.run.status).toBe('COMPLETED');
+      expect(await contextOf(expiring, turn.run.id)).toMatchObject({
+        dispatch: { context: calls[0]!.dispatch.context },
+        contextHandoff: {
+          id: calls[0]!.handoff!.id,
+          source: 'local',
+          supersedes: { id: pendingId, status: 'FAILED', endedBecause: 'EXPIRED' },
+        },
+      });
+
+      // A writer slower than the timeout: its text is refused (CONFLICT), and the local summary goes out.
+      const slowThread = await threadOnCodex(on);
+      const slowCalls: AgentCall[] = [];
+      const slow = await runTurn(
+        on,
+        { threadId: slowThread, provider: 'claude', userMessage: 'Review the parser.' },
+        faithfulAgent(slowCalls, 'claude'),
+        {
+          writeSummary: async (request) => {
+            for (let attempt = 0; attempt < 100; attempt++) {
+              const { contextHandoff } = await expiring.ok(`query($id: ID!) { contextHandoff(id: $id) { status } }`, {
+                id: request.handoffId,
+              });
+              if (contextHandoff.status === 'FAILED') break;
+              await new Promise((resolve) => setTimeout(resolve, 200));
+            }
+            return 'Too late: the parser.';
+          },
+        },
+      );
+      expect(slowCalls[0]!.handoff).toMatchObject({ status: 'READY', source: 'local' });
+      expect(slowCalls[0]!.handoff!.id).not.toBe(slow.started.handoff!.id);
+      expect(slowCalls[0]!.dispatch.context).toContain('Keep the legacy API?');
+      expect(slowCalls[0]!.dispatch.context).not.toContain('Too late');
+      expect(slow.run.status).toBe('COMPLETED');
+    } finally {
+      await expiring.close();
+    }
   });
 });
 
