@@ -1,8 +1,10 @@
-// A real Threadline service on an ephemeral port, talking to the run's Neo4j, and a GraphQL client
-// that speaks to it over HTTP like any product UI would.
+// A real Threadline service on an ephemeral port, talking to the run's Neo4j, and GraphQL clients
+// that speak to it over HTTP like any product UI would: the typed client (client/), and raw queries
+// for what it does not send (malformed or hostile requests, reads of fields it does not select).
 import { randomUUID } from 'node:crypto';
 import type { Driver } from 'neo4j-driver';
 import { inject } from 'vitest';
+import { createThreadlineClient, type ThreadlineClient } from '../../client/index.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDriver } from '../../src/graph/driver.js';
 import { startService, type RunningService } from '../../src/server/app.js';
@@ -20,6 +22,8 @@ export interface TestService {
   config: Config;
   /** Sessions the service has opened so far: one per transaction or loader batch. */
   sessionsOpened(): number;
+  /** The typed client, without an API key. */
+  client: ThreadlineClient;
   gql: <T = Record<string, any>>(
     query: string,
     variables?: Record<string, unknown>,
@@ -67,6 +71,7 @@ export async function startTestService(env: Record<string, string> = {}): Promis
     driver,
     config,
     sessionsOpened: () => sessions,
+    client: createThreadlineClient({ url: service.url }),
     gql,
     ok: async <T>(query: string, variables?: Record<string, unknown>, token?: string) => {
       const result = await gql<T>(query, variables, token);
