@@ -1,50 +1,92 @@
 // Fencing of replaced dispatches and the resumed-blank rule (src/domain/fencing.ts): a session that
 // was replaced cannot write into the lineage any more, and a provider that silently starts a fresh
-// session instead of resuming is not taken for the same continuity.
+// session instead of resuming is not taken for the same continuity. The orchestrator's calls go
+// through the typed client, as an orchestrator's would; the checks read what it does not select
+// (a run's answer and provider thread, a handoff's text, a provider thread) with raw queries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.js';
 import {
-  COMPLETE_RUN,
-  HANDOFF_FIELDS,
-  PLAN_FIELDS,
-  createThread,
-  expectCode,
-  runTurns,
-  startRun,
-} from '../support/lineage.js';
+  BindNativeThreadDocument,
+  CompleteRunDocument,
+  CreateThreadDocument,
+  FailRunDocument,
+  ReportResumeFailureDocument,
+  RunContextDocument,
+  StartRunDocument,
+  ThreadlineClientError,
+  type StartRunInput,
+  type ThreadlineClient,
+} from '../../client/index.js';
+import { startTestService, uniqueId, type TestService } from '../support/service.js';
 
 let t: TestService;
+let client: ThreadlineClient;
 beforeAll(async () => {
   t = await startTestService();
+  client = t.client;
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const DISPATCH = `dispatch { providerThreadAction nativeThreadRef context fencingToken }`;
-const PAYLOAD = `run { id status providerThread { id } } plan { ${PLAN_FIELDS} } providerThread { id status } handoff { ${HANDOFF_FIELDS} } ${DISPATCH}`;
-const START = `mutation($input: StartRunInput!) { startRun(input: $input) { ${PAYLOAD} } }`;
-const RESUME_FAILURE = `mutation($input: ReportResumeFailureInput!) { reportResumeFailure(input: $input) { ${PAYLOAD} } }`;
-const BIND = `mutation($input: BindProviderThreadInput!) { bindNativeThread(input: $input) {
-  providerThread { id status nativeThreadRef statusReason resumeError } resumedBlank replanned { ${PAYLOAD} } } }`;
-const FAIL = `mutation($input: FailRunInput!) { failRun(input: $input) { id status } }`;
-const RUN = `query($id: ID!) { run(id: $id) { id status assistantMessage providerThread { id } ${DISPATCH} } }`;
+async function createThread(): Promise<string> {
+  const id = uniqueId('thread');
+  await client.request(CreateThreadDocument, { input: { id, title: 'test thread' } });
+  return id;
+}
+
+async function startRun(input: Omit<StartRunInput, 'userMessage'> & { userMessage?: string }) {
+  return (
+    await client.request(StartRunDocument, {
+      input: { ...input, userMessage: input.userMessage ?? `message for ${input.provider}` },
+    })
+  ).startRun;
+}
+
+/** Starts and completes `count` runs on one provider; returns the last start. */
+async function runTurns(threadId: string, provider: string, count: number) {
+  let last: Awaited<ReturnType<typeof startRun>> | undefined;
+  for (let i = 0; i < count; i++) {
+    last = await startRun({ threadId, provider });
+    await client.request(CompleteRunDocument, { input: { runId: last.run.id, assistantMessage: 'done' } });
+  }
+  return last!;
+}
+
+/** The refusal a call met: its ThreadlineClientError, or a failed test when it went through. */
+async function refusal(call: Promise<unknown>, code: string): Promise<ThreadlineClientError> {
+  const error = await call.then(
+    (data) => new Error(`expected ${code}, got ${JSON.stringify(data)}`),
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ThreadlineClientError);
+  expect((error as ThreadlineClientError).code).toBe(code);
+  return error as ThreadlineClientError;
+}
+
+async function runRead(id: string) {
+  return (await t.ok(`query($id: ID!) { run(id: $id) { id status assistantMessage providerThread { id } } }`, { id }))
+    .run;
+}
+
+async function runContext(id: string) {
+  return (await client.request(RunContextDocument, { id })).run!;
+}
 
 /** Codex runs 1-2 on a bound provider thread, Claude run 3, then Codex run 4 resuming it. */
 async function resumingRun() {
-  const threadId = await createThread(t);
-  const codex = await runTurns(t, threadId, 'codex', 2);
-  await t.ok(BIND, {
+  const threadId = await createThread();
+  const codex = await runTurns(threadId, 'codex', 2);
+  await client.request(BindNativeThreadDocument, {
     input: {
       providerThreadId: codex.providerThread.id,
       nativeThreadRef: 'codex-session-1',
       fencingToken: codex.dispatch.fencingToken,
     },
   });
-  await runTurns(t, threadId, 'claude', 1);
-  const resume = (await t.ok(START, { input: { threadId, provider: 'codex', userMessage: 'back to codex' } })).startRun;
+  await runTurns(threadId, 'claude', 1);
+  const resume = await startRun({ threadId, provider: 'codex', userMessage: 'back to codex' });
   expect(resume.dispatch).toMatchObject({ providerThreadAction: 'RESUME', nativeThreadRef: 'codex-session-1' });
-  return { threadId, codexThread: codex.providerThread.id as string, resume };
+  return { threadId, codexThread: codex.providerThread.id, resume };
 }
 
 describe('fencing tokens', () => {
@@ -52,28 +94,29 @@ describe('fencing tokens', () => {
     const { resume } = await resumingRun();
     expect(resume.dispatch.fencingToken).toEqual(expect.any(String));
     const replanned = (
-      await t.ok(RESUME_FAILURE, {
+      await client.request(ReportResumeFailureDocument, {
         input: { runId: resume.run.id, error: 'thread not found', fencingToken: resume.dispatch.fencingToken },
       })
     ).reportResumeFailure;
     expect(replanned.dispatch.fencingToken).not.toBe(resume.dispatch.fencingToken);
-    const read = (await t.ok(RUN, { id: resume.run.id })).run;
+    const read = await runContext(resume.run.id);
     expect(read.dispatch.fencingToken).toBe(replanned.dispatch.fencingToken);
   });
 
   it("refuses a replaced session's late completion with STALE_DISPATCH, racing the new one, and records nothing of it", async () => {
     const { resume } = await resumingRun();
-    const replanned = (await t.ok(RESUME_FAILURE, { input: { runId: resume.run.id, error: 'thread not found' } }))
-      .reportResumeFailure;
+    const replanned = (
+      await client.request(ReportResumeFailureDocument, { input: { runId: resume.run.id, error: 'thread not found' } })
+    ).reportResumeFailure;
     const [late, current] = await Promise.all([
-      t.gql(COMPLETE_RUN, {
+      client.execute(CompleteRunDocument, {
         input: {
           runId: resume.run.id,
           assistantMessage: 'from the old session',
           fencingToken: resume.dispatch.fencingToken,
         },
       }),
-      t.gql(COMPLETE_RUN, {
+      client.execute(CompleteRunDocument, {
         input: {
           runId: resume.run.id,
           assistantMessage: 'from the new session',
@@ -81,11 +124,10 @@ describe('fencing tokens', () => {
         },
       }),
     ]);
-    expect(current.errors).toBeUndefined();
-    await expectCode(Promise.resolve(late), 'STALE_DISPATCH');
-    expect(late.errors![0]!.extensions).toMatchObject({ runId: resume.run.id, currentEpoch: 2, tokenEpoch: 1 });
-    const read = (await t.ok(RUN, { id: resume.run.id })).run;
-    expect(read).toMatchObject({
+    expect(current.errors).toEqual([]);
+    expect(late.errors.map((error) => error.extensions?.code)).toEqual(['STALE_DISPATCH']);
+    expect(late.errors[0]!.extensions).toMatchObject({ runId: resume.run.id, currentEpoch: 2, tokenEpoch: 1 });
+    expect(await runRead(resume.run.id)).toMatchObject({
       status: 'COMPLETED',
       assistantMessage: 'from the new session',
       providerThread: { id: replanned.providerThread.id },
@@ -94,26 +136,31 @@ describe('fencing tokens', () => {
 
   it('refuses a late failRun, bind and resume-failure report of the replaced dispatch; the run keeps running', async () => {
     const { resume, codexThread } = await resumingRun();
-    const replanned = (await t.ok(RESUME_FAILURE, { input: { runId: resume.run.id, error: 'thread not found' } }))
-      .reportResumeFailure;
+    const replanned = (
+      await client.request(ReportResumeFailureDocument, { input: { runId: resume.run.id, error: 'thread not found' } })
+    ).reportResumeFailure;
     const stale = resume.dispatch.fencingToken;
-    await expectCode(
-      t.gql(FAIL, { input: { runId: resume.run.id, error: 'old session died', fencingToken: stale } }),
+    await refusal(
+      client.request(FailRunDocument, {
+        input: { runId: resume.run.id, error: 'old session died', fencingToken: stale },
+      }),
       'STALE_DISPATCH',
     );
-    await expectCode(
-      t.gql(BIND, {
+    await refusal(
+      client.request(BindNativeThreadDocument, {
         input: { providerThreadId: codexThread, nativeThreadRef: 'codex-session-2', fencingToken: stale },
       }),
       'STALE_DISPATCH',
     );
-    await expectCode(
-      t.gql(RESUME_FAILURE, { input: { runId: resume.run.id, error: 'again', fencingToken: stale } }),
+    await refusal(
+      client.request(ReportResumeFailureDocument, {
+        input: { runId: resume.run.id, error: 'again', fencingToken: stale },
+      }),
       'STALE_DISPATCH',
     );
     // The current token may not bind the replaced provider thread either: the run is served by the new one.
-    await expectCode(
-      t.gql(BIND, {
+    await refusal(
+      client.request(BindNativeThreadDocument, {
         input: {
           providerThreadId: codexThread,
           nativeThreadRef: 'codex-session-2',
@@ -126,21 +173,21 @@ describe('fencing tokens', () => {
       id: codexThread,
     });
     expect(old.providerThread).toEqual({ status: 'RESUME_FAILED', nativeThreadRef: 'codex-session-1' });
-    expect((await t.ok(RUN, { id: resume.run.id })).run.status).toBe('RUNNING');
+    expect((await runContext(resume.run.id)).status).toBe('RUNNING');
     // Calls without a token are not fenced, as before tokens existed.
-    await t.ok(FAIL, { input: { runId: resume.run.id, error: 'stopped' } });
+    await client.request(FailRunDocument, { input: { runId: resume.run.id, error: 'stopped' } });
   });
 
   it('refuses a bind of a provider thread replaced as stale, and a token that is not one', async () => {
-    const threadId = await createThread(t);
-    const first = (await t.ok(START, { input: { threadId, provider: 'codex', userMessage: 'first' } })).startRun;
-    await t.ok(COMPLETE_RUN, { input: { runId: first.run.id, fencingToken: first.dispatch.fencingToken } });
-    const clean = (
-      await t.ok(START, { input: { threadId, provider: 'codex', userMessage: 'again', cleanContext: true } })
-    ).startRun;
+    const threadId = await createThread();
+    const first = await startRun({ threadId, provider: 'codex', userMessage: 'first' });
+    await client.request(CompleteRunDocument, {
+      input: { runId: first.run.id, fencingToken: first.dispatch.fencingToken },
+    });
+    const clean = await startRun({ threadId, provider: 'codex', userMessage: 'again', cleanContext: true });
     expect(clean.plan.stalenessSignals).toContain('CLEAN_CONTEXT_REQUESTED');
-    await expectCode(
-      t.gql(BIND, {
+    await refusal(
+      client.request(BindNativeThreadDocument, {
         input: {
           providerThreadId: first.providerThread.id,
           nativeThreadRef: 'late',
@@ -149,15 +196,19 @@ describe('fencing tokens', () => {
       }),
       'STALE_DISPATCH',
     );
-    await expectCode(
-      t.gql(COMPLETE_RUN, { input: { runId: clean.run.id, fencingToken: 'no-such-token' } }),
+    await refusal(
+      client.request(CompleteRunDocument, { input: { runId: clean.run.id, fencingToken: 'no-such-token' } }),
       'BAD_USER_INPUT',
     );
-    await expectCode(
-      t.gql(COMPLETE_RUN, { input: { runId: clean.run.id, fencingToken: first.dispatch.fencingToken } }),
+    await refusal(
+      client.request(CompleteRunDocument, {
+        input: { runId: clean.run.id, fencingToken: first.dispatch.fencingToken },
+      }),
       'BAD_USER_INPUT',
     );
-    await t.ok(COMPLETE_RUN, { input: { runId: clean.run.id, fencingToken: clean.dispatch.fencingToken } });
+    await client.request(CompleteRunDocument, {
+      input: { runId: clean.run.id, fencingToken: clean.dispatch.fencingToken },
+    });
   });
 });
 
@@ -166,7 +217,7 @@ describe('a resumed blank', () => {
     const { resume, codexThread } = await resumingRun();
     expect(resume.plan.decision).toBe('DELTA_HANDOFF');
     const bound = (
-      await t.ok(BIND, {
+      await client.request(BindNativeThreadDocument, {
         input: {
           providerThreadId: codexThread,
           nativeThreadRef: 'codex-session-fresh',
@@ -181,7 +232,7 @@ describe('a resumed blank', () => {
       nativeThreadRef: 'codex-session-1',
     });
     expect(bound.providerThread.resumeError).toContain('codex-session-fresh');
-    const { replanned } = bound;
+    const replanned = bound.replanned!;
     expect(replanned.run.id).toBe(resume.run.id);
     expect(replanned.plan).toMatchObject({
       decision: 'FULL_HANDOFF_NEW',
@@ -190,37 +241,50 @@ describe('a resumed blank', () => {
       coveredRunOrdinals: { from: 1, to: 3 },
     });
     expect(replanned.providerThread.id).not.toBe(codexThread);
-    expect(replanned.handoff).toMatchObject({ strategy: 'FULL_THREAD_SUMMARY', supersedes: { id: resume.handoff.id } });
+    expect(replanned.handoff).toMatchObject({ strategy: 'FULL_THREAD_SUMMARY' });
+    // The client selects neither what a handoff replaced nor its text (the dispatch carries it): read them.
+    const { contextHandoff: handoff } = await t.ok(
+      `query($id: ID!) { contextHandoff(id: $id) { supersedes { id } summaryText } }`,
+      { id: replanned.handoff!.id },
+    );
+    expect(handoff.supersedes).toEqual({ id: resume.handoff!.id });
     expect(replanned.dispatch).toMatchObject({
       providerThreadAction: 'CREATE',
       nativeThreadRef: null,
-      context: replanned.handoff.summaryText,
+      context: handoff.summaryText,
     });
     // The blank session's own completion is the old dispatch's: fenced.
-    await expectCode(
-      t.gql(COMPLETE_RUN, { input: { runId: resume.run.id, fencingToken: resume.dispatch.fencingToken } }),
+    await refusal(
+      client.request(CompleteRunDocument, {
+        input: { runId: resume.run.id, fencingToken: resume.dispatch.fencingToken },
+      }),
       'STALE_DISPATCH',
     );
     // The orchestrator binds the session it now starts with the full summary, and completes.
-    await t.ok(BIND, {
+    await client.request(BindNativeThreadDocument, {
       input: {
         providerThreadId: replanned.providerThread.id,
         nativeThreadRef: 'codex-session-2',
         fencingToken: replanned.dispatch.fencingToken,
       },
     });
-    await t.ok(COMPLETE_RUN, { input: { runId: resume.run.id, fencingToken: replanned.dispatch.fencingToken } });
+    await client.request(CompleteRunDocument, {
+      input: { runId: resume.run.id, fencingToken: replanned.dispatch.fencingToken },
+    });
   });
 
   it('is detected without a token too, and not on a run that created its provider thread', async () => {
     const { resume, codexThread } = await resumingRun();
     const bound = (
-      await t.ok(BIND, { input: { providerThreadId: codexThread, nativeThreadRef: 'codex-session-fresh' } })
+      await client.request(BindNativeThreadDocument, {
+        input: { providerThreadId: codexThread, nativeThreadRef: 'codex-session-fresh' },
+      })
     ).bindNativeThread;
     expect(bound.resumedBlank).toBe(true);
-    await t.ok(COMPLETE_RUN, { input: { runId: resume.run.id } });
-    const created = await startRun(t, await createThread(t), 'claude');
+    await client.request(CompleteRunDocument, { input: { runId: resume.run.id } });
+    const created = await startRun({ threadId: await createThread(), provider: 'claude' });
     expect(created.dispatch.providerThreadAction).toBe('CREATE');
+    // bindProviderThread, the unfenced bind that came before bindNativeThread, has no client operation.
     const first = await t.ok(
       `mutation($input: BindProviderThreadInput!) { bindProviderThread(input: $input) { status nativeThreadRef } }`,
       {
@@ -229,7 +293,9 @@ describe('a resumed blank', () => {
     );
     expect(first.bindProviderThread).toEqual({ status: 'ACTIVE', nativeThreadRef: 'gemini-1' });
     const again = (
-      await t.ok(BIND, { input: { providerThreadId: created.providerThread.id, nativeThreadRef: 'gemini-2' } })
+      await client.request(BindNativeThreadDocument, {
+        input: { providerThreadId: created.providerThread.id, nativeThreadRef: 'gemini-2' },
+      })
     ).bindNativeThread;
     expect(again).toMatchObject({
       resumedBlank: false,
@@ -241,7 +307,7 @@ describe('a resumed blank', () => {
   it('keeps the same continuity when the provider reports the native id it was asked to resume', async () => {
     const { resume, codexThread } = await resumingRun();
     const bound = (
-      await t.ok(BIND, {
+      await client.request(BindNativeThreadDocument, {
         input: {
           providerThreadId: codexThread,
           nativeThreadRef: 'codex-session-1',
@@ -250,6 +316,8 @@ describe('a resumed blank', () => {
       })
     ).bindNativeThread;
     expect(bound).toMatchObject({ resumedBlank: false, replanned: null, providerThread: { status: 'ACTIVE' } });
-    await t.ok(COMPLETE_RUN, { input: { runId: resume.run.id, fencingToken: resume.dispatch.fencingToken } });
+    await client.request(CompleteRunDocument, {
+      input: { runId: resume.run.id, fencingToken: resume.dispatch.fencingToken },
+    });
   });
 });

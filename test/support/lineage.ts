@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { codeOf, uniqueId, type TestService } from './service.js';
 
-export const PLAN_FIELDS = `decision providerThreadAction providerThread { id } handoffStrategy coveredRunOrdinals { from to } stalenessSignals reasons`;
+const PLAN_FIELDS = `decision providerThreadAction providerThread { id } handoffStrategy coveredRunOrdinals { from to } stalenessSignals reasons`;
 export const HANDOFF_FIELDS = `id transferId threadId targetRunId fromProviderThreadIds toProviderThreadId coveredRunOrdinals { from to } strategy summaryText status createdByProvider delivery supersedes { id } supersededBy { id }`;
 export const START_RUN = `mutation Start($input: StartRunInput!) {
   startRun(input: $input) {
