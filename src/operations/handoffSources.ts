@@ -21,7 +21,7 @@ import {
 import { recordChange } from '../graph/repositories/changes.js';
 import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { appendPlanReason } from '../graph/repositories/runs.js';
-import { lockThread, threadsByIds } from '../graph/repositories/threads.js';
+import { lockThread, lockThreadOf, threadsByIds } from '../graph/repositories/threads.js';
 import type { Graph, Tx } from '../graph/transactions.js';
 import { SummarizerError } from '../summarizers/chatCompletions.js';
 import { newId, type OperationContext } from './context.js';
@@ -38,7 +38,7 @@ export async function submitHandoffSummary(
   createdByProvider: string,
 ): Promise<HandoffRecord> {
   return context.graph.write(async (tx) => {
-    const handoff = await standingHandoff(tx, handoffId);
+    const handoff = await lockedHandoff(tx, handoffId);
     if (handoff.status !== 'pending')
       throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} is ${handoff.status}, not waiting for a summary.`);
     if (handoff.budgetChars !== null && summaryText.length > handoff.budgetChars) {
@@ -88,7 +88,7 @@ export async function writeWithConfiguredSummarizer(context: OperationContext, h
   }
   // A summary that arrives after the handoff expired (or was regenerated or withdrawn) is dropped:
   // what replaced it stands, and the start or regeneration that asked for it did happen.
-  await context.graph.write((tx) => completeWithText(tx, handoff, text, name));
+  await context.graph.write(async (tx) => completeWithText(tx, await lockedHandoff(tx, handoff.id), text, name));
 }
 
 /** A new handoff with the same coverage, target run and provider thread, from `source` (default: the policy's). */
@@ -223,6 +223,13 @@ export async function sweepExpiredHandoffs(
       replaced += 1;
   }
   return replaced;
+}
+
+/** Handoff `id`, read once its thread's lock is held. */
+async function lockedHandoff(tx: Tx, id: string): Promise<HandoffRecord> {
+  const locked = await lockThreadOf(tx, async () => (await handoffsByIds(tx, [id]))[0]);
+  if (!locked) throw notFound('ContextHandoff', id);
+  return locked.record;
 }
 
 async function standingHandoff(tx: Tx, id: string): Promise<HandoffRecord> {

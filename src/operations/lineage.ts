@@ -38,8 +38,9 @@ import {
   type SourceRun,
 } from '../graph/repositories/lineage.js';
 import { recordChange } from '../graph/repositories/changes.js';
+import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { lockRunForUpdate } from '../graph/repositories/runs.js';
-import { lockThread, threadsByIds } from '../graph/repositories/threads.js';
+import { lockThread, lockThreadOf, threadsByIds } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 
@@ -171,8 +172,9 @@ async function settle(
   error: string | null,
 ): Promise<ProviderThreadRecord> {
   return context.graph.write(async (tx) => {
-    const settled = await settleProviderRollback(tx, id, status, error);
-    if (!settled) throw notFound('ProviderThread', id);
+    if (!(await lockThreadOf(tx, async () => (await providerThreadsByIds(tx, [id]))[0])))
+      throw notFound('ProviderThread', id);
+    const settled = (await settleProviderRollback(tx, id, status, error))!;
     if (!settled.settles)
       throw new ThreadlineError(
         'CONFLICT',

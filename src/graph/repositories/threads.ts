@@ -38,6 +38,23 @@ export async function lockThread(tx: Tx, threadId: string): Promise<LockedThread
   return row && toLockedThread(row.thread);
 }
 
+/**
+ * The thread's lock first, for an operation that names something of a thread (a handoff, a provider
+ * thread): `read` finds it, its thread is locked, and `read` reads it again under the lock. Every
+ * operation on a thread takes the lock before it writes anything, so two of them on one thread wait
+ * for each other instead of each holding what the other wants (a deadlock Neo4j would break by
+ * failing one). Null when `read` finds nothing.
+ */
+export async function lockThreadOf<T extends { threadId: string }>(
+  tx: Tx,
+  read: () => Promise<T | undefined>,
+): Promise<{ thread: LockedThread; record: T } | null> {
+  const seen = await read();
+  const thread = seen && (await lockThread(tx, seen.threadId));
+  const record = thread && (await read());
+  return thread && record ? { thread, record } : null;
+}
+
 export function toLockedThread(props: Props): LockedThread {
   return { ...toThread(props), runningRunId: (props.runningRunId as string | undefined) ?? null };
 }
