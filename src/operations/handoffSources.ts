@@ -21,7 +21,7 @@ import {
 import { recordChange } from '../graph/repositories/changes.js';
 import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { appendPlanReason } from '../graph/repositories/runs.js';
-import { lockThread, lockThreadOf, threadsByIds } from '../graph/repositories/threads.js';
+import { lockThreadOf, threadsByIds } from '../graph/repositories/threads.js';
 import type { Graph, Tx } from '../graph/transactions.js';
 import { SummarizerError } from '../summarizers/chatCompletions.js';
 import { newId, type OperationContext } from './context.js';
@@ -98,10 +98,8 @@ export async function regenerateHandoff(
   source: string | null,
 ): Promise<HandoffRecord> {
   const created = await context.graph.write(async (tx) => {
-    // Regenerations of one handoff, and a rollback withdrawing it, serialize on its thread's lock;
-    // the handoff is read again once the lock is held.
-    await lockThread(tx, (await standingHandoff(tx, handoffId)).threadId);
-    const old = await standingHandoff(tx, handoffId);
+    // Regenerations of one handoff, and a rollback withdrawing it, serialize on its thread's lock.
+    const old = await lockedHandoff(tx, handoffId);
     if (old.status !== 'ready' && old.status !== 'pending')
       throw new ThreadlineError(
         'CONFLICT',
@@ -180,9 +178,7 @@ export async function failAndReplaceWithLocal(
   endedBecause: 'expired' | 'summarizer_failed',
 ): Promise<HandoffRecord | null> {
   return graph.write(async (tx) => {
-    const [seen] = await handoffsByIds(tx, [handoffId]);
-    if (!seen) return null;
-    await lockThread(tx, seen.threadId);
+    if (!(await lockThreadOf(tx, async () => (await handoffsByIds(tx, [handoffId]))[0]))) return null;
     const failed = await failHandoff(tx, handoffId, reason, endedBecause);
     if (!failed) return null;
     const target = await targetProviderOf(tx, context, failed);
@@ -230,12 +226,6 @@ async function lockedHandoff(tx: Tx, id: string): Promise<HandoffRecord> {
   const locked = await lockThreadOf(tx, async () => (await handoffsByIds(tx, [id]))[0]);
   if (!locked) throw notFound('ContextHandoff', id);
   return locked.record;
-}
-
-async function standingHandoff(tx: Tx, id: string): Promise<HandoffRecord> {
-  const [handoff] = await handoffsByIds(tx, [id]);
-  if (!handoff) throw notFound('ContextHandoff', id);
-  return handoff;
 }
 
 /** Null when the handoff no longer was pending. */

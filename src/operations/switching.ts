@@ -47,7 +47,7 @@ import {
   runsByIds,
   setRunPlan,
 } from '../graph/repositories/runs.js';
-import { lockThread, type LockedThread } from '../graph/repositories/threads.js';
+import { lockThread, lockThreadOf, type LockedThread } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 import { writeWithConfiguredSummarizer } from './handoffSources.js';
@@ -236,34 +236,33 @@ export interface BindResult {
 export async function bindProviderThread(context: OperationContext, input: BindInput): Promise<BindResult> {
   const token = input.fencingToken === null ? null : parseFencingToken(input.fencingToken);
   return context.graph.write(async (tx) => {
-    const [named] = await providerThreadsByIds(tx, [input.providerThreadId]);
-    if (!named) throw notFound('ProviderThread', input.providerThreadId);
-    const thread = (await lockThread(tx, named.threadId))!;
-    // Read again under the lock: a concurrent resume failure may have replaced it.
-    const [providerThread] = await providerThreadsByIds(tx, [named.id]);
+    // Read under the lock: a concurrent resume failure may have replaced it.
+    const locked = await lockThreadOf(tx, async () => (await providerThreadsByIds(tx, [input.providerThreadId]))[0]);
+    if (!locked) throw notFound('ProviderThread', input.providerThreadId);
+    const { thread, record: providerThread } = locked;
     const dispatchedRunId = token?.runId ?? thread.runningRunId;
     const [run] = dispatchedRunId ? await runsByIds(tx, [dispatchedRunId]) : [];
     if (token) {
       if (!run) throw notFound('Run', token.runId);
-      assertCurrentDispatch(token, run, providerThread!, providerThread!.id);
+      assertCurrentDispatch(token, run, providerThread, providerThread.id);
     }
-    const dispatched = run?.status === 'running' && run.providerThreadId === providerThread!.id ? run : null;
+    const dispatched = run?.status === 'running' && run.providerThreadId === providerThread.id ? run : null;
     if (
       dispatched &&
-      resumedBlank(dispatched.plan.providerThreadAction, providerThread!.nativeThreadRef, input.nativeThreadRef)
+      resumedBlank(dispatched.plan.providerThreadAction, providerThread.nativeThreadRef, input.nativeThreadRef)
     ) {
       const replanned = await replanAfterResumeFailure(
         tx,
         context,
         dispatched,
         thread,
-        resumedBlankError(providerThread!.nativeThreadRef!, input.nativeThreadRef),
+        resumedBlankError(providerThread.nativeThreadRef!, input.nativeThreadRef),
       );
-      const [failed] = await providerThreadsByIds(tx, [providerThread!.id]);
+      const [failed] = await providerThreadsByIds(tx, [providerThread.id]);
       await recordChange(tx, thread.id, 'run_replanned');
       return { providerThread: failed!, replanned };
     }
-    const bound = (await bindNativeRef(tx, providerThread!.id, input.nativeThreadRef))!;
+    const bound = (await bindNativeRef(tx, providerThread.id, input.nativeThreadRef))!;
     await recordChange(tx, thread.id, 'provider_thread_bound');
     return { providerThread: bound, replanned: null };
   });
