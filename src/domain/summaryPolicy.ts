@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProviderDefinition } from './providers.js';
 
 /** Who writes a handoff summary. */
 export type SummarySource =
@@ -91,4 +92,51 @@ export function sourceLabel(source: SummarySource, writer: string | null): strin
   if (source.kind === 'local') return 'local';
   if (source.kind === 'configured') return `configured:${source.name}`;
   return `provider:${writer}`;
+}
+
+/** Who writes a handoff's summary, once the capabilities of the provider asked are known. */
+export interface SummaryWriter {
+  /** The handoff's stored source: local, configured:<name>, provider:<id>. */
+  label: string;
+  /** Who is asked to write it (a provider's id or a summarizer's name); null: the local summarizer, at once. */
+  name: string | null;
+  /** The provider asked; null for the local summarizer and a configured one. */
+  createdByProvider: string | null;
+  /** For the run's plan: which provider is asked, or why the local summarizer writes it instead. */
+  reason: string | null;
+}
+
+/** The local summarizer, writing at once. */
+export const LOCAL_SUMMARY_WRITER: SummaryWriter = {
+  label: 'local',
+  name: null,
+  createdByProvider: null,
+  reason: null,
+};
+
+/**
+ * Who writes a summary `source` was asked for, at a run's start and on regeneration alike: the
+ * provider being left or entered when it can write summaries, else the local summarizer (and the
+ * reason says why); a configured summarizer or the local one as named.
+ */
+export function summaryWriterFor(
+  source: SummarySource,
+  providers: { leaving: ProviderDefinition | null; entering: ProviderDefinition },
+): SummaryWriter {
+  if (source.kind === 'local') return LOCAL_SUMMARY_WRITER;
+  if (source.kind === 'configured')
+    return { label: sourceLabel(source, null), name: source.name, createdByProvider: null, reason: null };
+  const writer = providers[source.kind];
+  if (!writer || !writer.capabilities.canGenerateSummaries) {
+    return {
+      ...LOCAL_SUMMARY_WRITER,
+      reason: `The summary was asked of the ${source.kind} provider${writer ? ` (${writer.id})` : ''}, which cannot write summaries; the local summarizer writes it.`,
+    };
+  }
+  return {
+    label: sourceLabel(source, writer.id),
+    name: writer.id,
+    createdByProvider: writer.id,
+    reason: `${writer.id} (the ${source.kind} provider) is asked to write the handoff summary.`,
+  };
 }

@@ -17,7 +17,13 @@ import type {
   TransferActor,
   TransferRecord,
 } from '../domain/records.js';
-import { sourceLabel, summarySourceFor, type SummaryPolicy } from '../domain/summaryPolicy.js';
+import {
+  LOCAL_SUMMARY_WRITER,
+  summarySourceFor,
+  summaryWriterFor,
+  type SummaryPolicy,
+  type SummaryWriter,
+} from '../domain/summaryPolicy.js';
 import { createHandoff, type NewTransfer } from '../graph/repositories/handoffs.js';
 import type { SummarySource } from '../graph/repositories/planning.js';
 import { threadsByIds } from '../graph/repositories/threads.js';
@@ -161,29 +167,15 @@ async function switchPart(
 }
 
 /** Who writes the switch summary under the policy; local when the named writer cannot. */
-function writerFor(
-  request: RunContextRequest,
-  withMergeBacks: boolean,
-  reasons: string[],
-): { label: string; name: string | null; createdByProvider: string | null } {
-  const local = { label: 'local', name: null, createdByProvider: null };
-  const choice = summarySourceFor(request.policy, request.provider.id);
-  if (!choice || choice.kind === 'local') return local;
-  if (withMergeBacks) {
+function writerFor(request: RunContextRequest, withMergeBacks: boolean, reasons: string[]): SummaryWriter {
+  const choice = summarySourceFor(request.policy, request.provider.id) ?? { kind: 'local' };
+  if (choice.kind !== 'local' && withMergeBacks) {
     reasons.push('A merge-back rides on this handoff, so the local summarizer writes it in one piece.');
-    return local;
+    return LOCAL_SUMMARY_WRITER;
   }
-  if (choice.kind === 'configured')
-    return { label: sourceLabel(choice, null), name: choice.name, createdByProvider: null };
-  const writer = choice.kind === 'leaving' ? request.leavingProvider : request.provider;
-  if (!writer || !writer.capabilities.canGenerateSummaries) {
-    reasons.push(
-      `The summary policy asks the ${choice.kind} provider${writer ? ` (${writer.id})` : ''}, which cannot write summaries; the local summarizer writes it.`,
-    );
-    return local;
-  }
-  reasons.push(`${writer.id} (the ${choice.kind} provider) is asked to write the handoff summary.`);
-  return { label: sourceLabel(choice, writer.id), name: writer.id, createdByProvider: writer.id };
+  const writer = summaryWriterFor(choice, { leaving: request.leavingProvider, entering: request.provider });
+  if (writer.reason) reasons.push(writer.reason);
+  return writer;
 }
 
 function planTransfer(request: RunContextRequest, range: OrdinalRange, isDelta: boolean): NewTransfer {

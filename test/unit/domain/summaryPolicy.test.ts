@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { BUILT_IN_PROVIDERS, type ProviderDefinition } from '../../../src/domain/providers.js';
 import {
   DEFAULT_SUMMARY_POLICY,
+  LOCAL_SUMMARY_WRITER,
   parseSummaryPolicy,
   sourceLabel,
   summarySourceFor,
+  summaryWriterFor,
   type SummaryPolicy,
 } from '../../../src/domain/summaryPolicy.js';
 
@@ -137,5 +140,54 @@ describe('sourceLabel', () => {
     expect(sourceLabel({ kind: 'configured', name: 'remote' }, null)).toBe('configured:remote');
     expect(sourceLabel({ kind: 'leaving' }, 'codex')).toBe('provider:codex');
     expect(sourceLabel({ kind: 'entering' }, 'claude')).toBe('provider:claude');
+  });
+});
+
+describe('summaryWriterFor', () => {
+  const [codex, claude] = BUILT_IN_PROVIDERS as [ProviderDefinition, ProviderDefinition];
+  const mute: ProviderDefinition = {
+    id: 'mute',
+    displayName: 'Mute',
+    capabilities: { ...claude.capabilities, canGenerateSummaries: false },
+  };
+
+  it('asks the provider being left or entered when it can write summaries', () => {
+    expect(summaryWriterFor({ kind: 'entering' }, { leaving: codex, entering: claude })).toEqual({
+      label: 'provider:claude',
+      name: 'claude',
+      createdByProvider: 'claude',
+      reason: 'claude (the entering provider) is asked to write the handoff summary.',
+    });
+    expect(summaryWriterFor({ kind: 'leaving' }, { leaving: codex, entering: mute })).toMatchObject({
+      label: 'provider:codex',
+      name: 'codex',
+      createdByProvider: 'codex',
+    });
+  });
+
+  it('leaves it to the local summarizer, saying why, when that provider cannot write summaries or there is none', () => {
+    expect(summaryWriterFor({ kind: 'entering' }, { leaving: codex, entering: mute })).toEqual({
+      ...LOCAL_SUMMARY_WRITER,
+      reason:
+        'The summary was asked of the entering provider (mute), which cannot write summaries; the local summarizer writes it.',
+    });
+    expect(summaryWriterFor({ kind: 'leaving' }, { leaving: mute, entering: claude })).toMatchObject({
+      ...LOCAL_SUMMARY_WRITER,
+      reason: expect.stringContaining('leaving provider (mute)'),
+    });
+    expect(summaryWriterFor({ kind: 'leaving' }, { leaving: null, entering: claude })).toMatchObject({
+      ...LOCAL_SUMMARY_WRITER,
+      reason: expect.stringContaining('the leaving provider, which cannot'),
+    });
+  });
+
+  it('takes local and a configured summarizer as named, whatever the providers can do', () => {
+    expect(summaryWriterFor({ kind: 'local' }, { leaving: codex, entering: claude })).toEqual(LOCAL_SUMMARY_WRITER);
+    expect(summaryWriterFor({ kind: 'configured', name: 'remote' }, { leaving: mute, entering: mute })).toEqual({
+      label: 'configured:remote',
+      name: 'remote',
+      createdByProvider: null,
+      reason: null,
+    });
   });
 });
