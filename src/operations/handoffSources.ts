@@ -7,7 +7,13 @@ import { rangeEnds } from '../domain/history.js';
 import { appendOmissions, findOmissions } from '../domain/omissions.js';
 import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
 import type { HandoffRecord, TransferRecord } from '../domain/records.js';
-import { sourceLabel, summarySourceFor, type SummarySource } from '../domain/summaryPolicy.js';
+import {
+  LOCAL_SUMMARY_WRITER,
+  summarySourceFor,
+  summaryWriterFor,
+  type SummarySource,
+  type SummaryWriter,
+} from '../domain/summaryPolicy.js';
 import {
   createHandoff,
   expiredPendingHandoffs,
@@ -108,27 +114,17 @@ export async function regenerateHandoff(
     const target = await targetProviderOf(tx, context, old);
     const mergeBacks = await mergeBacksCarriedBy(tx, old.id);
     const choice = regenerationSource(context, target, source, mergeBacks.length > 0);
-    const writer =
-      choice.kind === 'local'
-        ? null
-        : choice.kind === 'configured'
-          ? choice.name
-          : choice.kind === 'entering'
-            ? target.id
-            : await leavingProviderOf(tx, old);
-    const handoff = await writeReplacement(
-      tx,
-      old,
-      target,
-      {
-        label: sourceLabel(choice, writer),
-        writer: choice.kind === 'local' ? null : writer,
-        createdByProvider: choice.kind === 'configured' ? null : writer,
-      },
-      mergeBacks,
-    );
+    // Who writes it is decided as at a run's start: a provider that cannot write summaries leaves it local.
+    const writer = summaryWriterFor(choice, {
+      leaving: choice.kind === 'leaving' ? await leavingProviderOf(tx, context, old) : null,
+      entering: target,
+    });
+    const handoff = await writeReplacement(tx, old, target, writer, mergeBacks);
     if (!(await replaceHandoff(tx, old.id, handoff.id, 'regenerated')))
       throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced meanwhile; regenerate its replacement.`);
+    // Why the local summarizer wrote it instead of the provider asked (nothing when it was asked for).
+    if (writer.name === null && writer.reason)
+      await appendPlanReason(tx, old.targetRunId, `Handoff ${old.id} regenerated: ${writer.reason}`);
     await recordChange(tx, old.threadId, 'handoff_replaced');
     return { ...handoff, supersedesId: old.id };
   });
@@ -186,7 +182,7 @@ export async function failAndReplaceWithLocal(
       tx,
       failed,
       target,
-      { label: 'local', writer: null, createdByProvider: null },
+      LOCAL_SUMMARY_WRITER,
       await mergeBacksCarriedBy(tx, failed.id),
     );
     if (!(await replaceHandoff(tx, failed.id, local.id, endedBecause)))
@@ -267,7 +263,7 @@ async function writeReplacement(
   tx: Tx,
   old: HandoffRecord,
   target: ProviderDefinition,
-  writer: { label: string; writer: string | null; createdByProvider: string | null },
+  writer: SummaryWriter,
   mergeBacks: TransferRecord[],
 ): Promise<HandoffRecord> {
   if (!REGENERABLE.has(old.strategy))
@@ -298,13 +294,13 @@ async function writeReplacement(
       coveredFrom: range.from,
       coveredTo: range.to,
       strategy: old.strategy,
-      summaryText: writer.writer ? '' : merges.text ? `${summary.text}\n\n${merges.text}` : summary.text,
-      status: writer.writer ? 'pending' : 'ready',
+      summaryText: writer.name ? '' : merges.text ? `${summary.text}\n\n${merges.text}` : summary.text,
+      status: writer.name ? 'pending' : 'ready',
       createdByProvider: writer.createdByProvider,
       delivery: deliveryFor(target.capabilities),
       source: writer.label,
       targetProvider: target.id,
-      writer: writer.writer,
+      writer: writer.name,
       inputDocument: summary.document,
       inputDigest: summary.inputDigest,
       budgetChars: target.capabilities.maxRecommendedHandoffChars,
@@ -328,9 +324,12 @@ async function targetProviderOf(
   return provider;
 }
 
-/** The provider that served the last covered run: the one being left. */
-async function leavingProviderOf(tx: Tx, handoff: HandoffRecord): Promise<string> {
+/** The provider that served the last covered run: the one being left; null when none is (configured). */
+async function leavingProviderOf(
+  tx: Tx,
+  context: OperationContext,
+  handoff: HandoffRecord,
+): Promise<ProviderDefinition | null> {
   const [providerThread] = await providerThreadsByIds(tx, handoff.fromProviderThreadIds.slice(-1));
-  if (!providerThread) throw badInput('source', 'the handoff has no provider being left');
-  return providerThread.provider;
+  return (providerThread && context.providers.get(providerThread.provider)) ?? null;
 }

@@ -293,6 +293,41 @@ describe('regeneration, manual context and checkpoint summaries', () => {
     await expectCode(t.gql(REGENERATE, { input: { handoffId: third.id, source: 'nobody' } }), 'BAD_USER_INPUT');
   });
 
+  it('regenerates locally, as a run starts, when the provider asked cannot write summaries', async () => {
+    const t = await serviceWith(
+      { default: 'entering' },
+      {
+        providers: [
+          { id: 'claude', displayName: 'Claude, no summaries', capabilities: { canGenerateSummaries: false } },
+        ],
+      },
+    );
+    const threadId = await threadWithFacts(t);
+    const started = await startRun(t, threadId, 'claude');
+    const atStart = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
+    expect(atStart.contextHandoff).toMatchObject({ status: 'READY', source: 'local', summaryRequest: null });
+    const reason = atStart.plan.reasons.find((line: string) => line.includes('cannot write summaries'));
+    expect(reason).toMatch(/entering provider \(claude\)/);
+
+    // Asked for by name, and by the policy: the same rule, the same local summary.
+    const named = (await t.ok(REGENERATE, { input: { handoffId: atStart.contextHandoff.id, source: 'entering' } }))
+      .regenerateHandoff;
+    const byPolicy = (await t.ok(REGENERATE, { input: { handoffId: named.id } })).regenerateHandoff;
+    for (const regenerated of [named, byPolicy]) {
+      expect(regenerated).toMatchObject({
+        status: 'READY',
+        source: 'local',
+        createdByProvider: null,
+        summaryRequest: null,
+        summaryText: atStart.contextHandoff.summaryText,
+      });
+    }
+    const run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
+    expect(run.contextHandoff.id).toBe(byPolicy.id);
+    expect(run.dispatch.context).toBe(atStart.contextHandoff.summaryText);
+    expect(run.plan.reasons.filter((line: string) => line.includes(reason))).toHaveLength(3);
+  });
+
   it('takes operator-written manual context over the range the planner chose', async () => {
     const t = await serviceWith({});
     const threadId = await threadWithFacts(t);

@@ -438,7 +438,7 @@ export class LineageModel {
         covers: this.inRange(history, range),
       });
       // A merge-back riding along makes the local summarizer write the whole handoff.
-      return merge ? handoff : this.writtenBy(handoff, this.policyWriter(run.provider, true));
+      return merge ? handoff : this.writtenBy(handoff, this.writerFor(run.provider));
     }
     if (task)
       return this.newHandoff({
@@ -584,10 +584,8 @@ export class LineageModel {
     if (carriesMergeBack && source !== undefined && source !== 'local') return error('BAD_USER_INPUT');
     if (!REGENERABLE.has(old.strategy)) return error('BAD_USER_INPUT');
     const handoff = this.succeed(old, false);
-    // Unlike a run's start, regeneration asks the entering provider whether or not it can write summaries.
-    const writer = carriesMergeBack
-      ? 'local'
-      : (source ?? this.policyWriter(this.providerThread(old.to).provider, false));
+    // As at a run's start, an entering provider that cannot write summaries leaves it to the local summarizer.
+    const writer = carriesMergeBack ? 'local' : this.writerFor(this.providerThread(old.to).provider, source);
     const context = this.writtenBy(handoff, writer);
     return ok({
       handoff: handoff.id,
@@ -607,14 +605,13 @@ export class LineageModel {
   }
 
   /**
-   * The writer the summary policy names for a provider's handoffs. At a run's start, a provider asked
-   * to write that cannot write summaries leaves it to the local summarizer.
+   * Who writes a handoff for `provider`: `asked`, else the one the summary policy names. A provider
+   * asked to write that cannot write summaries leaves it to the local summarizer, at a run's start
+   * and on regeneration alike.
    */
-  private policyWriter(provider: string, checkCapability: boolean): SummaryWriter {
-    const writer = SUMMARY_WRITERS[provider] ?? 'local';
-    return writer === 'entering' && checkCapability && !capabilitiesOf(provider).canGenerateSummaries
-      ? 'local'
-      : writer;
+  private writerFor(provider: string, asked?: SummaryWriter): SummaryWriter {
+    const writer = asked ?? SUMMARY_WRITERS[provider] ?? 'local';
+    return writer === 'entering' && !capabilitiesOf(provider).canGenerateSummaries ? 'local' : writer;
   }
 
   /**

@@ -256,6 +256,21 @@ describe('summary writers', () => {
       () => {},
     );
   });
+
+  it('a provider that cannot write summaries leaves a regeneration by the entering provider to the local summarizer', async () => {
+    await replay(
+      t.gql,
+      [
+        { op: 'createThread', thread: 't1' },
+        ...turns('t1', 'codex', 1, 1),
+        // Plain's summarizer fails: h1 is replaced by a local h2.
+        { op: 'startRun', thread: 't1', provider: 'plain' },
+        { op: 'regenerateHandoff', handoff: 'h2', source: 'entering' },
+        { op: 'submitHandoffSummary', handoff: 'h3' },
+      ],
+      () => {},
+    );
+  });
 });
 
 describe('random operation sequences', () => {
