@@ -1,6 +1,6 @@
 // Live updates: GraphQL subscriptions over a real WebSocket (graphql-ws), fed by the change feed in
 // the graph, so that a subscriber on one instance sees what another instance changed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { START_RUN, completeRun, createThread, runTurns, startRun } from '../support/lineage.js';
 import { liveClient, subscribe, type LiveClient } from '../support/live.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
@@ -113,6 +113,43 @@ describe('subscriptions on one instance', () => {
     expect(kindsOf(await again.take(3))).toEqual(['2 RUN_COMPLETED', '3 RUN_STARTED', '4 RUN_COMPLETED']);
     expect(changesOf(again.results).map((change) => change.resync)).toEqual([false, false, false]);
     again.unsubscribe();
+  });
+
+  it('gives a subscriber further behind than the 500 kept changes the oldest kept one, marked resync', async () => {
+    const threadId = await createThread(t);
+    const first = await runTurns(t, threadId, 'codex', 1);
+    // Binding the same native id again is a change each time, and the cheapest one: 2 + 518 = 520.
+    const input = { providerThreadId: first.providerThread.id, nativeThreadRef: uniqueId('codex-session') };
+    for (let bound = 0; bound < 518; bound += 14) {
+      await Promise.all(Array.from({ length: Math.min(14, 518 - bound) }, () => t.ok(BIND, { input })));
+    }
+    expect((await t.ok(CHANGE_SEQUENCE, { id: threadId })).thread.changeSequence).toBe(520);
+    // The newest 500 are kept: 21 to 520.
+    const { records } = await t.driver.executeQuery(
+      `MATCH (change:ThreadChange {tenant: 'local', threadId: $threadId})
+       RETURN count(change) AS kept, min(change.sequence) AS oldest`,
+      { threadId },
+      { database: inject('neo4j').database },
+    );
+    expect([Number(records[0]!.get('kept')), Number(records[0]!.get('oldest'))]).toEqual([500, 21]);
+
+    const live = connect();
+    const firstOf = async (after: number) => {
+      const subscription = subscribe(live, CHANGES, { threadId, after });
+      const [change] = changesOf(await subscription.take(1));
+      subscription.unsubscribe();
+      return { sequence: change.sequence, kind: change.kind, resync: change.resync };
+    };
+    // Changes 1 to 20 left the feed: whoever had not seen all of them is told to read the thread again.
+    for (const after of [0, 1, 19]) {
+      expect(await firstOf(after), `after ${after}`).toEqual({
+        sequence: 21,
+        kind: 'PROVIDER_THREAD_BOUND',
+        resync: true,
+      });
+    }
+    // One that saw change 20 missed nothing the feed no longer has.
+    expect(await firstOf(20)).toEqual({ sequence: 21, kind: 'PROVIDER_THREAD_BOUND', resync: false });
   });
 
   it('answers an unknown thread with NOT_FOUND, and bad input with its code', async () => {
