@@ -364,7 +364,7 @@ export function phraseParameters(text: string): string[] {
 
 function searchPhrase(query: BloomQuery, text: string, index: number): SearchPhrase {
   return {
-    name: text.split(' $')[0]!.replace(/ (of|in)$/, ''),
+    name: text.split(' $')[0]!,
     id: `tmpl:${fileName(query)}`,
     createdAt: WRITTEN_AT + index,
     text,
