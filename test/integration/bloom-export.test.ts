@@ -214,6 +214,15 @@ function typesOf(scene: Scene): Record<string, number> {
     counts[relationship.type] = (counts[relationship.type] ?? 0) + 1;
   return counts;
 }
+/** The relationships "Lineage of thread" draws on the design example: each handoff COVERS the ends of its range. */
+const DESIGN_EXAMPLE_LINEAGE = {
+  HAS_RUN: 9,
+  USES: 11,
+  HAS_PROVIDER_THREAD: 2,
+  DELIVERED_TO: 2,
+  DRAWN_FROM: 2,
+  COVERS: 4,
+};
 const sorted = (...ids: string[]) => [...ids].sort();
 const runIds = (...ordinals: number[]) => ordinals.map((ordinal) => seed.runs[ordinal]!);
 
@@ -246,15 +255,7 @@ describe('the Bloom search phrases and scene actions (cypher/bloom)', () => {
     expect(idsOf(scene)).toEqual(
       sorted(seed.root, ...runIds(1, 2, 3, 4, 5, 6, 7, 8, 9), seed.c1, seed.l1, seed.h1, seed.h2),
     );
-    // Each handoff COVERS the first and last run of its range.
-    expect(typesOf(scene)).toEqual({
-      HAS_RUN: 9,
-      USES: 11,
-      HAS_PROVIDER_THREAD: 2,
-      DELIVERED_TO: 2,
-      DRAWN_FROM: 2,
-      COVERS: 4,
-    });
+    expect(typesOf(scene)).toEqual(DESIGN_EXAMPLE_LINEAGE);
     expect(scene.relationships.size).toBe(30);
     const captions = [...scene.nodes.values()].map((node) => node.properties.caption).sort();
     expect(captions).toEqual(
@@ -677,14 +678,7 @@ describe('npm run export', () => {
     // Bloom's phrases read the copy as they read the source.
     const onCopy = await draw(target, 'bloom/thread-lineage', { tenant, threadId: seed.root }, 'neo4j');
     expect(idsOf(onCopy)).toEqual(idsOf(await draw(t.driver, 'bloom/thread-lineage', { tenant, threadId: seed.root })));
-    expect(typesOf(onCopy)).toEqual({
-      HAS_RUN: 9,
-      USES: 11,
-      HAS_PROVIDER_THREAD: 2,
-      DELIVERED_TO: 2,
-      DRAWN_FROM: 2,
-      COVERS: 4,
-    });
+    expect(typesOf(onCopy)).toEqual(DESIGN_EXAMPLE_LINEAGE);
 
     // The same export through the command line, against the configured Neo4j.
     const out = join(work, 'thread.cypher');
