@@ -2,8 +2,7 @@
 // runTurn's start -> dispatch -> bind -> complete loop with a switch, a resumed blank, a failure and
 // provider-written summaries (written through writeSummary, waited for, expired, or never written).
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,7 +18,7 @@ import {
   type ThreadlineClient,
 } from '../../client/index.js';
 import { projectRoot } from '../../src/graph/projectRoot.js';
-import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { settingsFile, startTestService, uniqueId, type TestService } from '../support/service.js';
 
 let t: TestService;
 let client: ThreadlineClient;
@@ -302,9 +301,7 @@ describe('runTurn with provider-written summaries', () => {
   });
 
   async function serviceWithSummaries(policy: unknown): Promise<TestService> {
-    const file = join(tmpdir(), `${uniqueId('summaries')}.json`);
-    writeFileSync(file, JSON.stringify(policy));
-    return startTestService({ THREADLINE_SUMMARIES_FILE: file });
+    return startTestService({ THREADLINE_SUMMARIES_FILE: settingsFile(policy) });
   }
 
   /** A thread whose Codex run 1 recorded a goal and an open question; the next Claude run's handoff is PENDING. */

@@ -1,10 +1,7 @@
 // Rollback on the lineage graph: runs kept as ROLLED_BACK, handoffs withdrawn, provider threads
 // rolled back natively or made divergent by capability, and what the next run then decides.
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { settingsFile, startTestService, type TestService } from '../support/service.js';
 import { completeRun, coverage, createThread, expectCode, plan, runTurns, startRun } from '../support/lineage.js';
 
 const ROLLBACK = `mutation($input: RollbackThreadInput!) { rollbackThread(input: $input) {
@@ -20,13 +17,9 @@ let t: TestService;
 let noRollback: TestService;
 beforeAll(async () => {
   t = await startTestService();
-  const file = join(tmpdir(), `${uniqueId('providers')}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      providers: [{ id: 'claude', displayName: 'Claude without rollback', capabilities: { canRollbackThread: false } }],
-    }),
-  );
+  const file = settingsFile({
+    providers: [{ id: 'claude', displayName: 'Claude without rollback', capabilities: { canRollbackThread: false } }],
+  });
   noRollback = await startTestService({ THREADLINE_PROVIDERS_FILE: file });
 });
 afterAll(async () => {

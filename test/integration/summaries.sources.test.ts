@@ -2,12 +2,9 @@
 // submitted), a configured chat-completions summarizer (against a local test server), the local
 // fallback when they fail or never answer, regeneration chains, manual context, checkpoint summaries
 // and omissions.
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '../support/chatCompletionsServer.js';
-import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { settingsFile, startTestService, type TestService } from '../support/service.js';
 import {
   HANDOFF_FIELDS,
   START_RUN,
@@ -24,12 +21,6 @@ const HANDOFF = `query($id: ID!) { contextHandoff(id: $id) { ${PROVENANCE} } }`;
 const SUBMIT = `mutation($input: SubmitHandoffSummaryInput!) { submitHandoffSummary(input: $input) { ${PROVENANCE} } }`;
 const REGENERATE = `mutation($input: RegenerateHandoffInput!) { regenerateHandoff(input: $input) { ${PROVENANCE} } }`;
 const RUN_CONTEXT = `query($id: ID!) { run(id: $id) { plan { reasons handoffStrategy } contextHandoff { ${PROVENANCE} } dispatch { context delivery } } }`;
-
-function settingsFile(content: unknown): string {
-  const path = join(tmpdir(), `${uniqueId('settings')}.json`);
-  writeFileSync(path, JSON.stringify(content));
-  return path;
-}
 
 let summarizerServer: ChatCompletionsServer;
 const services: TestService[] = [];

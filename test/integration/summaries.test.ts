@@ -1,21 +1,16 @@
 // The local summarizer end to end: handoff text built from the graph's facts, with its rules.
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { settingsFile, startTestService, type TestService } from '../support/service.js';
 import { completeRun, createThread, plan, runTurns, startRun } from '../support/lineage.js';
 
 /** A service on the test Neo4j whose codex takes handoffs of at most `chars` characters. */
 async function serviceWithCodexBudget(chars: number): Promise<TestService> {
-  const providersFile = join(tmpdir(), `${uniqueId('providers')}.json`);
   const codex = {
     id: 'codex',
     displayName: `Codex (${chars} characters)`,
     capabilities: { maxRecommendedHandoffChars: chars },
   };
-  writeFileSync(providersFile, JSON.stringify({ providers: [codex] }));
-  return startTestService({ THREADLINE_PROVIDERS_FILE: providersFile });
+  return startTestService({ THREADLINE_PROVIDERS_FILE: settingsFile({ providers: [codex] }) });
 }
 
 let t: TestService;

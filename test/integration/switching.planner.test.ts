@@ -1,9 +1,6 @@
 // The planner's decision order, one case per step and per staleness signal, through GraphQL.
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { settingsFile, startTestService, type TestService } from '../support/service.js';
 import {
   completeRun,
   coverage,
@@ -21,7 +18,6 @@ let limited: TestService;
 beforeAll(async () => {
   t = await startTestService();
   // A provider with a tiny handoff budget, one without delta support, and one that takes no handoffs.
-  const providersFile = join(tmpdir(), `${uniqueId('providers')}.json`);
   const base = {
     acceptsSystemContext: false,
     acceptsDeveloperContext: false,
@@ -37,16 +33,13 @@ beforeAll(async () => {
     canRollbackThread: false,
     nativeThreadIds: 'weak',
   };
-  writeFileSync(
-    providersFile,
-    JSON.stringify({
-      providers: [
-        { id: 'terse', displayName: 'Terse', capabilities: { ...base, maxRecommendedHandoffChars: 400 } },
-        { id: 'fullonly', displayName: 'Full only', capabilities: { ...base, supportsDeltaHandoff: false } },
-        { id: 'deaf', displayName: 'Deaf', capabilities: { ...base, canConsumeHandoffSummaries: false } },
-      ],
-    }),
-  );
+  const providersFile = settingsFile({
+    providers: [
+      { id: 'terse', displayName: 'Terse', capabilities: { ...base, maxRecommendedHandoffChars: 400 } },
+      { id: 'fullonly', displayName: 'Full only', capabilities: { ...base, supportsDeltaHandoff: false } },
+      { id: 'deaf', displayName: 'Deaf', capabilities: { ...base, canConsumeHandoffSummaries: false } },
+    ],
+  });
   limited = await startTestService({ THREADLINE_PROVIDERS_FILE: providersFile });
 });
 afterAll(async () => {

@@ -5,9 +5,6 @@
 // leaves both tenants' graphs exactly as they were, and the service answers { __typename } after it.
 // Last, a valid call whose free text is Cypher- and GraphQL-looking, read back byte-exact.
 // Then whole requests: deep, wide, alias and directive bombs, token floods, bad and oversized bodies.
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   buildSchema,
   getNamedType,
@@ -22,7 +19,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadTypeDefs } from '../../src/api/schema.js';
 import { QUERY_LIMITS } from '../../src/server/armor.js';
 import * as viewer from '../../src/viewer/queries.js';
-import { startTestService, uniqueId, type GraphQLResponse, type TestService } from '../support/service.js';
+import {
+  settingsFile,
+  startTestService,
+  uniqueId,
+  type GraphQLResponse,
+  type TestService,
+} from '../support/service.js';
 
 type Vars = Record<string, any>;
 type State = Vars;
@@ -33,8 +36,7 @@ const B = { key: uniqueId('hostile-b-key'), tenant: uniqueId('hostile-b') };
 let t: TestService;
 beforeAll(async () => {
   // Claude's summaries are written by Claude itself, so a switch into Claude leaves a PENDING handoff.
-  const summaries = join(tmpdir(), `${uniqueId('summaries')}.json`);
-  writeFileSync(summaries, JSON.stringify({ default: 'local', providers: { claude: 'entering' } }));
+  const summaries = settingsFile({ default: 'local', providers: { claude: 'entering' } });
   t = await startTestService({
     THREADLINE_API_KEYS: `${A.key}=${A.tenant},${B.key}=${B.tenant}`,
     THREADLINE_SUMMARIES_FILE: summaries,

@@ -4,13 +4,10 @@
 // the rollback holds: Neo4j reports a deadlock and the driver runs one of them again. Every
 // operation takes the thread's lock first, so they wait for each other instead, and no transaction
 // needs a retry. The driver's retries are what GET /metrics counts.
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runAudit } from '../../src/graph/audit.js';
 import { completeRun, createThread, runTurns, startRun } from '../support/lineage.js';
-import { codeOf, startTestService, uniqueId, type GraphQLResponse, type TestService } from '../support/service.js';
+import { codeOf, settingsFile, startTestService, type GraphQLResponse, type TestService } from '../support/service.js';
 
 const INSTANCES = 3;
 const THREADS = 12;
@@ -28,8 +25,7 @@ const REPORT_FAILURE = `mutation($id: ID!) { reportProviderRollbackFailure(input
 let instances: TestService[] = [];
 beforeAll(async () => {
   // Claude writes the summaries of switches into it: they stay PENDING until submitted.
-  const summaries = join(tmpdir(), `${uniqueId('summaries')}.json`);
-  writeFileSync(summaries, JSON.stringify({ providers: { claude: 'entering' } }));
+  const summaries = settingsFile({ providers: { claude: 'entering' } });
   instances = await Promise.all(
     Array.from({ length: INSTANCES }, () =>
       startTestService({ THREADLINE_METRICS: 'on', THREADLINE_SUMMARIES_FILE: summaries }),

@@ -3,10 +3,7 @@
 // secret, neither an API key nor a summarizer's key, in any log line or any answer. Tenant isolation
 // of every query and mutation is in hostile-input.test.ts, where each field's row has its case.
 import crypto, { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createDriver } from '../../src/graph/driver.js';
@@ -14,7 +11,7 @@ import { startService } from '../../src/server/app.js';
 import { createTenantResolver } from '../../src/server/auth.js';
 import { createLogger } from '../../src/server/logger.js';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '../support/chatCompletionsServer.js';
-import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { settingsFile, startTestService, uniqueId, type TestService } from '../support/service.js';
 
 const KEY = uniqueId('security-key');
 const KEYS = { THREADLINE_API_KEYS: `${KEY}=${uniqueId('security')}` };
@@ -249,17 +246,13 @@ describe('secrets', () => {
   beforeAll(async () => {
     summarizer = await startChatCompletionsServer();
     process.env.SECURITY_TEST_SUMMARIZER_KEY = summarizerKey;
-    const summaries = join(tmpdir(), `${uniqueId('summaries')}.json`);
-    writeFileSync(
-      summaries,
-      JSON.stringify({
-        default: 'local',
-        providers: { claude: 'leaky' },
-        summarizers: {
-          leaky: { baseUrl: summarizer.url, model: 'm', apiKeyEnv: 'SECURITY_TEST_SUMMARIZER_KEY', timeoutMs: 5000 },
-        },
-      }),
-    );
+    const summaries = settingsFile({
+      default: 'local',
+      providers: { claude: 'leaky' },
+      summarizers: {
+        leaky: { baseUrl: summarizer.url, model: 'm', apiKeyEnv: 'SECURITY_TEST_SUMMARIZER_KEY', timeoutMs: 5000 },
+      },
+    });
     // Built here rather than by startTestService, to capture every log line at trace level.
     const neo4j = inject('neo4j');
     const config = loadConfig({

@@ -4,9 +4,6 @@
 // its database, so this file runs on a Neo4j of its own rather than the one the other files share.
 // Each instance traces its sweeps to one OTLP receiver, whose spans must count the same replacements.
 import { Writable } from 'node:stream';
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { runAudit } from '../../src/graph/audit.js';
@@ -15,7 +12,7 @@ import { createDriver } from '../../src/graph/driver.js';
 import { startService, type RunningService } from '../../src/server/app.js';
 import { createLogger } from '../../src/server/logger.js';
 import { numberAttribute, startOtlpReceiver, type OtlpReceiver } from '../support/otlpReceiver.js';
-import { uniqueId } from '../support/service.js';
+import { settingsFile } from '../support/service.js';
 
 const INSTANCES = 3;
 const THREADS = 8;
@@ -54,8 +51,7 @@ beforeAll(async () => {
   );
   // The provider being left writes every summary, so claude's first run gets a PENDING handoff that
   // nobody submits: it expires after 2 s, and each instance sweeps every second.
-  const policyFile = join(tmpdir(), `${uniqueId('policy')}.json`);
-  writeFileSync(policyFile, JSON.stringify({ default: 'leaving', pendingTimeoutSeconds: 2 }));
+  const policyFile = settingsFile({ default: 'leaving', pendingTimeoutSeconds: 2 });
   receiver = await startOtlpReceiver();
   const config = loadConfig({
     PORT: '0',

@@ -2,6 +2,9 @@
 // that speak to it over HTTP like any product UI would: the typed client (client/), and raw queries
 // for what it does not send (malformed or hostile requests, reads of fields it does not select).
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Driver } from 'neo4j-driver';
 import { inject } from 'vitest';
 import { createThreadlineClient, type ThreadlineClient } from '../../client/index.js';
@@ -87,6 +90,13 @@ export async function startTestService(env: Record<string, string> = {}): Promis
 
 export function uniqueId(prefix: string): string {
   return `${prefix}-${randomUUID()}`;
+}
+
+/** `content` as a JSON file of its own in the temp directory: for THREADLINE_PROVIDERS_FILE or THREADLINE_SUMMARIES_FILE. */
+export function settingsFile(content: unknown): string {
+  const path = join(tmpdir(), `${uniqueId('settings')}.json`);
+  writeFileSync(path, JSON.stringify(content));
+  return path;
 }
 
 export function codeOf(result: GraphQLResponse): string | undefined {
