@@ -18,13 +18,14 @@ import {
   type ThreadlineClient,
 } from '../../client/index.js';
 import { projectRoot } from '../../src/graph/projectRoot.js';
+import { refusal } from '../support/lineage.js';
 import { settingsFile, startTestService, uniqueId, type TestService } from '../support/service.js';
 
 let t: TestService;
 let client: ThreadlineClient;
 beforeAll(async () => {
   t = await startTestService();
-  client = createThreadlineClient({ url: t.service.url });
+  client = t.client;
 });
 afterAll(async () => {
   await t?.close();
@@ -75,10 +76,8 @@ describe('createThreadlineClient', () => {
 
   it('rejects a GraphQL error with a ThreadlineClientError carrying its code, and execute answers it without throwing', async () => {
     const input = { threadId: uniqueId('missing'), provider: 'codex' };
-    const error = await client.request(PlanRunDocument, { input }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ThreadlineClientError);
-    expect((error as ThreadlineClientError).code).toBe('NOT_FOUND');
-    expect((error as ThreadlineClientError).message).toMatch(/^NOT_FOUND: /);
+    const error = await refusal(client.request(PlanRunDocument, { input }), 'NOT_FOUND');
+    expect(error.message).toMatch(/^NOT_FOUND: /);
 
     const result = await client.execute(PlanRunDocument, { input });
     expect(result.data).toBeNull();
@@ -87,11 +86,7 @@ describe('createThreadlineClient', () => {
 
   it('says BAD_RESPONSE when what answers is not a GraphQL service', async () => {
     const elsewhere = createThreadlineClient({ url: `${new URL(t.service.url).origin}/lineage` });
-    const error = (await elsewhere
-      .request(CreateThreadDocument, { input: {} })
-      .catch((caught: unknown) => caught)) as ThreadlineClientError;
-    expect(error).toBeInstanceOf(ThreadlineClientError);
-    expect(error.code).toBe('BAD_RESPONSE');
+    const error = await refusal(elsewhere.request(CreateThreadDocument, { input: {} }), 'BAD_RESPONSE');
     expect(error.status).toBe(404);
   });
 
@@ -99,16 +94,14 @@ describe('createThreadlineClient', () => {
     const key = uniqueId('key');
     const secured = await startTestService({ THREADLINE_API_KEYS: `${key}=${uniqueId('tenant')}` });
     try {
-      const anonymous = await createThreadlineClient({ url: secured.service.url })
-        .request(CreateThreadDocument, { input: {} })
-        .catch((caught: unknown) => caught);
-      expect(anonymous).toBeInstanceOf(ThreadlineClientError);
-      expect((anonymous as ThreadlineClientError).code).toBe('UNAUTHENTICATED');
-      expect((anonymous as ThreadlineClientError).status).toBe(401);
-      const wrong = await createThreadlineClient({ url: secured.service.url, apiKey: 'not-a-key' })
-        .request(CreateThreadDocument, { input: {} })
-        .catch((caught: unknown) => caught);
-      expect((wrong as ThreadlineClientError).code).toBe('UNAUTHENTICATED');
+      const anonymous = await refusal(secured.client.request(CreateThreadDocument, { input: {} }), 'UNAUTHENTICATED');
+      expect(anonymous.status).toBe(401);
+      await refusal(
+        createThreadlineClient({ url: secured.service.url, apiKey: 'not-a-key' }).request(CreateThreadDocument, {
+          input: {},
+        }),
+        'UNAUTHENTICATED',
+      );
       const created = await createThreadlineClient({ url: secured.service.url, apiKey: key }).request(
         CreateThreadDocument,
         { input: { title: 'with a key' } },
@@ -275,15 +268,13 @@ describe('runTurn', () => {
 
   it('surfaces a refusal of startRun as a typed error, before the agent is called', async () => {
     let called = false;
-    const error = await runTurn(
-      client,
-      { threadId: uniqueId('missing'), provider: 'codex', userMessage: 'Hello.' },
-      () => {
+    await refusal(
+      runTurn(client, { threadId: uniqueId('missing'), provider: 'codex', userMessage: 'Hello.' }, () => {
         called = true;
         return { nativeThreadRef: 'never' };
-      },
-    ).catch((caught: unknown) => caught);
-    expect((error as ThreadlineClientError).code).toBe('NOT_FOUND');
+      }),
+      'NOT_FOUND',
+    );
     expect(called).toBe(false);
   });
 });
@@ -294,7 +285,7 @@ describe('runTurn with provider-written summaries', () => {
   let enteringClient: ThreadlineClient;
   beforeAll(async () => {
     entering = await serviceWithSummaries({ providers: { claude: 'entering' } });
-    enteringClient = createThreadlineClient({ url: entering.service.url });
+    enteringClient = entering.client;
   });
   afterAll(async () => {
     await entering?.close();
@@ -379,17 +370,19 @@ describe('runTurn with provider-written summaries', () => {
   it('without writeSummary, interrupts the run with SUMMARY_PENDING rather than send it without its context', async () => {
     const threadId = await threadOnCodex(enteringClient);
     let called = false;
-    const error = (await runTurn(
-      enteringClient,
-      { threadId, provider: 'claude', userMessage: 'Review the parser.' },
-      () => {
+    const error = await refusal(
+      runTurn(enteringClient, { threadId, provider: 'claude', userMessage: 'Review the parser.' }, () => {
         called = true;
         return { nativeThreadRef: 'never' };
-      },
-    ).catch((caught: unknown) => caught)) as ThreadlineClientError;
-    expect(error).toBeInstanceOf(ThreadlineClientError);
-    expect(error.code).toBe('SUMMARY_PENDING');
-    expect(error.extensions).toMatchObject({ writer: 'claude', handoffId: expect.any(String) });
+      }),
+      'SUMMARY_PENDING',
+    );
+    expect(error.extensions).toMatchObject({
+      runId: expect.any(String),
+      handoffId: expect.any(String),
+      writer: 'claude',
+      waitedMs: expect.any(Number),
+    });
     expect(called).toBe(false);
     const run = await contextOf(entering, error.extensions.runId as string);
     expect(run.status).toBe('INTERRUPTED');
@@ -405,18 +398,20 @@ describe('runTurn with provider-written summaries', () => {
       called = true;
       return faithfulAgent([], 'claude')(call);
     };
-    const refused = (await runTurn(
-      enteringClient,
-      { threadId: refusedThread, provider: 'claude', userMessage: 'Review the parser.' },
-      agent,
-      {
-        writeSummary: (request, run) => {
-          runId = run.run.id;
-          return 'x'.repeat(request.budgetChars! + 1);
+    await refusal(
+      runTurn(
+        enteringClient,
+        { threadId: refusedThread, provider: 'claude', userMessage: 'Review the parser.' },
+        agent,
+        {
+          writeSummary: (request, run) => {
+            runId = run.run.id;
+            return 'x'.repeat(request.budgetChars! + 1);
+          },
         },
-      },
-    ).catch((caught: unknown) => caught)) as ThreadlineClientError;
-    expect(refused.code).toBe('BAD_USER_INPUT');
+      ),
+      'BAD_USER_INPUT',
+    );
     expect(await contextOf(entering, runId)).toMatchObject({
       status: 'FAILED',
       error: expect.stringContaining('32000'),
@@ -482,7 +477,7 @@ describe('runTurn with provider-written summaries', () => {
     // Its sweep sees every tenant's handoffs: it lives only as long as this test.
     const expiring = await serviceWithSummaries({ providers: { claude: 'entering' }, pendingTimeoutSeconds: 2 });
     try {
-      const on = createThreadlineClient({ url: expiring.service.url });
+      const on = expiring.client;
       const threadId = await threadOnCodex(on);
       const calls: AgentCall[] = [];
       const turn = await runTurn(

@@ -12,10 +12,10 @@ import {
   ReportResumeFailureDocument,
   RunContextDocument,
   StartRunDocument,
-  ThreadlineClientError,
   type StartRunInput,
   type ThreadlineClient,
 } from '../../client/index.js';
+import { refusal } from '../support/lineage.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
 
 let t: TestService;
@@ -50,17 +50,6 @@ async function runTurns(threadId: string, provider: string, count: number) {
     await client.request(CompleteRunDocument, { input: { runId: last.run.id, assistantMessage: 'done' } });
   }
   return last!;
-}
-
-/** The refusal a call met: its ThreadlineClientError, or a failed test when it went through. */
-async function refusal(call: Promise<unknown>, code: string): Promise<ThreadlineClientError> {
-  const error = await call.then(
-    (data) => new Error(`expected ${code}, got ${JSON.stringify(data)}`),
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ThreadlineClientError);
-  expect((error as ThreadlineClientError).code).toBe(code);
-  return error as ThreadlineClientError;
 }
 
 async function runRead(id: string) {

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page, type WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/graph/projectRoot.js';
-import { createThreadlineClient } from '../../client/index.js';
 import { seedDesignExample, viewerUrl } from '../../tools/demo.js';
 import { createThread, runTurns } from '../support/lineage.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
@@ -127,7 +126,7 @@ async function panelReady(page: Page, kind: string) {
 describe('GET /lineage/:threadId', () => {
   it('draws the design example: two lanes, H1 over 1-5 into L1, H2 over 6-8 into C1, run 9 back on C1; H1 shows its summary on click', async () => {
     const threadId = uniqueId('viewer');
-    const { c1, l1, h1, h2 } = await seedDesignExample(createThreadlineClient({ url: t.service.url }), threadId);
+    const { c1, l1, h1, h2 } = await seedDesignExample(t.client, threadId);
     const handoffs = (
       await t.ok(`query($id: ID!) { thread(id: $id) { handoffs { id summaryText } } }`, { id: threadId })
     ).thread.handoffs;

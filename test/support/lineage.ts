@@ -1,5 +1,6 @@
 // GraphQL operations the integration tests drive the service with, as an orchestrator would.
 import { expect } from 'vitest';
+import { ThreadlineClientError } from '../../client/index.js';
 import { codeOf, uniqueId, type TestService } from './service.js';
 
 const PLAN_FIELDS = `decision providerThreadAction providerThread { id } handoffStrategy coveredRunOrdinals { from to } stalenessSignals reasons`;
@@ -73,6 +74,17 @@ export async function plan(
 
 export async function coverage(t: TestService, providerThreadId: string) {
   return (await t.ok(COVERAGE, { id: providerThreadId })).providerThread;
+}
+
+/** The refusal a call met: its ThreadlineClientError, or a failed test when it went through. */
+export async function refusal(call: Promise<unknown>, code: string): Promise<ThreadlineClientError> {
+  const error = await call.then(
+    (data) => new Error(`expected ${code}, got ${JSON.stringify(data)}`),
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ThreadlineClientError);
+  expect((error as ThreadlineClientError).code).toBe(code);
+  return error as ThreadlineClientError;
 }
 
 export async function expectCode(promise: Promise<{ errors?: unknown }>, code: string) {
