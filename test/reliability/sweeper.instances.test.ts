@@ -114,9 +114,13 @@ describe(`the pending-handoff sweepers of ${INSTANCES} instances on one Neo4j`, 
 
     const statusOf = async (id: string) =>
       (
-        await gql(services[0]!, `query($id: ID!) { contextHandoff(id: $id) { status supersededBy { id status } } }`, {
-          id,
-        })
+        await gql(
+          services[0]!,
+          `query($id: ID!) { contextHandoff(id: $id) { status supersededBy { id status source createdByProvider } } }`,
+          {
+            id,
+          },
+        )
       ).contextHandoff;
     const deadline = Date.now() + 90_000;
     let states = await Promise.all(handoffs.map(statusOf));
@@ -125,9 +129,14 @@ describe(`the pending-handoff sweepers of ${INSTANCES} instances on one Neo4j`, 
       states = await Promise.all(handoffs.map(statusOf));
     }
     // Each one failed and is superseded by exactly one local handoff that stands.
-    expect(states.map((state) => [state.status, state.supersededBy?.status])).toEqual(
-      Array(THREADS).fill(['FAILED', 'READY']),
-    );
+    expect(
+      states.map((state) => [
+        state.status,
+        state.supersededBy?.status,
+        state.supersededBy?.source,
+        state.supersededBy?.createdByProvider,
+      ]),
+    ).toEqual(Array(THREADS).fill(['FAILED', 'READY', 'local', null]));
     // One more sweep interval, so a sweep that was under way has logged.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
 

@@ -193,6 +193,19 @@ describe('the Bloom perspective file', () => {
       expect(cypherParameters(action.cypher), action.name).toEqual(['nodes']);
   });
 
+  it("keeps the service's bookkeeping out of scenes, and offers every type and action as docs/bloom.md says", () => {
+    expect(perspective.hideUncategorisedData).toBe(true);
+    const labels = perspective.categories.flatMap((category) => category.labels);
+    expect(labels).not.toContain('SchemaMigration');
+    expect(labels).not.toContain('ThreadChange');
+    expect(perspective.hiddenRelationshipTypes).toEqual([]);
+    expect(perspective.hiddenCategories).toEqual([]);
+    for (const action of perspective.sceneActions) {
+      expect(action.categories, action.name).toBeNull();
+      expect(action.relationshipTypes, action.name).toBeNull();
+    }
+  });
+
   it('colours every status the API can show, and only those', () => {
     expect(ruleValues('Run', 'status')).toEqual(storedEnumValues('RunStatus'));
     expect(ruleValues('ProviderThread', 'status')).toEqual(storedEnumValues('ProviderThreadStatus'));
