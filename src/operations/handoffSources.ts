@@ -27,7 +27,7 @@ import {
 import { recordChange } from '../graph/repositories/changes.js';
 import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { appendPlanReason } from '../graph/repositories/runs.js';
-import { lockThreadOf, threadsByIds } from '../graph/repositories/threads.js';
+import { lockThreadOf, type LockedThread } from '../graph/repositories/threads.js';
 import type { Graph, Tx } from '../graph/transactions.js';
 import { SummarizerError } from '../summarizers/chatCompletions.js';
 import { newId, type OperationContext } from './context.js';
@@ -44,7 +44,7 @@ export async function submitHandoffSummary(
   createdByProvider: string,
 ): Promise<HandoffRecord> {
   return context.graph.write(async (tx) => {
-    const handoff = await lockedHandoff(tx, handoffId);
+    const { thread, handoff } = await lockedHandoff(tx, handoffId);
     if (handoff.status !== 'pending')
       throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} is ${handoff.status}, not waiting for a summary.`);
     if (handoff.budgetChars !== null && summaryText.length > handoff.budgetChars) {
@@ -53,7 +53,7 @@ export async function submitHandoffSummary(
         `must fit the target's budget of ${handoff.budgetChars} characters (got ${summaryText.length})`,
       );
     }
-    const submitted = await completeWithText(tx, handoff, summaryText, createdByProvider);
+    const submitted = await completeWithText(tx, thread, handoff, summaryText, createdByProvider);
     if (!submitted)
       throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced before its summary arrived.`);
     return submitted;
@@ -94,7 +94,10 @@ export async function writeWithConfiguredSummarizer(context: OperationContext, h
   }
   // A summary that arrives after the handoff expired (or was regenerated or withdrawn) is dropped:
   // what replaced it stands, and the start or regeneration that asked for it did happen.
-  await context.graph.write(async (tx) => completeWithText(tx, await lockedHandoff(tx, handoff.id), text, name));
+  await context.graph.write(async (tx) => {
+    const locked = await lockedHandoff(tx, handoff.id);
+    return completeWithText(tx, locked.thread, locked.handoff, text, name);
+  });
 }
 
 /** A new handoff with the same coverage, target run and provider thread, from `source` (default: the policy's). */
@@ -105,7 +108,7 @@ export async function regenerateHandoff(
 ): Promise<HandoffRecord> {
   const created = await context.graph.write(async (tx) => {
     // Regenerations of one handoff, and a rollback withdrawing it, serialize on its thread's lock.
-    const old = await lockedHandoff(tx, handoffId);
+    const { thread, handoff: old } = await lockedHandoff(tx, handoffId);
     if (old.status !== 'ready' && old.status !== 'pending')
       throw new ThreadlineError(
         'CONFLICT',
@@ -119,7 +122,7 @@ export async function regenerateHandoff(
       leaving: choice.kind === 'leaving' ? await leavingProviderOf(tx, context, old) : null,
       entering: target,
     });
-    const handoff = await writeReplacement(tx, old, target, writer, mergeBacks);
+    const handoff = await writeReplacement(tx, thread, old, target, writer, mergeBacks);
     if (!(await replaceHandoff(tx, old.id, handoff.id, 'regenerated')))
       throw new ThreadlineError('CONFLICT', `Handoff ${handoffId} was replaced meanwhile; regenerate its replacement.`);
     // Why the local summarizer wrote it instead of the provider asked (nothing when it was asked for).
@@ -174,12 +177,14 @@ export async function failAndReplaceWithLocal(
   endedBecause: 'expired' | 'summarizer_failed',
 ): Promise<HandoffRecord | null> {
   return graph.write(async (tx) => {
-    if (!(await lockThreadOf(tx, async () => (await handoffsByIds(tx, [handoffId]))[0]))) return null;
+    const locked = await lockThreadOf(tx, () => handoffById(tx, handoffId));
+    if (!locked) return null;
     const failed = await failHandoff(tx, handoffId, reason, endedBecause);
     if (!failed) return null;
     const target = await targetProviderOf(tx, context, failed);
     const local = await writeReplacement(
       tx,
+      locked.thread,
       failed,
       target,
       LOCAL_SUMMARY_WRITER,
@@ -217,27 +222,29 @@ export async function sweepExpiredHandoffs(
   return replaced;
 }
 
-/** Handoff `id`, read once its thread's lock is held. */
-async function lockedHandoff(tx: Tx, id: string): Promise<HandoffRecord> {
-  const locked = await lockThreadOf(tx, async () => (await handoffsByIds(tx, [id]))[0]);
+async function handoffById(tx: Tx, id: string): Promise<HandoffRecord | undefined> {
+  return (await handoffsByIds(tx, [id]))[0];
+}
+
+/** Handoff `id`, read once its thread's lock is held, with that thread as the lock read it. */
+async function lockedHandoff(tx: Tx, id: string): Promise<{ thread: LockedThread; handoff: HandoffRecord }> {
+  const locked = await lockThreadOf(tx, () => handoffById(tx, id));
   if (!locked) throw notFound('ContextHandoff', id);
-  return locked.record;
+  return { thread: locked.thread, handoff: locked.record };
 }
 
 /** Null when the handoff no longer was pending. */
 async function completeWithText(
   tx: Tx,
+  thread: LockedThread,
   handoff: HandoffRecord,
   text: string,
   createdByProvider: string,
 ): Promise<HandoffRecord | null> {
-  const [[thread], [transfer]] = await Promise.all([
-    threadsByIds(tx, [handoff.threadId]),
-    transfersByIds(tx, [handoff.transferId]),
-  ]);
-  const covered = await readSummarySource(tx, thread!, {
+  const [transfer] = await transfersByIds(tx, [handoff.transferId]);
+  const covered = await readSummarySource(tx, thread, {
     threadId: handoff.threadId,
-    title: thread!.title,
+    title: thread.title,
     range: handoff.coveredRunOrdinals,
     strategy: handoff.strategy,
     targetProvider: transfer?.targetProvider ?? '',
@@ -261,6 +268,7 @@ async function completeWithText(
  */
 async function writeReplacement(
   tx: Tx,
+  thread: LockedThread,
   old: HandoffRecord,
   target: ProviderDefinition,
   writer: SummaryWriter,
@@ -268,21 +276,18 @@ async function writeReplacement(
 ): Promise<HandoffRecord> {
   if (!REGENERABLE.has(old.strategy))
     throw badInput('handoffId', `a ${old.strategy} handoff has no summary to write again`);
-  const [[thread], [transfer]] = await Promise.all([
-    threadsByIds(tx, [old.threadId]),
-    transfersByIds(tx, [old.transferId]),
-  ]);
+  const [transfer] = await transfersByIds(tx, [old.transferId]);
   const merges = await mergeBackParts(tx, target, mergeBacks);
   const range = old.coveredRunOrdinals;
   const summaryRequest = {
     threadId: old.threadId,
-    title: thread!.title,
+    title: thread.title,
     range,
     strategy: old.strategy,
     targetProvider: target.id,
     budgetChars: merges.leadBudget,
   };
-  const summary = summarize(await readSummarySource(tx, thread!, summaryRequest), summaryRequest);
+  const summary = summarize(await readSummarySource(tx, thread, summaryRequest), summaryRequest);
   return createHandoff(
     tx,
     {
@@ -307,7 +312,7 @@ async function writeReplacement(
       omissions: [],
     },
     { ...existingTransfer(transfer!), status: transfer!.status, resolution: transfer!.resolution },
-    rangeEnds(thread!, range),
+    rangeEnds(thread, range),
     merges.parts.map((part) => part.transfer.id),
   );
 }
