@@ -1,7 +1,8 @@
 // PENDING handoff $id could not be written: $endedBecause is summarizer_failed (an error or a
 // timeout) or expired (not submitted in time), $reason says more.
 MATCH (handoff:ContextHandoff {tenant: $tenant, id: $id})
-// Lock first, then check: a submission and the expiry sweep may race for the same handoff.
+// Every caller holds the thread's lock already (lockThreadOf), which serializes a submission and the
+// expiry sweep; the handoff's own lock keeps this check safe for a caller that would not.
 SET handoff._lock = true
 REMOVE handoff._lock
 WITH handoff

@@ -1,6 +1,7 @@
 // The text for PENDING handoff $id has been written: it becomes READY and its run's context.
 MATCH (handoff:ContextHandoff {tenant: $tenant, id: $id})
-// Lock first, then check: a submission and the expiry sweep may race for the same handoff.
+// Every caller holds the thread's lock already (lockThreadOf), which serializes a submission and the
+// expiry sweep; the handoff's own lock keeps this check safe for a caller that would not.
 SET handoff._lock = true
 REMOVE handoff._lock
 WITH handoff

@@ -1,7 +1,8 @@
 // The orchestrator reports how a native rollback went: rolled_back becomes $status (idle when it
 // was performed, divergent when it failed). Any other status is left alone and returned as is.
 MATCH (providerThread:ProviderThread {tenant: $tenant, id: $id})
-// Lock first, then check: a confirmation and a failure report may race for the same rollback.
+// Every caller holds the thread's lock already (lockThreadOf), which serializes a confirmation and a
+// failure report; the provider thread's own lock keeps this check safe for a caller that would not.
 SET providerThread._lock = true
 REMOVE providerThread._lock
 WITH providerThread, providerThread.status = 'rolled_back' AS settles
