@@ -115,19 +115,15 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       ]),
     ),
   };
+  const operationsOn = (graph: Graph): OperationContext => ({ graph, providers, planner: config.planner, summaries });
   const operationsFor = (tenant: string, statements?: StatementObserver): OperationContext => {
     const graph = rootGraph.forTenant(tenant);
-    return {
-      graph: statements ? graph.withStatementsObservedBy(statements) : graph,
-      providers,
-      planner: config.planner,
-      summaries,
-    };
+    return operationsOn(statements ? graph.withStatementsObservedBy(statements) : graph);
   };
   const inBackground: BackgroundRunner = tracing ? tracing.background(rootGraph) : (_name, work) => work(rootGraph);
   const sweeper = startPendingHandoffSweeper(
     inBackground,
-    operationsFor,
+    operationsOn,
     config.summaries.pendingTimeoutSeconds,
     logger,
     metrics,
@@ -238,7 +234,7 @@ function answerHttpError(logger: Logger): ErrorRequestHandler {
 /** PENDING handoffs nobody submitted in time fail and are replaced by local summaries. */
 function startPendingHandoffSweeper(
   inBackground: BackgroundRunner,
-  operationsFor: (tenant: string) => OperationContext,
+  operationsOn: (graph: Graph) => OperationContext,
   timeoutSeconds: number,
   logger: Logger,
   metrics: Metrics | null,
@@ -251,11 +247,7 @@ function startPendingHandoffSweeper(
       inBackground(
         'sweep pending handoffs',
         // Each tenant's work goes through the sweep's graph, so a traced sweep holds its statements.
-        (rootGraph) =>
-          sweepExpiredHandoffs(rootGraph, (tenant) => ({
-            ...operationsFor(tenant),
-            graph: rootGraph.forTenant(tenant),
-          })),
+        (rootGraph) => sweepExpiredHandoffs(rootGraph, (tenant) => operationsOn(rootGraph.forTenant(tenant))),
         (replaced) => ({ 'threadline.handoffs_replaced': replaced }),
       )
         .then((count) => {
