@@ -11,6 +11,13 @@
  * test/integration/bloom-export.test.ts): the shape, the phrases' parameters, and every phrase and
  * scene action EXPLAINed on a real Neo4j, every property and path checked against a real lineage.
  */
+import type {
+  HandoffStatus,
+  ProviderThreadStatus,
+  RunStatus,
+  ThreadRelationship,
+  TransferStatus,
+} from '../domain/records.js';
 import { cypher, queryNames } from '../graph/queries.js';
 
 export const PERSPECTIVE_FILE = 'docs/bloom-perspective.json';
@@ -30,7 +37,7 @@ interface CategoryStyle {
   color: string;
   /** Shown in the inspector, caption first. */
   properties: Record<string, DataType>;
-  /** A colour per value of one property: every `status` the code writes, or how a thread came to be. */
+  /** A colour per value of one property: every `status` the code writes (each map satisfies its domain type), or how a thread came to be. */
   colorBy: { property: string; colors: Record<string, string> } | null;
 }
 
@@ -58,7 +65,10 @@ const CATEGORIES: CategoryStyle[] = [
       parentThreadId: 'string',
       forkOrdinal: 'number',
     },
-    colorBy: { property: 'relationshipToParent', colors: { fork: PURPLE, subagent: ORANGE } },
+    colorBy: {
+      property: 'relationshipToParent',
+      colors: { fork: PURPLE, subagent: ORANGE } satisfies Record<ThreadRelationship, string>,
+    },
   },
   {
     label: 'Run',
@@ -79,7 +89,10 @@ const CATEGORIES: CategoryStyle[] = [
     },
     colorBy: {
       property: 'status',
-      colors: { running: BLUE, completed: GREEN, failed: RED, interrupted: ORANGE, rolled_back: GREY },
+      colors: { running: BLUE, completed: GREEN, failed: RED, interrupted: ORANGE, rolled_back: GREY } satisfies Record<
+        RunStatus,
+        string
+      >,
     },
   },
   {
@@ -103,7 +116,7 @@ const CATEGORIES: CategoryStyle[] = [
         divergent: PURPLE,
         rolled_back: GREY,
         closed: DARK_GREY,
-      },
+      } satisfies Record<ProviderThreadStatus, string>,
     },
   },
   {
@@ -121,13 +134,19 @@ const CATEGORIES: CategoryStyle[] = [
       endedBecause: 'string',
       summaryText: 'string',
     },
-    colorBy: { property: 'status', colors: { ready: GREEN, pending: YELLOW, failed: RED, superseded: GREY } },
+    colorBy: {
+      property: 'status',
+      colors: { ready: GREEN, pending: YELLOW, failed: RED, superseded: GREY } satisfies Record<HandoffStatus, string>,
+    },
   },
   {
     label: 'ContextTransfer',
     color: '#569480',
     properties: { caption: 'string', id: 'string', tenant: 'string', kind: 'string', status: 'string' },
-    colorBy: { property: 'status', colors: { pending: YELLOW, consumed: GREEN, superseded: GREY } },
+    colorBy: {
+      property: 'status',
+      colors: { pending: YELLOW, consumed: GREEN, superseded: GREY } satisfies Record<TransferStatus, string>,
+    },
   },
   {
     label: 'RunFact',
@@ -206,12 +225,12 @@ const SEARCH_INDEXES: Record<string, string[]> = {
 // ---------------------------------------------------------------------------------------------------
 // The file's shape
 
-export interface PerspectiveProperty {
+interface PerspectiveProperty {
   name: string;
   exclude: boolean;
   dataType: DataType;
 }
-export interface StyleRule {
+interface StyleRule {
   id: string;
   type: 'single';
   basedOn: string;
@@ -236,7 +255,7 @@ export interface StyleRule {
   existingValues: unknown[];
   rangeValue: null;
 }
-export interface Category {
+interface Category {
   id: number;
   name: string;
   labels: string[];
@@ -254,7 +273,7 @@ interface LabelProperty {
   type: string;
   dataType: DataType;
 }
-export interface RelationshipType {
+interface RelationshipType {
   id: string;
   name: string;
   properties: LabelProperty[];
@@ -262,7 +281,7 @@ export interface RelationshipType {
   size: number;
   captionKeys: string[];
 }
-export interface TemplateParameter {
+interface TemplateParameter {
   name: string;
   dataType: 'String';
   collapsed: boolean;
@@ -271,7 +290,7 @@ export interface TemplateParameter {
   suggestionBoolean: boolean;
   cypher: null;
 }
-export interface SearchPhrase {
+interface SearchPhrase {
   name: string;
   id: string;
   createdAt: number;
@@ -281,7 +300,7 @@ export interface SearchPhrase {
   params: TemplateParameter[];
   hasCypherErrors: boolean;
 }
-export interface SceneAction {
+interface SceneAction {
   name: string;
   id: string;
   createdAt: number;
@@ -341,7 +360,7 @@ const PALETTE = [
 // Building it
 
 /** A `cypher/bloom/` file: its registry name (`bloom/<file>`) and its text. */
-export interface BloomQuery {
+interface BloomQuery {
   name: string;
   cypher: string;
 }
