@@ -1,4 +1,4 @@
-// Bloom scene action: "Lineage", available on the Thread category (right-click selected threads).
+// Bloom scene action: "Lineage", for selected threads (by hand: Action availability Thread).
 // Parameters: $nodes (set by Bloom: the element ids of the selected nodes; nodes that are not
 // threads are ignored, at most 10 threads are expanded).
 // Shows, for each selected thread, what the search phrase "Lineage of thread $threadId in tenant
