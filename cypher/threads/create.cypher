@@ -3,6 +3,7 @@
 MERGE (thread:Thread {tenant: $tenant, id: $id})
 ON CREATE SET
   thread.title = $title,
+  thread.project = $project,
   thread.caption = coalesce($title, $id),
   thread.createdAt = datetime(),
   thread.headOrdinal = 0,

@@ -5,6 +5,7 @@ import type { FileChangeKind, FileChangeRecord, NewRunFact, RunFactKind } from '
 export const LIMITS = {
   id: 200,
   title: 500,
+  project: 4_000,
   label: 200,
   userMessage: 100_000,
   assistantMessage: 100_000,

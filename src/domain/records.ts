@@ -63,6 +63,8 @@ export interface ThreadRecord {
   /** Ordinals of its history that are not live (see src/domain/history.ts). */
   rolledBack: OrdinalRange[];
   title: string | null;
+  /** The project it belongs to, as its creator named it; a child thread has its parent's. */
+  project: string | null;
   createdAt: string;
   headOrdinal: number;
   parentThreadId: string | null;

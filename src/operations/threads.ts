@@ -9,8 +9,9 @@ export async function createThread(
   context: OperationContext,
   id: string | null,
   title: string | null,
+  project: string | null,
 ): Promise<ThreadRecord> {
-  return context.graph.write((tx) => mergeThread(tx, id ?? newId('th'), title));
+  return context.graph.write((tx) => mergeThread(tx, id ?? newId('th'), title, project));
 }
 
 export interface ThreadPage {

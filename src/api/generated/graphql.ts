@@ -233,6 +233,11 @@ export type CoverageRow = {
 export type CreateThreadInput = {
   /** Optional client-chosen id (1..200 characters); creating an existing id again returns that thread unchanged. */
   id?: InputMaybe<Scalars['ID']['input']>;
+  /**
+   * The project the thread's work belongs to, as the client names it (a working directory or its git
+   * root, for the import and watch tools), at most 4000 characters. Threads are found by it.
+   */
+  project?: InputMaybe<Scalars['String']['input']>;
   /** At most 500 characters. */
   title?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1204,6 +1209,8 @@ export type Thread = {
   /** Checkpoint of the newest live run of the thread's history (a fork's inherited runs included) that captured one. */
   latestCheckpoint: Maybe<Checkpoint>;
   lineage: ThreadLineage;
+  /** The project given at creation; a fork or subagent thread has its parent's. */
+  project: Maybe<Scalars['String']['output']>;
   /** Provider threads in creation order. */
   providerThreads: Array<ProviderThread>;
   /**
@@ -2037,6 +2044,7 @@ export type ThreadResolvers<ContextType = RequestContext, ParentType extends Res
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   latestCheckpoint?: Resolver<Maybe<ResolversTypes['Checkpoint']>, ParentType, ContextType>;
   lineage?: Resolver<ResolversTypes['ThreadLineage'], ParentType, ContextType>;
+  project?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   providerThreads?: Resolver<Array<ResolversTypes['ProviderThread']>, ParentType, ContextType>;
   runs?: Resolver<ResolversTypes['RunConnection'], ParentType, ContextType, RequireFields<ThreadRunsArgs, 'first'>>;
   subagents?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadSubagentsArgs, 'first'>>;

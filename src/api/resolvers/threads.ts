@@ -109,6 +109,7 @@ export const threadResolvers: Resolvers = {
         operations,
         optionalText('id', input.id, LIMITS.id),
         optionalText('title', input.title, LIMITS.title),
+        optionalText('project', input.project, LIMITS.project),
       ),
   },
   Thread: {

@@ -27,6 +27,7 @@ export function toThread(props: Props): ThreadRecord {
   return {
     id: String(props.id),
     title: text(props.title),
+    project: text(props.project),
     createdAt: String(props.createdAt),
     headOrdinal: Number(props.headOrdinal),
     lastOrdinal: int(props.lastOrdinal) ?? 0,

@@ -10,8 +10,13 @@ export interface LockedThread extends ThreadRecord {
   runningRunId: string | null;
 }
 
-export async function createThread(tx: Tx, id: string, title: string | null): Promise<ThreadRecord> {
-  const row = await tx.one<{ thread: Props }>('threads/create', { id, title });
+export async function createThread(
+  tx: Tx,
+  id: string,
+  title: string | null,
+  project: string | null,
+): Promise<ThreadRecord> {
+  const row = await tx.one<{ thread: Props }>('threads/create', { id, title, project });
   return toThread(row!.thread);
 }
 

@@ -71,6 +71,11 @@ export type CoverageKind =
 export type CreateThreadInput = {
   /** Optional client-chosen id (1..200 characters); creating an existing id again returns that thread unchanged. */
   id?: InputMaybe<Scalars['ID']['input']>;
+  /**
+   * The project the thread's work belongs to, as the client names it (a working directory or its git
+   * root, for the import and watch tools), at most 4000 characters. Threads are found by it.
+   */
+  project?: InputMaybe<Scalars['String']['input']>;
   /** At most 500 characters. */
   title?: InputMaybe<Scalars['String']['input']>;
 };
