@@ -1,14 +1,18 @@
 /**
- * `npm run import -- [--url URL] [--token T] [--thread ID] [--json] PATH...`: records past Codex and
- * Claude Code sessions as runs of one app thread, through the service's public GraphQL API
- * (importRuns). PATH is a session file or a folder walked for *.jsonl files (a Codex sessions folder,
- * a Claude Code project folder with its subagents). Each session becomes one provider thread; the
- * runs of every session go into the thread in the order they happened. Importing the same sessions
- * again adds nothing and answers with the thread that holds them; sessions that grew add their new
- * turns.
+ * `threadline import [--url URL] [--token T] [--split project|session|none | --thread ID] [--dry-run]
+ * [--json] PATH...` (also `npm run import --`): records past Codex and Claude Code sessions as runs of
+ * app threads, through the service's public GraphQL API (importRuns). PATH is a session file or a
+ * folder walked for *.jsonl files (a Codex sessions folder, a Claude Code project folder with its
+ * subagents). By default each project (the session's working directory, folded to the git root above
+ * it when that folder is on this machine) gets its own app thread; each session becomes one provider
+ * thread, and the runs of a thread's sessions go into it in the order they happened, whichever
+ * provider served them. Importing the same sessions again adds nothing and answers with the threads
+ * that hold them; sessions that grew add their new turns.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { constants } from 'node:fs';
+import { open, readdir, stat } from 'node:fs/promises';
+import { existsSync, type Stats } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MAX_IMPORTED_RUNS } from '../src/domain/imports.js';
@@ -19,6 +23,7 @@ import {
   CreateThreadDocument,
   ImportRunsDocument,
   ProviderThreadsByNativeRefDocument,
+  ThreadRunsDocument,
   type ImportedRunInput,
   type ThreadlineClient,
 } from '../client/index.js';
@@ -27,41 +32,80 @@ import { DEFAULT_URL, viewerUrl } from './demo.js';
 // Well under the service's 1 MB limit on a request body, whatever the runs hold.
 const BATCH_BYTES = 512 * 1024;
 const TITLE_CHARS = 100;
+const SPLITS = ['project', 'session', 'none'] as const;
+type Split = (typeof SPLITS)[number];
 
-const USAGE = `Usage: npm run import -- [--url URL] [--token TOKEN] [--thread ID] [--json] PATH...
+const IMPORT_USAGE = `Usage: threadline import [options] PATH...   (or: npm run -s import -- [options] PATH...)
 
-  PATH          a session file, or a folder searched for *.jsonl session files: a Codex sessions
-                folder, a Claude Code project folder (its subagents included)
-  --url URL     the Threadline service's base URL (default THREADLINE_URL, else ${DEFAULT_URL});
-                a URL ending in /graphql works too
-  --token TOKEN bearer token, when the service runs with THREADLINE_API_KEYS (or THREADLINE_TOKEN)
-  --thread ID   add the sessions to this thread (created when missing) instead of a new one
-  --json        print one JSON object: threadId, runsImported, runsAlreadyPresent,
-                providerThreads [{id, provider, nativeThreadRef, runs}], problems [{file, line, reason}]`;
+  PATH            a session file, or a folder searched for *.jsonl session files: a Codex sessions
+                  folder, a Claude Code project folder (its subagents included); symbolic links to
+                  files are followed, anything that is not a regular file (a FIFO, a device) is refused
+  --url URL       the Threadline service's base URL (default THREADLINE_URL, else ${DEFAULT_URL});
+                  a URL ending in /graphql works too
+  --token TOKEN   bearer token, when the service runs with THREADLINE_API_KEYS (or THREADLINE_TOKEN)
+  --split HOW     project (default): one app thread per project (the session's folder, or the git
+                  root above it); session: one per session (its subagents with it); none: one thread
+  --thread ID     every session into this thread (created when missing); refused when a session
+                  already lives in another thread
+  --dry-run       print the threads and sessions an import would write, and write nothing
+  --json          print one JSON object: dryRun, runsImported, runsAlreadyPresent,
+                  threads [{id, project, title, created, runsImported, runsAlreadyPresent,
+                  providerThreads [{id, provider, nativeThreadRef, runs}]}], problems [{file, line, reason}]
+
+Exit status: 0 when the sessions are recorded; 1 when nothing could be imported, a file was refused,
+or the service failed midway; 2 on a usage error or a refused --thread (nothing written).`;
 
 export interface Problem {
   file: string;
-  /** 1-based line of the file; null when the problem is the whole file. */
+  /** 1-based line of the file; null when the problem is the whole file (it was refused). */
   line: number | null;
   reason: string;
 }
 
-export interface ImportSummary {
-  threadId: string | null;
+interface ImportedProviderThread {
+  /** null in a dry run, for a session no thread holds yet. */
+  id: string | null;
+  provider: string;
+  nativeThreadRef: string;
+  /** Its runs in Threadline after this import (imported now or before); in a dry run, the turns read. */
+  runs: number;
+}
+
+interface ImportedThread {
+  /** null in a dry run, for a thread the import would create with an id of the service's choosing. */
+  id: string | null;
+  /** The folder the thread's sessions ran in; null when they record none or span several (--split none). */
+  project: string | null;
+  title: string;
+  /** Created by this import (in a dry run: would be). */
+  created: boolean;
   runsImported: number;
   runsAlreadyPresent: number;
-  providerThreads: { id: string; provider: string; nativeThreadRef: string; runs: number }[];
+  providerThreads: ImportedProviderThread[];
+}
+
+export interface ImportSummary {
+  dryRun: boolean;
+  runsImported: number;
+  runsAlreadyPresent: number;
+  threads: ImportedThread[];
   problems: Problem[];
 }
+
+/** A refusal decided before anything is written: exit 2 with its message. */
+class ImportRefused extends Error {}
 
 interface Session {
   file: string;
   parsed: ParsedSession;
+  project: string | null;
   /** The thread that already holds the session, if an earlier import (or a bind) put it there. */
   holderThreadId: string | null;
   providerThreadId: string | null;
   /** Its runs in Threadline after this import: imported now or before. */
   runs: number;
+  imported: number;
+  present: number;
 }
 
 interface Turn {
@@ -71,10 +115,24 @@ interface Turn {
   input: ImportedRunInput;
 }
 
+/** Sessions that go to one app thread: new ones to `threadId`, held ones stay where they are. */
+interface Group {
+  project: string | null;
+  sessions: Session[];
+  turns: Turn[];
+  /** The thread new sessions go to; null until created (always null in a dry run for a new one). */
+  threadId: string | null;
+  /** The id --thread asked for. */
+  requested: string | null;
+  created: boolean;
+}
+
 interface Options {
   url: string;
   token: string | undefined;
+  split: Split;
   thread: string | undefined;
+  dryRun: boolean;
   json: boolean;
   paths: string[];
 }
@@ -84,59 +142,171 @@ async function importSessions(options: Options, progress: (done: number, total: 
   const problems: Problem[] = [];
   const unknownRecordTypes = new Map<string, number>();
   const sessions = await readSessions(await sessionFiles(options.paths, problems), problems, unknownRecordTypes);
-  const turns = sessions.flatMap(turnsOf).sort((a, b) => byTime(a.run.startedAt, b.run.startedAt));
   const withTurns = sessions
     .filter((session) => session.parsed.runs.length > 0)
     .sort((a, b) => byTime(a.parsed.runs[0]!.startedAt, b.parsed.runs[0]!.startedAt));
-  for (const session of withTurns) session.holderThreadId = await holderOf(client, session.parsed);
+  for (const session of withTurns) await findHolder(client, session);
 
-  const threadId = await targetThread(client, withTurns, turns, options.thread);
-  if (threadId !== null) await createProviderThreads(client, threadId, withTurns);
-  const { imported, present } =
-    threadId === null ? { imported: 0, present: 0 } : await sendTurns(client, threadId, turns, progress);
-  const summary: ImportSummary = {
-    threadId,
-    runsImported: imported,
-    runsAlreadyPresent: present,
-    providerThreads: withTurns.map((session) => ({
-      id: session.providerThreadId!,
-      provider: session.parsed.provider,
-      nativeThreadRef: session.parsed.sessionId,
-      runs: session.runs,
-    })),
-    problems,
-  };
+  const groups = groupSessions(withTurns, options.thread === undefined ? options.split : 'none');
+  for (const group of groups) await chooseThread(client, group, options.thread ?? null);
+  if (!options.dryRun) {
+    const total = groups.reduce((sum, group) => sum + group.turns.length, 0);
+    let done = 0;
+    for (const group of groups) {
+      await createThread(client, group);
+      await createProviderThreads(client, group);
+      await sendTurns(client, group, (sent) => progress((done += sent), total));
+    }
+  }
+  const summary: ImportSummary = { dryRun: options.dryRun, ...threadsOf(groups, options.dryRun), problems };
   return { summary, unknownRecordTypes, skipped: sessions.length - withTurns.length };
 }
 
-/** Every turn, in time order, to the thread that holds its session, or else to `threadId`. */
-async function sendTurns(
-  client: ThreadlineClient,
-  threadId: string,
-  turns: Turn[],
-  progress: (done: number, total: number) => void,
-) {
-  let imported = 0;
-  let present = 0;
-  let done = 0;
-  for (const batch of batches(turns)) {
+/**
+ * Sessions grouped into the app threads they go to, in the order their first turns happened:
+ * by project, by session (a subagent with the session it served), or all in one.
+ */
+function groupSessions(sessions: Session[], split: Split): Group[] {
+  const groups = new Map<string, Group>();
+  const byId = new Map(sessions.map((session) => [`${session.parsed.provider} ${session.parsed.sessionId}`, session]));
+  for (const session of sessions) {
+    const key =
+      split === 'none' ? '' : split === 'project' ? `${session.project}` : rootOf(session, byId).parsed.sessionId;
+    const group = groups.get(key) ?? {
+      project: split === 'none' ? null : session.project,
+      sessions: [],
+      turns: [],
+      threadId: null,
+      requested: null,
+      created: false,
+    };
+    group.sessions.push(session);
+    groups.set(key, group);
+  }
+  for (const group of groups.values()) {
+    if (split === 'none' && new Set(group.sessions.map((session) => session.project)).size === 1)
+      group.project = group.sessions[0]!.project;
+    group.turns = group.sessions.flatMap(turnsOf).sort((a, b) => byTime(a.run.startedAt, b.run.startedAt));
+  }
+  return [...groups.values()];
+}
+
+/** The session a subagent or fork ultimately belongs to, among the sessions read. */
+function rootOf(session: Session, byId: Map<string, Session>): Session {
+  const seen = new Set<Session>();
+  let root = session;
+  while (root.parsed.parentSessionId !== null && !seen.has(root)) {
+    seen.add(root);
+    const parent = byId.get(`${root.parsed.provider} ${root.parsed.parentSessionId}`);
+    if (parent === undefined) break;
+    root = parent;
+  }
+  return root;
+}
+
+/**
+ * The project a session ran in: its working directory, or the nearest folder above it holding a
+ * `.git` when that folder exists on this machine (a session in a repository's subfolder belongs to
+ * the repository). Sessions read on another machine keep their recorded folder.
+ */
+function projectOf(cwd: string | null): string | null {
+  if (cwd === null || cwd.length === 0) return null;
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    if (dirname(dir) === dir) return cwd;
+  }
+}
+
+/**
+ * The thread a group's new sessions go to: --thread (refused when one of the sessions already lives in
+ * another thread: importRuns never moves a session), else the thread holding the group's earliest held
+ * session, else a new one (created later, unless this is a dry run).
+ */
+async function chooseThread(client: ThreadlineClient, group: Group, requested: string | null): Promise<void> {
+  if (requested !== null) {
+    const elsewhere = group.sessions.filter((s) => s.holderThreadId !== null && s.holderThreadId !== requested);
+    if (elsewhere.length > 0) {
+      const named = elsewhere
+        .map((s) => `${s.parsed.provider} session ${s.parsed.sessionId} (${s.file}) is in thread ${s.holderThreadId}`)
+        .join('; ');
+      throw new ImportRefused(
+        `--thread ${requested} refused, nothing written: ${named}. A session stays in the thread that holds it: import without --thread to add to it, or leave that file out.`,
+      );
+    }
+    const existing = (await client.request(ThreadRunsDocument, { id: requested, first: 1 })).thread;
+    group.requested = requested;
+    group.threadId = requested;
+    group.created = existing === null;
+    return;
+  }
+  group.threadId = group.turns.find((turn) => turn.session.holderThreadId !== null)?.session.holderThreadId ?? null;
+  group.created = group.threadId === null;
+}
+
+async function createThread(client: ThreadlineClient, group: Group): Promise<void> {
+  if (!group.created) return;
+  const input = { title: titleOf(group), ...(group.requested !== null && { id: group.requested }) };
+  // createThread answers with an existing thread unchanged, title included.
+  group.threadId = (await client.request(CreateThreadDocument, { input })).createThread.id;
+}
+
+/** The threads the sessions are in after the import (or would be, in a dry run), each once. */
+function threadsOf(groups: Group[], dryRun: boolean): Omit<ImportSummary, 'dryRun' | 'problems'> {
+  const threads: ImportedThread[] = [];
+  for (const group of groups) {
+    for (const session of group.sessions) {
+      const id = session.holderThreadId ?? group.threadId;
+      let thread = threads.find((t) => (id === null ? t.id === null && t.title === titleOf(group) : t.id === id));
+      if (thread === undefined) {
+        const createdHere = id === group.threadId && group.created;
+        thread = {
+          id,
+          project: group.project,
+          title: titleOf(group),
+          created: createdHere,
+          runsImported: 0,
+          runsAlreadyPresent: 0,
+          providerThreads: [],
+        };
+        threads.push(thread);
+      }
+      thread.runsImported += session.imported;
+      thread.runsAlreadyPresent += session.present;
+      thread.providerThreads.push({
+        id: session.providerThreadId,
+        provider: session.parsed.provider,
+        nativeThreadRef: session.parsed.sessionId,
+        runs: dryRun ? session.parsed.runs.length : session.runs,
+      });
+    }
+  }
+  const sum = (pick: (thread: ImportedThread) => number) => threads.reduce((total, t) => total + pick(t), 0);
+  return {
+    runsImported: sum((t) => t.runsImported),
+    runsAlreadyPresent: sum((t) => t.runsAlreadyPresent),
+    threads,
+  };
+}
+
+/** Every turn of the group, in time order, to the thread that holds its session, or else to the group's. */
+async function sendTurns(client: ThreadlineClient, group: Group, sent: (count: number) => void) {
+  for (const batch of batches(group.turns)) {
     const { session } = batch[0]!;
     const answer = (
       await client.request(ImportRunsDocument, {
         input: importInput(
           session,
-          session.holderThreadId ?? threadId,
+          session.holderThreadId ?? group.threadId!,
           batch.map((turn) => turn.input),
         ),
       })
     ).importRuns;
     session.providerThreadId = answer.providerThread.id;
     session.runs += answer.runs.length + answer.alreadyPresent;
-    imported += answer.runs.length;
-    present += answer.alreadyPresent;
-    progress((done += batch.length), turns.length);
+    session.imported += answer.runs.length;
+    session.present += answer.alreadyPresent;
+    sent(batch.length);
   }
-  return { imported, present };
 }
 
 /** ISO 8601 times in UTC, as the adapters give them, order as strings. */
@@ -144,24 +314,75 @@ function byTime(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The files named, and the *.jsonl files under the folders named, each once. */
+/**
+ * The files named, and the *.jsonl files under the folders named, each once. A symbolic link to a
+ * file is followed; what is not a regular file (a FIFO, a device, a link to nothing) is refused with
+ * its reason, never opened for reading, where it could block forever.
+ */
 async function sessionFiles(paths: string[], problems: Problem[]): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
     const info = await stat(path).catch(() => null);
     if (info === null) problems.push({ file: path, line: null, reason: 'no such file or folder' });
-    else if (info.isDirectory()) files.push(...(await jsonlFilesUnder(path)));
-    else files.push(path);
+    else if (info.isDirectory()) files.push(...(await jsonlFilesUnder(path, problems)));
+    else if (info.isFile()) files.push(path);
+    else problems.push({ file: path, line: null, reason: notRegular(info) });
   }
   return [...new Set(files)];
 }
 
-async function jsonlFilesUnder(folder: string): Promise<string[]> {
+async function jsonlFilesUnder(folder: string, problems: Problem[]): Promise<string[]> {
   const entries = await readdir(folder, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.jsonl'))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
+  const files: string[] = [];
+  for (const entry of entries.sort((a, b) => byTime(join(a.parentPath, a.name), join(b.parentPath, b.name)))) {
+    const file = join(entry.parentPath, entry.name);
+    if (entry.isSymbolicLink()) {
+      const target = await stat(file).catch(() => null);
+      if (target === null) {
+        if (entry.name.endsWith('.jsonl'))
+          problems.push({ file, line: null, reason: 'a symbolic link to nothing (its target is missing): not read' });
+      } else if (target.isDirectory())
+        problems.push({
+          file,
+          line: null,
+          reason: 'a symbolic link to a folder: not followed (it could loop); name that folder itself to import it',
+        });
+      else if (!entry.name.endsWith('.jsonl')) continue;
+      else if (target.isFile()) files.push(file);
+      else problems.push({ file, line: null, reason: `a symbolic link to ${notRegular(target)}` });
+    } else if (!entry.name.endsWith('.jsonl') || entry.isDirectory()) continue;
+    else if (entry.isFile()) files.push(file);
+    else problems.push({ file, line: null, reason: notRegular(entry) });
+  }
+  return files;
+}
+
+function notRegular(info: Pick<Stats, 'isFIFO' | 'isCharacterDevice' | 'isBlockDevice' | 'isSocket'>): string {
+  const kind = info.isFIFO()
+    ? 'a FIFO (named pipe)'
+    : info.isCharacterDevice()
+      ? 'a character device'
+      : info.isBlockDevice()
+        ? 'a block device'
+        : info.isSocket()
+          ? 'a socket'
+          : 'something';
+  return `${kind}, not a regular file: not read`;
+}
+
+/**
+ * A session file's text. Opened without blocking and checked again once open: a path that turned
+ * into a FIFO after it was listed is refused rather than waited on.
+ */
+async function readSessionFile(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error(notRegular(info));
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Every file read by the adapter of its format; a file of no known format is reported, never guessed. */
@@ -172,7 +393,7 @@ async function readSessions(
 ): Promise<Session[]> {
   const sessions = new Map<string, Session>();
   for (const file of files) {
-    const text = await readFile(file, 'utf8').catch((error: Error) => error);
+    const text = await readSessionFile(file).catch((error: Error) => error);
     if (text instanceof Error) {
       problems.push({ file, line: null, reason: `cannot be read: ${text.message}` });
       continue;
@@ -193,7 +414,17 @@ async function readSessions(
         line: null,
         reason: `the same ${parsed.provider} session as ${earlier.file}: not imported twice`,
       });
-    else sessions.set(key, { file, parsed, holderThreadId: null, providerThreadId: null, runs: 0 });
+    else
+      sessions.set(key, {
+        file,
+        parsed,
+        project: projectOf(parsed.cwd),
+        holderThreadId: null,
+        providerThreadId: null,
+        runs: 0,
+        imported: 0,
+        present: 0,
+      });
   }
   return [...sessions.values()];
 }
@@ -241,42 +472,23 @@ function upper<T extends string>(value: T): Uppercase<T> {
   return value.toUpperCase() as Uppercase<T>;
 }
 
-async function holderOf(client: ThreadlineClient, session: ParsedSession): Promise<string | null> {
-  const holders = (
+/** Where an earlier import (or a bind) put the session: its thread and provider thread. */
+async function findHolder(client: ThreadlineClient, session: Session): Promise<void> {
+  const [holder] = (
     await client.request(ProviderThreadsByNativeRefDocument, {
-      provider: session.provider,
-      nativeThreadRef: session.sessionId,
+      provider: session.parsed.provider,
+      nativeThreadRef: session.parsed.sessionId,
     })
   ).providerThreadsByNativeRef;
-  return holders[0]?.threadId ?? null;
+  session.holderThreadId = holder?.threadId ?? null;
+  session.providerThreadId = holder?.id ?? null;
 }
 
-/**
- * The thread the call answers with: when every session is already held, the thread holding the
- * earliest (none without sessions); otherwise the thread new sessions go to: --thread, else the one
- * holding the earliest held session, else a new thread named after the first session.
- */
-async function targetThread(
-  client: ThreadlineClient,
-  sessions: Session[],
-  turns: Turn[],
-  requested: string | undefined,
-): Promise<string | null> {
-  const held = turns.find((turn) => turn.session.holderThreadId !== null)?.session.holderThreadId ?? null;
-  const anyNew = sessions.some((session) => session.holderThreadId === null);
-  if (!anyNew) return held;
-  // createThread answers with an existing thread unchanged, title included.
-  if (requested !== undefined)
-    return (await client.request(CreateThreadDocument, { input: { id: requested, title: titleOf(turns[0]!) } }))
-      .createThread.id;
-  if (held !== null) return held;
-  return (await client.request(CreateThreadDocument, { input: { title: titleOf(turns[0]!) } })).createThread.id;
-}
-
-function titleOf({ session, run }: Turn): string {
-  const project = session.parsed.cwd === null ? null : basename(session.parsed.cwd);
-  const title = project ? `${project}: ${run.userMessage}` : run.userMessage;
-  const line = title.replace(/\s+/g, ' ').trim();
+/** The thread's title: its project's folder name and its first message. */
+function titleOf(group: Group): string {
+  const project = group.project === null ? null : basename(group.project);
+  const first = group.turns[0]!.run.userMessage;
+  const line = (project ? `${project}: ${first}` : first).replace(/\s+/g, ' ').trim();
   return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1)}…`;
 }
 
@@ -285,12 +497,12 @@ function titleOf({ session, run }: Turn): string {
  * the planner continues a provider's newest provider thread, which is then the one that served its
  * latest turn, not a subagent that happened to start late in an earlier session.
  */
-async function createProviderThreads(client: ThreadlineClient, threadId: string, sessions: Session[]): Promise<void> {
-  const fresh = sessions.filter((session) => session.holderThreadId === null);
+async function createProviderThreads(client: ThreadlineClient, group: Group): Promise<void> {
+  const fresh = group.sessions.filter((session) => session.holderThreadId === null);
   fresh.sort((a, b) => byTime(a.parsed.runs.at(-1)!.startedAt, b.parsed.runs.at(-1)!.startedAt));
   for (const session of fresh) {
     session.providerThreadId = (
-      await client.request(ImportRunsDocument, { input: importInput(session, threadId, []) })
+      await client.request(ImportRunsDocument, { input: importInput(session, group.threadId!, []) })
     ).importRuns.providerThread.id;
   }
 }
@@ -327,23 +539,31 @@ function parseOptions(argv: string[]): Options | string {
       options: {
         url: { type: 'string' },
         token: { type: 'string' },
+        split: { type: 'string' },
         thread: { type: 'string' },
+        'dry-run': { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
     });
-    if (values.help) return USAGE;
-    if (positionals.length === 0) return `Name at least one session file or folder.\n\n${USAGE}`;
+    if (values.help) return IMPORT_USAGE;
+    if (positionals.length === 0) return `Name at least one session file or folder.\n\n${IMPORT_USAGE}`;
+    const split = values.split ?? 'project';
+    if (!SPLITS.includes(split as Split)) return `--split takes project, session or none, not ${split}.`;
+    if (values.split !== undefined && values.thread !== undefined)
+      return '--split and --thread cannot go together: --thread puts every session in one thread.';
     return {
       url: values.url ?? (process.env.THREADLINE_URL || DEFAULT_URL),
       token: values.token ?? (process.env.THREADLINE_TOKEN || undefined),
+      split: split as Split,
       thread: values.thread,
+      dryRun: values['dry-run'] ?? false,
       json: values.json ?? false,
       paths: positionals,
     };
   } catch (error) {
-    return `${(error as Error).message}\n\n${USAGE}`;
+    return `${(error as Error).message}\n\n${IMPORT_USAGE}`;
   }
 }
 
@@ -359,24 +579,65 @@ function progressLine(): (done: number, total: number) => void {
 }
 
 function printSummary(options: Options, summary: ImportSummary, skipped: number): void {
-  const { threadId, runsImported, runsAlreadyPresent, providerThreads, problems } = summary;
-  console.log(
-    threadId === null
-      ? 'No runs to import.'
-      : `Imported ${runsImported} run(s) into thread ${threadId} (${runsAlreadyPresent} already there).`,
-  );
-  for (const pt of providerThreads)
-    console.log(`  ${pt.provider} session ${pt.nativeThreadRef}: ${pt.runs} run(s), provider thread ${pt.id}`);
+  const { threads, runsImported, runsAlreadyPresent, problems, dryRun } = summary;
+  if (threads.length === 0) console.log('No runs to import.');
+  else if (dryRun) console.log(`Dry run: nothing written. The import would record ${threads.length} thread(s):`);
+  else
+    console.log(
+      `Imported ${runsImported} run(s) into ${threads.length} thread(s) (${runsAlreadyPresent} already there).`,
+    );
+  for (const thread of threads) {
+    const name = thread.id ?? '(a new id)';
+    const verb = thread.created ? (dryRun ? 'new thread' : 'created thread') : 'thread';
+    console.log(`${verb} ${name} "${thread.title}"${thread.project === null ? '' : ` for ${thread.project}`}`);
+    if (!dryRun) console.log(`  ${thread.runsImported} run(s) imported, ${thread.runsAlreadyPresent} already there`);
+    for (const pt of thread.providerThreads)
+      console.log(
+        `  ${pt.provider} session ${pt.nativeThreadRef}: ${pt.runs} ${dryRun ? 'turn(s) read' : 'run(s)'}${pt.id === null ? '' : `, provider thread ${pt.id}`}`,
+      );
+    if (thread.id !== null && !dryRun) console.log(`  Viewer: ${viewerUrl(options.url, thread.id)}`);
+  }
   if (skipped > 0) console.log(`  ${skipped} session(s) without a turn: nothing to import`);
   if (problems.length > 0) console.log(`Problems (${problems.length}):`);
   for (const problem of problems)
     console.log(`  ${problem.file}${problem.line === null ? '' : `:${problem.line}`}: ${problem.reason}`);
-  if (threadId !== null) console.log(`Viewer: ${viewerUrl(options.url, threadId)}`);
 }
 
 function describeUnknown(counts: Map<string, number>): string | null {
   if (counts.size === 0) return null;
   return `Record types not imported: ${[...counts].map(([type, count]) => `${type} (${count})`).join(', ')}`;
+}
+
+/** 1 when nothing could be imported or a file was refused: a script must not take that for success. */
+function importExitCode(summary: ImportSummary): number {
+  if (summary.threads.length === 0) return 1;
+  return summary.problems.some((problem) => problem.line === null) ? 1 : 0;
+}
+
+async function importMain(argv: string[]): Promise<number> {
+  const options = parseOptions(argv);
+  if (typeof options === 'string') {
+    (options === IMPORT_USAGE ? console.log : console.error)(options);
+    return options === IMPORT_USAGE ? 0 : 2;
+  }
+  let result: Awaited<ReturnType<typeof importSessions>>;
+  try {
+    result = await importSessions(options, progressLine());
+  } catch (error) {
+    if (!(error instanceof ImportRefused)) throw error;
+    console.error(error.message);
+    return 2;
+  }
+  const { summary, unknownRecordTypes, skipped } = result;
+  const unknown = describeUnknown(unknownRecordTypes);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    if (unknown) console.error(unknown);
+  } else {
+    printSummary(options, summary, skipped);
+    if (unknown) console.log(unknown);
+  }
+  return importExitCode(summary);
 }
 
 function describeFailure(error: unknown): string {
@@ -387,28 +648,10 @@ function describeFailure(error: unknown): string {
   return cause?.message ? `${error.message}: ${cause.message}` : error.message;
 }
 
-async function main(argv: string[]): Promise<number> {
-  const options = parseOptions(argv);
-  if (typeof options === 'string') {
-    (options === USAGE ? console.log : console.error)(options);
-    return options === USAGE ? 0 : 2;
-  }
-  const { summary, unknownRecordTypes, skipped } = await importSessions(options, progressLine());
-  const unknown = describeUnknown(unknownRecordTypes);
-  if (options.json) {
-    process.stdout.write(`${JSON.stringify(summary)}\n`);
-    if (unknown) console.error(unknown);
-  } else {
-    printSummary(options, summary, skipped);
-    if (unknown) console.log(unknown);
-  }
-  return 0;
-}
-
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (invokedDirectly) {
   // exitCode, not exit(): a JSON answer piped to another program must be written out in full first.
-  main(process.argv.slice(2)).then(
+  importMain(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },

@@ -2,7 +2,7 @@
 // started service, importing the project's Codex and Claude Code fixture sessions through importRuns;
 // then a switch planned from what they did, and completeRun deriving facts from a turn's raw events.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,15 +20,22 @@ const CLAUDE_SESSION = '7d3c6a52-1b7e-4a55-9c39-4d1f0e2b8a61';
 const CODEX = join(SESSIONS, `codex/rollout-2025-06-02T09-15-00-${CODEX_SESSION}.jsonl`);
 const CODEX_SUBAGENT_FILE = join(SESSIONS, `codex/rollout-2025-06-02T09-15-15-${CODEX_SUBAGENT}.jsonl`);
 const CLAUDE = join(SESSIONS, `claude/${CLAUDE_SESSION}.jsonl`);
+const SLUG_CLAUDE_SESSION = '2b9e4f10-5c3d-4e8a-b1a7-6f0d9c8e7a21';
+const SLUG_CLAUDE = join(SESSIONS, `claude/${SLUG_CLAUDE_SESSION}.jsonl`);
+const SLUG_CODEX_SESSION = '0197c0de-0009-7000-8000-00000000051a';
 
 // Tenants of their own: a session is imported once per tenant, and the graph may outlive this run.
 const main = { key: uniqueId('import-key'), tenant: uniqueId('import') };
 const other = { key: uniqueId('import-key'), tenant: uniqueId('import-other') };
+const split = { key: uniqueId('import-key'), tenant: uniqueId('import-split') };
+const fresh = { key: uniqueId('import-key'), tenant: uniqueId('import-fresh') };
 
 let t: TestService;
 let work: string;
 beforeAll(async () => {
-  t = await startTestService({ THREADLINE_API_KEYS: `${main.key}=${main.tenant},${other.key}=${other.tenant}` });
+  t = await startTestService({
+    THREADLINE_API_KEYS: `${main.key}=${main.tenant},${other.key}=${other.tenant},${split.key}=${split.tenant},${fresh.key}=${fresh.tenant}`,
+  });
   work = await mkdtemp(join(tmpdir(), 'threadline-import-'));
 });
 afterAll(async () => {
@@ -39,13 +46,28 @@ afterAll(async () => {
 const gql = (query: string, variables?: Record<string, unknown>) => t.gql(query, variables, main.key);
 const ok = (query: string, variables?: Record<string, unknown>) => t.ok(query, variables, main.key);
 
-async function npmImport(args: string[], token = main.key): Promise<ImportSummary> {
-  const { stdout } = await execFileAsync(
-    'npm',
-    ['run', '--silent', 'import', '--', '--json', '--token', token, ...args],
-    { cwd: projectRoot(), timeout: 120_000 },
-  );
+async function npmImport(args: string[], token = main.key, expectedCode = 0): Promise<ImportSummary> {
+  const { stdout, code } = await runImport(['--json', '--token', token, ...args]);
+  expect(code).toBe(expectedCode);
   return JSON.parse(stdout) as ImportSummary;
+}
+
+/** `npm run -s import`, its output and exit status whatever it is. */
+async function runImport(args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  return execFileAsync('npm', ['run', '--silent', 'import', '--', ...args], {
+    cwd: projectRoot(),
+    timeout: 120_000,
+  }).then(
+    ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
+    (error: { stdout: string; stderr: string; code: number }) => ({ ...error }),
+  );
+}
+
+/** An import into one thread, seen as that thread: its id, provider threads and counts. */
+function single(summary: ImportSummary) {
+  expect(summary.threads).toHaveLength(1);
+  const [thread] = summary.threads;
+  return { ...thread!, threadId: thread!.id, problems: summary.problems };
 }
 
 const origin = () => new URL(t.service.url).origin;
@@ -62,8 +84,8 @@ const THREAD = `query($id: ID!) { thread(id: $id) {
   } } }
 } }`;
 
-async function threadOf(id: string) {
-  const { thread } = await ok(THREAD, { id });
+async function threadOf(id: string, token = main.key) {
+  const { thread } = await t.ok(THREAD, { id }, token);
   return { ...thread, runs: thread.runs.edges.map((edge: any) => edge.node) };
 }
 
@@ -153,12 +175,18 @@ const CODEX_TURN_FACTS = [
 ];
 
 describe('npm run import', () => {
-  let first: ImportSummary;
+  let first: ReturnType<typeof single>;
 
   it('imports a Codex and a Claude Code session of one project into one thread, runs in time order', async () => {
-    first = await npmImport(['--url', origin(), CODEX, CLAUDE]);
+    const summary = await npmImport(['--url', origin(), CODEX, CLAUDE]);
+    expect(summary).toMatchObject({ dryRun: false, runsImported: 6, runsAlreadyPresent: 0 });
+    first = single(summary);
     expect(first).toEqual({
+      id: expect.stringMatching(/^th_/),
       threadId: expect.stringMatching(/^th_/),
+      project: '/home/dev/shop',
+      title: 'shop: Add a discount field to the cart and make the tests pass',
+      created: true,
       runsImported: 6,
       runsAlreadyPresent: 0,
       providerThreads: [
@@ -285,12 +313,19 @@ describe('npm run import', () => {
   });
 
   it('adds nothing when the same sessions are imported again, and answers with the thread that holds them', async () => {
-    const again = await npmImport(['--url', t.service.url, CODEX, CLAUDE]);
-    expect(again).toEqual({ ...first, runsImported: 0, runsAlreadyPresent: 6 });
+    const again = single(await npmImport(['--url', t.service.url, CODEX, CLAUDE]));
+    expect(again).toEqual({ ...first, created: false, runsImported: 0, runsAlreadyPresent: 6 });
+    // --thread naming the thread that holds them is the same import.
+    const same = single(await npmImport(['--url', origin(), '--thread', first.threadId!, CLAUDE, CODEX]));
+    expect(same).toMatchObject({ threadId: first.threadId, created: false, runsImported: 0, runsAlreadyPresent: 6 });
 
+    // --thread naming another thread is refused, naming where the sessions live, and writes nothing.
     const elsewhere = uniqueId('elsewhere');
-    const withThread = await npmImport(['--url', origin(), '--thread', elsewhere, CLAUDE, CODEX]);
-    expect(withThread).toMatchObject({ threadId: first.threadId, runsImported: 0, runsAlreadyPresent: 6 });
+    const refused = await runImport(['--url', origin(), '--token', main.key, '--thread', elsewhere, CLAUDE, CODEX]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`--thread ${elsewhere} refused, nothing written`);
+    expect(refused.stderr).toContain(`claude session ${CLAUDE_SESSION} (${CLAUDE}) is in thread ${first.threadId}`);
     expect((await ok(`query($id: ID!) { thread(id: $id) { id } }`, { id: elsewhere })).thread).toBeNull();
     expect((await threadOf(first.threadId!)).runs).toHaveLength(6);
   });
@@ -379,7 +414,7 @@ describe('npm run import', () => {
       `${await readFile(CODEX, 'utf8')}\n${next.map((record) => JSON.stringify(record)).join('\n')}\n`,
     );
 
-    const summary = await npmImport(['--url', origin(), join(work, 'codex'), CLAUDE]);
+    const summary = single(await npmImport(['--url', origin(), join(work, 'codex'), CLAUDE]));
     expect(summary).toMatchObject({ threadId: first.threadId, runsImported: 1, runsAlreadyPresent: 6 });
     expect(summary.providerThreads).toEqual([
       { id: first.providerThreads[0]!.id, provider: 'codex', nativeThreadRef: CODEX_SESSION, runs: 4 },
@@ -395,23 +430,33 @@ describe('npm run import', () => {
     });
   });
 
-  it('walks a Claude Code project folder, subagents included, one provider thread per session', async () => {
+  it('walks a Claude Code folder, subagents included, one provider thread per session, one thread per project', async () => {
     const summary = await npmImport(['--url', origin(), join(SESSIONS, 'claude')], other.key);
     expect(summary.runsImported).toBe(6);
-    expect(summary.providerThreads.map((pt) => [pt.nativeThreadRef, pt.runs])).toEqual([
-      [CLAUDE_SESSION, 3],
-      ['a7f3e2d', 1],
-      ['2b9e4f10-5c3d-4e8a-b1a7-6f0d9c8e7a21', 2],
+    expect(
+      summary.threads.map((thread) => [
+        thread.project,
+        thread.providerThreads.map((pt) => [pt.nativeThreadRef, pt.runs]),
+      ]),
+    ).toEqual([
+      [
+        '/home/dev/shop',
+        [
+          [CLAUDE_SESSION, 3],
+          ['a7f3e2d', 1],
+        ],
+      ],
+      ['/home/dev/slug', [['2b9e4f10-5c3d-4e8a-b1a7-6f0d9c8e7a21', 2]]],
     ]);
     expect(summary.problems).toEqual([
       { file: join(SESSIONS, 'claude', `${CLAUDE_SESSION}.jsonl`), line: 26, reason: 'not valid JSON' },
     ]);
-    // Another tenant: its own thread, not the one the first tenant's import made.
-    expect(summary.threadId).not.toBe(first.threadId);
+    // Another tenant: its own threads, not the one the first tenant's import made.
+    expect(summary.threads.map((thread) => thread.id)).not.toContain(first.threadId);
   });
 
   it("keeps a provider's main session, not its subagent, as the provider thread the next run continues", async () => {
-    const summary = await npmImport(['--url', origin(), CODEX_SUBAGENT_FILE, CODEX], other.key);
+    const summary = single(await npmImport(['--url', origin(), CODEX_SUBAGENT_FILE, CODEX], other.key));
     expect(summary.providerThreads.map((pt) => [pt.nativeThreadRef, pt.runs])).toEqual([
       [CODEX_SESSION, 3],
       [CODEX_SUBAGENT, 1],
@@ -429,17 +474,178 @@ describe('npm run import', () => {
     const notes = join(work, 'notes.jsonl');
     await writeFile(notes, '{"note": "not a session"}\n');
     const missing = join(work, 'missing');
-    const summary = await npmImport(['--url', origin(), notes, missing], other.key);
+    const summary = await npmImport(['--url', origin(), notes, missing], other.key, 1);
     expect(summary).toEqual({
-      threadId: null,
+      dryRun: false,
       runsImported: 0,
       runsAlreadyPresent: 0,
-      providerThreads: [],
+      threads: [],
       problems: [
         { file: missing, line: null, reason: 'no such file or folder' },
         { file: notes, line: null, reason: 'not a Codex rollout or a Claude Code session file' },
       ],
     });
+  });
+});
+
+/** A Codex rollout of one session in `cwd`: its meta line, then one turn at `at` (a minute's time, HH:MM). */
+function codexSession(id: string, cwd: string, day: string, userMessage: string, answer: string): string {
+  const at = (second: number) => `${day}T10:00:${String(second).padStart(2, '0')}.000Z`;
+  return [
+    {
+      timestamp: at(0),
+      type: 'session_meta',
+      payload: { id, timestamp: at(0), cwd, originator: 'codex_cli_rs', cli_version: '0.41.0' },
+    },
+    { timestamp: at(1), type: 'turn_context', payload: { turn_id: 'turn-1', cwd, model: 'gpt-5-codex' } },
+    { timestamp: at(2), type: 'event_msg', payload: { type: 'user_message', message: userMessage, images: [] } },
+    { timestamp: at(5), type: 'event_msg', payload: { type: 'agent_message', message: answer } },
+    {
+      timestamp: at(6),
+      type: 'event_msg',
+      payload: { type: 'task_complete', turn_id: 'turn-1', last_agent_message: answer },
+    },
+  ]
+    .map((record) => `${JSON.stringify(record)}\n`)
+    .join('');
+}
+
+describe('import by project', () => {
+  const sessionsOf = (summary: ImportSummary) =>
+    summary.threads.map((thread) => [thread.project, thread.providerThreads.map((pt) => [pt.provider, pt.runs])]);
+  const held = async (provider: string, nativeThreadRef: string) =>
+    (
+      await t.ok(
+        `query($p: String!, $n: String!) { providerThreadsByNativeRef(provider: $p, nativeThreadRef: $n) { threadId } }`,
+        { p: provider, n: nativeThreadRef },
+        split.key,
+      )
+    ).providerThreadsByNativeRef;
+
+  it('gives each project its own thread, both providers in time order, so the next plan hands off', async () => {
+    const slugCodex = join(work, 'slug', `rollout-2025-07-02T10-00-00-${SLUG_CODEX_SESSION}.jsonl`);
+    await mkdir(join(work, 'slug'), { recursive: true });
+    await writeFile(
+      slugCodex,
+      codexSession(
+        SLUG_CODEX_SESSION,
+        '/home/dev/slug',
+        '2025-07-02',
+        'Make slugs unique',
+        'Slugs get a numeric suffix.',
+      ),
+    );
+    const files = ['--url', origin(), CLAUDE, slugCodex, CODEX, SLUG_CLAUDE];
+    const expected = [
+      [
+        '/home/dev/shop',
+        [
+          ['codex', 3],
+          ['claude', 3],
+        ],
+      ],
+      [
+        '/home/dev/slug',
+        [
+          ['claude', 2],
+          ['codex', 1],
+        ],
+      ],
+    ];
+
+    // A dry run says what would be made, and writes nothing.
+    const dry = await npmImport(['--dry-run', ...files], split.key);
+    expect(dry).toMatchObject({ dryRun: true, runsImported: 0, runsAlreadyPresent: 0 });
+    expect(dry.threads.map(({ id, created }) => ({ id, created }))).toEqual([
+      { id: null, created: true },
+      { id: null, created: true },
+    ]);
+    expect(sessionsOf(dry)).toEqual(expected);
+    expect(await held('codex', SLUG_CODEX_SESSION)).toEqual([]);
+    expect(await held('claude', SLUG_CLAUDE_SESSION)).toEqual([]);
+
+    const summary = await npmImport(files, split.key);
+    expect(summary).toMatchObject({ dryRun: false, runsImported: 9, runsAlreadyPresent: 0 });
+    expect(sessionsOf(summary)).toEqual(expected);
+    const [shop, slug] = summary.threads;
+    expect(shop!.id).not.toBe(slug!.id);
+    expect(slug!.title).toBe(`slug: ${(await threadOf(slug!.id!, split.key)).runs[0].userMessage}`);
+
+    // A hand switch in each project is a real switch in its thread's lineage.
+    const slugThread = await threadOf(slug!.id!, split.key);
+    expect(slugThread.runs.map((run: any) => [run.ordinal, run.provider])).toEqual([
+      [1, 'claude'],
+      [2, 'claude'],
+      [3, 'codex'],
+    ]);
+    const plan = async (threadId: string, provider: string) =>
+      (await t.ok(PLAN_RUN, { input: { threadId, provider } }, split.key)).planRun;
+    expect(await plan(slug!.id!, 'claude')).toMatchObject({
+      decision: 'DELTA_HANDOFF',
+      providerThreadAction: 'RESUME',
+      coveredRunOrdinals: { from: 3, to: 3 },
+    });
+    expect(await plan(shop!.id!, 'codex')).toMatchObject({
+      decision: 'DELTA_HANDOFF',
+      providerThreadAction: 'RESUME',
+      coveredRunOrdinals: { from: 4, to: 6 },
+    });
+
+    // Again: the same threads, nothing added.
+    const again = await npmImport(files, split.key);
+    expect(again).toMatchObject({ runsImported: 0, runsAlreadyPresent: 9 });
+    expect(again.threads.map(({ id, created }) => ({ id, created }))).toEqual([
+      { id: shop!.id, created: false },
+      { id: slug!.id, created: false },
+    ]);
+  });
+
+  it('puts every session in one thread with --split none, and one thread per session with --split session', async () => {
+    const none = await npmImport(['--url', origin(), '--dry-run', '--split', 'none', CLAUDE, SLUG_CLAUDE], fresh.key);
+    expect(sessionsOf(none)).toEqual([
+      [
+        null,
+        [
+          ['claude', 3],
+          ['claude', 2],
+        ],
+      ],
+    ]);
+    const bySession = await npmImport(
+      ['--url', origin(), '--dry-run', '--split', 'session', CODEX, CODEX_SUBAGENT_FILE, SLUG_CLAUDE],
+      fresh.key,
+    );
+    // A subagent goes with the session it served.
+    expect(bySession.threads.map((thread) => thread.providerThreads.map((pt) => pt.nativeThreadRef))).toEqual(
+      expect.arrayContaining([[CODEX_SESSION, CODEX_SUBAGENT], [SLUG_CLAUDE_SESSION]]),
+    );
+  });
+
+  it('refuses a FIFO and a device without waiting on them, follows a linked session file, says why for other links', async () => {
+    const folder = join(work, 'links');
+    await mkdir(folder, { recursive: true });
+    const pipe = join(folder, 'pipe.jsonl');
+    await execFileAsync('mkfifo', [pipe]);
+    const linked = join(folder, `${SLUG_CLAUDE_SESSION}.jsonl`);
+    await symlink(SLUG_CLAUDE, linked);
+    await symlink(join(SESSIONS, 'codex'), join(folder, 'codex-folder'));
+    const dangling = join(folder, 'dangling.jsonl');
+    await symlink(join(work, 'gone.jsonl'), dangling);
+
+    const summary = await npmImport(['--url', origin(), '--dry-run', folder, '/dev/null'], split.key, 1);
+    expect(summary.threads.flatMap((thread) => thread.providerThreads.map((pt) => pt.nativeThreadRef))).toEqual([
+      SLUG_CLAUDE_SESSION,
+    ]);
+    expect(summary.problems).toEqual([
+      {
+        file: join(folder, 'codex-folder'),
+        line: null,
+        reason: 'a symbolic link to a folder: not followed (it could loop); name that folder itself to import it',
+      },
+      { file: dangling, line: null, reason: 'a symbolic link to nothing (its target is missing): not read' },
+      { file: pipe, line: null, reason: 'a FIFO (named pipe), not a regular file: not read' },
+      { file: '/dev/null', line: null, reason: 'a character device, not a regular file: not read' },
+    ]);
   });
 });
 
