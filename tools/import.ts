@@ -245,7 +245,11 @@ async function chooseThread(client: ThreadlineClient, group: Group, requested: s
 
 async function createThread(client: ThreadlineClient, group: Group): Promise<void> {
   if (!group.created) return;
-  const input = { title: titleOf(group), ...(group.requested !== null && { id: group.requested }) };
+  const input = {
+    title: titleOf(group),
+    project: group.project,
+    ...(group.requested !== null && { id: group.requested }),
+  };
   // createThread answers with an existing thread unchanged, title included.
   group.threadId = (await client.request(CreateThreadDocument, { input })).createThread.id;
 }

@@ -570,6 +570,11 @@ describe('import by project', () => {
     const [shop, slug] = summary.threads;
     expect(shop!.id).not.toBe(slug!.id);
     expect(slug!.title).toBe(`slug: ${(await threadOf(slug!.id!, split.key)).runs[0].userMessage}`);
+    expect((await t.ok(`query($id: ID!) { thread(id: $id) { project } }`, { id: shop!.id }, split.key)).thread).toEqual(
+      {
+        project: '/home/dev/shop',
+      },
+    );
 
     // A hand switch in each project is a real switch in its thread's lineage.
     const slugThread = await threadOf(slug!.id!, split.key);
