@@ -341,6 +341,7 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
     });
 
   const earlyRounds: Record<number, number> = {};
+  const liveRuns = new Map<number, number>();
   const threads = new Map<
     number,
     { switchThread: CycledThread; delta: CycledThread; full: CycledThread; copies: string[] }
@@ -360,7 +361,8 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
       Math.max(MIN_EARLY_ROUNDS, Math.floor(EARLY_ROLLBACK_RUN_BUDGET / size)),
     );
     const copies = Array.from({ length: earlyRounds[size] }, (_, k) => `${prefix}-${size}-early-${k}`);
-    for (const copy of copies) await seed(copy, size);
+    // The seed's own rollbacks come after run EARLY_ROLLBACK_ORDINAL: the rollback withdraws every live run above it.
+    for (const copy of copies) liveRuns.set(size, (await seed(copy, size)).liveRuns);
     log(`  ${size} runs: switch, delta and full threads and ${copies.length} copies for the early rollback`);
     threads.set(size, {
       switchThread: new CycledThread(api, ids.switchThread, size),
@@ -489,9 +491,10 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
         const copy = copies[nextCopy++];
         if (copy === undefined) throw new Error(`${name('rollbackEarly')}: no seeded copy left`);
         const rolledBack = await step(name('rollbackEarly'), () => api.rollbackThread(copy, EARLY_ROLLBACK_ORDINAL));
-        if (rolledBack.rolledBackRunCount !== size - EARLY_ROLLBACK_ORDINAL)
+        const expected = liveRuns.get(size)! - EARLY_ROLLBACK_ORDINAL;
+        if (rolledBack.rolledBackRunCount !== expected)
           throw new Error(
-            `${name('rollbackEarly')} rolled back ${rolledBack.rolledBackRunCount} runs, not ${size - EARLY_ROLLBACK_ORDINAL}`,
+            `${name('rollbackEarly')} rolled back ${rolledBack.rolledBackRunCount} runs, not ${expected}`,
           );
       },
     };

@@ -397,12 +397,23 @@ export function renderPlannerTables(report: BenchReport): string {
     );
   lines.push(
     '',
-    '| seeded size | provider threads | handoffs | COVERS | seconds | runs/s |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| seeded size | provider threads | handoffs | rollbacks | COVERS | seconds | runs/s |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const [size, s] of Object.entries(report.seeding))
     lines.push(
-      `| ${size} | ${s.providerThreads} | ${s.handoffs} | ${s.coversEdges} | ${s.seconds.toFixed(1)} | ${Math.round(s.runsPerSecond)} |`,
+      `| ${size} | ${s.providerThreads} | ${s.handoffs} | ${s.rollbacks} | ${s.coversEdges} | ${s.seconds.toFixed(1)} | ${Math.round(s.runsPerSecond)} |`,
+    );
+  lines.push(
+    '',
+    'Events per 1,000 runs of the seed (`USAGE` in `bench/seed.ts`; the bench fails when a rate differs by more than 10% between sizes from 1,000 runs):',
+    '',
+    '| seeded size | switches | handoffs | provider threads | rollbacks | rolled-back runs | facts |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const [size, { rates }] of Object.entries(report.seeding))
+    lines.push(
+      `| ${size} | ${rates.switches} | ${rates.handoffs} | ${rates.providerThreads} | ${rates.rollbacks} | ${rates.rolledBackRuns} | ${rates.facts} |`,
     );
   lines.push(
     '',
@@ -478,10 +489,12 @@ It uses \`NEO4J_URI\` (\`NEO4J_USER\`, \`NEO4J_PASSWORD\`, \`NEO4J_DATABASE\`) w
 Neo4j on a fresh temporary store (heap ${HEAP}, page cache ${PAGE_CACHE}), starts the service in-process on
 127.0.0.1 (migrations applied by \`startService\`), and seeds one read thread per size
 (\`bench/seed.ts\`: batched \`UNWIND\` writes of the service's node and edge shapes, the switching
-history decided by the real \`decidePlan\`: long stretches on codex, short excursions to claude, facts
-every few runs, a checkpoint every 5, a handoff at every switch with \`COVERS\` edges to the first and
-last run of its range and the text, input document and sources the service's own summarizer gives
-it over the history so far), then the threads of the write cases ([The whole product](#the-whole-product)).
+history decided by the real \`decidePlan\` from one usage pattern at every size (\`USAGE\`): 25 to 60 runs
+on codex, then an excursion to claude of 1 to 6 runs (15% of them 8 to 37), a rollback of the last 1
+to 3 runs every 80 to 120 runs (the native rollbacks confirmed), 0 to 2 facts a run, a checkpoint
+every 5, a handoff at every switch with \`COVERS\` edges to the first and last live run of its range
+and the text, input document and sources the service's own summarizer gives it over the history so
+far; so switches, handoffs and provider threads grow linearly with runs), then the threads of the write cases ([The whole product](#the-whole-product)).
 Every case is run once per iteration, round-robin with a rotating order, after a warm-up. Ratios are
 taken at ${thousands(report.product.largestSize)} runs over ${thousands(report.product.referenceSize)} for the whole product, and over ${thousands(sizes[0]!)} runs for the planner.
 

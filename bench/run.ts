@@ -47,7 +47,7 @@ import {
   type SummaryFigures,
   type ThroughputFigures,
 } from './report.js';
-import { seedThread, TENANT, type SeedResult } from './seed.js';
+import { rateSpreads, seedThread, TENANT, type SeedResult } from './seed.js';
 import { DEFAULT_ITERATIONS, HEAP, PAGE_CACHE, SUMMARY_BUDGET } from './settings.js';
 
 export interface BenchOptions {
@@ -241,9 +241,14 @@ async function seed(
     seeding[size] = seeded;
     read.set(size, { threadId: seeded.threadId, window });
     log(
-      `  ${size} runs: ${seeded.providerThreads} provider threads, ${seeded.handoffs} handoffs, ${seeded.coversEdges} COVERS, ${seeded.facts} facts, ${seeded.checkpoints} checkpoints in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.runsPerSecond)} runs/s)`,
+      `  ${size} runs: ${seeded.providerThreads} provider threads, ${seeded.handoffs} handoffs, ${seeded.rollbacks} rollbacks, ${seeded.coversEdges} COVERS, ${seeded.facts} facts, ${seeded.checkpoints} checkpoints in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.runsPerSecond)} runs/s)`,
     );
+    log(`  ${size} runs, events per 1,000 runs: ${JSON.stringify(seeded.rates)}`);
   }
+  // Costs that grow with switches look flat when switches grow slower than runs: such a seed measures nothing.
+  const spreads = rateSpreads(seeding);
+  if (spreads.length > 0)
+    throw new Error(`the seed's events per 1,000 runs differ by more than 10% between sizes: ${spreads.join('; ')}`);
   return { seeding, read };
 }
 

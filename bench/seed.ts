@@ -1,12 +1,16 @@
 // Bulk seeding of long threads for the benchmark, in batched UNWIND writes. The shapes are exactly
 // the ones the service writes (cypher/threads/create, provider-threads/create, runs/create,
-// runs/finish, handoffs/create, provider-threads/mark-stale); the switching history is simulated
-// with the real planner (decidePlan) over an in-memory snapshot, so every switch gets the decision,
-// provider thread and handoff the service would have produced, and the handoff's text, input
-// document and sources come from the service's own summarizer over the history simulated so far.
+// runs/finish, handoffs/create, provider-threads/mark-stale, lineage/roll-back-runs and the steps
+// after it); the history is simulated with the real planner (decidePlan) over an in-memory
+// snapshot, so every switch gets the decision, provider thread and handoff the service would have
+// produced, and every rollback the runs, handoffs and provider threads the service would have
+// changed (the native rollbacks confirmed), and the handoff's text, input document and sources come
+// from the service's own summarizer over the history simulated so far. How often a thread switches,
+// rolls back and records facts is drawn from one distribution (USAGE) whatever its size, so what
+// grows with switches grows linearly with runs, as in use.
 import { createHash, randomUUID } from 'node:crypto';
 import neo4j, { type Driver } from 'neo4j-driver';
-import type { LivePiece, ThreadHistory } from '../src/domain/history.js';
+import { liveHistory, type LivePiece, type ThreadHistory } from '../src/domain/history.js';
 import {
   decidePlan,
   fallsBackToCheckpointSummary,
@@ -14,10 +18,17 @@ import {
   type Plan,
   type PlannerSettings,
   type PlanningSnapshot,
+  type RunSinceLastNative,
 } from '../src/domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../src/domain/providers.js';
-import { servingRun } from '../src/domain/coverage.js';
-import { toLists } from '../src/domain/ranges.js';
+import {
+  coveredThrough,
+  rollbackActionFor,
+  rollbackReasonFor,
+  servedAfterRollback,
+  servingRun,
+} from '../src/domain/coverage.js';
+import { count, highest, intersect, lowest, toLists, union } from '../src/domain/ranges.js';
 import type { HandoffStrategy, OrdinalRange, ProviderThreadRecord } from '../src/domain/records.js';
 import type { Params, Row, Tx } from '../src/graph/transactions.js';
 import { readSummarySource, summarize } from '../src/operations/summaries.js';
@@ -25,6 +36,41 @@ import { readSummarySource, summarize } from '../src/operations/summaries.js';
 export const TENANT = 'local';
 /** Every seeded provider thread runs in this mode, so asking for another one makes it stale. */
 const SEEDED_RUNTIME_MODE = 'workspace-write';
+
+/**
+ * How a thread is used, the same at every size: long stretches on the main provider, short
+ * excursions to the other (now and then a longer stay), a rollback of the last few runs every so
+ * often, and zero to two facts a run. Intervals are drawn from narrow ranges so that a thousand runs
+ * already show the rates of a hundred thousand.
+ */
+export const USAGE = {
+  mainStretch: { min: 25, max: 60 },
+  shortExcursion: { min: 1, max: 6 },
+  longExcursion: { min: 8, max: 37 },
+  longExcursionShare: 0.15,
+  rollbackInterval: { min: 80, max: 120 },
+  rollbackDepth: { min: 1, max: 3 },
+  /** Chances of 0, 1 and 2 facts on a run. */
+  factsPerRun: [0.55, 0.35, 0.1],
+  checkpointEvery: 5,
+} as const;
+/** One stream for every size: a shorter thread's history is the start of a longer one's. */
+const USAGE_SEED = 20_261_204;
+
+/** Events per 1,000 runs, which USAGE keeps the same at every size. */
+export interface SeedRates {
+  switches: number;
+  handoffs: number;
+  providerThreads: number;
+  rollbacks: number;
+  rolledBackRuns: number;
+  facts: number;
+}
+
+/** Sizes below this hold too few switches and rollbacks for their rates to say anything. */
+export const RATE_CHECK_MIN_RUNS = 1000;
+/** The largest spread of a rate between sizes (largest over smallest) the bench accepts. */
+export const RATE_CHECK_TOLERANCE = 1.1;
 
 interface SimProviderThread {
   id: string;
@@ -34,8 +80,9 @@ interface SimProviderThread {
   lastRunOrdinal: number | null;
   served: OrdinalRange[];
   status: string;
-  standing: number;
-  handoffCoveredTo: number;
+  statusReason: string | null;
+  /** Its standing handoffs, oldest first. */
+  standing: HandoffRow[];
 }
 
 interface FactText {
@@ -61,16 +108,38 @@ interface SimRun {
   assistantMessage: string;
   facts: FactText[];
   checkpoint: SimCheckpoint | null;
+  rolledBack: boolean;
+  /** The run node's properties as startRun would have written them. */
+  props: Record<string, unknown>;
+}
+
+interface HandoffRow {
+  handoff: Record<string, unknown> & {
+    summaryText: string;
+    inputDocument: string;
+    status: string;
+    targetRunOrdinal: number;
+    toProviderThreadId: string;
+    coveredTo: number;
+  };
+  transfer: Record<string, unknown>;
+  /** The first and last live run of its range, which its COVERS edges point to. */
+  coverageEnds: number[];
 }
 
 export interface SeedResult {
   threadId: string;
   runs: number;
+  /** Runs not rolled back. */
+  liveRuns: number;
   providerThreads: number;
   handoffs: number;
+  switches: number;
+  rollbacks: number;
   coversEdges: number;
   facts: number;
   checkpoints: number;
+  rates: SeedRates;
   seconds: number;
   runsPerSecond: number;
   decisions: Record<string, number>;
@@ -88,38 +157,47 @@ function rng(seed: number): () => number {
   };
 }
 
+const between = (random: () => number, { min, max }: { min: number; max: number }) =>
+  min + Math.floor(random() * (max - min + 1));
+
+/** One step of a thread's use: a run on a provider, or a rollback of its newest `depth` live runs. */
+type Step = { provider: string } | { rollbackDepth: number };
+
 /**
- * The provider of each run: long stretches on a main provider, short excursions to the other,
- * occasionally a longer stay there. Stretches grow with the thread so that a 100k thread has a
- * few hundred switches, not thousands.
+ * A thread's use as `size` runs and the rollbacks between them, drawn from USAGE. The thread ends
+ * with 25 runs on the main provider (the other one's old thread is stale by then), a short
+ * excursion to the other provider and three runs back on the main one: the last provider reuses its
+ * thread, the other one is owed a delta, and every size ends in the same neighbourhood.
  */
-function providerSequence(size: number, providers: [string, string], seed = size): string[] {
-  const random = rng(seed * 7919 + 17);
+function usageSteps(size: number, providers: [string, string]): Step[] {
   const [main, other] = providers;
-  const sequence: string[] = [];
-  const meanStretch = Math.max(6, Math.min(Math.round(size / 120), 600));
-  let onMain = true;
-  while (sequence.length < size) {
-    const length = onMain
-      ? Math.max(3, Math.round(meanStretch * (0.4 + 1.2 * random())))
-      : random() < 0.85
-        ? 1 + Math.floor(random() * 6)
-        : 8 + Math.floor(random() * 30);
-    for (let i = 0; i < length && sequence.length < size; i++) sequence.push(onMain ? main : other);
-    onMain = !onMain;
-  }
-  // The thread ends with a short excursion to the other provider and three runs back on the main
-  // one, so that the last provider reuses its thread and the other one is owed a delta.
-  // Before it, 25 runs on the main provider make the other one's old thread stale, so the excursion
-  // starts a fresh provider thread: every size ends in the same neighbourhood.
+  const random = rng(USAGE_SEED);
   const ending =
     size >= 40
       ? [...Array<string>(25).fill(main), other, other, other, main, main, main]
       : size >= 8
         ? [other, other, other, main, main, main]
-        : [main, main];
-  ending.slice(-size).forEach((provider, i, list) => (sequence[size - list.length + i] = provider));
-  return sequence;
+        : Array<string>(size).fill(main);
+  const sequence: string[] = [];
+  for (let onMain = true; sequence.length < size - ending.length; onMain = !onMain) {
+    const length = onMain
+      ? between(random, USAGE.mainStretch)
+      : between(random, random() < USAGE.longExcursionShare ? USAGE.longExcursion : USAGE.shortExcursion);
+    for (let i = 0; i < length && sequence.length < size - ending.length; i++) sequence.push(onMain ? main : other);
+  }
+  sequence.push(...ending);
+  const steps: Step[] = [];
+  const rollbacks = rng(USAGE_SEED + 1);
+  let nextRollback = between(rollbacks, USAGE.rollbackInterval);
+  sequence.forEach((provider, index) => {
+    steps.push({ provider });
+    // Never in the ending, which must stay as it is; never deeper than the runs before it.
+    if (index + 1 === nextRollback && index < size - ending.length) {
+      steps.push({ rollbackDepth: Math.min(between(rollbacks, USAGE.rollbackDepth), index) });
+      nextRollback += between(rollbacks, USAGE.rollbackInterval);
+    }
+  });
+  return steps.filter((step) => !('rollbackDepth' in step) || step.rollbackDepth > 0);
 }
 
 function toRecord(pt: SimProviderThread): ProviderThreadRecord {
@@ -155,8 +233,9 @@ MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 UNWIND $runs AS r
 MATCH (providerThread:ProviderThread {tenant: $tenant, id: r.run.providerThreadId})
 CREATE (run:Run)
-SET run = r.run, run.tenant = $tenant, run.threadId = $threadId, run.status = 'completed',
-    run.caption = '#' + toString(r.run.ordinal) + ' ' + r.run.provider, run.createdAt = datetime(), run.completedAt = datetime()
+SET run = r.run, run.tenant = $tenant, run.threadId = $threadId, run.status = r.status,
+    run.caption = '#' + toString(r.run.ordinal) + ' ' + r.run.provider, run.createdAt = datetime(), run.completedAt = datetime(),
+    run.rolledBackAt = CASE WHEN r.status = 'rolled_back' THEN datetime() END
 CREATE (thread)-[:HAS_RUN]->(run)
 CREATE (run)-[:USES]->(providerThread)
 FOREACH (position IN range(0, size(r.facts) - 1) |
@@ -169,7 +248,7 @@ FOREACH (checkpoint IN CASE WHEN r.checkpoint IS NULL THEN [] ELSE [r.checkpoint
   CREATE (run)-[:CAPTURED]->(:Checkpoint {
     tenant: $tenant, id: checkpoint.id, threadId: $threadId, runId: r.run.id, runOrdinal: r.run.ordinal,
     ref: checkpoint.ref, diffSummary: checkpoint.diffSummary, filesJson: checkpoint.filesJson,
-    fileCount: checkpoint.fileCount, status: 'current', caption: checkpoint.ref, createdAt: datetime()
+    fileCount: checkpoint.fileCount, status: CASE WHEN r.status = 'rolled_back' THEN 'stale' ELSE 'current' END, caption: checkpoint.ref, createdAt: datetime()
   }))`;
 
 const CREATE_HANDOFFS = `
@@ -185,6 +264,7 @@ SET handoff = h.handoff, handoff.tenant = $tenant, handoff.transferId = h.transf
     handoff.targetRunOrdinal = run.ordinal,
     handoff.caption = h.handoff.strategy + ' ' + toString(h.handoff.coveredFrom) + '-' + toString(h.handoff.coveredTo),
     handoff.createdAt = datetime(), handoff.updatedAt = datetime(), handoff.length = size(h.handoff.summaryText),
+    handoff.endedAt = CASE WHEN h.handoff.endedBecause IS NULL THEN null ELSE datetime() END,
     handoff.requestedAt = datetime(), handoff.writtenAt = datetime(), handoff.usedAt = datetime()
 CREATE (transfer)-[:MATERIALIZED_AS]->(handoff)
 CREATE (transfer)-[:TO_THREAD]->(thread)
@@ -208,18 +288,19 @@ CALL (handoff, h) {
   CREATE (handoff)-[:DRAWN_FROM]->(source)
 }
 CALL (handoff, h) {
-  UNWIND CASE WHEN h.handoff.coveredFrom = h.handoff.coveredTo THEN [h.handoff.coveredFrom] ELSE [h.handoff.coveredFrom, h.handoff.coveredTo] END AS end
+  UNWIND h.coverageEnds AS end
   MATCH (covered:Run {tenant: $tenant, threadId: $threadId, ordinal: end})
   CREATE (handoff)-[:COVERS]->(covered)
 }`;
 
 const FINISH_THREAD = `
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
-SET thread.headOrdinal = $head, thread.lastOrdinal = $head, thread.providerThreadCount = $count, thread.providers = $providers
+SET thread.headOrdinal = $head, thread.lastOrdinal = $last, thread.providerThreadCount = $count, thread.providers = $providers,
+    thread.rolledBackFrom = $rolledBackFrom, thread.rolledBackTo = $rolledBackTo
 WITH thread
 UNWIND $providerThreads AS p
 MATCH (providerThread:ProviderThread {tenant: $tenant, id: p.id})
-SET providerThread.status = p.status, providerThread.firstRunOrdinal = p.firstRunOrdinal, providerThread.lastRunOrdinal = p.lastRunOrdinal,
+SET providerThread.status = p.status, providerThread.statusReason = p.statusReason, providerThread.firstRunOrdinal = p.firstRunOrdinal, providerThread.lastRunOrdinal = p.lastRunOrdinal,
     providerThread.servedFrom = p.servedFrom, providerThread.servedTo = p.servedTo`;
 
 const FACT_TEXTS: FactText[] = [
@@ -317,55 +398,105 @@ export interface SeedOptions {
   afterBatch?: () => Promise<void>;
 }
 
-/**
- * Seeds one thread of `size` runs. `log` receives a progress line now and then.
- */
-export async function seedThread(driver: Driver, database: string, options: SeedOptions): Promise<SeedResult> {
-  const started = performance.now();
+/** A thread's simulated history, ready to write. */
+interface SimulatedThread {
+  title: string;
+  runs: SimRun[];
+  providerThreads: SimProviderThread[];
+  handoffRows: HandoffRow[];
+  rolledBack: OrdinalRange[];
+  threadProviders: string[];
+  decisions: Record<string, number>;
+  switches: number;
+  rollbacks: number;
+  /** Its newest live run. */
+  head: number;
+  lastProvider: string;
+}
+
+/** The runs a thread's history holds live from `after` on, oldest first, at most `limit` of them. */
+function liveRunsAfter(runs: SimRun[], after: number, limit: number): RunSinceLastNative[] {
+  const found: RunSinceLastNative[] = [];
+  for (let ordinal = after + 1; ordinal <= runs.length && found.length < limit; ordinal++) {
+    const run = runs[ordinal - 1]!;
+    if (!run.rolledBack) found.push({ ordinal, providerThreadId: run.providerThreadId });
+  }
+  return found;
+}
+
+/** The thread's use played through the planner, the summarizer and the rollback rules, in memory. */
+async function simulateThread(options: SeedOptions): Promise<SimulatedThread> {
   const { threadId, size, planner } = options;
   const title = `Bench ${size}`;
   const byId = new Map(options.providers.map((p) => [p.id, p]));
   const [main, other] = [options.providers[0]!.id, options.providers[1]!.id];
-  const sequence = providerSequence(size, [main, other]);
-  const random = rng(size * 31 + 7);
+  const steps = usageSteps(size, [main, other]);
+  const random = rng(USAGE_SEED + 2);
   const providerThreads: SimProviderThread[] = [];
   const latest = new Map<string, SimProviderThread>();
   const runs: SimRun[] = [];
   const decisions: Record<string, number> = {};
-  const runRows: Record<string, unknown>[] = [];
-  const handoffRows: {
-    handoff: Record<string, unknown> & { summaryText: string; inputDocument: string };
-    transfer: Record<string, unknown>;
-  }[] = [];
+  const handoffRows: HandoffRow[] = [];
   const threadProviders: string[] = [];
-  let facts = 0;
-  let checkpoints = 0;
-  let coversEdges = 0;
+  let rolledBack: OrdinalRange[] = [];
+  let head = 0;
+  let switches = 0;
+  let rollbacks = 0;
 
-  for (let index = 0; index < size; index++) {
-    const ordinal = index + 1;
-    const provider = byId.get(sequence[index]!)!;
-    const head = index;
+  for (const step of steps) {
+    if ('rollbackDepth' in step) {
+      rollbacks++;
+      head = rollBack(runs, head, step.rollbackDepth, providerThreads, handoffRows, byId);
+      rolledBack = union(rolledBack, [{ from: head + 1, to: runs.length }]);
+      continue;
+    }
+    const ordinal = runs.length + 1;
+    const provider = byId.get(step.provider)!;
     const target = latest.get(provider.id) ?? null;
-    const last = target?.lastRunOrdinal ?? 0;
+    const headRun = head > 0 ? runs[head - 1]! : null;
+    if (headRun && headRun.provider !== provider.id) switches++;
     const snapshot: PlanningSnapshot = {
       headOrdinal: head,
-      headProviderThreadId: head > 0 ? runs[head - 1]!.providerThreadId : null,
+      headProviderThreadId: headRun?.providerThreadId ?? null,
+      rolledBack,
       target: target && {
         providerThread: toRecord(target),
-        coveredThroughOrdinal: Math.max(last, target.handoffCoveredTo),
-        standingHandoffCount: target.standing,
-        runsSinceLastNative: runs
-          .slice(last, last + planner.maxRunsElsewhere + 1)
-          .map((run) => ({ ordinal: run.ordinal, providerThreadId: run.providerThreadId })),
+        coveredThroughOrdinal: coveredThrough(
+          target.lastRunOrdinal,
+          target.standing.length > 0 ? Math.max(...target.standing.map((row) => row.handoff.coveredTo)) : null,
+          null,
+        ),
+        standingHandoffCount: target.standing.length,
+        runsSinceLastNative: liveRunsAfter(runs, target.lastRunOrdinal ?? 0, planner.maxRunsElsewhere + 1),
       },
     };
     const range = measurableDeltaRange(snapshot, planner);
-    const cleanContext = options.owed === 'full-existing' && index >= size - 2 && provider.id === main;
+    const cleanContext = options.owed === 'full-existing' && ordinal >= size - 1 && provider.id === main;
+    const history: ThreadHistory = {
+      id: threadId,
+      forkOrdinal: 0,
+      inherited: [],
+      lastOrdinal: runs.length,
+      rolledBack,
+    };
+    const deltaRequest = range && {
+      threadId,
+      title,
+      range,
+      strategy: 'delta_since_target_last_seen' as const,
+      targetProvider: provider.id,
+      budgetChars: null,
+    };
+    const deltaChars = deltaRequest
+      ? summarize(
+          await readSummarySource(simulatedHistory(threadId, runs, threadProviders), history, deltaRequest),
+          deltaRequest,
+        ).text.length
+      : null;
     const plan: Plan = decidePlan(
       snapshot,
       { provider, model: null, runtimeMode: null, cleanContext },
-      range ? (range.to - range.from + 1) * 160 : null,
+      deltaChars,
       planner,
     );
     decisions[plan.decision] = (decisions[plan.decision] ?? 0) + 1;
@@ -383,23 +514,21 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         lastRunOrdinal: null,
         served: [],
         status: 'idle',
-        standing: 0,
-        handoffCoveredTo: 0,
+        statusReason: null,
+        standing: [],
       };
       providerThreads.push(pt);
       latest.set(provider.id, pt);
     } else {
       pt = target!;
     }
-    pt.firstRunOrdinal ??= ordinal;
-    pt.lastRunOrdinal = ordinal;
-    pt.served = servingRun(pt.served, ordinal).served;
+    Object.assign(pt, servingRun(pt.served, ordinal));
     pt.status = 'idle';
     if (!threadProviders.includes(provider.id)) threadProviders.push(provider.id);
     const runId = `run_${randomUUID()}`;
     const userMessage = `Turn ${ordinal}: continue the parser work on ${provider.id}`;
     const assistantMessage = `Done with step ${ordinal}: updated the grammar and its tests.`;
-    const run: Record<string, unknown> = {
+    const props: Record<string, unknown> = {
       id: runId,
       ordinal,
       provider: provider.id,
@@ -416,83 +545,13 @@ export async function seedThread(driver: Driver, database: string, options: Seed
       planReasons: plan.reasons,
     };
     if (plan.handoffStrategy && plan.coveredRunOrdinals) {
-      const range = plan.coveredRunOrdinals;
-      const { from, to } = range;
-      const delta = plan.handoffStrategy === 'delta_since_target_last_seen';
-      // As startRun writes it: a delta from the planner's unbounded read, a full summary from a read
-      // bounded by the target's budget, both rendered within that budget.
-      const budget = provider.capabilities.maxRecommendedHandoffChars;
-      const history: ThreadHistory = { id: threadId, forkOrdinal: 0, inherited: [], lastOrdinal: head, rolledBack: [] };
-      const summaryRequest = {
-        threadId,
-        title,
-        range,
-        strategy: plan.handoffStrategy,
-        targetProvider: provider.id,
-        budgetChars: budget,
-      };
-      const source = await readSummarySource(simulatedHistory(threadId, runs, threadProviders), history, {
-        ...summaryRequest,
-        budgetChars: delta ? null : budget,
-      });
-      const summaryOf = (strategy: HandoffStrategy) => summarize(source, { ...summaryRequest, strategy });
-      let strategy = plan.handoffStrategy;
-      let summary = summaryOf(strategy);
-      // Past about 2,400 runs even a fully condensed full summary is cut; then startRun sends a
-      // checkpoint summary instead and records why on the run's plan.
-      if (fallsBackToCheckpointSummary(strategy, summary.cut, source.latestCheckpoint !== null)) {
-        strategy = 'checkpoint_summary';
-        summary = summaryOf(strategy);
-        run.planStrategy = strategy;
-        run.planReasons = [
-          ...plan.reasons,
-          `Even a fully condensed full-thread summary exceeds ${budget} characters, so a checkpoint summary is sent instead.`,
-        ];
-      }
-      handoffRows.push({
-        handoff: {
-          id: `ho_${randomUUID()}`,
-          threadId,
-          targetRunId: runId,
-          fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== pt.id),
-          toProviderThreadId: pt.id,
-          coveredFrom: from,
-          coveredTo: to,
-          strategy,
-          summaryText: summary.text,
-          status: 'ready',
-          delivery: deliveryFor(provider.capabilities),
-          source: 'local',
-          targetProvider: provider.id,
-          inputDocument: summary.document,
-          inputDigest: summary.inputDigest,
-          budgetChars: budget,
-          omissions: [],
-        },
-        transfer: {
-          id: `tr_${randomUUID()}`,
-          kind: 'provider_handoff',
-          sourceThreadId: threadId,
-          targetThreadId: threadId,
-          sourceRunOrdinal: to,
-          sourceProviderThreadId: runs[to - 1]!.providerThreadId,
-          baseRunOrdinal: delta ? from - 1 : null,
-          sourceProvider: runs[to - 1]!.provider,
-          targetProvider: provider.id,
-          status: 'consumed',
-          resolution: delta ? 'delta_context' : 'portable_context',
-          createdBy: 'user',
-        },
-      });
-      coversEdges += from === to ? 1 : 2;
-      pt.standing += 1;
-      pt.handoffCoveredTo = Math.max(pt.handoffCoveredTo, to);
+      const row = await handoffFor(plan, { threadId, title, runs, history, threadProviders, provider, pt, props });
+      handoffRows.push(row);
+      pt.standing.push(row);
     }
-    const runFacts = ordinal % 3 === 0 ? [FACT_TEXTS[Math.floor(random() * FACT_TEXTS.length)]!] : [];
-    if (ordinal % 7 === 0) runFacts.push(FACT_TEXTS[3]!);
-    facts += runFacts.length;
+    const facts = factsFor(random);
     const checkpoint =
-      ordinal % 5 === 0
+      ordinal % USAGE.checkpointEvery === 0
         ? {
             id: `cp_${randomUUID()}`,
             ref: `git:${createHash('sha1').update(String(ordinal)).digest('hex').slice(0, 12)}`,
@@ -501,19 +560,246 @@ export async function seedThread(driver: Driver, database: string, options: Seed
             fileCount: 1,
           }
         : null;
-    if (checkpoint) checkpoints++;
-    runRows.push({ run, facts: runFacts, checkpoint });
     runs.push({
       ordinal,
       provider: provider.id,
       providerThreadId: pt.id,
       userMessage,
       assistantMessage,
-      facts: runFacts,
+      facts,
       checkpoint,
+      rolledBack: false,
+      props,
     });
+    head = ordinal;
   }
+  return {
+    title,
+    runs,
+    providerThreads,
+    handoffRows,
+    rolledBack,
+    threadProviders,
+    decisions,
+    switches,
+    rollbacks,
+    head,
+    lastProvider: runs[runs.length - 1]!.provider,
+  };
+}
 
+/** The facts of one run, drawn from USAGE.factsPerRun. */
+function factsFor(random: () => number): FactText[] {
+  let draw = random();
+  let howMany = 0;
+  while (howMany < USAGE.factsPerRun.length - 1 && draw >= USAGE.factsPerRun[howMany]!) {
+    draw -= USAGE.factsPerRun[howMany]!;
+    howMany++;
+  }
+  return Array.from({ length: howMany }, () => FACT_TEXTS[Math.floor(random() * FACT_TEXTS.length)]!);
+}
+
+/** The handoff startRun writes for a planned switch: a delta or a full summary rendered by the service's summarizer. */
+async function handoffFor(
+  plan: Plan,
+  at: {
+    threadId: string;
+    title: string;
+    runs: SimRun[];
+    history: ThreadHistory;
+    threadProviders: string[];
+    provider: ProviderDefinition;
+    pt: SimProviderThread;
+    props: Record<string, unknown>;
+  },
+): Promise<HandoffRow> {
+  const { threadId, title, runs, history, provider, pt, props } = at;
+  const range = plan.coveredRunOrdinals!;
+  const { from, to } = range;
+  const delta = plan.handoffStrategy === 'delta_since_target_last_seen';
+  // As startRun writes it: a delta from the planner's unbounded read, a full summary from a read
+  // bounded by the target's budget, both rendered within that budget.
+  const budget = provider.capabilities.maxRecommendedHandoffChars;
+  const summaryRequest = {
+    threadId,
+    title,
+    range,
+    strategy: plan.handoffStrategy!,
+    targetProvider: provider.id,
+    budgetChars: budget,
+  };
+  const source = await readSummarySource(simulatedHistory(threadId, runs, at.threadProviders), history, {
+    ...summaryRequest,
+    budgetChars: delta ? null : budget,
+  });
+  const summaryOf = (strategy: HandoffStrategy) => summarize(source, { ...summaryRequest, strategy });
+  let strategy = plan.handoffStrategy!;
+  let summary = summaryOf(strategy);
+  // Past about 2,400 runs even a fully condensed full summary is cut; then startRun sends a
+  // checkpoint summary instead and records why on the run's plan.
+  if (fallsBackToCheckpointSummary(strategy, summary.cut, source.latestCheckpoint !== null)) {
+    strategy = 'checkpoint_summary';
+    summary = summaryOf(strategy);
+    props.planStrategy = strategy;
+    props.planReasons = [
+      ...plan.reasons,
+      `Even a fully condensed full-thread summary exceeds ${budget} characters, so a checkpoint summary is sent instead.`,
+    ];
+  }
+  const live = intersect(liveHistory(history), [range]);
+  return {
+    handoff: {
+      id: `ho_${randomUUID()}`,
+      threadId,
+      targetRunId: props.id,
+      targetRunOrdinal: props.ordinal as number,
+      fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== pt.id),
+      toProviderThreadId: pt.id,
+      coveredFrom: from,
+      coveredTo: to,
+      strategy,
+      summaryText: summary.text,
+      status: 'ready',
+      delivery: deliveryFor(provider.capabilities),
+      source: 'local',
+      targetProvider: provider.id,
+      inputDocument: summary.document,
+      inputDigest: summary.inputDigest,
+      budgetChars: budget,
+      omissions: [],
+    },
+    transfer: {
+      id: `tr_${randomUUID()}`,
+      kind: 'provider_handoff',
+      sourceThreadId: threadId,
+      targetThreadId: threadId,
+      sourceRunOrdinal: to,
+      sourceProviderThreadId: runs[to - 1]!.providerThreadId,
+      baseRunOrdinal: delta ? from - 1 : null,
+      sourceProvider: runs[to - 1]!.provider,
+      targetProvider: provider.id,
+      status: 'consumed',
+      resolution: delta ? 'delta_context' : 'portable_context',
+      createdBy: 'user',
+    },
+    coverageEnds: [...new Set([lowest(live)!, highest(live)])],
+  };
+}
+
+/**
+ * rollbackThread to the newest live run below the `depth` newest ones, then every native rollback
+ * confirmed (the bench's providers roll back natively): the withdrawn runs, the handoffs made for
+ * them superseded, and every provider thread that knew one rolled back or divergent. Returns the new head.
+ */
+function rollBack(
+  runs: SimRun[],
+  head: number,
+  depth: number,
+  providerThreads: SimProviderThread[],
+  handoffRows: HandoffRow[],
+  providers: Map<string, ProviderDefinition>,
+): number {
+  let toOrdinal = head;
+  for (let withdrawn = 0; withdrawn < depth; toOrdinal--) {
+    if (!runs[toOrdinal - 1]!.rolledBack) {
+      runs[toOrdinal - 1]!.rolledBack = true;
+      withdrawn++;
+    }
+  }
+  while (toOrdinal > 0 && runs[toOrdinal - 1]!.rolledBack) toOrdinal--;
+  const handoffTargets = new Set<string>();
+  for (let i = handoffRows.length - 1; i >= 0 && handoffRows[i]!.handoff.targetRunOrdinal > toOrdinal; i--) {
+    const { handoff } = handoffRows[i]!;
+    if (handoff.status !== 'ready') continue;
+    handoff.status = 'superseded';
+    handoff.endedBecause = 'rolled_back';
+    handoffTargets.add(handoff.toProviderThreadId);
+  }
+  for (const pt of providerThreads) {
+    pt.standing = pt.standing.filter((row) => row.handoff.status === 'ready');
+    if (!((pt.lastRunOrdinal ?? 0) > toOrdinal || handoffTargets.has(pt.id))) continue;
+    const canRollBack = providers.get(pt.provider)?.capabilities.canRollbackThread ?? false;
+    const action = rollbackActionFor(canRollBack, pt.served, null, toOrdinal);
+    pt.statusReason =
+      action === 'rolled_back'
+        ? 'Its native rollback was confirmed.'
+        : rollbackReasonFor(canRollBack, pt.served, null, toOrdinal);
+    pt.status = action === 'rolled_back' ? 'idle' : action;
+    Object.assign(pt, servedAfterRollback(pt.served, toOrdinal));
+  }
+  return toOrdinal;
+}
+
+/** Events per 1,000 runs of a seeded thread. */
+export function seedRates(
+  result: Pick<SeedResult, 'runs' | 'liveRuns' | 'switches' | 'handoffs' | 'providerThreads' | 'rollbacks' | 'facts'>,
+): SeedRates {
+  const per1000 = (events: number) => Math.round((events / result.runs) * 1000 * 10) / 10;
+  return {
+    switches: per1000(result.switches),
+    handoffs: per1000(result.handoffs),
+    providerThreads: per1000(result.providerThreads),
+    rollbacks: per1000(result.rollbacks),
+    rolledBackRuns: per1000(result.runs - result.liveRuns),
+    facts: per1000(result.facts),
+  };
+}
+
+/**
+ * Where the rates of the sizes from RATE_CHECK_MIN_RUNS up spread by more than RATE_CHECK_TOLERANCE:
+ * one line per rate, empty when they agree.
+ */
+export function rateSpreads(seeding: Record<number, Pick<SeedResult, 'rates'>>): string[] {
+  const sizes = Object.keys(seeding)
+    .map(Number)
+    .filter((size) => size >= RATE_CHECK_MIN_RUNS);
+  if (sizes.length < 2) return [];
+  return (Object.keys(seeding[sizes[0]!]!.rates) as (keyof SeedRates)[]).flatMap((rate) => {
+    const values = sizes.map((size) => seeding[size]!.rates[rate]);
+    const [low, high] = [Math.min(...values), Math.max(...values)];
+    return high > low * RATE_CHECK_TOLERANCE
+      ? [`${rate} per 1,000 runs: ${sizes.map((size, i) => `${values[i]} at ${size}`).join(', ')}`]
+      : [];
+  });
+}
+
+/** The history of a thread of `size` runs as the seed would write it, and its events, without writing it. */
+export async function simulateSeed(options: SeedOptions): Promise<Omit<SeedResult, 'seconds' | 'runsPerSecond'>> {
+  return describe(options.threadId, await simulateThread(options));
+}
+
+function describe(threadId: string, sim: SimulatedThread): Omit<SeedResult, 'seconds' | 'runsPerSecond'> {
+  const counts = {
+    threadId,
+    runs: sim.runs.length,
+    liveRuns: sim.runs.length - count(sim.rolledBack),
+    providerThreads: sim.providerThreads.length,
+    handoffs: sim.handoffRows.length,
+    switches: sim.switches,
+    rollbacks: sim.rollbacks,
+    coversEdges: sim.handoffRows.reduce((total, row) => total + row.coverageEnds.length, 0),
+    facts: sim.runs.reduce((total, run) => total + run.facts.length, 0),
+    checkpoints: sim.runs.filter((run) => run.checkpoint).length,
+    decisions: sim.decisions,
+    lastProvider: sim.lastProvider,
+  };
+  return { ...counts, rates: seedRates(counts) };
+}
+
+/**
+ * Seeds one thread of `size` runs. `log` receives a progress line now and then.
+ */
+export async function seedThread(driver: Driver, database: string, options: SeedOptions): Promise<SeedResult> {
+  const started = performance.now();
+  const { threadId, size } = options;
+  const sim = await simulateThread(options);
+  const runRows = sim.runs.map((run) => ({
+    run: run.props,
+    status: run.rolledBack ? 'rolled_back' : 'completed',
+    facts: run.facts,
+    checkpoint: run.checkpoint,
+  }));
+  const handoffRows = sim.handoffRows;
   const session = driver.session({ database });
   const ints = (value: unknown): unknown => {
     if (typeof value === 'number' && Number.isInteger(value)) return neo4j.int(value);
@@ -531,9 +817,9 @@ export async function seedThread(driver: Driver, database: string, options: Seed
       session.executeWrite((tx) =>
         tx.run(query, ints({ tenant: TENANT, threadId, ...params }) as Record<string, unknown>),
       );
-    await write(CREATE_THREAD, { id: threadId, title });
+    await write(CREATE_THREAD, { id: threadId, title: sim.title });
     await write(CREATE_PROVIDER_THREADS, {
-      providerThreads: providerThreads.map(({ id, provider, seq }) => ({
+      providerThreads: sim.providerThreads.map(({ id, provider, seq }) => ({
         id,
         provider,
         seq,
@@ -572,30 +858,24 @@ export async function seedThread(driver: Driver, database: string, options: Seed
       await options.afterBatch?.();
       offset = end;
     }
+    const rolledBack = toLists(sim.rolledBack);
     await write(FINISH_THREAD, {
-      head: size,
-      count: providerThreads.length,
-      providers: threadProviders,
-      providerThreads: providerThreads.map(({ id, status, firstRunOrdinal, lastRunOrdinal, served }) => {
-        const { from, to } = toLists(served);
-        return { id, status, firstRunOrdinal, lastRunOrdinal, servedFrom: from, servedTo: to };
-      }),
+      head: sim.head,
+      last: size,
+      rolledBackFrom: rolledBack.from,
+      rolledBackTo: rolledBack.to,
+      count: sim.providerThreads.length,
+      providers: sim.threadProviders,
+      providerThreads: sim.providerThreads.map(
+        ({ id, status, statusReason, firstRunOrdinal, lastRunOrdinal, served }) => {
+          const { from, to } = toLists(served);
+          return { id, status, statusReason, firstRunOrdinal, lastRunOrdinal, servedFrom: from, servedTo: to };
+        },
+      ),
     });
   } finally {
     await session.close();
   }
   const seconds = (performance.now() - started) / 1000;
-  return {
-    threadId,
-    runs: size,
-    providerThreads: providerThreads.length,
-    handoffs: handoffRows.length,
-    coversEdges,
-    facts,
-    checkpoints,
-    seconds,
-    runsPerSecond: size / seconds,
-    decisions,
-    lastProvider: sequence[size - 1]!,
-  };
+  return { ...describe(threadId, sim), seconds, runsPerSecond: size / seconds };
 }

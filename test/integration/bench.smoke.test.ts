@@ -6,6 +6,8 @@ import { inject } from 'vitest';
 import { main } from '../../bench/run.js';
 import { OP } from '../../bench/product.js';
 import { productTargets } from '../../bench/report.js';
+import { rateSpreads, RATE_CHECK_MIN_RUNS, simulateSeed } from '../../bench/seed.js';
+import { loadConfig } from '../../src/config.js';
 
 const SIZES = [10, 200];
 const ITERATIONS = 3;
@@ -49,6 +51,9 @@ describe('npm run bench (smoke)', () => {
       expect(figures.errors, name).toBeUndefined();
       expect(figures.n, name).toBe(ITERATIONS);
     }
+    // The read thread of 200 runs already switches and rolls back as every size does.
+    expect(report.seeding[200]!.rates.switches).toBeGreaterThan(20);
+    expect(report.seeding[200]!.rollbacks).toBeGreaterThan(0);
     for (const size of SIZES) {
       expect(report.seeding[size]!.runs).toBe(size);
       expect(report.latency[`planRun HTTP ${size} codex (last provider)`]).toBeDefined();
@@ -95,4 +100,26 @@ describe('npm run bench (smoke)', () => {
     expect(targets.find((target) => target.name.startsWith('store bytes per run'))?.status).toBe('not measured');
     expect(targets.filter((target) => target.status === 'not measured')).toHaveLength(1);
   }, 360_000);
+});
+
+describe("the bench seed's rates", () => {
+  it('switch, hand off, create provider threads and roll back per 1,000 runs alike at every size', async () => {
+    const { providers, planner } = loadConfig({ PORT: '0' });
+    const sizes = [RATE_CHECK_MIN_RUNS, 3 * RATE_CHECK_MIN_RUNS];
+    const seeding = Object.fromEntries(
+      await Promise.all(
+        sizes.map(async (size) => [size, await simulateSeed({ threadId: `rates-${size}`, size, providers, planner })]),
+      ),
+    );
+    expect(rateSpreads(seeding)).toEqual([]);
+    const [small, large] = [seeding[sizes[0]!]!, seeding[sizes[1]!]!];
+    // Linear, as in use: about 40 switches per 1,000 runs, not fewer as the thread grows.
+    expect(small.rates.switches).toBeGreaterThan(30);
+    expect(large.providerThreads / small.providerThreads).toBeGreaterThan(2.7);
+    expect(large.handoffs / small.handoffs).toBeGreaterThan(2.7);
+    expect(large.rollbacks / small.rollbacks).toBeGreaterThan(2.7);
+    // And the check fails a seed whose rates drift apart.
+    const drifted = { ...large, rates: { ...large.rates, handoffs: large.rates.handoffs * 0.8 } };
+    expect(rateSpreads({ [sizes[0]!]: small, [sizes[1]!]: drifted })).toEqual([expect.stringMatching(/^handoffs/)]);
+  }, 120_000);
 });
