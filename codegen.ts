@@ -38,6 +38,7 @@ const config: CodegenConfig = {
           Checkpoint: '../../domain/records.js#CheckpointRecord',
           RunPlan: '../../domain/records.js#RunPlanRecord',
           Dispatch: '../../domain/records.js#DispatchRecord',
+          RunPreview: '../../operations/switching.js#RunPreviewRecord',
           StartRunPayload: '../../domain/records.js#StartRunResult',
           Provider: '../../domain/providers.js#ProviderDefinition',
           RollbackPayload: '../../domain/records.js#RollbackResult',

@@ -520,6 +520,13 @@ export type PlanRunQueryVariables = Exact<{
 
 export type PlanRunQuery = { planRun: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null } };
 
+export type PreviewRunQueryVariables = Exact<{
+  input: PlanRunInput;
+}>;
+
+
+export type PreviewRunQuery = { previewRun: { providerThreadAction: ProviderThreadAction, nativeThreadRef: string | null, delivery: ContextDelivery | null, context: string | null, pendingWriter: string | null, plan: { decision: PlanDecision, providerThreadAction: ProviderThreadAction, handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, providerThread: { id: string } | null, coveredRunOrdinals: { from: number, to: number } | null } } };
+
 export type StartRunMutationVariables = Exact<{
   input: StartRunInput;
 }>;
@@ -917,6 +924,33 @@ export const PlanRunDocument = new TypedDocumentString(`
   stalenessSignals
   reasons
 }`) as unknown as TypedDocumentString<PlanRunQuery, PlanRunQueryVariables>;
+export const PreviewRunDocument = new TypedDocumentString(`
+    query PreviewRun($input: PlanRunInput!) {
+  previewRun(input: $input) {
+    plan {
+      ...Plan
+    }
+    providerThreadAction
+    nativeThreadRef
+    delivery
+    context
+    pendingWriter
+  }
+}
+    fragment Plan on RunPlan {
+  decision
+  providerThreadAction
+  providerThread {
+    id
+  }
+  handoffStrategy
+  coveredRunOrdinals {
+    from
+    to
+  }
+  stalenessSignals
+  reasons
+}`) as unknown as TypedDocumentString<PreviewRunQuery, PreviewRunQueryVariables>;
 export const StartRunDocument = new TypedDocumentString(`
     mutation StartRun($input: StartRunInput!) {
   startRun(input: $input) {

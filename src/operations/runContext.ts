@@ -78,7 +78,26 @@ export interface Part {
   inputDigest: string | null;
 }
 
-export async function writeRunContext(tx: Tx, request: RunContextRequest): Promise<RunContext> {
+/** What a run's leading context is made of, before anything is written: what startRun writes and previewRun shows. */
+export interface ComposedContext {
+  /** The part the handoff is made for (its range, strategy and transfer), then those riding on it. */
+  lead: Part;
+  rest: Part[];
+  /** The text delivered: empty while a writer is asked for it (the handoff is PENDING). */
+  text: string;
+  /** The strategy actually written, when it differs from the plan's (a checkpoint summary fallback). */
+  strategy: HandoffStrategy | null;
+  reasons: string[];
+}
+
+/** What a run's context needs before the run and its provider thread exist. */
+export type ComposeRequest = Omit<RunContextRequest, 'run' | 'providerThread'> & { threadId: string };
+
+/** The run's leading context, composed from reads only: writeRunContext writes it, previewRun answers it. */
+export async function composeRunContext(
+  tx: Tx,
+  request: ComposeRequest,
+): Promise<ComposedContext | { lead: null; strategy: null; reasons: string[] }> {
   const { parts: merges, leadBudget: remaining } = await mergeBackParts(tx, request.provider, request.mergeBacks);
   const reasons: string[] = [];
   const main =
@@ -86,8 +105,15 @@ export async function writeRunContext(tx: Tx, request: RunContextRequest): Promi
     (await switchPart(tx, request, remaining, merges.length > 0, reasons)) ??
     subagentTaskPart(request, remaining);
   const [lead, ...rest] = main ? [main, ...merges] : merges;
-  if (!lead) return { handoff: null, strategy: null, reasons };
+  if (!lead) return { lead: null, strategy: null, reasons };
   const text = lead.writer ? '' : [lead.text, ...rest.map((part) => part.text)].join('\n\n');
+  return { lead, rest, text, strategy: main === lead ? lead.strategy : null, reasons };
+}
+
+export async function writeRunContext(tx: Tx, request: RunContextRequest): Promise<RunContext> {
+  const composed = await composeRunContext(tx, { ...request, threadId: request.run.threadId });
+  if (!composed.lead) return { handoff: null, strategy: null, reasons: composed.reasons };
+  const { lead, rest, text } = composed;
   const handoff = await createHandoff(
     tx,
     {
@@ -115,23 +141,23 @@ export async function writeRunContext(tx: Tx, request: RunContextRequest): Promi
     lead.coverageEnds,
     rest.map((part) => part.transfer.id),
   );
-  return { handoff, strategy: main === lead ? lead.strategy : null, reasons };
+  return { handoff, strategy: composed.strategy, reasons: composed.reasons };
 }
 
 /** The planner's handoff: a switch, or a fork's portable context at its first run. */
 async function switchPart(
   tx: Tx,
-  request: RunContextRequest,
+  request: ComposeRequest,
   budget: number | null,
   withMergeBacks: boolean,
   reasons: string[],
 ): Promise<Part | null> {
-  const { plan, run, thread, provider } = request;
+  const { plan, threadId, thread, provider } = request;
   if (!plan.handoffStrategy || !plan.coveredRunOrdinals) return null;
   const range = plan.coveredRunOrdinals;
   const isDelta = plan.handoffStrategy === 'delta_since_target_last_seen';
   const summaryRequest = {
-    threadId: run.threadId,
+    threadId,
     title: thread.title,
     range,
     strategy: plan.handoffStrategy,
@@ -167,7 +193,7 @@ async function switchPart(
 }
 
 /** Who writes the switch summary under the policy; local when the named writer cannot. */
-function writerFor(request: RunContextRequest, withMergeBacks: boolean, reasons: string[]): SummaryWriter {
+function writerFor(request: ComposeRequest, withMergeBacks: boolean, reasons: string[]): SummaryWriter {
   const choice = summarySourceFor(request.policy, request.provider.id) ?? { kind: 'local' };
   if (choice.kind !== 'local' && withMergeBacks) {
     reasons.push('A merge-back rides on this handoff, so the local summarizer writes it in one piece.');
@@ -178,8 +204,8 @@ function writerFor(request: RunContextRequest, withMergeBacks: boolean, reasons:
   return writer;
 }
 
-function planTransfer(request: RunContextRequest, range: OrdinalRange, isDelta: boolean): NewTransfer {
-  const { run, provider } = request;
+function planTransfer(request: ComposeRequest, range: OrdinalRange, isDelta: boolean): NewTransfer {
+  const { threadId, provider } = request;
   const fork =
     request.fork?.resolution.kind === 'portable'
       ? { transfer: request.fork.transfer, resolution: request.fork.resolution }
@@ -191,8 +217,8 @@ function planTransfer(request: RunContextRequest, range: OrdinalRange, isDelta: 
   return {
     id: newId('tr'),
     kind: 'provider_handoff',
-    sourceThreadId: run.threadId,
-    targetThreadId: run.threadId,
+    sourceThreadId: threadId,
+    targetThreadId: threadId,
     sourceRunOrdinal: range.to,
     sourceProviderThreadId: request.sourceProviderThreadId,
     baseRunOrdinal: request.baseOrdinal,
@@ -205,7 +231,7 @@ function planTransfer(request: RunContextRequest, range: OrdinalRange, isDelta: 
 }
 
 /** Operator-written context, over the range the planner chose (nothing when it chose none). */
-function manualPart(request: RunContextRequest): Part | null {
+function manualPart(request: ComposeRequest): Part | null {
   if (request.manualContext === null) return null;
   const range = request.plan.coveredRunOrdinals ?? { from: 0, to: 0 };
   return {
@@ -224,7 +250,7 @@ function manualPart(request: RunContextRequest): Part | null {
 }
 
 /** A subagent's first run: its task, as written, is the whole context. */
-function subagentTaskPart(request: RunContextRequest, budget: number | null): Part | null {
+function subagentTaskPart(request: ComposeRequest, budget: number | null): Part | null {
   const spawn = request.subagentSpawn;
   if (!spawn) return null;
   const task = spawn.contextText ?? '';
@@ -243,7 +269,7 @@ function subagentTaskPart(request: RunContextRequest, budget: number | null): Pa
   };
 }
 
-function spawnTransfer(request: RunContextRequest, spawn: TransferRecord): NewTransfer {
+function spawnTransfer(request: ComposeRequest, spawn: TransferRecord): NewTransfer {
   return { ...existingTransfer(spawn), resolution: 'portable_context', targetProvider: request.provider.id };
 }
 

@@ -16,7 +16,10 @@ import { planForFork, resolveFork, type ForkResolution } from '../domain/forks.j
 import { liveHistory } from '../domain/history.js';
 import { intersect } from '../domain/ranges.js';
 import { DEFAULT_SUMMARY_POLICY } from '../domain/summaryPolicy.js';
+import { deliveryFor } from '../domain/providers.js';
 import type {
+  ContextDelivery,
+  ProviderThreadAction,
   ProviderThreadRecord,
   RunPlanRecord,
   RunRecord,
@@ -51,7 +54,7 @@ import { lockThread, lockThreadOf, type LockedThread } from '../graph/repositori
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 import { writeWithConfiguredSummarizer } from './handoffSources.js';
-import { writeRunContext, type RunContext } from './runContext.js';
+import { composeRunContext, writeRunContext, type ComposeRequest, type RunContext } from './runContext.js';
 import { readSummarySource, summarize } from './summaries.js';
 
 export interface PlanInput {
@@ -75,12 +78,87 @@ export async function planRun(
 ): Promise<{ plan: RunPlanRecord; providerThread: ProviderThreadRecord | null }> {
   const request = planRequest(context, input);
   return context.graph.read(async (tx) => {
-    const { plan, snapshot, fork } = await planWithinTransaction(tx, context, input.threadId, request);
-    const named = [snapshot.target?.providerThread, fork?.sourceProviderThread].find(
-      (candidate) => candidate && candidate.id === plan.providerThreadId,
-    );
-    return { plan, providerThread: named ?? null };
+    const planned = await planWithinTransaction(tx, context, input.threadId, request);
+    return { plan: planned.plan, providerThread: namedProviderThread(planned) };
   });
+}
+
+export interface RunPreviewRecord {
+  /** The plan as startRun would record it on the run (with the strategy and reasons its context adds). */
+  plan: RunPlanRecord;
+  providerThread: ProviderThreadRecord | null;
+  providerThreadAction: ProviderThreadAction;
+  /** The native id the dispatch would carry. */
+  nativeThreadRef: string | null;
+  delivery: ContextDelivery | null;
+  /** The leading context the dispatch would carry; null when none, or while a writer is to write it. */
+  context: string | null;
+  /** Who startRun would ask to write the summary (a provider or a configured summarizer); null: written locally. */
+  pendingWriter: string | null;
+}
+
+/**
+ * What a startRun on this provider would plan and deliver now, composed by the very code startRun
+ * writes with (composeRunContext), in a read transaction: no run, handoff or provider thread is written.
+ */
+export async function previewRun(context: OperationContext, input: PlanInput): Promise<RunPreviewRecord> {
+  const request = planRequest(context, input);
+  return context.graph.read(async (tx) => {
+    const planned = await planWithinTransaction(tx, context, input.threadId, request);
+    const providerThread = namedProviderThread(planned);
+    const action = planned.plan.providerThreadAction;
+    const nativeThreadRef = action === 'create' ? null : (providerThread?.nativeThreadRef ?? null);
+    const preview = {
+      providerThread,
+      providerThreadAction: action,
+      nativeThreadRef,
+      delivery: null,
+      context: null,
+      pendingWriter: null,
+    };
+    if (planned.plan.decision === 'unsupported') return { ...preview, plan: planned.plan };
+    const composed = await composeRunContext(tx, {
+      ...contextRequest(context, { ...input, manualContext: null }, request, planned),
+      threadId: input.threadId,
+    });
+    const plan = planAsWritten(planned.plan, composed);
+    if (!composed.lead) return { ...preview, plan };
+    if (composed.lead.writer) return { ...preview, plan, pendingWriter: composed.lead.source };
+    return { ...preview, plan, delivery: deliveryFor(request.provider.capabilities), context: composed.text };
+  });
+}
+
+/** The provider thread the plan names, when the snapshot read it: the target's, or a native fork's source. */
+function namedProviderThread({ plan, snapshot, fork }: PlannedRun): ProviderThreadRecord | null {
+  const named = [snapshot.target?.providerThread, fork?.sourceProviderThread].find(
+    (candidate) => candidate && candidate.id === plan.providerThreadId,
+  );
+  return named ?? null;
+}
+
+/** What a run's context is composed from, the same for startRun and previewRun (the run itself aside). */
+function contextRequest(
+  context: OperationContext,
+  input: PlanInput & { manualContext: string | null },
+  request: PlanRequest,
+  planned: PlannedRun,
+): Omit<ComposeRequest, 'threadId'> {
+  const { plan, snapshot, thread, fork, pending, headProvider } = planned;
+  return {
+    plan,
+    thread,
+    provider: request.provider,
+    sourceProviderThreadId: snapshot.headProviderThreadId,
+    leavingProvider: headProvider ? (context.providers.get(headProvider) ?? null) : null,
+    manualContext: input.manualContext,
+    policy: context.summaries.policy,
+    baseOrdinal: plan.decision === 'delta_handoff' ? snapshot.target!.coveredThroughOrdinal : null,
+    reusableSource: planned.deltaSource,
+    fork,
+    subagentSpawn: pending.find((transfer) => transfer.kind === 'subagent_spawn') ?? null,
+    mergeBacks: pending.filter((transfer) => transfer.kind === 'merge_back'),
+    createdBy: 'user',
+  };
 }
 
 export async function startRun(context: OperationContext, input: StartInput): Promise<StartRunResult> {
@@ -115,7 +193,7 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
     }
 
     const planned = await planWithinTransaction(tx, context, input.threadId, request);
-    const { plan, snapshot, thread: history, fork, pending } = planned;
+    const { plan, snapshot, thread: history, fork } = planned;
     if (plan.decision === 'unsupported') {
       throw new ThreadlineError(
         'HANDOFF_UNSUPPORTED',
@@ -146,23 +224,11 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
       providerThread,
     );
     const written = await writeRunContext(tx, {
-      plan,
+      ...contextRequest(context, input, request, planned),
       run: created.run,
-      thread: history,
-      provider: request.provider,
       providerThread: created.providerThread,
-      sourceProviderThreadId: snapshot.headProviderThreadId,
-      leavingProvider: planned.headProvider ? (context.providers.get(planned.headProvider) ?? null) : null,
-      manualContext: input.manualContext,
-      policy: context.summaries.policy,
-      baseOrdinal: plan.decision === 'delta_handoff' ? snapshot.target!.coveredThroughOrdinal : null,
-      reusableSource: planned.deltaSource,
-      fork,
-      subagentSpawn: pending.find((transfer) => transfer.kind === 'subagent_spawn') ?? null,
-      mergeBacks: pending.filter((transfer) => transfer.kind === 'merge_back'),
-      createdBy: 'user',
     });
-    const run = await recordContextOnPlan(tx, created.run, plan, written);
+    const run = await recordContextOnPlan(tx, created.run, written);
     await recordChange(tx, input.threadId, 'run_started');
     return {
       run: { ...run, contextHandoffId: written.handoff?.id ?? null },
@@ -180,15 +246,20 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
 }
 
 /** The plan as the run got it: the strategy actually written and why, when the context changed it. */
-async function recordContextOnPlan(tx: Tx, run: RunRecord, plan: Plan, written: RunContext): Promise<RunRecord> {
-  const strategyChanged =
-    written.strategy !== null && plan.handoffStrategy !== null && written.strategy !== plan.handoffStrategy;
-  if (!strategyChanged && written.reasons.length === 0) return run;
-  return setRunPlan(tx, run.id, {
-    ...run.plan,
-    handoffStrategy: strategyChanged ? written.strategy : run.plan.handoffStrategy,
-    reasons: [...run.plan.reasons, ...written.reasons],
-  });
+async function recordContextOnPlan(tx: Tx, run: RunRecord, written: RunContext): Promise<RunRecord> {
+  const recorded = planAsWritten(run.plan, written);
+  return recorded === run.plan ? run : setRunPlan(tx, run.id, recorded);
+}
+
+function planAsWritten<P extends RunPlanRecord>(plan: P, written: Pick<RunContext, 'strategy' | 'reasons'>): P {
+  const { strategy } = written;
+  const strategyChanged = strategy !== null && plan.handoffStrategy !== null && strategy !== plan.handoffStrategy;
+  if (!strategyChanged && written.reasons.length === 0) return plan;
+  return {
+    ...plan,
+    handoffStrategy: strategyChanged ? strategy : plan.handoffStrategy,
+    reasons: [...plan.reasons, ...written.reasons],
+  };
 }
 
 /**

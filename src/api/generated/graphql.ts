@@ -1,5 +1,6 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { ThreadRecord as ThreadRecordModel, RunView as RunViewModel, ProviderThreadRecord as ProviderThreadRecordModel, CoverageRecord as CoverageRecordModel, HandoffRecord as HandoffRecordModel, TransferRecord as TransferRecordModel, CheckpointRecord as CheckpointRecordModel, RunPlanRecord as RunPlanRecordModel, DispatchRecord as DispatchRecordModel, StartRunResult as StartRunResultModel, RollbackResult as RollbackResultModel, ProviderThreadRollbackRecord as ProviderThreadRollbackRecordModel } from '../../domain/records.js';
+import type { RunPreviewRecord as RunPreviewRecordModel } from '../../operations/switching.js';
 import type { ProviderDefinition as ProviderDefinitionModel } from '../../domain/providers.js';
 import type { CoverageMatrixRecord as CoverageMatrixRecordModel, CoverageRowRecord as CoverageRowRecordModel, AnalyticsWindow as AnalyticsWindowModel } from '../../operations/analytics.js';
 import type { ThreadChangeEvent as ThreadChangeEventModel } from '../../operations/changeFeed.js';
@@ -803,6 +804,12 @@ export type Query = {
   contextHandoff: Maybe<ContextHandoff>;
   /** What startRun would decide for this provider now. Writes nothing. */
   planRun: RunPlan;
+  /**
+   * The plan and the exact leading context a startRun on this provider would deliver now, composed by
+   * the code startRun writes with. Writes nothing: no run, handoff or provider thread, so it never
+   * leaves a running run behind. Refuses what planRun refuses (NOT_FOUND, BAD_USER_INPUT).
+   */
+  previewRun: RunPreview;
   providerThread: Maybe<ProviderThread>;
   /**
    * The provider threads that hold a provider's own conversation (a Codex thread, a Claude Code session),
@@ -832,6 +839,11 @@ export type QueryContextHandoffArgs = {
 
 
 export type QueryPlanRunArgs = {
+  input: PlanRunInput;
+};
+
+
+export type QueryPreviewRunArgs = {
   input: PlanRunInput;
 };
 
@@ -1050,6 +1062,24 @@ export type RunPlan = {
   /** One plain sentence per signal and per choice made, for audit and UIs. */
   reasons: Array<Scalars['String']['output']>;
   stalenessSignals: Array<StalenessSignal>;
+};
+
+/** What a startRun would plan and deliver now (Query.previewRun). Its fields mirror the Dispatch's. */
+export type RunPreview = {
+  __typename?: 'RunPreview';
+  /**
+   * The leading context the dispatch would carry; null when the run needs none, when the plan is
+   * UNSUPPORTED (startRun would refuse with HANDOFF_UNSUPPORTED), or when pendingWriter is set.
+   */
+  context: Maybe<Scalars['String']['output']>;
+  delivery: Maybe<ContextDelivery>;
+  /** Native id the dispatch would resume or reuse; null when the provider would create a thread. */
+  nativeThreadRef: Maybe<Scalars['String']['output']>;
+  /** Who startRun would ask to write the summary (a provider, or configured:<name>); null when it is written at once. */
+  pendingWriter: Maybe<Scalars['String']['output']>;
+  /** The plan as the run would record it, with the reasons composing its context adds. */
+  plan: RunPlan;
+  providerThreadAction: ProviderThreadAction;
 };
 
 export type RunStatus =
@@ -1523,6 +1553,7 @@ export type ResolversTypes = {
   RunFactInput: RunFactInput;
   RunFactKind: null;
   RunPlan: ResolverTypeWrapper<RunPlanRecordModel>;
+  RunPreview: ResolverTypeWrapper<RunPreviewRecordModel>;
   RunStatus: null;
   SessionFormat: null;
   SourcePoint: ResolverTypeWrapper<SourcePoint>;
@@ -1606,6 +1637,7 @@ export type ResolversParentTypes = {
   RunFact: RunFact;
   RunFactInput: RunFactInput;
   RunPlan: RunPlanRecordModel;
+  RunPreview: RunPreviewRecordModel;
   SourcePoint: SourcePoint;
   SpawnSubagentInput: SpawnSubagentInput;
   StalenessStats: StalenessStats;
@@ -1915,6 +1947,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   analytics?: Resolver<ResolversTypes['Analytics'], ParentType, ContextType, RequireFields<QueryAnalyticsArgs, 'from' | 'to'>>;
   contextHandoff?: Resolver<Maybe<ResolversTypes['ContextHandoff']>, ParentType, ContextType, RequireFields<QueryContextHandoffArgs, 'id'>>;
   planRun?: Resolver<ResolversTypes['RunPlan'], ParentType, ContextType, RequireFields<QueryPlanRunArgs, 'input'>>;
+  previewRun?: Resolver<ResolversTypes['RunPreview'], ParentType, ContextType, RequireFields<QueryPreviewRunArgs, 'input'>>;
   providerThread?: Resolver<Maybe<ResolversTypes['ProviderThread']>, ParentType, ContextType, RequireFields<QueryProviderThreadArgs, 'id'>>;
   providerThreadsByNativeRef?: Resolver<Array<ResolversTypes['ProviderThread']>, ParentType, ContextType, RequireFields<QueryProviderThreadsByNativeRefArgs, 'nativeThreadRef' | 'provider'>>;
   providers?: Resolver<Array<ResolversTypes['Provider']>, ParentType, ContextType>;
@@ -1986,6 +2019,15 @@ export type RunPlanResolvers<ContextType = RequestContext, ParentType extends Re
   providerThreadAction?: Resolver<ResolversTypes['ProviderThreadAction'], ParentType, ContextType>;
   reasons?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   stalenessSignals?: Resolver<Array<ResolversTypes['StalenessSignal']>, ParentType, ContextType>;
+};
+
+export type RunPreviewResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RunPreview'] = ResolversParentTypes['RunPreview']> = {
+  context?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  delivery?: Resolver<Maybe<ResolversTypes['ContextDelivery']>, ParentType, ContextType>;
+  nativeThreadRef?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  pendingWriter?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  plan?: Resolver<ResolversTypes['RunPlan'], ParentType, ContextType>;
+  providerThreadAction?: Resolver<ResolversTypes['ProviderThreadAction'], ParentType, ContextType>;
 };
 
 export type RunStatusResolvers = { COMPLETED: 'completed', FAILED: 'failed', INTERRUPTED: 'interrupted', ROLLED_BACK: 'rolled_back', RUNNING: 'running' };
@@ -2135,6 +2177,7 @@ export type Resolvers<ContextType = RequestContext> = {
   RunFact?: RunFactResolvers<ContextType>;
   RunFactKind?: RunFactKindResolvers;
   RunPlan?: RunPlanResolvers<ContextType>;
+  RunPreview?: RunPreviewResolvers<ContextType>;
   RunStatus?: RunStatusResolvers;
   SessionFormat?: SessionFormatResolvers;
   SourcePoint?: SourcePointResolvers<ContextType>;

@@ -1,5 +1,5 @@
 import { buildDispatch, dispatchProviderThreadId } from '../../domain/dispatch.js';
-import { planRun, startRun } from '../../operations/switching.js';
+import { planRun, previewRun, startRun } from '../../operations/switching.js';
 import type { Resolvers } from '../generated/graphql.js';
 import { LIMITS, optionalText, requiredText } from '../validation.js';
 
@@ -25,6 +25,11 @@ export const planningResolvers: Resolvers = {
       const { plan, providerThread } = await planRun(operations, planInput(input));
       if (providerThread) loaders.providerThread.prime(providerThread.id, providerThread);
       return plan;
+    },
+    previewRun: async (_root, { input }, { operations, loaders }) => {
+      const preview = await previewRun(operations, planInput(input));
+      if (preview.providerThread) loaders.providerThread.prime(preview.providerThread.id, preview.providerThread);
+      return preview;
     },
   },
   Mutation: {
