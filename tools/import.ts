@@ -1,13 +1,14 @@
 /**
  * `threadline import [--url URL] [--token T] [--split project|session|none | --thread ID] [--dry-run]
- * [--json] PATH...` (also `npm run import --`): records past Codex and Claude Code sessions as runs of
+ * [--preview PROVIDER] [--json] PATH...` (also `npm run import --`): records past Codex and Claude Code sessions as runs of
  * app threads, through the service's public GraphQL API (importRuns). PATH is a session file or a
  * folder walked for *.jsonl files (a Codex sessions folder, a Claude Code project folder with its
  * subagents). By default each project (the session's working directory, folded to the git root above
  * it when that folder is on this machine) gets its own app thread; each session becomes one provider
  * thread, and the runs of a thread's sessions go into it in the order they happened, whichever
  * provider served them. Importing the same sessions again adds nothing and answers with the threads
- * that hold them; sessions that grew add their new turns.
+ * that hold them; sessions that grew add their new turns. --preview then shows, per thread, what a run
+ * on PROVIDER would be given (previewRun, which writes nothing).
  */
 import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
@@ -22,8 +23,10 @@ import {
   createThreadlineClient,
   CreateThreadDocument,
   ImportRunsDocument,
+  PreviewRunDocument,
   ProviderThreadsByNativeRefDocument,
   ThreadRunsDocument,
+  type PreviewRunQuery,
   type ImportedRunInput,
   type ThreadlineClient,
 } from '../client/index.js';
@@ -48,9 +51,14 @@ const IMPORT_USAGE = `Usage: threadline import [options] PATH...   (or: npm run 
   --thread ID     every session into this thread (created when missing); refused when a session
                   already lives in another thread
   --dry-run       print the threads and sessions an import would write, and write nothing
+  --preview PROVIDER
+                  then show, for each thread that exists, the plan and the exact context a run on
+                  PROVIDER would be given now (previewRun: it writes nothing, no run is left running)
   --json          print one JSON object: dryRun, runsImported, runsAlreadyPresent,
                   threads [{id, project, title, created, runsImported, runsAlreadyPresent,
-                  providerThreads [{id, provider, nativeThreadRef, runs}]}], problems [{file, line, reason}]
+                  providerThreads [{id, provider, nativeThreadRef, runs}]}], problems [{file, line, reason}],
+                  and with --preview, previews [{threadId, plan, providerThreadAction, nativeThreadRef,
+                  delivery, context, pendingWriter}]
 
 Exit status: 0 when the sessions are recorded; 1 when nothing could be imported, a file was refused,
 or the service failed midway; 2 on a usage error or a refused --thread (nothing written).`;
@@ -133,6 +141,7 @@ interface Options {
   split: Split;
   thread: string | undefined;
   dryRun: boolean;
+  preview: string | undefined;
   json: boolean;
   paths: string[];
 }
@@ -159,7 +168,21 @@ async function importSessions(options: Options, progress: (done: number, total: 
     }
   }
   const summary: ImportSummary = { dryRun: options.dryRun, ...threadsOf(groups, options.dryRun), problems };
-  return { summary, unknownRecordTypes, skipped: sessions.length - withTurns.length };
+  const previews = options.preview === undefined ? [] : await previewsOf(client, summary, options.preview);
+  return { summary, previews, unknownRecordTypes, skipped: sessions.length - withTurns.length };
+}
+
+type Preview = PreviewRunQuery['previewRun'] & { threadId: string };
+
+/** What a run on `provider` would be given in each thread that exists: a read, nothing written. */
+async function previewsOf(client: ThreadlineClient, summary: ImportSummary, provider: string): Promise<Preview[]> {
+  const previews: Preview[] = [];
+  for (const { id: threadId } of summary.threads) {
+    if (threadId === null) continue;
+    const input = { threadId, provider };
+    previews.push({ threadId, ...(await client.request(PreviewRunDocument, { input })).previewRun });
+  }
+  return previews;
 }
 
 /**
@@ -546,6 +569,7 @@ function parseOptions(argv: string[]): Options | string {
         split: { type: 'string' },
         thread: { type: 'string' },
         'dry-run': { type: 'boolean' },
+        preview: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -563,6 +587,7 @@ function parseOptions(argv: string[]): Options | string {
       split: split as Split,
       thread: values.thread,
       dryRun: values['dry-run'] ?? false,
+      preview: values.preview,
       json: values.json ?? false,
       paths: positionals,
     };
@@ -607,6 +632,17 @@ function printSummary(options: Options, summary: ImportSummary, skipped: number)
     console.log(`  ${problem.file}${problem.line === null ? '' : `:${problem.line}`}: ${problem.reason}`);
 }
 
+function printPreview(provider: string, preview: Preview): void {
+  const { plan, context, delivery, pendingWriter } = preview;
+  console.log(
+    `A run on ${provider} in thread ${preview.threadId} now (nothing written): ${plan.decision}, ${plan.providerThreadAction}`,
+  );
+  for (const reason of plan.reasons) console.log(`  ${reason}`);
+  if (pendingWriter !== null) console.log(`  ${pendingWriter} would be asked to write the summary.`);
+  else if (context === null) console.log('  No context would be sent.');
+  else console.log(`Context (${context.length} characters, as ${delivery}):\n${context}`);
+}
+
 function describeUnknown(counts: Map<string, number>): string | null {
   if (counts.size === 0) return null;
   return `Record types not imported: ${[...counts].map(([type, count]) => `${type} (${count})`).join(', ')}`;
@@ -632,14 +668,15 @@ async function importMain(argv: string[]): Promise<number> {
     console.error(error.message);
     return 2;
   }
-  const { summary, unknownRecordTypes, skipped } = result;
+  const { summary, previews, unknownRecordTypes, skipped } = result;
   const unknown = describeUnknown(unknownRecordTypes);
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    process.stdout.write(`${JSON.stringify(options.preview === undefined ? summary : { ...summary, previews })}\n`);
     if (unknown) console.error(unknown);
   } else {
     printSummary(options, summary, skipped);
     if (unknown) console.log(unknown);
+    for (const preview of previews) printPreview(options.preview!, preview);
   }
   return importExitCode(summary);
 }
