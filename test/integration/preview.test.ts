@@ -98,7 +98,7 @@ describe('previewRun', () => {
     const threadId = await threadWithFacts(t);
     const running = await startRun(t, threadId, 'claude');
     const before = await footprint(t, threadId);
-    const seen = await preview(t, threadId, 'codex');
+    await preview(t, threadId, 'codex');
     expect(await footprint(t, threadId)).toEqual(before);
     await completeRun(t, running.run.id);
   });
