@@ -25,6 +25,9 @@ export class RunDraft {
     readonly startedAt: string,
     readonly userMessage: string,
     public model: string | null,
+    readonly sourceId: string | null,
+    /** 1-based line of the record that opened the run. */
+    readonly line: number,
   ) {}
 
   get ended(): boolean {
@@ -52,22 +55,28 @@ export class RunDraft {
     if (text !== null && text.trim().length > 0) this.answer = text;
   }
 
+  get endedAtOrLast(): string | null {
+    return this.endedAt ?? this.lastAt;
+  }
+
   end(outcome: ImportedRunStatus, at: string | null): void {
     if (this.ended) return;
     this.outcome = outcome;
     this.endedAt = at;
   }
 
-  finish(cwd: string | null, plans: PlanTracker): ImportedRun {
+  finish(cwd: string | null, plans: PlanTracker, startedAt: string): ImportedRun {
     const answer = clipOrNull(this.answer, SESSION_LIMITS.message);
     const facts = [
       ...this.activity.facts(cwd),
       ...(this.activity.plan === null ? [] : plans.facts(this.activity.plan)),
       ...questionFacts(this.answer),
     ];
+    const completedAt = this.endedAtOrLast;
     return {
-      startedAt: this.startedAt,
-      completedAt: this.endedAt ?? this.lastAt,
+      sourceId: clipOrNull(this.sourceId, SESSION_LIMITS.label),
+      startedAt,
+      completedAt: completedAt !== null && completedAt < startedAt ? startedAt : completedAt,
       model: clipOrNull(this.model, SESSION_LIMITS.label),
       userMessage: clip(this.userMessage, SESSION_LIMITS.message),
       assistantMessage: answer,
@@ -97,9 +106,13 @@ export class SessionBuilder {
 
   constructor(private readonly problems: SessionProblem[]) {}
 
-  startRun(startedAt: string, userMessage: string, model: string | null): RunDraft {
+  startRun(
+    opening: { at: string; line: number; sourceId: string | null },
+    userMessage: string,
+    model: string | null,
+  ): RunDraft {
     this.unpairedCompaction = null;
-    const draft = new RunDraft(startedAt, userMessage, model);
+    const draft = new RunDraft(opening.at, userMessage, model, opening.sourceId, opening.line);
     this.drafts.push(draft);
     return draft;
   }
@@ -154,9 +167,22 @@ export class SessionBuilder {
     this.unpairedCompaction = kind;
   }
 
-  build(meta: SessionMeta): ParsedSession {
+  build(meta: SessionMeta, subagents: ParsedSession[] = []): ParsedSession {
     const plans = new PlanTracker();
     const cwd = clipOrNull(meta.cwd, SESSION_LIMITS.path);
+    const warnings: SessionProblem[] = [];
+    let previousStart: string | null = null;
+    const runs = this.drafts.map((draft) => {
+      // A clock set back mid-session makes times run backwards: a run never starts before the one
+      // before it, nor ends before it starts (ISO 8601 UTC times order as strings).
+      const startedAt = previousStart !== null && draft.startedAt < previousStart ? previousStart : draft.startedAt;
+      const run = draft.finish(meta.cwd, plans, startedAt);
+      const ended = draft.endedAtOrLast;
+      if (startedAt !== draft.startedAt || (ended !== null && ended < startedAt))
+        warnings.push({ line: draft.line, reason: "timestamps run backwards: the turn's times were clamped" });
+      previousStart = startedAt;
+      return run;
+    });
     return {
       format: meta.format,
       sessionId: clip(meta.sessionId, SESSION_LIMITS.label),
@@ -166,11 +192,13 @@ export class SessionBuilder {
       startedAt: meta.startedAt,
       parentSessionId: clipOrNull(meta.parentSessionId, SESSION_LIMITS.label),
       relationship: meta.relationship,
-      runs: this.drafts.map((draft) => draft.finish(meta.cwd, plans)),
+      runs,
       compactions: this.compactionCount,
       abandonedBranches: this.abandoned,
       unknownRecordTypes: Object.fromEntries(this.unknownTypes),
       problems: this.problems,
+      warnings,
+      subagents,
     };
   }
 }

@@ -1,7 +1,10 @@
 // Claude Code session files (projects/<project>/<session id>.jsonl, and subagents' agent-<id>.jsonl):
 // one line per message (user, assistant, system) linked into a tree by uuid / parentUuid, plus lines of
 // other types (summary, file-history-snapshot, …). A rewind adds a second child to an earlier message:
-// the conversation is the branch that leads to the newest message.
+// the conversation is the branch that leads to the newest message. Claude Code 1.x kept a subagent's
+// messages in the main file (isSidechain); 2.x writes them to <session>/subagents/agent-<id>.jsonl
+// (workflow agents: subagents/workflows/<run>/agent-<id>.jsonl). A resume starts a new file that
+// copies the conversation since the last compaction, uuids included.
 import type { FileEdit } from './activity.js';
 import { SessionBuilder, type RunDraft } from './builder.js';
 import { humanText } from './injected.js';
@@ -38,13 +41,49 @@ export function parseClaudeSession(fileName: string, text: string): ParsedSessio
   const session = new SessionBuilder(problems);
   const messages = messageLines(lines, session);
   const subagent = SUBAGENT_FILE.test(baseName(fileName)) || messages[0]?.value.isSidechain === true;
+  if (subagent) return readThread(session, messages, fileName, true);
   // A main session file may also hold its subagents' messages (isSidechain): they are their own sessions.
-  const thread = subagent ? messages : messages.filter(({ value }) => value.isSidechain !== true);
+  const inline = sidechains(messages.filter(({ value }) => value.isSidechain === true));
+  const subagents = inline.map((thread) => readThread(new SessionBuilder([]), thread, fileName, true));
+  return readThread(
+    session,
+    messages.filter(({ value }) => value.isSidechain !== true),
+    fileName,
+    false,
+    subagents,
+  );
+}
+
+function readThread(
+  session: SessionBuilder,
+  thread: JsonLine[],
+  fileName: string,
+  subagent: boolean,
+  subagents: ParsedSession[] = [],
+): ParsedSession {
   const branch = activeBranch(thread);
   session.abandonedBranches(branch.abandoned);
   const reader = new ClaudeReader(session, toolResults(thread));
   for (const line of branch.path) reader.read(line);
-  return session.build({ format: 'claude', model: reader.model, ...sessionIdentity(fileName, thread, subagent) });
+  const identity = sessionIdentity(fileName, thread, subagent);
+  return session.build({ format: 'claude', model: reader.model, ...identity }, subagents);
+}
+
+/**
+ * Inline sidechain messages grouped by subagent: by agentId when the lines carry one, else by the
+ * message their parentUuid chain starts from (each Task call starts a chain whose first parent is null).
+ */
+function sidechains(lines: JsonLine[]): JsonLine[][] {
+  const rootOf = new Map<string, string>();
+  const groups = new Map<string, JsonLine[]>();
+  for (const line of lines) {
+    const uuid = asString(line.value.uuid) ?? '';
+    const parent = asString(line.value.parentUuid);
+    const root = asString(line.value.agentId) ?? (parent !== null ? rootOf.get(parent) : undefined) ?? uuid;
+    rootOf.set(uuid, root);
+    groups.set(root, [...(groups.get(root) ?? []), line]);
+  }
+  return [...groups.values()];
 }
 
 /** The message lines; other types are counted as unknown (titles excepted), typeless lines reported. */
@@ -67,8 +106,10 @@ function sessionIdentity(fileName: string, thread: JsonLine[], subagent: boolean
   const cwd = thread.map(({ value }) => asString(value.cwd)).find((value) => value !== null) ?? null;
   const startedAt = isoTimestamp(first?.timestamp);
   if (subagent) {
-    // A subagent's lines carry its parent's sessionId and its own agentId.
-    const sessionId = asString(first?.agentId) ?? stem.replace(/^agent-/, '');
+    // A subagent's lines carry its parent's sessionId and its own agentId; 1.x inline sidechains have
+    // no agentId: the uuid of their first message names them.
+    const fromFile = SUBAGENT_FILE.test(baseName(fileName)) ? stem.replace(/^agent-/, '') : null;
+    const sessionId = asString(first?.agentId) ?? fromFile ?? asString(first?.uuid) ?? stem;
     return {
       sessionId,
       cwd,
@@ -149,7 +190,7 @@ class ClaudeReader {
    * A slash command (<command-name>) is a local command unless the model answers it, as it does a
    * prompt command: then it is the turn's user message.
    */
-  private pendingCommand: { text: string; at: string } | null = null;
+  private pendingCommand: { text: string; at: string; uuid: string | null } | null = null;
 
   constructor(
     private readonly session: SessionBuilder,
@@ -180,15 +221,15 @@ class ClaudeReader {
     const human = humanText(text) || (hasBlock(content, 'image') ? '[image]' : '');
     if (human.length > 0) {
       this.pendingCommand = null;
-      return this.startRun(human, line, at);
+      return this.startRun(human, line, at, asString(value.uuid));
     }
     const command = slashCommand(text);
-    if (command !== null && at !== null) this.pendingCommand = { text: command, at };
+    if (command !== null && at !== null) this.pendingCommand = { text: command, at, uuid: asString(value.uuid) };
   }
 
   private readAssistant(value: JsonObject, line: number, at: string | null): void {
     if (this.pendingCommand !== null) {
-      this.startRun(this.pendingCommand.text, line, this.pendingCommand.at);
+      this.startRun(this.pendingCommand.text, line, this.pendingCommand.at, this.pendingCommand.uuid);
       this.pendingCommand = null;
     }
     const run = this.session.current;
@@ -213,9 +254,9 @@ class ClaudeReader {
     }
   }
 
-  private startRun(userMessage: string, line: number, at: string | null): void {
+  private startRun(userMessage: string, line: number, at: string | null, uuid: string | null): void {
     if (at === null) return this.session.problem(line, 'user message without a timestamp');
-    this.session.startRun(at, userMessage, this.model);
+    this.session.startRun({ at, line, sourceId: uuid }, userMessage, this.model);
   }
 
   private readToolUse(run: RunDraft, block: JsonObject): void {

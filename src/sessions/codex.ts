@@ -1,6 +1,10 @@
 // Codex CLI rollout files (sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl): one RolloutLine
 // {timestamp, type, payload} per line, of type session_meta, turn_context, response_item, event_msg or
-// compacted (codex-rs/protocol: RolloutItem, ResponseItem, EventMsg).
+// compacted (codex-rs/protocol: RolloutItem, ResponseItem, EventMsg). Paginated rollouts (Codex 0.147+,
+// session_meta.history_mode "paginated") record a turn's user message, answers, commands and file
+// changes as event_msg item_completed (TurnItem) instead of the legacy events; a thread's later pages
+// are files of their own, naming the page before them in session_meta.history_base. Newer line types
+// (world_state, token_usage_record, inter_agent_communication, …) are counted, not read.
 import type { FileEdit } from './activity.js';
 import { SessionBuilder, type RunDraft } from './builder.js';
 import { humanText } from './injected.js';
@@ -36,13 +40,17 @@ export function isCodexRecord(value: JsonObject): boolean {
 
 export function parseCodexSession(fileName: string, text: string): ParsedSession {
   const { lines, problems } = readJsonLines(text);
-  const reader = new CodexReader(new SessionBuilder(problems), lines.some(isUserMessageEvent));
+  const reader = new CodexReader(new SessionBuilder(problems), lines.some(isUserTurnEvent));
   for (const line of lines) reader.read(line);
   return reader.finish(fileName);
 }
 
-function isUserMessageEvent({ value }: JsonLine): boolean {
-  return value.type === 'event_msg' && asObject(value.payload)?.type === 'user_message';
+function isUserTurnEvent({ value }: JsonLine): boolean {
+  const event = asObject(value.payload);
+  if (value.type !== 'event_msg' || event === null) return false;
+  return (
+    event.type === 'user_message' || (event.type === 'item_completed' && asObject(event.item)?.type === 'UserMessage')
+  );
 }
 
 interface Context {
@@ -61,11 +69,15 @@ class CodexReader {
   private lastAt: string | null = null;
   /** Which tool calls ran commands and which applied patches: their outputs are read accordingly. */
   private readonly calls = new Map<string, 'command' | 'patch'>();
+  /** The turn the records belong to (turn_context, task_started) and how many runs it opened so far. */
+  private turnId: string | null = null;
+  private runsInTurn = 0;
 
   /**
-   * Rollouts record each human turn twice: as a user_message event and as a response_item message, the
-   * latter among injected context messages. When the file has the events, they mark the turns (and
-   * agent_message events the answers); older files without them fall back to the response items.
+   * Rollouts record each human turn twice: as a user_message event (paginated ones: an item_completed
+   * UserMessage) and as a response_item message, the latter among injected context messages. When the
+   * file has the events, they mark the turns; older files without them fall back to the response items.
+   * Answers are read from both: Codex Desktop writes them only as assistant response items.
    */
   constructor(
     private readonly session: SessionBuilder,
@@ -123,6 +135,7 @@ class CodexReader {
   }
 
   private readTurnContext(turn: JsonObject): void {
+    this.enterTurn(asString(turn.turn_id));
     this.model = asString(turn.model) ?? this.model;
     this.cwd ??= asString(turn.cwd);
     const run = this.session.current;
@@ -148,11 +161,17 @@ class CodexReader {
     }
   }
 
+  private enterTurn(turnId: string | null): void {
+    if (turnId === null || turnId === this.turnId) return;
+    this.turnId = turnId;
+    this.runsInTurn = 0;
+  }
+
   private readMessage(item: JsonObject, context: Context): void {
-    if (this.turnsFromEvents) return;
     const text = contentText(item.content);
+    // The same answer may come again as an event: a later text of the run replaces, never joins, it.
     if (item.role === 'assistant') this.session.current?.assistantText(text);
-    else if (item.role === 'user') this.startRun(humanText(text), context);
+    else if (item.role === 'user' && !this.turnsFromEvents) this.startRun(humanText(text), context);
   }
 
   private readFunctionCall(run: RunDraft, call: JsonObject): void {
@@ -198,6 +217,8 @@ class CodexReader {
     const run = this.session.current;
     const type = asString(event.type);
     if (type === 'user_message') return this.readUserMessage(event, context);
+    if (type === 'task_started' || type === 'turn_started') return this.enterTurn(asString(event.turn_id));
+    if (type === 'item_completed') return this.readItemCompleted(asObject(event.item), context);
     if (type === 'context_compacted') return this.session.compaction('summary');
     if (type === 'thread_rolled_back') return this.session.dropLastRuns(asInteger(event.num_turns) ?? 0);
     if (run === null) return;
@@ -236,10 +257,62 @@ class CodexReader {
     this.startRun(humanText(asString(event.message) ?? ''), context);
   }
 
-  private startRun(userMessage: string, { line, at }: Context): void {
+  /**
+   * A run is known across files (a fork's copy, a later page) by its user item's id, else by its turn's
+   * id (and its place among the turn's runs, when the user wrote again mid-turn).
+   */
+  private startRun(userMessage: string, { line, at }: Context, itemId: string | null = null): void {
     if (userMessage.length === 0) return;
     if (at === null) return this.session.problem(line, 'user message without a timestamp');
-    this.session.startRun(at, userMessage, this.model);
+    this.runsInTurn += 1;
+    const turnKey =
+      this.turnId === null ? null : this.runsInTurn === 1 ? this.turnId : `${this.turnId}#${this.runsInTurn}`;
+    this.session.startRun({ at, line, sourceId: itemId ?? turnKey }, userMessage, this.model);
+  }
+
+  /** TurnItem (codex-rs/protocol items.rs), the main record of paginated rollouts. */
+  private readItemCompleted(item: JsonObject | null, context: Context): void {
+    const id = asString(item?.id);
+    if (item === null || id === null) return;
+    if (item.type === 'UserMessage') {
+      const text = asArray(item.content)
+        .map((input) => (asObject(input)?.type === 'text' ? asString(asObject(input)?.text) : null))
+        .filter((part): part is string => part !== null)
+        .join('');
+      return this.startRun(humanText(text), context, id);
+    }
+    if (item.type === 'ContextCompaction') return this.session.compaction('summary');
+    const run = this.session.current;
+    if (run === null) return;
+    switch (item.type) {
+      case 'AgentMessage':
+        return run.assistantText(contentText(item.content));
+      case 'CommandExecution':
+        // The same fields exec_command_end carries, in camelCase.
+        return this.readExecCommandEnd(run, {
+          call_id: id,
+          command: item.command,
+          aggregated_output: item.aggregatedOutput,
+          stdout: item.stdout,
+          stderr: item.stderr,
+          exit_code: item.exitCode,
+        });
+      case 'FileChange':
+        return this.readPatchApplyEnd(run, {
+          call_id: id,
+          changes: item.changes,
+          success: item.status === 'completed',
+          stdout: item.stdout,
+          stderr: item.stderr,
+        });
+      case 'McpToolCall':
+        return readMcpToolCallEnd(run, {
+          invocation: { server: item.server, tool: item.tool },
+          result:
+            asObject(item.error) === null ? { Ok: item.result } : { Err: asString(asObject(item.error)?.message) },
+        });
+      // Reasoning, plans (update_plan is read from its call), web searches and the rest carry nothing to import.
+    }
   }
 
   private readExecCommandEnd(run: RunDraft, event: JsonObject): void {

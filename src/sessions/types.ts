@@ -38,6 +38,10 @@ export interface ParsedSession {
   abandonedBranches: number;
   unknownRecordTypes: Record<string, number>;
   problems: SessionProblem[];
+  /** What was read but adjusted: times that ran backwards (clamped so a run never ends before it starts). */
+  warnings: SessionProblem[];
+  /** Subagents whose records the same file holds (Claude Code 1.x inline sidechains): sessions of their own. */
+  subagents: ParsedSession[];
 }
 
 export interface SessionProblem {
@@ -47,6 +51,12 @@ export interface SessionProblem {
 }
 
 export interface ImportedRun {
+  /**
+   * The provider's own id of the record that opened the turn (a Claude message uuid, a Codex user item
+   * or turn id); a resume or a fork copies it with the record, so a copied turn is known by it. Null
+   * when the records carry none.
+   */
+  sourceId: string | null;
   startedAt: string;
   completedAt: string | null;
   /** The model that answered this run, when the records name it. */

@@ -233,6 +233,7 @@ describe('parseClaudeSession on edge cases', () => {
     );
     expect(session.runs).toEqual([
       {
+        sourceId: 'u0',
         startedAt: '2025-07-03T08:00:00.000Z',
         completedAt: '2025-07-03T08:00:02.000Z',
         model: null,

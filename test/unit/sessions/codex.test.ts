@@ -308,6 +308,7 @@ describe('parseCodexSession on edge cases', () => {
     // No answer and no end: the run was cut off.
     expect(session.runs).toEqual([
       {
+        sourceId: null,
         startedAt: at(2),
         completedAt: null,
         model: null,
