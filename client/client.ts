@@ -33,8 +33,9 @@ type VariablesArgument<TVariables> =
 
 /**
  * Any refusal: the service's GraphQL errors (code is the first one's `extensions.code`, e.g.
- * STALE_DISPATCH, NOT_FOUND, UNAUTHENTICATED), or an answer that is not GraphQL at all (code
- * BAD_RESPONSE: a proxy's error page, a wrong URL).
+ * STALE_DISPATCH, NOT_FOUND, UNAUTHENTICATED), an answer that is not GraphQL at all (code
+ * BAD_RESPONSE: a proxy's error page, a wrong URL), or no answer (status 0, code the network's:
+ * ECONNREFUSED when nothing listens, ECONNRESET, ENOTFOUND..., else NETWORK_ERROR; the cause kept).
  */
 export class ThreadlineClientError extends Error {
   readonly code: string;
@@ -44,10 +45,11 @@ export class ThreadlineClientError extends Error {
   constructor(
     readonly errors: readonly GraphQLErrorBody[],
     readonly status: number,
+    options?: ErrorOptions,
   ) {
     const [first] = errors;
     const code = first?.extensions?.code ?? 'BAD_RESPONSE';
-    super(`${code}: ${errors.map((error) => error.message).join('; ')}`);
+    super(`${code}: ${errors.map((error) => error.message).join('; ')}`, options);
     this.name = 'ThreadlineClientError';
     this.code = code;
     this.extensions = first?.extensions ?? {};
@@ -90,12 +92,18 @@ export function createThreadlineClient(options: ThreadlineClientOptions): Thread
     document: { toString(): string },
     variables: unknown = {},
   ): Promise<ExecutionResult<TResult>> {
-    const response = await send(endpoint, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ query: document.toString(), variables }),
-    });
-    const text = await response.text();
+    let response: Response;
+    let text: string;
+    try {
+      response = await send(endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ query: document.toString(), variables }),
+      });
+      text = await response.text();
+    } catch (error) {
+      throw unreachable(endpoint, error);
+    }
     let body: { data?: TResult | null; errors?: GraphQLErrorBody[] };
     try {
       body = JSON.parse(text) as typeof body;
@@ -139,4 +147,14 @@ export function createThreadlineClient(options: ThreadlineClientOptions): Thread
       return result.data;
     },
   };
+}
+
+/** A request that got no answer: the network's own code (fetch puts it on the cause), as a client error. */
+function unreachable(endpoint: string, error: unknown): ThreadlineClientError {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? cause.code : 'NETWORK_ERROR';
+  const reason = typeof cause?.message === 'string' ? cause.message : (error as Error).message;
+  return new ThreadlineClientError([{ message: `${endpoint} did not answer: ${reason}`, extensions: { code } }], 0, {
+    cause: error,
+  });
 }

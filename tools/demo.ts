@@ -643,8 +643,7 @@ export async function main(options: DemoOptions = {}): Promise<DemoResult> {
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (invokedDirectly) {
   main().catch((error: unknown) => {
-    const cause = (error as { cause?: { code?: string } }).cause;
-    if (cause?.code === 'ECONNREFUSED') {
+    if (error instanceof ThreadlineClientError && error.code === 'ECONNREFUSED') {
       console.error(
         `No Threadline service answers at ${graphqlEndpoint(process.env.THREADLINE_URL || DEFAULT_URL)}: start one with \`npm start\` (or set THREADLINE_URL to its base URL).`,
       );

@@ -3,6 +3,7 @@
 // provider-written summaries (written through writeSummary, waited for, expired, or never written).
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -88,6 +89,18 @@ describe('createThreadlineClient', () => {
     const elsewhere = createThreadlineClient({ url: `${new URL(t.service.url).origin}/lineage` });
     const error = await refusal(elsewhere.request(CreateThreadDocument, { input: {} }), 'BAD_RESPONSE');
     expect(error.status).toBe(404);
+  });
+
+  it('says ECONNREFUSED, as a client error with status 0, when nothing listens there', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const nobody = createThreadlineClient({ url: `http://127.0.0.1:${port}` });
+    const error = await refusal(nobody.request(CreateThreadDocument, { input: {} }), 'ECONNREFUSED');
+    expect(error).toBeInstanceOf(ThreadlineClientError);
+    expect(error.status).toBe(0);
+    expect(error.message).toContain(`http://127.0.0.1:${port}/graphql did not answer`);
   });
 
   it('sends the API key as a bearer token, and surfaces UNAUTHENTICATED without one', async () => {
