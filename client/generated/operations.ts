@@ -81,6 +81,10 @@ export type CreateThreadInput = {
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type DeleteThreadInput = {
+  id: Scalars['ID']['input'];
+};
+
 /**
  * Why a handoff or a transfer stopped standing. REGENERATED: regenerateHandoff wrote a new one.
  * ROLLED_BACK: a rollback withdrew what it described (no newer one replaces it). EXPIRED: a PENDING
@@ -276,6 +280,12 @@ export type RegenerateHandoffInput = {
   source?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type RenameThreadInput = {
+  id: Scalars['ID']['input'];
+  /** 1..500 characters. */
+  title: Scalars['String']['input'];
+};
+
 export type ReportResumeFailureInput = {
   /** 1..20000 characters. */
   error: Scalars['String']['input'];
@@ -382,6 +392,8 @@ export type SubmitHandoffSummaryInput = {
 
 /** What an operation changed; the operation names the field to read again. */
 export type ThreadChangeKind =
+  /** deleteThread: it is deleted. */
+  | 'DELETED'
   /** forkThread made a fork of this thread. */
   | 'FORKED'
   /** A PENDING handoff got its summary (submitHandoffSummary or a configured summarizer). */
@@ -394,6 +406,8 @@ export type ThreadChangeKind =
   | 'PROVIDER_ROLLBACK_SETTLED'
   /** bindNativeThread: a provider thread's native id. */
   | 'PROVIDER_THREAD_BOUND'
+  /** renameThread: its title. */
+  | 'RENAMED'
   /** rollbackThread: runs, handoffs and provider-thread statuses. */
   | 'ROLLED_BACK'
   /** importRuns added runs. */
@@ -409,6 +423,16 @@ export type ThreadChangeKind =
   | 'SUBAGENT_COMPLETED'
   /** spawnSubagent, on the parent thread. */
   | 'SUBAGENT_SPAWNED';
+
+/** Every given condition must hold. */
+export type ThreadFilter = {
+  /** Threads whose project is exactly this (at most 4000 characters). */
+  project?: InputMaybe<Scalars['String']['input']>;
+  /** Threads on which a run of this provider ran (at most 200 characters). */
+  provider?: InputMaybe<Scalars['String']['input']>;
+  /** Threads whose title, id or project contain this, ignoring case (1..200 characters). */
+  text?: InputMaybe<Scalars['String']['input']>;
+};
 
 export type ThreadRelationship =
   | 'FORK'
@@ -583,6 +607,29 @@ export type ThreadRunsQueryVariables = Exact<{
 
 
 export type ThreadRunsQuery = { thread: { headOrdinal: number, runs: { edges: Array<{ node: { id: string, ordinal: number, status: RunStatus } }> } } | null };
+
+export type ThreadsIndexQueryVariables = Exact<{
+  filter?: InputMaybe<ThreadFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ThreadsIndexQuery = { threads: { edges: Array<{ cursor: string, node: { id: string, title: string | null, project: string | null, providers: Array<string>, runCount: number, lastActivityAt: string, createdAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type RenameThreadMutationVariables = Exact<{
+  input: RenameThreadInput;
+}>;
+
+
+export type RenameThreadMutation = { renameThread: { id: string, title: string | null } };
+
+export type DeleteThreadMutationVariables = Exact<{
+  input: DeleteThreadInput;
+}>;
+
+
+export type DeleteThreadMutation = { deleteThread: { id: string, deletedAt: string | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1236,3 +1283,41 @@ export const ThreadRunsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ThreadRunsQuery, ThreadRunsQueryVariables>;
+export const ThreadsIndexDocument = new TypedDocumentString(`
+    query ThreadsIndex($filter: ThreadFilter, $first: Int, $after: String) {
+  threads(filter: $filter, first: $first, after: $after) {
+    edges {
+      cursor
+      node {
+        id
+        title
+        project
+        providers
+        runCount
+        lastActivityAt
+        createdAt
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ThreadsIndexQuery, ThreadsIndexQueryVariables>;
+export const RenameThreadDocument = new TypedDocumentString(`
+    mutation RenameThread($input: RenameThreadInput!) {
+  renameThread(input: $input) {
+    id
+    title
+  }
+}
+    `) as unknown as TypedDocumentString<RenameThreadMutation, RenameThreadMutationVariables>;
+export const DeleteThreadDocument = new TypedDocumentString(`
+    mutation DeleteThread($input: DeleteThreadInput!) {
+  deleteThread(input: $input) {
+    id
+    deletedAt
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteThreadMutation, DeleteThreadMutationVariables>;

@@ -5,7 +5,7 @@
 MATCH (parent:Thread {tenant: $tenant, id: $parentId})
 OPTIONAL MATCH (sourceRun:Run {tenant: $tenant, id: $source.runId})
 CREATE (child:Thread {
-  tenant: $tenant, id: $id, title: $title, caption: coalesce($title, $id), project: parent.project, createdAt: datetime(),
+  tenant: $tenant, id: $id, title: $title, caption: coalesce($title, $id), project: parent.project, createdAt: datetime(), lastActivityAt: datetime(),
   parentThreadId: parent.id, relationshipToParent: $relationship, rootThreadId: coalesce(parent.rootThreadId, parent.id),
   sourceRunId: $source.runId, sourceRunOrdinal: $source.runOrdinal, sourceCheckpointId: $source.checkpointId,
   sourceProviderThreadId: $source.providerThreadId,

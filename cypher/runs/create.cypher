@@ -16,6 +16,7 @@ CREATE (run)-[:USES]->(providerThread)
 SET thread.lastOrdinal = run.ordinal,
     thread.headOrdinal = run.ordinal,
     thread.runningRunId = run.id,
+    thread.lastActivityAt = run.createdAt,
     thread.providers = CASE WHEN run.provider IN thread.providers THEN thread.providers ELSE thread.providers + run.provider END,
     providerThread += $served,
     providerThread.status = 'active',

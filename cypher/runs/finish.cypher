@@ -7,6 +7,7 @@ SET run.status = $status,
     run.error = $error,
     run.completedAt = datetime(),
     thread.runningRunId = null,
+    thread.lastActivityAt = datetime(),
     providerThread.status = CASE providerThread.status WHEN 'active' THEN 'idle' ELSE providerThread.status END
 WITH run, thread
 CALL (run) {

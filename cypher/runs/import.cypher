@@ -5,11 +5,18 @@
 // native ranges with them added (src/domain/coverage.ts), so coverage reads never walk the edges.
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 MATCH (providerThread:ProviderThread {tenant: $tenant, id: $providerThreadId})
+WITH thread, providerThread, thread.lastOrdinal > coalesce(thread.forkOrdinal, 0) AS hadRuns
 SET thread.lastOrdinal = $lastOrdinal,
     thread.headOrdinal = $lastOrdinal,
     thread.providers = CASE WHEN providerThread.provider IN thread.providers THEN thread.providers ELSE thread.providers + providerThread.provider END,
     providerThread += $served,
     providerThread.model = coalesce($model, providerThread.model)
+// Imported runs keep their own times: the thread's last activity is the newest of its runs' times
+// (its creation time, which it held before its first run, does not count).
+WITH thread, providerThread, reduce(newest = CASE WHEN hadRuns THEN thread.lastActivityAt END, imported IN $runs |
+  CASE WHEN newest IS NULL OR datetime(coalesce(imported.completedAt, imported.startedAt)) > newest
+       THEN datetime(coalesce(imported.completedAt, imported.startedAt)) ELSE newest END) AS newest
+SET thread.lastActivityAt = coalesce(newest, thread.lastActivityAt)
 WITH thread, providerThread
 UNWIND $runs AS imported
 CREATE (run:Run)

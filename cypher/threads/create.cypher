@@ -6,6 +6,7 @@ ON CREATE SET
   thread.project = $project,
   thread.caption = coalesce($title, $id),
   thread.createdAt = datetime(),
+  thread.lastActivityAt = datetime(),
   thread.headOrdinal = 0,
   thread.lastOrdinal = 0,
   thread.providerThreadCount = 0,

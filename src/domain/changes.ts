@@ -15,7 +15,9 @@ export type ThreadChangeKind =
   | 'merged_back'
   | 'subagent_spawned'
   | 'subagent_completed'
-  | 'runs_imported';
+  | 'runs_imported'
+  | 'renamed'
+  | 'deleted';
 
 export interface ThreadChangeRecord {
   tenant: string;

@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'BAD_USER_INPUT'
   | 'RUN_IN_PROGRESS'
+  | 'THREAD_DELETED'
   | 'HANDOFF_UNSUPPORTED'
   | 'CONFLICT'
   | 'STALE_DISPATCH'
@@ -36,6 +37,14 @@ export const notFound = (what: string, id: string) => {
   const shown = id.length > ECHOED_ID_CHARS ? `${id.slice(0, ECHOED_ID_CHARS)}… (${id.length} characters)` : id;
   return new ThreadlineError('NOT_FOUND', `${what} ${JSON.stringify(shown)} not found.`, { id: shown });
 };
+
+/** Every operation that would change a deleted thread, or plan a run on it, is refused with this. */
+export const threadDeleted = (id: string) =>
+  new ThreadlineError(
+    'THREAD_DELETED',
+    `Thread ${JSON.stringify(id.slice(0, ECHOED_ID_CHARS))} was deleted; it can be read, not changed.`,
+    { id: id.slice(0, ECHOED_ID_CHARS) },
+  );
 
 export const badInput = (field: string, message: string) =>
   new ThreadlineError('BAD_USER_INPUT', `${field}: ${message}`, { field });

@@ -66,6 +66,12 @@ export interface ThreadRecord {
   /** The project it belongs to, as its creator named it; a child thread has its parent's. */
   project: string | null;
   createdAt: string;
+  /** When deleteThread marked it deleted; null while in use. */
+  deletedAt: string | null;
+  /** Providers that ran its own runs, in order of first use. */
+  providers: string[];
+  /** When its newest own run started or ended; its creation before any. */
+  lastActivityAt: string;
   headOrdinal: number;
   parentThreadId: string | null;
   relationshipToParent: ThreadRelationship | null;

@@ -2,7 +2,7 @@
 // docs/design.md: read the thread, find the best provider thread, decide the strategy
 // (src/domain/planner.ts), generate the handoff, then create or resume the provider thread.
 import { createHash } from 'node:crypto';
-import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
+import { ThreadlineError, badInput, notFound, threadDeleted } from '../domain/errors.js';
 import {
   decidePlan,
   measurableDeltaRange,
@@ -435,6 +435,7 @@ async function planWithinTransaction(
   const loaded = await loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
   if (!loaded) throw notFound('Thread', threadId);
   const { snapshot, thread, headProvider } = loaded;
+  if (thread.deletedAt) throw threadDeleted(threadId);
   const deltaRange = measurableDeltaRange(snapshot, context.planner);
   let deltaSource: SummarySource | null = null;
   let deltaChars: number | null = null;

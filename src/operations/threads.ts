@@ -1,8 +1,18 @@
+import { notFound, threadDeleted, ThreadlineError } from '../domain/errors.js';
 import { liveHistory, livePiecesFor, segmentsFor } from '../domain/history.js';
 import { contains } from '../domain/ranges.js';
 import type { ListedRunRecord, ThreadRecord } from '../domain/records.js';
 import { runPage } from '../graph/repositories/runs.js';
-import { createThread as mergeThread, threadPage } from '../graph/repositories/threads.js';
+import { recordChange } from '../graph/repositories/changes.js';
+import {
+  createThread as mergeThread,
+  lockThread,
+  lockThreadAsItIs,
+  markThreadDeleted,
+  renameThread as setTitle,
+  threadPage,
+  type ThreadFilter,
+} from '../graph/repositories/threads.js';
 import { newId, type OperationContext } from './context.js';
 
 export async function createThread(
@@ -11,7 +21,39 @@ export async function createThread(
   title: string | null,
   project: string | null,
 ): Promise<ThreadRecord> {
-  return context.graph.write((tx) => mergeThread(tx, id ?? newId('th'), title, project));
+  const thread = await context.graph.write((tx) => mergeThread(tx, id ?? newId('th'), title, project));
+  if (thread.deletedAt) throw threadDeleted(thread.id);
+  return thread;
+}
+
+export async function renameThread(context: OperationContext, id: string, title: string): Promise<ThreadRecord> {
+  return context.graph.write(async (tx) => {
+    if (!(await lockThread(tx, id))) throw notFound('Thread', id);
+    const renamed = await setTitle(tx, id, title);
+    await recordChange(tx, id, 'renamed');
+    return renamed;
+  });
+}
+
+/**
+ * Marks the thread deleted, keeping all it recorded; once is enough (a deleted thread is answered as
+ * it is). Not while a run is running: its completion would have nowhere to go.
+ */
+export async function deleteThread(context: OperationContext, id: string): Promise<ThreadRecord> {
+  return context.graph.write(async (tx) => {
+    const thread = await lockThreadAsItIs(tx, id);
+    if (!thread) throw notFound('Thread', id);
+    if (thread.deletedAt) return thread;
+    if (thread.runningRunId !== null)
+      throw new ThreadlineError(
+        'RUN_IN_PROGRESS',
+        `Thread ${JSON.stringify(id)} has a running run; end it before deleting the thread.`,
+        { runId: thread.runningRunId },
+      );
+    const deleted = await markThreadDeleted(tx, id);
+    await recordChange(tx, id, 'deleted');
+    return deleted;
+  });
 }
 
 export interface ThreadPage {
@@ -21,10 +63,11 @@ export interface ThreadPage {
 
 export async function listThreads(
   context: OperationContext,
+  filter: ThreadFilter,
   after: { createdAt: string; id: string } | null,
   first: number,
 ): Promise<ThreadPage> {
-  const rows = await context.graph.read((tx) => threadPage(tx, after, first + 1));
+  const rows = await context.graph.read((tx) => threadPage(tx, filter, after, first + 1));
   return { threads: rows.slice(0, first), hasNextPage: rows.length > first };
 }
 

@@ -149,6 +149,12 @@ const BREAKS: Break[] = [
     ],
   },
   {
+    invariant: 'deleted-thread-unchanged',
+    cypher: `MATCH (root:Thread {tenant: $tenant, id: 'root'}) SET root.deletedAt = datetime() - duration('PT1H')
+             WITH root MATCH (run:Run {tenant: $tenant, id: $tenant + '-r4'}) SET run.createdAt = datetime()`,
+    rows: [{ threadId: 'root', runningRunId: null, runs: ['{tenant}-r4'] }],
+  },
+  {
     invariant: 'edges-within-tenant',
     cypher: `MATCH (handoff:ContextHandoff {tenant: $tenant, id: $tenant + '-h'})
              CREATE (handoff)-[:DRAWN_FROM]->(:ProviderThread {tenant: $tenant + '-other', id: $tenant + '-other-pt', threadId: 'root',

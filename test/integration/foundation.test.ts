@@ -78,6 +78,7 @@ describe('the foundation', () => {
     'threads/latest-checkpoint',
     'runs/page',
     'threads/page',
+    'threads/page-of-project',
     'lineage/source-point',
   ];
   it.each(READ_IN_INDEX_ORDER)('cypher/%s.cypher reads in index order, without sorting', async (name) => {

@@ -243,6 +243,10 @@ export type CreateThreadInput = {
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type DeleteThreadInput = {
+  id: Scalars['ID']['input'];
+};
+
 export type Dispatch = {
   __typename?: 'Dispatch';
   /** The handoff text to send as leading context; null when no handoff. */
@@ -445,7 +449,15 @@ export type Mutation = {
   completeSubagent: ContextTransfer;
   /** The orchestrator performed the native rollback asked for: the provider thread is IDLE again, knowing the thread through the rollback point. */
   confirmProviderRollback: ProviderThread;
+  /** Refused with THREAD_DELETED when the id names a deleted thread. */
   createThread: Thread;
+  /**
+   * Marks the thread deleted: it keeps its runs, handoffs and lineage as recorded, leaves the threads
+   * list, and every operation that would change it, or plan a run on it, is refused with
+   * THREAD_DELETED; thread(id) still reads it, with deletedAt set. Refused with RUN_IN_PROGRESS while a
+   * run is running. Deleting a deleted thread answers it unchanged.
+   */
+  deleteThread: Thread;
   /** STALE_DISPATCH when fencingToken is a replaced dispatch's; CONFLICT when the run is not running. */
   failRun: Run;
   /** A new app thread from a stable source point; no provider is chosen until its first run. */
@@ -466,6 +478,8 @@ export type Mutation = {
   mergeBack: ContextTransfer;
   /** Writes a new handoff with the same coverage, target run and provider thread; the old one becomes SUPERSEDED. */
   regenerateHandoff: ContextHandoff;
+  /** Sets the thread's title. Refused with THREAD_DELETED on a deleted thread. */
+  renameThread: Thread;
   /** The native rollback failed: the provider thread becomes DIVERGENT and its provider's next run starts a new one. */
   reportProviderRollbackFailure: ProviderThread;
   /**
@@ -514,6 +528,11 @@ export type MutationCreateThreadArgs = {
 };
 
 
+export type MutationDeleteThreadArgs = {
+  input: DeleteThreadInput;
+};
+
+
 export type MutationFailRunArgs = {
   input: FailRunInput;
 };
@@ -536,6 +555,11 @@ export type MutationMergeBackArgs = {
 
 export type MutationRegenerateHandoffArgs = {
   input: RegenerateHandoffInput;
+};
+
+
+export type MutationRenameThreadArgs = {
+  input: RenameThreadInput;
 };
 
 
@@ -822,7 +846,10 @@ export type Query = {
   run: Maybe<Run>;
   /** null when no thread of the caller's tenant has this id. */
   thread: Maybe<Thread>;
-  /** Threads of the caller's tenant, newest first. first is clamped to 1..100. */
+  /**
+   * Threads of the caller's tenant, newest first, deleted ones left out, narrowed by filter. first is
+   * clamped to 1..100; pass the same filter with after.
+   */
   threads: ThreadConnection;
 };
 
@@ -871,6 +898,7 @@ export type QueryThreadArgs = {
 
 export type QueryThreadsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<ThreadFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -893,6 +921,12 @@ export type RegenerateHandoffInput = {
    * target provider. A handoff that also delivers a merge-back is always written locally.
    */
   source?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type RenameThreadInput = {
+  id: Scalars['ID']['input'];
+  /** 1..500 characters. */
+  title: Scalars['String']['input'];
 };
 
 export type ReportResumeFailureInput = {
@@ -1216,6 +1250,8 @@ export type Thread = {
    */
   coverageMatrix: CoverageMatrix;
   createdAt: Scalars['DateTime']['output'];
+  /** When deleteThread marked it deleted; null for a thread in use. */
+  deletedAt: Maybe<Scalars['DateTime']['output']>;
   /** Forks of this thread, oldest first. first is clamped to 1..100. */
   forks: Array<Thread>;
   /**
@@ -1236,6 +1272,8 @@ export type Thread = {
    */
   history: HistoryConnection;
   id: Scalars['ID']['output'];
+  /** When its newest run started or ended (for imported runs, their own times); its creation time before any run. */
+  lastActivityAt: Scalars['DateTime']['output'];
   /** Checkpoint of the newest live run of the thread's history (a fork's inherited runs included) that captured one. */
   latestCheckpoint: Maybe<Checkpoint>;
   lineage: ThreadLineage;
@@ -1243,6 +1281,10 @@ export type Thread = {
   project: Maybe<Scalars['String']['output']>;
   /** Provider threads in creation order. */
   providerThreads: Array<ProviderThread>;
+  /** The providers that ran runs on the thread itself, in order of first use (a fork's inherited runs not counted). */
+  providers: Array<Scalars['String']['output']>;
+  /** How many runs were recorded on the thread itself, rolled-back ones included, a fork's inherited ones not. */
+  runCount: Scalars['Int']['output'];
   /**
    * Runs in ordinal order, rolled-back ones included. first/after page forwards from the oldest run.
    * last/before page backwards: the newest last runs before the before cursor (or the newest of all),
@@ -1331,6 +1373,8 @@ export type ThreadChange = {
 
 /** What an operation changed; the operation names the field to read again. */
 export type ThreadChangeKind =
+  /** deleteThread: it is deleted. */
+  | 'deleted'
   /** forkThread made a fork of this thread. */
   | 'forked'
   /** A PENDING handoff got its summary (submitHandoffSummary or a configured summarizer). */
@@ -1343,6 +1387,8 @@ export type ThreadChangeKind =
   | 'provider_rollback_settled'
   /** bindNativeThread: a provider thread's native id. */
   | 'provider_thread_bound'
+  /** renameThread: its title. */
+  | 'renamed'
   /** rollbackThread: runs, handoffs and provider-thread statuses. */
   | 'rolled_back'
   /** importRuns added runs. */
@@ -1369,6 +1415,16 @@ export type ThreadEdge = {
   __typename?: 'ThreadEdge';
   cursor: Scalars['String']['output'];
   node: Thread;
+};
+
+/** Every given condition must hold. */
+export type ThreadFilter = {
+  /** Threads whose project is exactly this (at most 4000 characters). */
+  project?: InputMaybe<Scalars['String']['input']>;
+  /** Threads on which a run of this provider ran (at most 200 characters). */
+  provider?: InputMaybe<Scalars['String']['input']>;
+  /** Threads whose title, id or project contain this, ignoring case (1..200 characters). */
+  text?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type ThreadLineage = {
@@ -1501,6 +1557,7 @@ export type ResolversTypes = {
   CoverageRow: ResolverTypeWrapper<CoverageRowRecordModel>;
   CreateThreadInput: CreateThreadInput;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DeleteThreadInput: DeleteThreadInput;
   Dispatch: ResolverTypeWrapper<DispatchRecordModel>;
   EndReason: null;
   FailRunInput: FailRunInput;
@@ -1543,6 +1600,7 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RawEventsInput: RawEventsInput;
   RegenerateHandoffInput: RegenerateHandoffInput;
+  RenameThreadInput: RenameThreadInput;
   ReportResumeFailureInput: ReportResumeFailureInput;
   RollbackPayload: ResolverTypeWrapper<RollbackResultModel>;
   RollbackThreadInput: RollbackThreadInput;
@@ -1571,6 +1629,7 @@ export type ResolversTypes = {
   ThreadChangeKind: null;
   ThreadConnection: ResolverTypeWrapper<Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversTypes['ThreadEdge']> }>;
   ThreadEdge: ResolverTypeWrapper<Omit<ThreadEdge, 'node'> & { node: ResolversTypes['Thread'] }>;
+  ThreadFilter: ThreadFilter;
   ThreadLineage: ResolverTypeWrapper<Omit<ThreadLineage, 'parent' | 'root'> & { parent?: Maybe<ResolversTypes['Thread']>, root: ResolversTypes['Thread'] }>;
   ThreadRelationship: null;
   TransferActor: null;
@@ -1596,6 +1655,7 @@ export type ResolversParentTypes = {
   CoverageRow: CoverageRowRecordModel;
   CreateThreadInput: CreateThreadInput;
   DateTime: Scalars['DateTime']['output'];
+  DeleteThreadInput: DeleteThreadInput;
   Dispatch: DispatchRecordModel;
   FailRunInput: FailRunInput;
   FileChange: FileChange;
@@ -1628,6 +1688,7 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   RawEventsInput: RawEventsInput;
   RegenerateHandoffInput: RegenerateHandoffInput;
+  RenameThreadInput: RenameThreadInput;
   ReportResumeFailureInput: ReportResumeFailureInput;
   RollbackPayload: RollbackResultModel;
   RollbackThreadInput: RollbackThreadInput;
@@ -1651,6 +1712,7 @@ export type ResolversParentTypes = {
   ThreadChange: ThreadChangeEventModel;
   ThreadConnection: Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversParentTypes['ThreadEdge']> };
   ThreadEdge: Omit<ThreadEdge, 'node'> & { node: ResolversParentTypes['Thread'] };
+  ThreadFilter: ThreadFilter;
   ThreadLineage: Omit<ThreadLineage, 'parent' | 'root'> & { parent?: Maybe<ResolversParentTypes['Thread']>, root: ResolversParentTypes['Thread'] };
 };
 
@@ -1810,11 +1872,13 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   completeSubagent?: Resolver<ResolversTypes['ContextTransfer'], ParentType, ContextType, RequireFields<MutationCompleteSubagentArgs, 'input'>>;
   confirmProviderRollback?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationConfirmProviderRollbackArgs, 'input'>>;
   createThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationCreateThreadArgs, 'input'>>;
+  deleteThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationDeleteThreadArgs, 'input'>>;
   failRun?: Resolver<ResolversTypes['Run'], ParentType, ContextType, RequireFields<MutationFailRunArgs, 'input'>>;
   forkThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationForkThreadArgs, 'input'>>;
   importRuns?: Resolver<ResolversTypes['ImportRunsPayload'], ParentType, ContextType, RequireFields<MutationImportRunsArgs, 'input'>>;
   mergeBack?: Resolver<ResolversTypes['ContextTransfer'], ParentType, ContextType, RequireFields<MutationMergeBackArgs, 'input'>>;
   regenerateHandoff?: Resolver<ResolversTypes['ContextHandoff'], ParentType, ContextType, RequireFields<MutationRegenerateHandoffArgs, 'input'>>;
+  renameThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationRenameThreadArgs, 'input'>>;
   reportProviderRollbackFailure?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationReportProviderRollbackFailureArgs, 'input'>>;
   reportResumeFailure?: Resolver<ResolversTypes['StartRunPayload'], ParentType, ContextType, RequireFields<MutationReportResumeFailureArgs, 'input'>>;
   rollbackThread?: Resolver<ResolversTypes['RollbackPayload'], ParentType, ContextType, RequireFields<MutationRollbackThreadArgs, 'input'>>;
@@ -2079,15 +2143,19 @@ export type ThreadResolvers<ContextType = RequestContext, ParentType extends Res
   changeSequence?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   coverageMatrix?: Resolver<ResolversTypes['CoverageMatrix'], ParentType, ContextType, RequireFields<ThreadCoverageMatrixArgs, 'columns' | 'columnsFrom' | 'first' | 'fromOrdinal'>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  deletedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   forks?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadForksArgs, 'first'>>;
   handoffs?: Resolver<Array<ResolversTypes['ContextHandoff']>, ParentType, ContextType, Partial<ThreadHandoffsArgs>>;
   headOrdinal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   history?: Resolver<ResolversTypes['HistoryConnection'], ParentType, ContextType, RequireFields<ThreadHistoryArgs, 'first' | 'liveOnly'>>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastActivityAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   latestCheckpoint?: Resolver<Maybe<ResolversTypes['Checkpoint']>, ParentType, ContextType>;
   lineage?: Resolver<ResolversTypes['ThreadLineage'], ParentType, ContextType>;
   project?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   providerThreads?: Resolver<Array<ResolversTypes['ProviderThread']>, ParentType, ContextType>;
+  providers?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  runCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   runs?: Resolver<ResolversTypes['RunConnection'], ParentType, ContextType, RequireFields<ThreadRunsArgs, 'first'>>;
   subagents?: Resolver<Array<ResolversTypes['Thread']>, ParentType, ContextType, RequireFields<ThreadSubagentsArgs, 'first'>>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2102,7 +2170,7 @@ export type ThreadChangeResolvers<ContextType = RequestContext, ParentType exten
   thread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;
 };
 
-export type ThreadChangeKindResolvers = { FORKED: 'forked', HANDOFF_READY: 'handoff_ready', HANDOFF_REPLACED: 'handoff_replaced', MERGED_BACK: 'merged_back', PROVIDER_ROLLBACK_SETTLED: 'provider_rollback_settled', PROVIDER_THREAD_BOUND: 'provider_thread_bound', ROLLED_BACK: 'rolled_back', RUNS_IMPORTED: 'runs_imported', RUN_COMPLETED: 'run_completed', RUN_FAILED: 'run_failed', RUN_REPLANNED: 'run_replanned', RUN_STARTED: 'run_started', SUBAGENT_COMPLETED: 'subagent_completed', SUBAGENT_SPAWNED: 'subagent_spawned' };
+export type ThreadChangeKindResolvers = { DELETED: 'deleted', FORKED: 'forked', HANDOFF_READY: 'handoff_ready', HANDOFF_REPLACED: 'handoff_replaced', MERGED_BACK: 'merged_back', PROVIDER_ROLLBACK_SETTLED: 'provider_rollback_settled', PROVIDER_THREAD_BOUND: 'provider_thread_bound', RENAMED: 'renamed', ROLLED_BACK: 'rolled_back', RUNS_IMPORTED: 'runs_imported', RUN_COMPLETED: 'run_completed', RUN_FAILED: 'run_failed', RUN_REPLANNED: 'run_replanned', RUN_STARTED: 'run_started', SUBAGENT_COMPLETED: 'subagent_completed', SUBAGENT_SPAWNED: 'subagent_spawned' };
 
 export type ThreadConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ThreadConnection'] = ResolversParentTypes['ThreadConnection']> = {
   edges?: Resolver<Array<ResolversTypes['ThreadEdge']>, ParentType, ContextType>;

@@ -1,13 +1,13 @@
 import { Kind, type GraphQLResolveInfo } from 'graphql';
 import { badInput } from '../../domain/errors.js';
 import type { ListedRunRecord, ThreadRecord } from '../../domain/records.js';
-import { historyPage, listThreads, createThread } from '../../operations/threads.js';
+import { createThread, deleteThread, historyPage, listThreads, renameThread } from '../../operations/threads.js';
 import { handoffWindow, transferWindow } from '../../graph/repositories/handoffs.js';
 import { runPage, runPageBackward } from '../../graph/repositories/runs.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import type { Loaders } from '../loaders.js';
 import type { Resolvers } from '../generated/graphql.js';
-import { LIMITS, clamp, optionalText } from '../validation.js';
+import { LIMITS, clamp, optionalText, requiredText } from '../validation.js';
 
 interface ThreadCursor {
   createdAt: string;
@@ -85,9 +85,18 @@ function runConnection(runs: ListedRunRecord[], loaders: Loaders, hasPreviousPag
 export const threadResolvers: Resolvers = {
   Query: {
     thread: (_root, { id }, { loaders }) => loaders.thread.load(id),
-    threads: async (_root, { first, after }, { operations }) => {
+    threads: async (_root, { filter, first, after }, { operations }) => {
+      const text =
+        filter?.text === null || filter?.text === undefined
+          ? null
+          : requiredText('filter.text', filter.text, LIMITS.label);
       const page = await listThreads(
         operations,
+        {
+          project: optionalText('filter.project', filter?.project, LIMITS.project),
+          provider: optionalText('filter.provider', filter?.provider, LIMITS.label),
+          text: text?.toLowerCase() ?? null,
+        },
         decodeCursor('after', after, isThreadCursor),
         clamp(first, 20, 1, 100),
       );
@@ -111,8 +120,17 @@ export const threadResolvers: Resolvers = {
         optionalText('title', input.title, LIMITS.title),
         optionalText('project', input.project, LIMITS.project),
       ),
+    renameThread: (_root, { input }, { operations }) =>
+      renameThread(
+        operations,
+        requiredText('id', input.id, LIMITS.id),
+        requiredText('title', input.title, LIMITS.title),
+      ),
+    deleteThread: (_root, { input }, { operations }) =>
+      deleteThread(operations, requiredText('id', input.id, LIMITS.id)),
   },
   Thread: {
+    runCount: (thread) => thread.lastOrdinal - thread.forkOrdinal,
     runs: async (thread, { first, after, last, before }, { operations, loaders }, info) => {
       const backwards = argumentPassed(info, 'last') || argumentPassed(info, 'before');
       if (backwards && (argumentPassed(info, 'first') || argumentPassed(info, 'after'))) {

@@ -1,3 +1,4 @@
+import { threadDeleted } from '../../domain/errors.js';
 import { livePiecesFor } from '../../domain/history.js';
 import type { CheckpointRecord, ThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
@@ -25,12 +26,21 @@ export async function threadsByIds(tx: Tx, ids: readonly string[]): Promise<Thre
   return rows.map((row) => toThread(row.thread));
 }
 
+/** What Query.threads narrows to; null is no condition. `text` is lower case. */
+export interface ThreadFilter {
+  project: string | null;
+  provider: string | null;
+  text: string | null;
+}
+
 export async function threadPage(
   tx: Tx,
+  filter: ThreadFilter,
   after: { createdAt: string; id: string } | null,
   limit: number,
 ): Promise<ThreadRecord[]> {
-  const rows = await tx.rows<{ thread: Props }>('threads/page', {
+  const rows = await tx.rows<{ thread: Props }>(filter.project === null ? 'threads/page' : 'threads/page-of-project', {
+    ...filter,
     afterCreatedAt: after?.createdAt ?? null,
     afterId: after?.id ?? null,
     limit: limit,
@@ -38,9 +48,30 @@ export async function threadPage(
   return rows.map((row) => toThread(row.thread));
 }
 
+/**
+ * The thread's lock, for an operation that changes it or its lineage: a deleted thread is refused
+ * (THREAD_DELETED), so nothing is written to it once deleteThread committed.
+ */
 export async function lockThread(tx: Tx, threadId: string): Promise<LockedThread | null> {
+  const thread = await lockThreadAsItIs(tx, threadId);
+  if (thread?.deletedAt) throw threadDeleted(threadId);
+  return thread;
+}
+
+/** The thread's lock whether it is deleted or not: for deleteThread alone. */
+export async function lockThreadAsItIs(tx: Tx, threadId: string): Promise<LockedThread | null> {
   const row = await tx.one<{ thread: Props }>('threads/lock', { threadId });
   return row && toLockedThread(row.thread);
+}
+
+export async function renameThread(tx: Tx, threadId: string, title: string): Promise<ThreadRecord> {
+  const row = await tx.one<{ thread: Props }>('threads/rename', { threadId, title });
+  return toThread(row!.thread);
+}
+
+export async function markThreadDeleted(tx: Tx, threadId: string): Promise<ThreadRecord> {
+  const row = await tx.one<{ thread: Props }>('threads/delete', { threadId });
+  return toThread(row!.thread);
 }
 
 /**

@@ -80,6 +80,10 @@ export type CreateThreadInput = {
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type DeleteThreadInput = {
+  id: Scalars['ID']['input'];
+};
+
 /**
  * Why a handoff or a transfer stopped standing. REGENERATED: regenerateHandoff wrote a new one.
  * ROLLED_BACK: a rollback withdrew what it described (no newer one replaces it). EXPIRED: a PENDING
@@ -275,6 +279,12 @@ export type RegenerateHandoffInput = {
   source?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type RenameThreadInput = {
+  id: Scalars['ID']['input'];
+  /** 1..500 characters. */
+  title: Scalars['String']['input'];
+};
+
 export type ReportResumeFailureInput = {
   /** 1..20000 characters. */
   error: Scalars['String']['input'];
@@ -381,6 +391,8 @@ export type SubmitHandoffSummaryInput = {
 
 /** What an operation changed; the operation names the field to read again. */
 export type ThreadChangeKind =
+  /** deleteThread: it is deleted. */
+  | 'DELETED'
   /** forkThread made a fork of this thread. */
   | 'FORKED'
   /** A PENDING handoff got its summary (submitHandoffSummary or a configured summarizer). */
@@ -393,6 +405,8 @@ export type ThreadChangeKind =
   | 'PROVIDER_ROLLBACK_SETTLED'
   /** bindNativeThread: a provider thread's native id. */
   | 'PROVIDER_THREAD_BOUND'
+  /** renameThread: its title. */
+  | 'RENAMED'
   /** rollbackThread: runs, handoffs and provider-thread statuses. */
   | 'ROLLED_BACK'
   /** importRuns added runs. */
@@ -408,6 +422,16 @@ export type ThreadChangeKind =
   | 'SUBAGENT_COMPLETED'
   /** spawnSubagent, on the parent thread. */
   | 'SUBAGENT_SPAWNED';
+
+/** Every given condition must hold. */
+export type ThreadFilter = {
+  /** Threads whose project is exactly this (at most 4000 characters). */
+  project?: InputMaybe<Scalars['String']['input']>;
+  /** Threads on which a run of this provider ran (at most 200 characters). */
+  provider?: InputMaybe<Scalars['String']['input']>;
+  /** Threads whose title, id or project contain this, ignoring case (1..200 characters). */
+  text?: InputMaybe<Scalars['String']['input']>;
+};
 
 export type ThreadRelationship =
   | 'FORK'
