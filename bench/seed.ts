@@ -161,7 +161,7 @@ const between = (random: () => number, { min, max }: { min: number; max: number 
   min + Math.floor(random() * (max - min + 1));
 
 /** One step of a thread's use: a run on a provider, or a rollback of its newest `depth` live runs. */
-type Step = { provider: string } | { rollbackDepth: number };
+export type Step = { provider: string } | { rollbackDepth: number };
 
 /**
  * A thread's use as `size` runs and the rollbacks between them, drawn from USAGE. The thread ends
@@ -169,7 +169,7 @@ type Step = { provider: string } | { rollbackDepth: number };
  * excursion to the other provider and three runs back on the main one: the last provider reuses its
  * thread, the other one is owed a delta, and every size ends in the same neighbourhood.
  */
-function usageSteps(size: number, providers: [string, string]): Step[] {
+export function usageSteps(size: number, providers: [string, string]): Step[] {
   const [main, other] = providers;
   const random = rng(USAGE_SEED);
   const ending =
