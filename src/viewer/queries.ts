@@ -266,3 +266,30 @@ export const FOLLOW_SUBSCRIPTION = query<
     }
   }
 `);
+
+/** Threads per page of the thread index (GET /). */
+export const INDEX_PAGE = 25;
+
+// The thread index: one page of the tenant's threads, newest first, narrowed as the search form says.
+export const THREAD_INDEX_QUERY = query<Operations.ThreadIndexQuery, Operations.ThreadIndexQueryVariables>(
+  /* GraphQL */ `
+    query ThreadIndex($filter: ThreadFilter, $first: Int = 25, $after: String) {
+      threads(filter: $filter, first: $first, after: $after) {
+        edges {
+          node {
+            id
+            title
+            project
+            providers
+            runCount
+            lastActivityAt
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  `,
+);

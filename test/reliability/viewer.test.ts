@@ -1,4 +1,4 @@
-// The lineage viewer (GET /lineage/:threadId) in a real headless browser: Debian's chromium driven by
+// The lineage viewer (GET /lineage/:threadId) and the thread index (GET /) in a real headless browser: Debian's chromium driven by
 // playwright-core, on the design example seeded through GraphQL, and on a thread longer than the
 // viewer's window. Writes a screenshot to test-output/ (copy it to docs/images/ when the viewer's look
 // changes on purpose). test/globalSetup.ts compiles the viewer's modules first, so that the page serves
@@ -70,8 +70,14 @@ interface OpenedPage {
   graphql: () => Promise<GraphQLExchange[]>;
 }
 
-/** Opens `url` in a new page; `prepare` runs on the page before it loads. */
-async function open(url: string, prepare?: (page: Page) => Promise<void>): Promise<OpenedPage> {
+const VIEWER_SETTLED = '#drawing[data-state="ready"], #drawing[data-state="error"], #drawing[data-state="not-found"]';
+
+/** Opens `url` in a new page and waits for `settled`; `prepare` runs on the page before it loads. */
+async function open(
+  url: string,
+  prepare?: (page: Page) => Promise<void>,
+  settled = VIEWER_SETTLED,
+): Promise<OpenedPage> {
   const page = await (await launchBrowser()).newPage({ viewport: { width: 1440, height: 900 } });
   await prepare?.(page);
   const requests: string[] = [];
@@ -91,10 +97,7 @@ async function open(url: string, prepare?: (page: Page) => Promise<void>): Promi
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
   await page.goto(url);
-  await page.waitForSelector(
-    '#drawing[data-state="ready"], #drawing[data-state="error"], #drawing[data-state="not-found"]',
-    { timeout: 20_000 },
-  );
+  await page.waitForSelector(settled, { timeout: 20_000 });
   return { page, requests, errors, graphql: () => Promise.all(exchanges) };
 }
 
@@ -399,5 +402,100 @@ describe('GET /lineage/:threadId', () => {
     for (const asset of ['viewer.js', 'viewer.css'])
       expect((await fetch(`${origin}/lineage/assets/${asset}`)).status).toBe(200);
     expect((await fetch(`${origin}/lineage/assets/nothing-here.js`)).status).toBe(404);
+  });
+});
+
+describe('GET /: the thread index', () => {
+  const INDEX_SETTLED = '#threads[data-state="ready"], #threads[data-state="error"]';
+  const rowIds = (page: Page) =>
+    page.locator('#threads tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-thread-id')));
+  /** Waits for the table to show page `number` once a click asked for it. */
+  const pageShown = (page: Page, number: number) =>
+    page.waitForSelector(`#threads[data-state="ready"][data-page="${number}"]`, { timeout: 20_000 });
+
+  it('lists a project’s threads newest first, 25 a page, pages older and back, searches, and links to a thread', async () => {
+    const tag = uniqueId('idx');
+    const project = `/home/dev/${tag}`;
+    const ids: string[] = [];
+    for (let index = 0; index < 28; index++) {
+      const id = `${tag}-${String(index).padStart(2, '0')}`;
+      await securedOk(`mutation($input: CreateThreadInput!) { createThread(input: $input) { id } }`, {
+        input: { id, title: index === 1 ? `Needle ${tag}` : `thread ${index}`, project },
+      });
+      ids.push(id);
+    }
+    const started = await securedOk(`mutation($input: StartRunInput!) { startRun(input: $input) { run { id } } }`, {
+      input: { threadId: ids[1], provider: 'claude', userMessage: 'hello' },
+    });
+    await securedOk(`mutation($id: ID!) { completeRun(input: { runId: $id, assistantMessage: "done" }) { id } }`, {
+      id: started.startRun.run.id,
+    });
+    const newestFirst = [...ids].reverse();
+    const token = encodeURIComponent(API_KEY);
+    const origin = new URL(secured.service.url).origin;
+
+    const opened = await open(
+      `${origin}/?token=${token}&project=${encodeURIComponent(project)}`,
+      undefined,
+      INDEX_SETTLED,
+    );
+    const { page } = opened;
+    expect(await page.locator('#threads').getAttribute('data-state')).toBe('ready');
+    expect(await page.locator('#project').inputValue()).toBe(project);
+    expect(await rowIds(page)).toEqual(newestFirst.slice(0, 25));
+    expect(await page.locator('#newer').isDisabled()).toBe(true);
+
+    await page.locator('#older').click();
+    await pageShown(page, 2);
+    expect(await rowIds(page)).toEqual(newestFirst.slice(25));
+    expect(await page.locator('#older').isDisabled()).toBe(true);
+    const needle = page.locator(`#threads tr[data-thread-id="${ids[1]}"]`);
+    expect(await needle.locator('td').allTextContents()).toEqual([
+      `Needle ${tag}${ids[1]}`,
+      project,
+      'claude',
+      '1',
+      expect.stringMatching(/\d/),
+    ]);
+    await page.locator('#newer').click();
+    await pageShown(page, 1);
+    expect(await rowIds(page)).toEqual(newestFirst.slice(0, 25));
+
+    // A search by text, ignoring case, kept in the address; its row links to the thread's viewer.
+    await page.locator('#project').fill('');
+    await page.locator('#text').fill(`needle ${tag.toUpperCase()}`);
+    await page.locator('#search button[type="submit"]').click();
+    await expect.poll(() => rowIds(page), { timeout: 20_000 }).toEqual([ids[1]]);
+    expect(new URL(page.url()).searchParams.get('text')).toBe(`needle ${tag.toUpperCase()}`);
+    await page.locator('#text').fill(`nothing-${tag}`);
+    await page.locator('#search button[type="submit"]').click();
+    await expect.poll(() => rowIds(page), { timeout: 20_000 }).toEqual([]);
+    expect(await page.locator('#status').textContent()).toBe('No thread matches this search.');
+
+    await page.goto(`${origin}/?token=${token}&text=${encodeURIComponent(`needle ${tag}`)}`);
+    await page.waitForSelector(INDEX_SETTLED);
+    const link = page.locator(`#threads tr[data-thread-id="${ids[1]}"] a`);
+    expect(await link.getAttribute('href')).toBe(`/lineage/${ids[1]}?token=${token}`);
+    await link.click();
+    await page.waitForSelector(VIEWER_SETTLED, { timeout: 20_000 });
+    expect(await page.locator('#drawing').getAttribute('data-state')).toBe('ready');
+    expect(await page.locator('#title').textContent()).toBe(`Needle ${tag}`);
+    expect(opened.errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('says a token is needed without one, and serves the index at / and /lineage under the same policy', async () => {
+    const origin = new URL(secured.service.url).origin;
+    const without = await open(`${origin}/`, undefined, INDEX_SETTLED);
+    expect(await without.page.locator('#threads').getAttribute('data-state')).toBe('error');
+    expect(await without.page.locator('#status').textContent()).toContain('?token=');
+    await without.page.close();
+    for (const path of ['/', '/lineage']) {
+      const answer = await fetch(`${origin}${path}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(await answer.text()).toContain('/lineage/assets/threads.js');
+    }
+    expect((await fetch(`${origin}/lineage/assets/threads.js`)).status).toBe(200);
   });
 });

@@ -511,3 +511,12 @@ export type FollowThreadSubscriptionVariables = Exact<{
 
 
 export type FollowThreadSubscription = { threadChanged: { sequence: number, kind: ThreadChangeKind, resync: boolean } };
+
+export type ThreadIndexQueryVariables = Exact<{
+  filter?: InputMaybe<ThreadFilter>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ThreadIndexQuery = { threads: { edges: Array<{ node: { id: string, title: string | null, project: string | null, providers: Array<string>, runCount: number, lastActivityAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
