@@ -54,9 +54,10 @@ const IMPORT_USAGE = `Usage: threadline import [options] PATH...   (or: npm run 
   --preview PROVIDER
                   then show, for each thread that exists, the plan and the exact context a run on
                   PROVIDER would be given now (previewRun: it writes nothing, no run is left running)
-  --json          print one JSON object: dryRun, runsImported, runsAlreadyPresent,
-                  threads [{id, project, title, created, runsImported, runsAlreadyPresent,
-                  providerThreads [{id, provider, nativeThreadRef, runs}]}], problems [{file, line, reason}],
+  --json          print one JSON object: dryRun, runsImported, runsAlreadyPresent, duplicateTurns,
+                  unknownRecordTypes {type: count}, threads [{id, project, subagentOf, title, created,
+                  runsImported, runsAlreadyPresent, providerThreads [{id, provider, nativeThreadRef,
+                  runs}]}], problems [{file, line, reason}], warnings [{file, line, reason}],
                   and with --preview, previews [{threadId, plan, providerThreadAction, nativeThreadRef,
                   delivery, context, pendingWriter}]
 
@@ -84,6 +85,8 @@ interface ImportedThread {
   id: string | null;
   /** The folder the thread's sessions ran in; null when they record none or span several (--split none). */
   project: string | null;
+  /** A subagent's own thread: the native id of the session it worked for; null for a main thread. */
+  subagentOf: string | null;
   title: string;
   /** Created by this import (in a dry run: would be). */
   created: boolean;
@@ -96,8 +99,14 @@ export interface ImportSummary {
   dryRun: boolean;
   runsImported: number;
   runsAlreadyPresent: number;
+  /** Turns a resume, a fork or a second copy of a file repeated (the same record ids): stored once. */
+  duplicateTurns: number;
+  /** Record types the adapters do not read, per type: counted, never a problem. */
+  unknownRecordTypes: Record<string, number>;
   threads: ImportedThread[];
   problems: Problem[];
+  /** What was read but adjusted, e.g. times that ran backwards, clamped. */
+  warnings: Problem[];
 }
 
 /** A refusal decided before anything is written: exit 2 with its message. */
@@ -126,6 +135,7 @@ interface Turn {
 /** Sessions that go to one app thread: new ones to `threadId`, held ones stay where they are. */
 interface Group {
   project: string | null;
+  subagentOf: string | null;
   sessions: Session[];
   turns: Turn[];
   /** The thread new sessions go to; null until created (always null in a dry run for a new one). */
@@ -149,15 +159,19 @@ interface Options {
 async function importSessions(options: Options, progress: (done: number, total: number) => void) {
   const client = createThreadlineClient({ url: options.url, apiKey: options.token });
   const problems: Problem[] = [];
+  const warnings: Problem[] = [];
   const unknownRecordTypes = new Map<string, number>();
-  const sessions = await readSessions(await sessionFiles(options.paths, problems), problems, unknownRecordTypes);
+  const files = await sessionFiles(options.paths, problems);
+  const sessions = await readSessions(files, { problems, warnings, unknownRecordTypes });
+  const duplicateTurns = dropCopies(sessions);
   const withTurns = sessions
     .filter((session) => session.parsed.runs.length > 0)
     .sort((a, b) => byTime(a.parsed.runs[0]!.startedAt, b.parsed.runs[0]!.startedAt));
   for (const session of withTurns) await findHolder(client, session);
 
   const groups = groupSessions(withTurns, options.thread === undefined ? options.split : 'none');
-  for (const group of groups) await chooseThread(client, group, options.thread ?? null);
+  // A subagent keeps a thread of its own, --thread or not: its task is not a turn of the main thread.
+  for (const group of groups) await chooseThread(client, group, group.subagentOf ? null : (options.thread ?? null));
   if (!options.dryRun) {
     const total = groups.reduce((sum, group) => sum + group.turns.length, 0);
     let done = 0;
@@ -167,7 +181,14 @@ async function importSessions(options: Options, progress: (done: number, total: 
       await sendTurns(client, group, (sent) => progress((done += sent), total));
     }
   }
-  const summary: ImportSummary = { dryRun: options.dryRun, ...threadsOf(groups, options.dryRun), problems };
+  const summary: ImportSummary = {
+    dryRun: options.dryRun,
+    ...threadsOf(groups, options.dryRun),
+    duplicateTurns,
+    unknownRecordTypes: Object.fromEntries(unknownRecordTypes),
+    problems,
+    warnings,
+  };
   const previews = options.preview === undefined ? [] : await previewsOf(client, summary, options.preview);
   return { summary, previews, unknownRecordTypes, skipped: sessions.length - withTurns.length };
 }
@@ -187,16 +208,26 @@ async function previewsOf(client: ThreadlineClient, summary: ImportSummary, prov
 
 /**
  * Sessions grouped into the app threads they go to, in the order their first turns happened:
- * by project, by session (a subagent with the session it served), or all in one.
+ * by project, by session (forks with their source), or all in one. A subagent always has a thread of
+ * its own, so the main thread's provider thread stays the one a return resumes.
  */
 function groupSessions(sessions: Session[], split: Split): Group[] {
   const groups = new Map<string, Group>();
   const byId = new Map(sessions.map((session) => [`${session.parsed.provider} ${session.parsed.sessionId}`, session]));
   for (const session of sessions) {
+    const { relationship, parentSessionId, provider, sessionId } = session.parsed;
+    const subagentOf = relationship === 'subagent' ? (parentSessionId ?? '') : null;
     const key =
-      split === 'none' ? '' : split === 'project' ? `${session.project}` : rootOf(session, byId).parsed.sessionId;
+      subagentOf !== null
+        ? `subagent ${provider} ${sessionId}`
+        : split === 'none'
+          ? ''
+          : split === 'project'
+            ? `${session.project}`
+            : rootOf(session, byId).parsed.sessionId;
     const group = groups.get(key) ?? {
-      project: split === 'none' ? null : session.project,
+      project: split === 'none' && subagentOf === null ? null : session.project,
+      subagentOf,
       sessions: [],
       turns: [],
       threadId: null,
@@ -207,7 +238,7 @@ function groupSessions(sessions: Session[], split: Split): Group[] {
     groups.set(key, group);
   }
   for (const group of groups.values()) {
-    if (split === 'none' && new Set(group.sessions.map((session) => session.project)).size === 1)
+    if (split === 'none' && group.project === null && new Set(group.sessions.map((s) => s.project)).size === 1)
       group.project = group.sessions[0]!.project;
     group.turns = group.sessions.flatMap(turnsOf).sort((a, b) => byTime(a.run.startedAt, b.run.startedAt));
   }
@@ -278,7 +309,10 @@ async function createThread(client: ThreadlineClient, group: Group): Promise<voi
 }
 
 /** The threads the sessions are in after the import (or would be, in a dry run), each once. */
-function threadsOf(groups: Group[], dryRun: boolean): Omit<ImportSummary, 'dryRun' | 'problems'> {
+function threadsOf(
+  groups: Group[],
+  dryRun: boolean,
+): Pick<ImportSummary, 'runsImported' | 'runsAlreadyPresent' | 'threads'> {
   const threads: ImportedThread[] = [];
   for (const group of groups) {
     for (const session of group.sessions) {
@@ -289,6 +323,7 @@ function threadsOf(groups: Group[], dryRun: boolean): Omit<ImportSummary, 'dryRu
         thread = {
           id,
           project: group.project,
+          subagentOf: group.subagentOf,
           title: titleOf(group),
           created: createdHere,
           runsImported: 0,
@@ -412,12 +447,16 @@ async function readSessionFile(file: string): Promise<string> {
   }
 }
 
-/** Every file read by the adapter of its format; a file of no known format is reported, never guessed. */
+/**
+ * Every file read by the adapter of its format; a file of no known format is reported, never guessed.
+ * Subagents a file holds inline are sessions of their own; files of one session (a paginated Codex
+ * thread's pages, or a file named twice) are read as one.
+ */
 async function readSessions(
   files: string[],
-  problems: Problem[],
-  unknownRecordTypes: Map<string, number>,
+  found: { problems: Problem[]; warnings: Problem[]; unknownRecordTypes: Map<string, number> },
 ): Promise<Session[]> {
+  const { problems, unknownRecordTypes } = found;
   const sessions = new Map<string, Session>();
   for (const file of files) {
     const text = await readSessionFile(file).catch((error: Error) => error);
@@ -429,19 +468,19 @@ async function readSessions(
       problems.push({ file, line: null, reason: 'not a Codex rollout or a Claude Code session file' });
       continue;
     }
-    const parsed = parseSession(file, text)!;
-    problems.push(...parsed.problems.map(({ line, reason }) => ({ file, line, reason })));
-    for (const [type, count] of Object.entries(parsed.unknownRecordTypes))
-      unknownRecordTypes.set(type, (unknownRecordTypes.get(type) ?? 0) + count);
-    const key = `${parsed.provider} ${parsed.sessionId}`;
-    const earlier = sessions.get(key);
-    if (earlier)
-      problems.push({
-        file,
-        line: null,
-        reason: `the same ${parsed.provider} session as ${earlier.file}: not imported twice`,
-      });
-    else
+    const main = parseSession(file, text)!;
+    for (const parsed of [main, ...main.subagents]) {
+      problems.push(...parsed.problems.map(({ line, reason }) => ({ file, line, reason })));
+      found.warnings.push(...parsed.warnings.map(({ line, reason }) => ({ file, line, reason })));
+      for (const [type, count] of Object.entries(parsed.unknownRecordTypes))
+        unknownRecordTypes.set(type, (unknownRecordTypes.get(type) ?? 0) + count);
+      const key = `${parsed.provider} ${parsed.sessionId}`;
+      const earlier = sessions.get(key);
+      if (earlier) {
+        const runs = [...earlier.parsed.runs, ...parsed.runs].sort((a, b) => byTime(a.startedAt, b.startedAt));
+        earlier.parsed = { ...earlier.parsed, runs };
+        continue;
+      }
       sessions.set(key, {
         file,
         parsed,
@@ -452,8 +491,34 @@ async function readSessions(
         imported: 0,
         present: 0,
       });
+    }
   }
   return [...sessions.values()];
+}
+
+/**
+ * Turns read more than once are kept once, in the session that started first: a resumed Claude Code
+ * session and a Codex fork copy earlier turns with their record ids (ImportedRun.sourceId); a turn
+ * without one is known by its start within its session. Answers how many copies were dropped.
+ */
+function dropCopies(sessions: Session[]): number {
+  const seen = new Set<string>();
+  let copies = 0;
+  const firstStart = (session: Session) => session.parsed.runs[0]?.startedAt ?? '';
+  for (const session of [...sessions].sort((a, b) => byTime(firstStart(a), firstStart(b)))) {
+    const { provider, sessionId } = session.parsed;
+    const runs = session.parsed.runs.filter((run) => {
+      const key = run.sourceId === null ? `${sessionId} ${run.startedAt}` : `${provider} ${run.sourceId}`;
+      if (seen.has(key)) {
+        copies += 1;
+        return false;
+      }
+      seen.add(key);
+      return true;
+    });
+    session.parsed = { ...session.parsed, runs };
+  }
+  return copies;
 }
 
 /**
@@ -511,11 +576,12 @@ async function findHolder(client: ThreadlineClient, session: Session): Promise<v
   session.providerThreadId = holder?.id ?? null;
 }
 
-/** The thread's title: its project's folder name and its first message. */
+/** The thread's title: its project's folder name and its first message (a subagent's: its task). */
 function titleOf(group: Group): string {
   const project = group.project === null ? null : basename(group.project);
   const first = group.turns[0]!.run.userMessage;
-  const line = (project ? `${project}: ${first}` : first).replace(/\s+/g, ' ').trim();
+  const text = group.subagentOf === null ? first : `subagent: ${first}`;
+  const line = (project ? `${project}: ${text}` : text).replace(/\s+/g, ' ').trim();
   return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1)}…`;
 }
 
@@ -627,6 +693,10 @@ function printSummary(options: Options, summary: ImportSummary, skipped: number)
     if (thread.id !== null && !dryRun) console.log(`  Viewer: ${viewerUrl(options.url, thread.id)}`);
   }
   if (skipped > 0) console.log(`  ${skipped} session(s) without a turn: nothing to import`);
+  if (summary.duplicateTurns > 0)
+    console.log(`  ${summary.duplicateTurns} turn(s) copied by a resume or a fork: stored once`);
+  for (const warning of summary.warnings)
+    console.log(`  warning: ${warning.file}${warning.line === null ? '' : `:${warning.line}`}: ${warning.reason}`);
   if (problems.length > 0) console.log(`Problems (${problems.length}):`);
   for (const problem of problems)
     console.log(`  ${problem.file}${problem.line === null ? '' : `:${problem.line}`}: ${problem.reason}`);

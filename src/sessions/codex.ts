@@ -25,6 +25,8 @@ import type { ParsedSession } from './types.js';
 const RECORD_TYPES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
 const THREAD_ID_IN_NAME = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
 const PATCH_START = '*** Begin Patch';
+// Turn ids name a turn beyond its file only when they are long random ids (UUIDs), not counters.
+const UNIQUE_ID = /^[\w-]{16,}$/;
 // Without an exit code, apply_patch reports a failure in words.
 const PATCH_FAILED = /\b(?:error|failed|invalid)\b/i;
 
@@ -265,8 +267,8 @@ class CodexReader {
     if (userMessage.length === 0) return;
     if (at === null) return this.session.problem(line, 'user message without a timestamp');
     this.runsInTurn += 1;
-    const turnKey =
-      this.turnId === null ? null : this.runsInTurn === 1 ? this.turnId : `${this.turnId}#${this.runsInTurn}`;
+    const turnId = this.turnId !== null && UNIQUE_ID.test(this.turnId) ? this.turnId : null;
+    const turnKey = turnId === null ? null : this.runsInTurn === 1 ? turnId : `${turnId}#${this.runsInTurn}`;
     this.session.startRun({ at, line, sourceId: itemId ?? turnKey }, userMessage, this.model);
   }
 

@@ -185,6 +185,7 @@ describe('npm run import', () => {
       id: expect.stringMatching(/^th_/),
       threadId: expect.stringMatching(/^th_/),
       project: '/home/dev/shop',
+      subagentOf: null,
       title: 'shop: Add a discount field to the cart and make the tests pass',
       created: true,
       runsImported: 6,
@@ -430,23 +431,19 @@ describe('npm run import', () => {
     });
   });
 
-  it('walks a Claude Code folder, subagents included, one provider thread per session, one thread per project', async () => {
+  it('walks a Claude Code folder, subagents in threads of their own, one thread per project', async () => {
     const summary = await npmImport(['--url', origin(), join(SESSIONS, 'claude')], other.key);
     expect(summary.runsImported).toBe(6);
     expect(
       summary.threads.map((thread) => [
         thread.project,
+        thread.subagentOf,
         thread.providerThreads.map((pt) => [pt.nativeThreadRef, pt.runs]),
       ]),
     ).toEqual([
-      [
-        '/home/dev/shop',
-        [
-          [CLAUDE_SESSION, 3],
-          ['a7f3e2d', 1],
-        ],
-      ],
-      ['/home/dev/slug', [['2b9e4f10-5c3d-4e8a-b1a7-6f0d9c8e7a21', 2]]],
+      ['/home/dev/shop', null, [[CLAUDE_SESSION, 3]]],
+      ['/home/dev/shop', CLAUDE_SESSION, [['a7f3e2d', 1]]],
+      ['/home/dev/slug', null, [['2b9e4f10-5c3d-4e8a-b1a7-6f0d9c8e7a21', 2]]],
     ]);
     expect(summary.problems).toEqual([
       { file: join(SESSIONS, 'claude', `${CLAUDE_SESSION}.jsonl`), line: 26, reason: 'not valid JSON' },
@@ -456,9 +453,11 @@ describe('npm run import', () => {
   });
 
   it("keeps a provider's main session, not its subagent, as the provider thread the next run continues", async () => {
-    const summary = single(await npmImport(['--url', origin(), CODEX_SUBAGENT_FILE, CODEX], other.key));
-    expect(summary.providerThreads.map((pt) => [pt.nativeThreadRef, pt.runs])).toEqual([
-      [CODEX_SESSION, 3],
+    const answer = await npmImport(['--url', origin(), CODEX_SUBAGENT_FILE, CODEX], other.key);
+    expect(answer.threads.map((thread) => thread.subagentOf)).toEqual([null, CODEX_SESSION]);
+    const summary = { ...answer.threads[0]!, threadId: answer.threads[0]!.id };
+    expect(summary.providerThreads.map((pt) => [pt.nativeThreadRef, pt.runs])).toEqual([[CODEX_SESSION, 3]]);
+    expect(answer.threads[1]!.providerThreads.map((pt) => [pt.nativeThreadRef, pt.runs])).toEqual([
       [CODEX_SUBAGENT, 1],
     ]);
     const main = summary.providerThreads[0]!;
@@ -479,11 +478,14 @@ describe('npm run import', () => {
       dryRun: false,
       runsImported: 0,
       runsAlreadyPresent: 0,
+      duplicateTurns: 0,
+      unknownRecordTypes: {},
       threads: [],
       problems: [
         { file: missing, line: null, reason: 'no such file or folder' },
         { file: notes, line: null, reason: 'not a Codex rollout or a Claude Code session file' },
       ],
+      warnings: [],
     });
   });
 });
@@ -620,9 +622,15 @@ describe('import by project', () => {
       ['--url', origin(), '--dry-run', '--split', 'session', CODEX, CODEX_SUBAGENT_FILE, SLUG_CLAUDE],
       fresh.key,
     );
-    // A subagent goes with the session it served.
-    expect(bySession.threads.map((thread) => thread.providerThreads.map((pt) => pt.nativeThreadRef))).toEqual(
-      expect.arrayContaining([[CODEX_SESSION, CODEX_SUBAGENT], [SLUG_CLAUDE_SESSION]]),
+    // A subagent has a thread of its own, naming the session it served.
+    expect(
+      bySession.threads.map((thread) => [thread.subagentOf, thread.providerThreads.map((pt) => pt.nativeThreadRef)]),
+    ).toEqual(
+      expect.arrayContaining([
+        [null, [CODEX_SESSION]],
+        [CODEX_SESSION, [CODEX_SUBAGENT]],
+        [null, [SLUG_CLAUDE_SESSION]],
+      ]),
     );
   });
 

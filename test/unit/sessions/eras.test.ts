@@ -120,6 +120,28 @@ describe('Codex eras', () => {
     expect(fork!.runs[1]!.sourceId).not.toBe(source!.runs[1]!.sourceId);
   });
 
+  it('a turn id that is a counter names nothing beyond its file: no source id', () => {
+    const line = (type: string, payload: object) => ({ timestamp: '2025-06-02T10:00:01.000Z', type, payload });
+    const session = parseSession(
+      'rollout-2025-06-02T10-00-00-0197c0de-0000-7000-8000-000000000002.jsonl',
+      jsonl(
+        line('session_meta', { id: '0197c0de-0000-7000-8000-000000000002', cwd: '/w' }),
+        line('turn_context', { turn_id: 'turn-1', cwd: '/w', model: 'gpt-5-codex' }),
+        line('event_msg', { type: 'user_message', message: 'Hi' }),
+        line('event_msg', { type: 'user_message', message: 'And again' }),
+        line('turn_context', { turn_id: '0197c0de-aaaa-7000-8000-00000000abcd', cwd: '/w', model: 'gpt-5-codex' }),
+        line('event_msg', { type: 'user_message', message: 'Next' }),
+        line('event_msg', { type: 'user_message', message: 'Steer' }),
+      ),
+    )!;
+    expect(session.runs.map((run) => run.sourceId)).toEqual([
+      null,
+      null,
+      '0197c0de-aaaa-7000-8000-00000000abcd',
+      '0197c0de-aaaa-7000-8000-00000000abcd#2',
+    ]);
+  });
+
   it('a paginated line of an unknown type in the middle of a turn changes nothing about the turn', () => {
     const line = (type: string, payload: object) => ({ timestamp: '2026-02-20T10:00:01.000Z', type, payload });
     const session = parseSession(

@@ -1,0 +1,160 @@
+// Issue 26, every format era through the service: corpus cases (test/fixtures/sessions/corpus/)
+// imported with `npm run import` as a child process, then what a run on a provider would be given
+// (previewRun): subagents in threads of their own, a return resuming the main session, turns a resume
+// copied stored once, new record types counted, a clock that ran backwards clamped, not refused.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/graph/projectRoot.js';
+import type { ImportSummary } from '../../tools/import.js';
+import { startTestService, uniqueId, type TestService } from '../support/service.js';
+
+const execFileAsync = promisify(execFile);
+const CORPUS = join(projectRoot(), 'test/fixtures/sessions/corpus');
+
+const tenant = { key: uniqueId('corpus-key'), tenant: uniqueId('corpus') };
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService({ THREADLINE_API_KEYS: `${tenant.key}=${tenant.tenant}` });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function importCase(name: string): Promise<ImportSummary> {
+  const { stdout } = await execFileAsync(
+    'npm',
+    ['run', '--silent', 'import', '--', '--json', '--token', tenant.key, '--url', t.service.url, join(CORPUS, name)],
+    { cwd: projectRoot(), timeout: 120_000 },
+  );
+  return JSON.parse(stdout) as ImportSummary;
+}
+
+const PREVIEW = `query($input: PlanRunInput!) { previewRun(input: $input) {
+  providerThreadAction nativeThreadRef context plan { decision }
+} }`;
+
+async function preview(threadId: string, provider: string) {
+  return (await t.ok(PREVIEW, { input: { threadId, provider } }, tenant.key)).previewRun;
+}
+
+async function userMessages(threadId: string): Promise<string[]> {
+  const { thread } = await t.ok(
+    `query($id: ID!) { thread(id: $id) { runs(first: 100) { edges { node { userMessage } } } } }`,
+    { id: threadId },
+    tenant.key,
+  );
+  return thread.runs.edges.map((edge: { node: { userMessage: string } }) => edge.node.userMessage);
+}
+
+const MAIN = '8c7d6e5f-2107-4a08-9b28-b2c3d4e5f608';
+const TASK_PROMPT = 'Review src/render.ts, src/lines.ts, src/money.ts and the CSV export';
+
+describe('a Claude Code 2.x session with a subagent folder', () => {
+  let summary: ImportSummary;
+  beforeAll(async () => {
+    summary = await importCase('08-claude-2x-subagent-folder');
+  });
+
+  it('imports the subagent as a thread of its own, naming the main session', () => {
+    expect(
+      summary.threads.map((thread) => [thread.subagentOf, thread.providerThreads.map((pt) => pt.nativeThreadRef)]),
+    ).toEqual([
+      [null, [MAIN]],
+      [MAIN, ['a4e91c2']],
+    ]);
+    expect(summary.problems).toEqual([]);
+    expect(summary.unknownRecordTypes).toEqual({ 'file-history-snapshot': 1 });
+  });
+
+  it('plans a return to Claude on the main session, whose turns hold no subagent task', async () => {
+    const main = summary.threads[0]!;
+    // The subagent's only turn starts after the main session's last one: it must still not be resumed.
+    const claude = await preview(main.id!, 'claude');
+    expect(claude).toMatchObject({ providerThreadAction: 'REUSE', nativeThreadRef: MAIN });
+    expect((await userMessages(main.id!)).some((message) => message.startsWith(TASK_PROMPT))).toBe(false);
+
+    const codex = await preview(main.id!, 'codex');
+    expect(codex.plan.decision).not.toBe('NO_HANDOFF');
+    expect(codex.context).not.toContain(`user: ${TASK_PROMPT}`);
+  });
+});
+
+describe('a Claude Code 1.x session with inline sidechains', () => {
+  it('imports the sidechain as a subagent thread, and the main session stays the one resumed', async () => {
+    const main = '3f2a1b0c-1098-4d07-8e17-a1b2c3d4e507';
+    const summary = await importCase('07-claude-1x-inline-sidechains');
+    expect(summary.threads.map((thread) => thread.subagentOf)).toEqual([null, main]);
+    expect(summary.threads.map((thread) => thread.runsImported)).toEqual([1, 1]);
+    expect(await preview(summary.threads[0]!.id!, 'claude')).toMatchObject({ nativeThreadRef: main });
+  });
+});
+
+describe('a compaction and a resume that copies the turns since it', () => {
+  it('stores the copied turn once, counts it, and resumes the newest session', async () => {
+    const summary = await importCase('10-claude-compaction-and-resume');
+    expect(summary.duplicateTurns).toBe(1);
+    expect(summary.runsImported).toBe(3);
+    const [thread] = summary.threads;
+    expect(summary.threads).toHaveLength(1);
+    const messages = await userMessages(thread!.id!);
+    expect(messages.filter((message) => message === 'continue')).toHaveLength(1);
+    expect(messages.at(-1)).toBe('yes delete it, and the old regex tests too');
+    expect(await preview(thread!.id!, 'claude')).toMatchObject({
+      nativeThreadRef: '9e8d7c6b-2020-4d11-8e51-e5f6a7b8c911',
+    });
+
+    // Imported again: nothing added, the copy still counted.
+    const again = await importCase('10-claude-compaction-and-resume');
+    expect(again).toMatchObject({ runsImported: 0, runsAlreadyPresent: 3, duplicateTurns: 1 });
+  });
+});
+
+describe('Codex paginated rollouts and forks', () => {
+  it('reads a thread’s two pages as one provider thread and counts the new line types', async () => {
+    const summary = await importCase('05-codex-paginated-segments');
+    expect(summary.problems).toEqual([]);
+    expect(summary.threads.map((thread) => thread.providerThreads.map((pt) => [pt.nativeThreadRef, pt.runs]))).toEqual([
+      [['019b2c3d-0147-7d05-9b55-7c9d1e3f4a05', 2]],
+    ]);
+    expect(summary.unknownRecordTypes).toEqual({
+      world_state: 2,
+      token_usage_record: 2,
+      retained_context: 1,
+      inter_agent_communication: 1,
+      inter_agent_communication_metadata: 1,
+    });
+  });
+
+  it('stores a fork’s copy of its source’s turn once', async () => {
+    const summary = await importCase('06-codex-fork-copies');
+    expect(summary.duplicateTurns).toBe(1);
+    expect(summary.runsImported).toBe(3);
+  });
+});
+
+describe('a session whose clock ran backwards', () => {
+  it('is imported with its times clamped, and says so', async () => {
+    const summary = await importCase('12-claude-clock-skew');
+    expect(summary.problems).toEqual([]);
+    expect(summary.runsImported).toBe(2);
+    expect(summary.warnings).toHaveLength(2);
+    expect(summary.warnings[0]!.reason).toMatch(/run backwards/);
+  });
+});
+
+describe('Codex Desktop answers', () => {
+  it('become the runs’ answers, none interrupted', async () => {
+    const summary = await importCase('03-codex-desktop-response-items-only');
+    const { thread } = await t.ok(
+      `query($id: ID!) { thread(id: $id) { runs(first: 10) { edges { node { status assistantMessage } } } } }`,
+      { id: summary.threads[0]!.id },
+      tenant.key,
+    );
+    const runs = thread.runs.edges.map((edge: { node: { status: string; assistantMessage: string } }) => edge.node);
+    expect(runs.map((run: { status: string }) => run.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
+    expect(runs.every((run: { assistantMessage: string | null }) => run.assistantMessage !== null)).toBe(true);
+  });
+});
