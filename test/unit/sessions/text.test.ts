@@ -30,6 +30,67 @@ describe('redactSecrets', () => {
     expect(redactSecrets(text)).toBe(text);
   });
 
+  it.each([
+    [
+      'a token in a sentence',
+      'Deploy it, the token is ghp_0123456789abcdefghijklmnopqrstuvwxyz',
+      'Deploy it, the token is [redacted]',
+    ],
+    [
+      'a Basic credential',
+      'curl -H "Authorization: Basic dXNlcjpwYXNzd29yZA=="',
+      'curl -H "Authorization: Basic [redacted]"',
+    ],
+    ['a bearer token outside a header', 'send Bearer 9f8e7d6c5b4a3f2e1d0c', 'send Bearer [redacted]'],
+    ['a camelCase token name', 'const accessToken = "a8f7e6d5c4b3"', 'const accessToken = "[redacted]"'],
+    ['an environment export', 'export GITHUB_TOKEN=abcdefghij123', 'export GITHUB_TOKEN=[redacted]'],
+    ['a YAML password', 'password: hunter2hunter2', 'password: [redacted]'],
+    [
+      'an AWS secret key',
+      'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      'AWS_SECRET_ACCESS_KEY=[redacted]',
+    ],
+    [
+      'a key whose end line was cut off',
+      'key:\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk',
+      'key:\n[redacted]',
+    ],
+    [
+      'a JWT after a dash-joined word',
+      'x-eyJshort.eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.c2lnbmF0dXJl',
+      'x-eyJshort.[redacted]',
+    ],
+  ])('redacts %s', (_name, input, expected) => {
+    expect(redactSecrets(input)).toBe(expected);
+  });
+
+  // Words that only sound like secrets: a handoff that hides them loses what the user said.
+  it.each([
+    'a basic CLAUDE.md file',
+    'Add basic validation to the form',
+    'Basic Authentication is configured in nginx',
+    'Keep the token budget under 4000',
+    'Add a password field to the signup form',
+    'The secret is to keep it simple',
+    'Bearer tokens expire after an hour',
+    'tokenizer: cl100k_base',
+    'token_count: 123456',
+    'TOKENS_USED=4096',
+    'token = process.env.GITHUB_TOKEN',
+    'password: ${DB_PASSWORD}',
+    'the access key rotation runs nightly',
+    'secretary: Ada Lovelace',
+  ])('leaves alone: %s', (text) => {
+    expect(redactSecrets(text)).toBe(text);
+  });
+
+  it('is idempotent: redacted text stays as it is', () => {
+    const once = redactSecrets(
+      'api_key=hunter2hunter2 Authorization: Bearer abc.def-ghi_jkl sk-abcdefghijklmnopqrstuvwxyz',
+    );
+    expect(redactSecrets(once)).toBe(once);
+  });
+
   it('redacts a secret once, however many patterns match it', () => {
     expect(redactSecrets('OPENAI_API_KEY=sk-abcdefghijklmnopqrstuvwxyz')).toBe('OPENAI_API_KEY=[redacted]');
   });
