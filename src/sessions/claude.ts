@@ -378,9 +378,16 @@ function hasBlock(content: unknown, type: string): boolean {
   return asArray(content).some((block) => asObject(block)?.type === type);
 }
 
+/** The trimmed text of the first <tag>…</tag> block; found with indexOf, so linear in the text. */
+function tagText(text: string, tag: string): string | null {
+  const start = text.indexOf(`<${tag}>`);
+  const end = start < 0 ? -1 : text.indexOf(`</${tag}>`, start + tag.length + 2);
+  return end < 0 ? null : text.slice(start + tag.length + 2, end).trim();
+}
+
 function slashCommand(text: string): string | null {
-  const name = /<command-name>\s*([^<]*?)\s*<\/command-name>/.exec(text)?.[1];
-  if (name === undefined || name.length === 0) return null;
-  const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim();
+  const name = tagText(text, 'command-name');
+  if (name === null || name.length === 0 || name.includes('<')) return null;
+  const args = tagText(text, 'command-args');
   return args ? `${name} ${args}` : name;
 }

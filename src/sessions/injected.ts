@@ -16,7 +16,9 @@ const INJECTED_TAGS = [
   'local-command-stderr',
   'local-command-caveat',
 ];
-const INJECTED_BLOCK = new RegExp(`<(${INJECTED_TAGS.join('|')})>[\\s\\S]*?</\\1>`, 'g');
+// Openings only: each block's end is found with indexOf, and a tag with no end after an opening has
+// none after a later one either, so user text is scanned in linear time (no lazy match per opening).
+const INJECTED_OPENING = new RegExp(`<(${INJECTED_TAGS.join('|')})>`, 'g');
 
 // Whole messages the harness writes as plain text rather than inside a tag.
 const INJECTED_PREFIXES = [
@@ -29,6 +31,27 @@ export const INJECTED_MARKERS: readonly string[] = [...INJECTED_TAGS.map((tag) =
 
 /** What the human wrote in a user message, injected blocks removed; '' when nothing of theirs is left. */
 export function humanText(text: string): string {
-  const remaining = text.replace(INJECTED_BLOCK, '').trim();
+  const remaining = withoutInjectedBlocks(text).trim();
   return INJECTED_PREFIXES.some((prefix) => remaining.startsWith(prefix)) ? '' : remaining;
+}
+
+function withoutInjectedBlocks(text: string): string {
+  const unclosed = new Set<string>();
+  let result = '';
+  let at = 0;
+  INJECTED_OPENING.lastIndex = 0;
+  for (let opening = INJECTED_OPENING.exec(text); opening; opening = INJECTED_OPENING.exec(text)) {
+    const tag = opening[1]!;
+    if (unclosed.has(tag)) continue;
+    const closing = `</${tag}>`;
+    const end = text.indexOf(closing, INJECTED_OPENING.lastIndex);
+    if (end < 0) {
+      unclosed.add(tag);
+      continue;
+    }
+    result += text.slice(at, opening.index);
+    at = end + closing.length;
+    INJECTED_OPENING.lastIndex = at;
+  }
+  return result + text.slice(at);
 }

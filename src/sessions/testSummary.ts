@@ -1,4 +1,6 @@
 // Test runs are recognised by the summary line common runners print at the end of their output.
+// Outputs are session text: each pattern is tried on one line at a time, anchored at its start, with
+// no two quantifiers that could match the same characters, so the scan is linear in the output.
 
 export interface TestSummary {
   passed: number;
@@ -7,11 +9,11 @@ export interface TestSummary {
   unit: 'tests' | 'packages';
 }
 
-type Reader = (output: string) => TestSummary | null;
+type Reader = (lines: readonly string[]) => TestSummary | null;
 
 // cargo prints one "test result:" line per test binary: they add up.
-const readCargo: Reader = (output) => {
-  const results = [...output.matchAll(/^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed/gm)];
+const readCargo: Reader = (lines) => {
+  const results = matching(lines, /^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed/);
   if (results.length === 0) return null;
   return {
     passed: results.reduce((sum, match) => sum + Number(match[1]), 0),
@@ -21,33 +23,44 @@ const readCargo: Reader = (output) => {
 };
 
 // go test: one "ok <package> <time>" or "FAIL <package> <time>" line per package.
-const readGo: Reader = (output) => {
-  const packages = [...output.matchAll(/^(ok|FAIL)\s+\S+\s+(?:[\d.]+s|\(cached\))/gm)];
+const readGo: Reader = (lines) => {
+  const packages = matching(lines, /^(ok|FAIL)[ \t]+[^ \t]+[ \t]+(?:[\d.]+s|\(cached\))/);
   if (packages.length === 0) return null;
   const failed = packages.filter((match) => match[1] === 'FAIL').length;
   return { passed: packages.length - failed, failed, unit: 'packages' };
 };
 
 // vitest "Tests  1 failed | 3 passed (4)", jest "Tests:       1 failed, 3 passed, 4 total".
-const readVitestOrJest: Reader = (output) => {
-  const line = /^\s*Tests:?\s+(.*\d+ (?:passed|failed).*)$/m.exec(output)?.[1];
-  return line === undefined ? null : countWords(line, 'passed', 'failed');
+const readVitestOrJest: Reader = (lines) => {
+  for (const line of lines) {
+    const rest = /^Tests:?\s/.test(line.trimStart()) ? line.trimStart().slice(5) : null;
+    if (rest !== null && /\d (?:passed|failed)/.test(rest)) return countWords(rest, 'passed', 'failed');
+  }
+  return null;
 };
 
 // pytest "===== 2 passed, 1 failed in 0.12s =====", or without the rule under -q.
-const readPytest: Reader = (output) => {
-  const line = /^(?:=+ )?((?:\d+ [a-z]+(?:, )?)+) in [\d.]+s\b/m.exec(output)?.[1];
+const readPytest: Reader = (lines) => {
+  const line = matching(lines, /^(?:=+ )?((?:\d+ [a-z]+(?:, )?)+) in [\d.]+s\b/)[0]?.[1];
   return line === undefined ? null : countWords(line, 'passed', 'failed');
 };
 
 // mocha "3 passing" / "1 failing".
-const readMocha: Reader = (output) => {
-  if (!/^\s*\d+ passing\b/m.test(output)) return null;
-  return countWords(output, 'passing', 'failing');
+const readMocha: Reader = (lines) => {
+  if (matching(lines, /^\d+ passing\b/, true).length === 0) return null;
+  return countWords(lines.join('\n'), 'passing', 'failing');
 };
 
+/** The lines' matches of an anchored pattern (after leading blanks when asked). */
+function matching(lines: readonly string[], pattern: RegExp, trimmed = false): RegExpExecArray[] {
+  return lines
+    .map((line) => pattern.exec(trimmed ? line.trimStart() : line))
+    .filter((match): match is RegExpExecArray => match !== null);
+}
+
 function countWords(text: string, passedWord: string, failedWord: string): TestSummary | null {
-  const count = (word: string) => Number(new RegExp(`(\\d+) ${word}\\b`).exec(text)?.[1] ?? 0);
+  // A count starts where a run of digits starts: a long run is read once, not once per digit.
+  const count = (word: string) => Number(new RegExp(`(?<!\\d)(\\d+) ${word}\\b`).exec(text)?.[1] ?? 0);
   const passed = count(passedWord);
   const failed = count(failedWord);
   return passed + failed === 0 ? null : { passed, failed, unit: 'tests' };
@@ -57,8 +70,9 @@ const READERS: readonly Reader[] = [readCargo, readGo, readVitestOrJest, readPyt
 
 /** The summary of the test run a command's output reports, or null when it reports none. */
 export function findTestSummary(output: string): TestSummary | null {
+  const lines = output.split('\n');
   for (const read of READERS) {
-    const summary = read(output);
+    const summary = read(lines);
     if (summary !== null) return summary;
   }
   return null;
