@@ -4,6 +4,10 @@
  * reference model and the real service, the invariant audit after each) for as long as asked,
  * default 5 minutes, and stops at the first disagreement with the shrunk sequence as a script.
  *
+ * Before the sequences, the adversarial text generator (test/support/adversarialText.ts) feeds every
+ * session text handler random mixes of the patterns' prefixes, up to the longest raw event line, and
+ * stops at the first whose time per character grows with the length.
+ *
  * `npm run fuzz -- --replay script.json` runs such a script once and prints what each operation
  * returned. Uses the Neo4j named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), else
  * boots a throwaway local one, and services of its own on free ports: --instances of them (default
@@ -22,6 +26,7 @@ import { startService } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
 import type { Operation } from '../test/model/operations.js';
 import { serviceEnvironment, startSummarizers } from '../test/model/providers.js';
+import { ADVERSARIAL_UNITS, TEXT_HANDLERS, superLinear } from '../test/support/adversarialText.js';
 import type { GraphQLClient } from '../test/model/runner.js';
 import { graphChecks, replay, runSequence, sequenceArbitrary, type GraphChecks } from '../test/model/sequences.js';
 
@@ -64,7 +69,28 @@ function parseArgs(argv: readonly string[]): FuzzOptions {
   return options;
 }
 
+/** Mixes of the adversarial units per text handler, each mix repeated to the sizes compared. */
+const TEXT_MIXES = 20;
+
+function fuzzTextHandlers(seed: number): number {
+  const mix = fc
+    .array(fc.constantFrom(...ADVERSARIAL_UNITS), { minLength: 1, maxLength: 4 })
+    .map((units) => units.join(''));
+  for (const [name, handle] of Object.entries(TEXT_HANDLERS)) {
+    for (const units of fc.sample(mix, { numRuns: TEXT_MIXES, seed })) {
+      const slow = superLinear(handle, (length) => units.repeat(Math.ceil(length / units.length)).slice(0, length));
+      if (slow.length > 0) {
+        console.error(`${name} takes super-linear time on ${JSON.stringify(units)} repeated: ${slow.join('; ')}`);
+        return 1;
+      }
+    }
+  }
+  console.log(`session text handlers linear on ${TEXT_MIXES} adversarial mixes each (seed ${seed})`);
+  return 0;
+}
+
 async function main(options: FuzzOptions): Promise<number> {
+  if (!options.replay && fuzzTextHandlers(options.seed ?? Math.floor(Math.random() * 2 ** 31)) !== 0) return 1;
   const neo4j = await chooseNeo4j(loadConfig(process.env).neo4j, {
     start: 'throwaway',
     storePrefix: 'threadline-fuzz-',
