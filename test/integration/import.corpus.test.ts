@@ -92,6 +92,15 @@ describe('a Claude Code 1.x session with inline sidechains', () => {
   });
 });
 
+describe('a Codex session with a spawned subagent', () => {
+  it('imports the subagent as a thread of its own, and a return to Codex resumes the parent', async () => {
+    const parent = '019a7b8c-0120-7d17-9e17-0a1b2c3d4e17';
+    const summary = await importCase('17-codex-compaction-and-subagent');
+    expect(summary.threads.map((thread) => thread.subagentOf)).toEqual([null, parent]);
+    expect(await preview(summary.threads[0]!.id!, 'codex')).toMatchObject({ nativeThreadRef: parent });
+  });
+});
+
 describe('a compaction and a resume that copies the turns since it', () => {
   it('stores the copied turn once, counts it, and resumes the newest session', async () => {
     const summary = await importCase('10-claude-compaction-and-resume');

@@ -120,6 +120,17 @@ describe('Codex eras', () => {
     expect(fork!.runs[1]!.sourceId).not.toBe(source!.runs[1]!.sourceId);
   });
 
+  it('a compaction between turns, and a spawned subagent’s own rollout naming its parent', () => {
+    const [parent, child] = [...corpusCase('17-codex-compaction-and-subagent').values()];
+    expect(parent!.compactions).toBe(1);
+    expect(parent!.runs).toHaveLength(2);
+    expect(parent!.runs[1]!.facts).toContainEqual(
+      expect.objectContaining({ kind: 'subagent_result', key: child!.sessionId, status: 'completed' }),
+    );
+    expect(child).toMatchObject({ relationship: 'subagent', parentSessionId: parent!.sessionId });
+    expect(files(child!.runs[0]!.facts)).toEqual(['added scripts/bench.sh']);
+  });
+
   it('a turn id that is a counter names nothing beyond its file: no source id', () => {
     const line = (type: string, payload: object) => ({ timestamp: '2025-06-02T10:00:01.000Z', type, payload });
     const session = parseSession(
