@@ -12,10 +12,8 @@
  */
 import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
-import { existsSync, type Stats } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import type { Stats } from 'node:fs';
+import { basename, join } from 'node:path';
 import { MAX_IMPORTED_RUNS } from '../src/domain/imports.js';
 import { detectFormat, parseSession, type ImportedRun, type ParsedSession } from '../src/sessions/index.js';
 import { fileOf } from '../src/sessions/turn.js';
@@ -30,39 +28,15 @@ import {
   type ImportedRunInput,
   type ThreadlineClient,
 } from '../client/index.js';
-import { DEFAULT_URL, viewerUrl } from './demo.js';
+import { viewerUrl } from './demo.js';
+import { projectOf } from './project.js';
+import { threadOfProject } from './threadIndex.js';
 
 // Well under the service's 1 MB limit on a request body, whatever the runs hold.
 const BATCH_BYTES = 512 * 1024;
 const TITLE_CHARS = 100;
-const SPLITS = ['project', 'session', 'none'] as const;
+export const SPLITS = ['project', 'session', 'none'] as const;
 type Split = (typeof SPLITS)[number];
-
-const IMPORT_USAGE = `Usage: threadline import [options] PATH...   (or: npm run -s import -- [options] PATH...)
-
-  PATH            a session file, or a folder searched for *.jsonl session files: a Codex sessions
-                  folder, a Claude Code project folder (its subagents included); symbolic links to
-                  files are followed, anything that is not a regular file (a FIFO, a device) is refused
-  --url URL       the Threadline service's base URL (default THREADLINE_URL, else ${DEFAULT_URL});
-                  a URL ending in /graphql works too
-  --token TOKEN   bearer token, when the service runs with THREADLINE_API_KEYS (or THREADLINE_TOKEN)
-  --split HOW     project (default): one app thread per project (the session's folder, or the git
-                  root above it); session: one per session (its subagents with it); none: one thread
-  --thread ID     every session into this thread (created when missing); refused when a session
-                  already lives in another thread
-  --dry-run       print the threads and sessions an import would write, and write nothing
-  --preview PROVIDER
-                  then show, for each thread that exists, the plan and the exact context a run on
-                  PROVIDER would be given now (previewRun: it writes nothing, no run is left running)
-  --json          print one JSON object: dryRun, runsImported, runsAlreadyPresent, duplicateTurns,
-                  unknownRecordTypes {type: count}, threads [{id, project, subagentOf, title, created,
-                  runsImported, runsAlreadyPresent, providerThreads [{id, provider, nativeThreadRef,
-                  runs}]}], problems [{file, line, reason}], warnings [{file, line, reason}],
-                  and with --preview, previews [{threadId, plan, providerThreadAction, nativeThreadRef,
-                  delivery, context, pendingWriter}]
-
-Exit status: 0 when the sessions are recorded; 1 when nothing could be imported, a file was refused,
-or the service failed midway; 2 on a usage error or a refused --thread (nothing written).`;
 
 export interface Problem {
   file: string;
@@ -145,7 +119,7 @@ interface Group {
   created: boolean;
 }
 
-interface Options {
+export interface ImportOptions {
   url: string;
   token: string | undefined;
   split: Split;
@@ -156,7 +130,7 @@ interface Options {
   paths: string[];
 }
 
-async function importSessions(options: Options, progress: (done: number, total: number) => void) {
+async function importSessions(options: ImportOptions, progress: (done: number, total: number) => void) {
   const client = createThreadlineClient({ url: options.url, apiKey: options.token });
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
@@ -171,7 +145,8 @@ async function importSessions(options: Options, progress: (done: number, total: 
 
   const groups = groupSessions(withTurns, options.thread === undefined ? options.split : 'none');
   // A subagent keeps a thread of its own, --thread or not: its task is not a turn of the main thread.
-  for (const group of groups) await chooseThread(client, group, group.subagentOf ? null : (options.thread ?? null));
+  for (const group of groups)
+    await chooseThread(client, group, options.split, group.subagentOf ? null : (options.thread ?? null));
   if (!options.dryRun) {
     const total = groups.reduce((sum, group) => sum + group.turns.length, 0);
     let done = 0;
@@ -259,24 +234,17 @@ function rootOf(session: Session, byId: Map<string, Session>): Session {
 }
 
 /**
- * The project a session ran in: its working directory, or the nearest folder above it holding a
- * `.git` when that folder exists on this machine (a session in a repository's subfolder belongs to
- * the repository). Sessions read on another machine keep their recorded folder.
- */
-function projectOf(cwd: string | null): string | null {
-  if (cwd === null || cwd.length === 0) return null;
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    if (dirname(dir) === dir) return cwd;
-  }
-}
-
-/**
  * The thread a group's new sessions go to: --thread (refused when one of the sessions already lives in
  * another thread: importRuns never moves a session), else the thread holding the group's earliest held
- * session, else a new one (created later, unless this is a dry run).
+ * session, else (split by project) the project's thread, else a new one (created later, unless this
+ * is a dry run).
  */
-async function chooseThread(client: ThreadlineClient, group: Group, requested: string | null): Promise<void> {
+async function chooseThread(
+  client: ThreadlineClient,
+  group: Group,
+  split: Split,
+  requested: string | null,
+): Promise<void> {
   if (requested !== null) {
     const elsewhere = group.sessions.filter((s) => s.holderThreadId !== null && s.holderThreadId !== requested);
     if (elsewhere.length > 0) {
@@ -294,6 +262,8 @@ async function chooseThread(client: ThreadlineClient, group: Group, requested: s
     return;
   }
   group.threadId = group.turns.find((turn) => turn.session.holderThreadId !== null)?.session.holderThreadId ?? null;
+  if (group.threadId === null && split === 'project' && group.subagentOf === null && group.project !== null)
+    group.threadId = await threadOfProject(client, group.project);
   group.created = group.threadId === null;
 }
 
@@ -625,43 +595,6 @@ function batches(turns: Turn[]): Turn[][] {
   return result;
 }
 
-function parseOptions(argv: string[]): Options | string {
-  try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        url: { type: 'string' },
-        token: { type: 'string' },
-        split: { type: 'string' },
-        thread: { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        preview: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-    });
-    if (values.help) return IMPORT_USAGE;
-    if (positionals.length === 0) return `Name at least one session file or folder.\n\n${IMPORT_USAGE}`;
-    const split = values.split ?? 'project';
-    if (!SPLITS.includes(split as Split)) return `--split takes project, session or none, not ${split}.`;
-    if (values.split !== undefined && values.thread !== undefined)
-      return '--split and --thread cannot go together: --thread puts every session in one thread.';
-    return {
-      url: values.url ?? (process.env.THREADLINE_URL || DEFAULT_URL),
-      token: values.token ?? (process.env.THREADLINE_TOKEN || undefined),
-      split: split as Split,
-      thread: values.thread,
-      dryRun: values['dry-run'] ?? false,
-      preview: values.preview,
-      json: values.json ?? false,
-      paths: positionals,
-    };
-  } catch (error) {
-    return `${(error as Error).message}\n\n${IMPORT_USAGE}`;
-  }
-}
-
 /** Large imports say how far they are, on one stderr line when it is a terminal. */
 function progressLine(): (done: number, total: number) => void {
   return (done, total) => {
@@ -673,7 +606,7 @@ function progressLine(): (done: number, total: number) => void {
   };
 }
 
-function printSummary(options: Options, summary: ImportSummary, skipped: number): void {
+function printSummary(options: ImportOptions, summary: ImportSummary, skipped: number): void {
   const { threads, runsImported, runsAlreadyPresent, problems, dryRun } = summary;
   if (threads.length === 0) console.log('No runs to import.');
   else if (dryRun) console.log(`Dry run: nothing written. The import would record ${threads.length} thread(s):`);
@@ -724,12 +657,8 @@ function importExitCode(summary: ImportSummary): number {
   return summary.problems.some((problem) => problem.line === null) ? 1 : 0;
 }
 
-async function importMain(argv: string[]): Promise<number> {
-  const options = parseOptions(argv);
-  if (typeof options === 'string') {
-    (options === IMPORT_USAGE ? console.log : console.error)(options);
-    return options === IMPORT_USAGE ? 0 : 2;
-  }
+/** `threadline import`: the exit status of the import the options describe. */
+export async function importCommand(options: ImportOptions): Promise<number> {
   let result: Awaited<ReturnType<typeof importSessions>>;
   try {
     result = await importSessions(options, progressLine());
@@ -749,26 +678,4 @@ async function importMain(argv: string[]): Promise<number> {
     for (const preview of previews) printPreview(options.preview!, preview);
   }
   return importExitCode(summary);
-}
-
-function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause as { code?: string; message?: string } | undefined;
-  if (cause?.code === 'ECONNREFUSED')
-    return 'No Threadline service answers there: start one with `npm start`, or pass --url.';
-  return cause?.message ? `${error.message}: ${cause.message}` : error.message;
-}
-
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (invokedDirectly) {
-  // exitCode, not exit(): a JSON answer piped to another program must be written out in full first.
-  importMain(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(describeFailure(error));
-      process.exitCode = 1;
-    },
-  );
 }

@@ -63,6 +63,17 @@ async function runImport(args: string[]): Promise<{ stdout: string; stderr: stri
   );
 }
 
+/** `threadline <args>` run as the bin, with the service's URL and a tenant's key. */
+async function threadline(args: string[], token: string): Promise<{ stdout: string; stderr: string; code: number }> {
+  return execFileAsync(process.execPath, ['bin/threadline.js', ...args, '--url', origin(), '--token', token], {
+    cwd: projectRoot(),
+    timeout: 120_000,
+  }).then(
+    ({ stdout, stderr }) => ({ stdout, stderr, code: 0 }),
+    (error: { stdout: string; stderr: string; code: number }) => ({ ...error }),
+  );
+}
+
 /** An import into one thread, seen as that thread: its id, provider threads and counts. */
 function single(summary: ImportSummary) {
   expect(summary.threads).toHaveLength(1);
@@ -597,6 +608,31 @@ describe('import by project', () => {
       providerThreadAction: 'RESUME',
       coveredRunOrdinals: { from: 4, to: 6 },
     });
+
+    // threadline handoff prints that context alone, found by the project or named by the thread; it writes nothing.
+    const preview = (
+      await t.ok(
+        `query($input: PlanRunInput!) { previewRun(input: $input) { context } }`,
+        { input: { threadId: shop!.id, provider: 'codex' } },
+        split.key,
+      )
+    ).previewRun;
+    expect(preview.context).toContain('src/discount.ts');
+    const byProject = await threadline(['handoff', '--to', 'codex', '--project', '/home/dev/shop'], split.key);
+    expect(byProject).toMatchObject({ code: 0, stdout: `${preview.context}\n` });
+    expect(byProject.stderr).toContain(`Thread ${shop!.id}, DELTA_HANDOFF: resume codex session ${CODEX_SESSION}`);
+    const byThread = await threadline(['handoff', '--to', 'codex', '--thread', shop!.id!, '--json'], split.key);
+    expect(JSON.parse(byThread.stdout)).toMatchObject({ threadId: shop!.id, context: preview.context });
+    expect(await plan(shop!.id!, 'codex')).toMatchObject({ decision: 'DELTA_HANDOFF' });
+    const nowhere = await threadline(['handoff', '--to', 'codex', '--project', '/home/dev/none'], split.key);
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain('No thread for the project /home/dev/none');
+
+    // threadline threads finds them by project.
+    const listed = await threadline(['threads', '--project', '/home/dev/slug', '--json'], split.key);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ id: slug!.id, project: '/home/dev/slug', runCount: 3, providers: ['claude', 'codex'] }),
+    ]);
 
     // Again: the same threads, nothing added.
     const again = await npmImport(files, split.key);

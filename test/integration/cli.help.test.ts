@@ -1,0 +1,85 @@
+// Issue 28: `threadline <command> --help` only prints. Every subcommand's help is asked for, as the
+// bin runs it, and nothing may change: the tracked files and the files next to them (git status),
+// the default store, a store named with --data-dir, and the temporary folder (but for tsx's cache).
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/graph/projectRoot.js';
+
+const run = promisify(execFile);
+const root = projectRoot();
+const COMMANDS = [
+  'start',
+  'import',
+  'handoff',
+  'threads',
+  'query',
+  'export',
+  'audit',
+  'backup',
+  'restore',
+  'demo',
+  'bench',
+];
+
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'threadline-cli-help-'));
+});
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** Every file under a folder with its size and modification time; nothing when it does not exist. */
+async function snapshot(folder: string): Promise<string[]> {
+  if (!existsSync(folder)) return [];
+  const entries = await readdir(folder, { recursive: true });
+  return Promise.all(
+    entries.sort().map(async (entry) => {
+      const info = await stat(join(folder, entry)).catch(() => null);
+      return `${entry} ${info?.size} ${info?.mtimeMs}`;
+    }),
+  );
+}
+
+const gitStatus = async () =>
+  (await run('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root })).stdout;
+
+describe('threadline --help', () => {
+  it('prints every command, and each command its usage, writing nothing anywhere', async () => {
+    const temp = join(work, 'tmp');
+    await run('mkdir', [temp]);
+    const store = join(work, 'store');
+    const before = { git: await gitStatus(), store: await snapshot(join(root, '.threadline')) };
+    // The children's temporary folder is one of their own, so that anything written there is seen.
+    const env = { ...process.env, TMPDIR: temp, NEO4J_URI: '', THREADLINE_DATA_DIR: '' };
+
+    const top = await run(process.execPath, ['bin/threadline.js', '--help'], { cwd: root, env });
+    for (const command of COMMANDS) expect(top.stdout).toContain(`  ${command} `);
+
+    for (const command of COMMANDS) {
+      const args = ['bin/threadline.js', command, '--help', '--data-dir', store];
+      const { stdout } = await run(process.execPath, args, { cwd: root, env, timeout: 60_000 });
+      expect(stdout, command).toContain(`Usage: threadline ${command} `);
+    }
+
+    expect(await gitStatus()).toBe(before.git);
+    expect(await snapshot(join(root, '.threadline'))).toEqual(before.store);
+    expect(existsSync(store)).toBe(false);
+    // tsx's compile cache of the TypeScript it loaded (kept between runs, the same for every command) is
+    // the one thing allowed there.
+    expect((await readdir(temp)).filter((entry) => !/^tsx-\d+$/.test(entry))).toEqual([]);
+  });
+
+  it('answers a usage error with exit status 2 and the way to the help', async () => {
+    const failure = await run(process.execPath, ['bin/threadline.js', 'import', '--split', 'sideways', 'x'], {
+      cwd: root,
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain('Allowed choices are project, session, none');
+  });
+});
