@@ -1,5 +1,6 @@
 // What one run did, gathered from tool calls and their results (matched by call id, since a call and its
 // result are separate records) and turned into facts when the run ends.
+import { fileEffects, isSearchWithoutMatch } from '../domain/commands.js';
 import type { FileChangeKind } from '../domain/records.js';
 import { findTestSummary, type TestSummary } from './testSummary.js';
 import { cleanText, clip, relativePath, tailExcerpt } from './text.js';
@@ -38,9 +39,12 @@ export interface SubagentUpdate {
 interface CommandCall {
   command: string;
   result: CommandResult | null;
+  /** Order of the call among the run's commands and patches. */
+  seq: number;
 }
 
 interface PatchCall {
+  seq: number;
   tool: string;
   edits: FileEdit[];
   result: PatchResult | null;
@@ -59,9 +63,10 @@ export class RunActivity {
   private readonly subagents = new Map<string, Subagent>();
   /** The newest plan the run wrote (newest state wins); null when it wrote none. */
   plan: PlanStep[] | null = null;
+  private calls = 0;
 
   command(callId: string, command: string): void {
-    if (!this.commands.has(callId)) this.commands.set(callId, { command, result: null });
+    if (!this.commands.has(callId)) this.commands.set(callId, { command, result: null, seq: this.calls++ });
   }
 
   /** `command` registers a call seen only through its result (e.g. a command the user ran). */
@@ -72,7 +77,7 @@ export class RunActivity {
   }
 
   patch(callId: string, tool: string, edits: FileEdit[]): void {
-    if (!this.patches.has(callId)) this.patches.set(callId, { tool, edits, result: null });
+    if (!this.patches.has(callId)) this.patches.set(callId, { tool, edits, result: null, seq: this.calls++ });
   }
 
   /** A patch can be reported twice (a tool output and an event): the list of applied edits is kept. */
@@ -103,14 +108,20 @@ export class RunActivity {
   private fileFacts(cwd: string | null): ImportedFact[] {
     const files = new Map<string, FileEdit>();
     const facts: ImportedFact[] = [];
-    for (const call of this.patches.values()) {
+    // Patches and the files commands removed or moved, in the order they ran: a later delete or rename wins.
+    const changes = [
+      ...[...this.patches.values()].map((call) => ({ seq: call.seq, patch: call, edits: [] as FileEdit[] })),
+      ...[...this.commands.values()].map((call) => ({ seq: call.seq, patch: null, edits: commandEdits(call, cwd) })),
+    ].sort((a, b) => a.seq - b.seq);
+    for (const { patch, edits } of changes) {
+      for (const edit of edits) mergeInto(files, edit);
       // A change counts once its tool reports it applied: a call cut off before its result may not have been.
-      if (call.result === null) continue;
-      if (!call.result.applied) {
-        facts.push(patchFailure(call, cwd));
+      if (patch === null || patch.result === null) continue;
+      if (!patch.result.applied) {
+        facts.push(patchFailure(patch, cwd));
         continue;
       }
-      for (const edit of call.result.edits ?? call.edits) mergeInto(files, relativeEdit(edit, cwd));
+      for (const edit of patch.result.edits ?? patch.edits) mergeInto(files, relativeEdit(edit, cwd));
     }
     return [...[...files.values()].map(fileChangeFact), ...facts];
   }
@@ -148,6 +159,18 @@ export class RunActivity {
       };
     });
   }
+}
+
+/** The files a command that succeeded removed or moved, inside the session's folder. */
+function commandEdits(call: CommandCall, cwd: string | null): FileEdit[] {
+  if (call.result?.exitCode !== 0) return [];
+  return fileEffects(call.command)
+    // A move changes no line; what a removal took is not in its text.
+    .map((effect) => {
+      const lines = effect.change === 'renamed' ? 0 : null;
+      return relativeEdit({ ...effect, additions: lines, deletions: lines }, cwd);
+    })
+    .filter((edit) => [edit.path, edit.previousPath ?? ''].every((path) => !path.startsWith('/')));
 }
 
 function relativeEdit(edit: FileEdit, cwd: string | null): FileEdit {
@@ -222,15 +245,18 @@ function patchFailure(call: PatchCall, cwd: string | null): ImportedFact {
   };
 }
 
-function commandStatus(result: CommandResult | null): string | null {
+function commandStatus(command: string, result: CommandResult | null): string | null {
   if (result === null) return null;
+  if (isSearchWithoutMatch(command, result.exitCode, result.output)) return 'no match';
   if (result.exitCode !== null) return `exit ${result.exitCode}`;
   if (result.interrupted) return 'interrupted';
   return result.error ? 'error' : null;
 }
 
+const FAILED_COMMAND_MAX = SESSION_LIMITS.factText - SESSION_LIMITS.excerpt - 40;
+
 function commandCallFacts({ command, result }: CommandCall): ImportedFact[] {
-  const status = commandStatus(result);
+  const status = commandStatus(command, result);
   const key = clip(command, SESSION_LIMITS.label);
   const facts: ImportedFact[] = [
     {
@@ -241,7 +267,7 @@ function commandCallFacts({ command, result }: CommandCall): ImportedFact[] {
     },
   ];
   if (result === null) return facts;
-  const failed = (result.exitCode ?? 0) !== 0 || result.error;
+  const failed = ((result.exitCode ?? 0) !== 0 && status !== 'no match') || result.error;
   const tests = findTestSummary(cleanText(result.output));
   if (tests !== null) facts.push(testFact(command, key, tests, failed));
   if (failed) {
@@ -249,7 +275,8 @@ function commandCallFacts({ command, result }: CommandCall): ImportedFact[] {
     facts.push({
       kind: 'failure',
       text: clip(
-        `Command failed (${status ?? 'error'}): ${command}${output ? `\n${output}` : ''}`,
+        // The command is cut on its own, so the output's tail (where the error is) always fits.
+        `Command failed (${status ?? 'error'}): ${clip(command, FAILED_COMMAND_MAX)}${output ? `\n${output}` : ''}`,
         SESSION_LIMITS.factText,
       ),
       key,

@@ -71,3 +71,40 @@ describe('PlanTracker', () => {
     ]);
   });
 });
+
+describe('RunActivity commands', () => {
+  const run = (command: string, exitCode: number, output: string, activity = new RunActivity(), id = command) => {
+    activity.command(id, command);
+    activity.commandResult(id, { exitCode, output, interrupted: false, error: false });
+    return activity;
+  };
+
+  it('does not count a search that found nothing as a failure', () => {
+    expect(run('rg -n missingName src', 1, '').facts(null)).toEqual([
+      { kind: 'command', text: 'rg -n missingName src (no match)', key: 'rg -n missingName src', status: 'no match' },
+    ]);
+  });
+
+  it('still counts a search that failed with a message', () => {
+    const facts = run('rg foo nowhere', 2, 'rg: nowhere: No such file or directory').facts(null);
+    expect(facts.map((fact) => fact.kind)).toEqual(['command', 'failure']);
+  });
+
+  it('keeps the end of a failed command output, where the failing test is named', () => {
+    const output = `${'collected line\n'.repeat(200)}FAILED tests/test_x.py::test_y - AssertionError`;
+    const failure = run(`pytest ${'-k x '.repeat(300)}`, 1, output).facts(null).find((f) => f.kind === 'failure');
+    expect(failure?.text).toMatch(/FAILED tests\/test_x\.py::test_y - AssertionError$/);
+  });
+
+  it('lets a later rm or mv decide a file’s final state', () => {
+    const activity = new RunActivity();
+    activity.patch('p1', 'apply_patch', [edit('/w/a.ts', 'added', 640, 0), edit('/w/b.ts', 'modified', 1, 1)]);
+    activity.patchResult('p1', { applied: true, output: '' });
+    run('rm a.ts', 0, '', activity);
+    run('git mv b.ts c.ts', 0, '', activity);
+    run('rm kept.ts', 1, 'rm: cannot remove', activity);
+    expect(activity.facts('/w').flatMap((fact) => (fact.kind === 'file_change' ? [fact.file] : []))).toEqual([
+      { path: 'c.ts', change: 'renamed', additions: 1, deletions: 1, previousPath: 'b.ts' },
+    ]);
+  });
+});

@@ -1,0 +1,284 @@
+// What a shell command (or a read-only tool call) does, judged from its text alone: exploration that
+// only reads, a search that may find nothing, or a change to files. Every function here scans the text
+// once with a hand-written tokenizer (no backtracking pattern ever sees client text), so it is linear
+// in the command's length.
+
+/** Programs that only read (given no redirection into a file and none of the flags below). */
+const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
+  'cat',
+  'sed',
+  'nl',
+  'head',
+  'tail',
+  'less',
+  'more',
+  'rg',
+  'grep',
+  'egrep',
+  'fgrep',
+  'ag',
+  'ack',
+  'ls',
+  'tree',
+  'find',
+  'fd',
+  'wc',
+  'stat',
+  'file',
+  'pwd',
+  'echo',
+  'printf',
+  'which',
+  'type',
+  'du',
+  'df',
+  'diff',
+  'cmp',
+  'sort',
+  'uniq',
+  'cut',
+  'tr',
+  'awk',
+  'jq',
+  'realpath',
+  'dirname',
+  'basename',
+  'readlink',
+  'true',
+  'xxd',
+  'od',
+  'column',
+  'date',
+  'whoami',
+  'env',
+  'printenv',
+]);
+/** Git subcommands that only read. */
+const READ_ONLY_GIT: ReadonlySet<string> = new Set([
+  'status',
+  'diff',
+  'log',
+  'show',
+  'blame',
+  'grep',
+  'ls-files',
+  'ls-tree',
+  'rev-parse',
+  'branch',
+  'remote',
+  'describe',
+  'shortlog',
+  'reflog',
+  'cat-file',
+]);
+/** Tool calls that read (Claude Code's own names) are exploration too, whatever their argument. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch']);
+/** Words a command may start with that change nothing by themselves. */
+const NEUTRAL_PREFIXES: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd', 'set', 'export', 'time', 'command']);
+const SEARCH_PROGRAMS: ReadonlySet<string> = new Set(['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack']);
+/** Flags that make an otherwise read-only program write. */
+const WRITING_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  sed: ['-i', '--in-place'],
+  find: ['-delete', '-exec', '-execdir', '-ok', '-fprint', '-fls'],
+  sort: ['-o', '--output'],
+  awk: ['-i'],
+  fd: ['-x', '--exec', '-X', '--exec-batch'],
+};
+/** Programs whose first operand is a pattern or script, not a path. */
+const PATTERN_FIRST: ReadonlySet<string> = new Set(['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack', 'sed', 'awk', 'jq']);
+const SHELL_WRAPPERS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh']);
+
+interface Segment {
+  words: string[];
+  /** Output goes into a file (`>`, `>>`, `tee`), not counting `2>&1` or `/dev/null`. */
+  writes: boolean;
+}
+
+/**
+ * The command split into simple commands (at `|`, `&&`, `||`, `;` and newlines), each as its words with
+ * quotes removed. One pass over the text.
+ */
+function segments(command: string): Segment[] {
+  const result: Segment[] = [];
+  let words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: '"' | "'" | null = null;
+  let writes = false;
+  let redirect = false;
+  const endWord = (): void => {
+    if (!inWord) return;
+    if (redirect) {
+      if (word !== '/dev/null' && !word.startsWith('&')) writes = true;
+      redirect = false;
+    } else words.push(word);
+    word = '';
+    inWord = false;
+  };
+  const endSegment = (): void => {
+    endWord();
+    if (words.length > 0 || writes) result.push({ words, writes });
+    words = [];
+    writes = false;
+    redirect = false;
+  };
+  for (let i = 0; i < command.length; i += 1) {
+    const c = command[i]!;
+    if (quote !== null) {
+      if (c === quote) quote = null;
+      else word += c;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < command.length) {
+      word += command[i + 1];
+      inWord = true;
+      i += 1;
+    } else if (c === ' ' || c === '\t') endWord();
+    else if (c === '|' || c === ';' || c === '\n' || c === '&') {
+      // `2>&1` and `&>`: the `&` belongs to a redirection; `&&` / a lone `&` ends the command.
+      if (c === '&' && (redirect || command[i + 1] === '>')) {
+        word += c;
+        inWord = true;
+        continue;
+      }
+      endSegment();
+      if ((c === '|' || c === '&') && command[i + 1] === c) i += 1;
+    } else if (c === '>' || c === '<') {
+      // A descriptor number before `>` (`2>`) is part of the redirection, not a word.
+      if (inWord && /^\d$/.test(word)) {
+        word = '';
+        inWord = false;
+      } else endWord();
+      if (c === '>') redirect = true;
+      else redirect = false;
+      if (command[i + 1] === '>') i += 1;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  endSegment();
+  return result;
+}
+
+/** The program a simple command runs, past variable assignments, neutral wrappers and a path. */
+function program(words: readonly string[]): { name: string; args: string[] } | null {
+  let i = 0;
+  while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.slice(0, 64))) i += 1;
+  const first = words[i];
+  if (first === undefined) return null;
+  const slash = first.lastIndexOf('/');
+  return { name: slash >= 0 ? first.slice(slash + 1) : first, args: words.slice(i + 1) };
+}
+
+function segmentReadsOnly(segment: Segment): boolean {
+  if (segment.writes) return false;
+  const run = program(segment.words);
+  if (run === null) return true;
+  if (NEUTRAL_PREFIXES.has(run.name)) return true;
+  if (run.name === 'git') {
+    const sub = run.args.find((arg) => !arg.startsWith('-'));
+    if (sub === 'branch' || sub === 'remote') return run.args.length <= 2 && !run.args.some((a) => /^-[dDmM]$/.test(a));
+    return sub !== undefined && READ_ONLY_GIT.has(sub) && !run.args.includes('--output');
+  }
+  if (!READ_ONLY_PROGRAMS.has(run.name)) return false;
+  const writing = WRITING_FLAGS[run.name] ?? [];
+  return !run.args.some((arg) => writing.some((flag) => arg === flag || (flag === '-i' && arg.startsWith('-i'))));
+}
+
+/**
+ * Whether a command only explores: every simple command in it reads (or changes directory) and none
+ * writes into a file. Read-only tool calls (`Read path`, `Grep pattern`) count too. An empty command is not.
+ */
+export function isExploration(command: string): boolean {
+  const trimmed = command.trim();
+  if (trimmed === '') return false;
+  const tool = trimmed.split(' ', 1)[0]!;
+  if (READ_ONLY_TOOLS.has(tool)) return true;
+  const parts = segments(unwrapShell(trimmed));
+  return parts.length > 0 && parts.every(segmentReadsOnly);
+}
+
+/** `bash -lc "…"` runs its argument: judge that. */
+function unwrapShell(command: string): string {
+  const [first] = segments(command);
+  const run = first && program(first.words);
+  if (!run || !SHELL_WRAPPERS.has(run.name)) return command;
+  const flagAt = run.args.findIndex((arg) => /^-[a-z]*c[a-z]*$/.test(arg));
+  return flagAt >= 0 && run.args[flagAt + 1] !== undefined ? run.args[flagAt + 1]! : command;
+}
+
+/**
+ * A search that ran fine and found nothing: `rg`/`grep` exit 1 with no output. Not a failure, whatever
+ * the exit code says. The last simple command decides a pipeline's status, so it is the one looked at.
+ */
+export function isSearchWithoutMatch(command: string, exitCode: number | null, output: string): boolean {
+  if (exitCode !== 1 || output.trim() !== '') return false;
+  const parts = segments(unwrapShell(command.trim()));
+  const last = parts.at(-1);
+  const run = last && program(last.words);
+  if (!run) return false;
+  if (run.name === 'git') return run.args.find((arg) => !arg.startsWith('-')) === 'grep';
+  return SEARCH_PROGRAMS.has(run.name);
+}
+
+/** The paths an exploring command reads (its file operands), for the "most read" list. */
+export function explorationPaths(command: string): string[] {
+  const trimmed = command.trim();
+  const tool = trimmed.split(' ', 1)[0]!;
+  if (tool === 'Read' || tool === 'LS') {
+    const path = trimmed.slice(tool.length).trim();
+    return path === '' ? [] : [path];
+  }
+  if (READ_ONLY_TOOLS.has(tool)) return [];
+  const paths: string[] = [];
+  for (const segment of segments(unwrapShell(trimmed))) {
+    const run = program(segment.words);
+    if (run === null || !READ_ONLY_PROGRAMS.has(run.name) || run.name === 'echo' || run.name === 'printf') continue;
+    const operands = run.args.filter((arg) => !arg.startsWith('-'));
+    // `head -n 50 a.ts`: a flag's number is not a path.
+    paths.push(...(PATTERN_FIRST.has(run.name) ? operands.slice(1) : operands.filter((arg) => !isNumber(arg))));
+  }
+  return paths;
+}
+
+function isNumber(word: string): boolean {
+  return word !== '' && [...word].every((c) => c >= '0' && c <= '9');
+}
+
+export interface FileEffect {
+  path: string;
+  change: 'deleted' | 'renamed';
+  previousPath: string | null;
+}
+
+/**
+ * Files a successful command removed or moved (`rm`, `git rm`, `mv`, `git mv`); empty for anything else.
+ * Recursive removals and globs say nothing of which files they removed, so they give nothing, and so
+ * do paths outside the project (`~`, `..`).
+ */
+export function fileEffects(command: string): FileEffect[] {
+  const effects: FileEffect[] = [];
+  for (const segment of segments(unwrapShell(command.trim()))) {
+    const run = program(segment.words);
+    if (run === null) continue;
+    const isGit = run.name === 'git';
+    const verb = isGit ? run.args.find((arg) => !arg.startsWith('-')) : run.name;
+    const args = isGit ? run.args.slice(run.args.indexOf(verb ?? '') + 1) : run.args;
+    const operands = args.filter((arg) => !arg.startsWith('-'));
+    if (operands.some((path) => path.startsWith('~') || path.startsWith('..') || path.includes('*') || path.includes('?')))
+      continue;
+    if (verb === 'rm') {
+      // `git rm --cached` keeps the file on disk.
+      if (isGit && args.includes('--cached')) continue;
+      if (args.some((arg) => arg === '--recursive' || (/^-[a-zA-Z]+$/.test(arg) && /[rR]/.test(arg)))) continue;
+      effects.push(...operands.map((path) => ({ path, change: 'deleted' as const, previousPath: null })));
+    } else if (verb === 'mv' && operands.length === 2) {
+      effects.push({ path: operands[1]!, change: 'renamed', previousPath: operands[0]! });
+    }
+  }
+  return effects;
+}

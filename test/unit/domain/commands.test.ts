@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { explorationPaths, fileEffects, isExploration, isSearchWithoutMatch } from '../../../src/domain/commands.js';
+
+describe('isExploration', () => {
+  it.each([
+    ["sed -n '1,80p' src/a.ts", true],
+    ['rg -n "parseSession" src', true],
+    ['grep -rn foo .', true],
+    ['nl -ba src/a.ts | sed -n 10,40p', true],
+    ['cat README.md', true],
+    ['ls -la', true],
+    ['head -50 a.txt && tail -5 b.txt', true],
+    ['find . -name "*.ts"', true],
+    ['git status --short', true],
+    ['git diff HEAD~1 -- src', true],
+    ['git log --oneline | head -5', true],
+    ['git show abc123:src/a.ts', true],
+    ['wc -l src/*.ts', true],
+    ['cd /repo && rg foo 2>/dev/null', true],
+    ['bash -lc "sed -n 1,20p a.ts"', true],
+    ['Read src/a.ts', true],
+    ['Grep parseSession', true],
+    ['rg foo 2>&1 | head', true],
+    ["sed -i 's/a/b/' a.ts", false],
+    ['sed -i.bak s/a/b/ a.ts', false],
+    ['cat a > b', false],
+    ['echo hi >> notes.md', false],
+    ['cat a | tee b', false],
+    ['find . -name x -delete', false],
+    ['find . -exec rm {} ;', false],
+    ['npm test', false],
+    ['pytest tests/test_x.py', false],
+    ['git commit -m "x"', false],
+    ['git branch -D old', false],
+    ['rm -rf build', false],
+    ['ls && npm run build', false],
+    ['bash -lc "npm test"', false],
+    ['', false],
+    ['   ', false],
+  ])('%j → %s', (command, expected) => {
+    expect(isExploration(command)).toBe(expected);
+  });
+
+  it('takes time linear in the command length (no backtracking)', () => {
+    // Quotes never closed, escapes and separators: the shapes a backtracking pattern chokes on.
+    const hostile = (n: number) => `${'"\\ |&>'.repeat(n)}${"'a".repeat(n)}`;
+    const time = (n: number) => {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < 5; i += 1) isExploration(hostile(n));
+      return Number(process.hrtime.bigint() - start);
+    };
+    time(1_000);
+    const small = time(20_000);
+    const large = time(200_000);
+    // 10x the input: a linear scan takes about 10x; quadratic would take 100x.
+    expect(large / small).toBeLessThan(40);
+  });
+});
+
+describe('isSearchWithoutMatch', () => {
+  it.each([
+    ['rg foo src', 1, '', true],
+    ['rg foo src', 1, '  \n', true],
+    ['cd x && grep -rn foo .', 1, '', true],
+    ['git grep foo', 1, '', true],
+    ['rg foo src', 1, 'rg: src: No such file or directory', false],
+    ['rg foo src', 2, '', false],
+    ['npm test', 1, '', false],
+    ['grep foo a | wc -l', 1, '', false],
+  ] as const)('%j exit %s output %j → %s', (command, exit, output, expected) => {
+    expect(isSearchWithoutMatch(command, exit, output)).toBe(expected);
+  });
+});
+
+describe('explorationPaths', () => {
+  it.each([
+    ["sed -n '1,80p' src/a.ts", ['src/a.ts']],
+    ['nl -ba src/a.ts | sed -n 10,40p', ['src/a.ts']],
+    ['rg -n parseSession src/sessions', ['src/sessions']],
+    ['cat a.ts b.ts', ['a.ts', 'b.ts']],
+    ['Read src/x.ts', ['src/x.ts']],
+    ['Grep foo', []],
+    ['git status', []],
+  ])('%j → %j', (command, expected) => {
+    expect(explorationPaths(command)).toEqual(expected);
+  });
+});
+
+describe('fileEffects', () => {
+  it.each([
+    ['rm -f src/old.ts src/older.ts', [
+      { path: 'src/old.ts', change: 'deleted', previousPath: null },
+      { path: 'src/older.ts', change: 'deleted', previousPath: null },
+    ]],
+    ['git rm -q a.ts', [{ path: 'a.ts', change: 'deleted', previousPath: null }]],
+    ['git rm --cached a.ts', []],
+    ['git mv a.ts b.ts', [{ path: 'b.ts', change: 'renamed', previousPath: 'a.ts' }]],
+    ['mv a.ts b.ts && npm test', [{ path: 'b.ts', change: 'renamed', previousPath: 'a.ts' }]],
+    ['npm test', []],
+  ])('%j', (command, expected) => {
+    expect(fileEffects(command)).toEqual(expected);
+  });
+});
+
+describe('fileEffects leaves out what the text does not name', () => {
+  it.each(['rm -rf build', 'rm -r src/old', 'rm --recursive x', 'rm src/*.bak', 'rm ~/notes.md', 'mv ../a.ts b.ts'])(
+    '%j',
+    (command) => {
+      expect(fileEffects(command)).toEqual([]);
+    },
+  );
+});
