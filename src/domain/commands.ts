@@ -204,6 +204,8 @@ export function isExploration(command: string): boolean {
 
 /** `bash -lc "…"` runs its argument: judge that. */
 function unwrapShell(command: string): string {
+  const word = command.slice(0, command.search(/\s|$/));
+  if (!SHELL_WRAPPERS.has(word.slice(word.lastIndexOf('/') + 1))) return command;
   const [first] = segments(command);
   const run = first && program(first.words);
   if (!run || !SHELL_WRAPPERS.has(run.name)) return command;
@@ -269,7 +271,9 @@ export function fileEffects(command: string): FileEffect[] {
     const verb = isGit ? run.args.find((arg) => !arg.startsWith('-')) : run.name;
     const args = isGit ? run.args.slice(run.args.indexOf(verb ?? '') + 1) : run.args;
     const operands = args.filter((arg) => !arg.startsWith('-'));
-    if (operands.some((path) => path.startsWith('~') || path.startsWith('..') || path.includes('*') || path.includes('?')))
+    if (
+      operands.some((path) => path.startsWith('~') || path.startsWith('..') || path.includes('*') || path.includes('?'))
+    )
       continue;
     if (verb === 'rm') {
       // `git rm --cached` keeps the file on disk.

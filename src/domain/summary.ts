@@ -2,6 +2,7 @@
  * Local deterministic handoff summarizer: renders a Markdown handoff document from structured run
  * data. Pure: the same input always gives byte-identical output.
  */
+import { explorationPaths, isExploration } from './commands.js';
 import { describeOrdinals } from './ranges.js';
 import type { FileChangeKind, HandoffStrategy, RunFactKind, RunStatus } from './records.js';
 
@@ -61,9 +62,12 @@ export interface SummaryInput {
 }
 
 const HIDDEN_KINDS: ReadonlySet<string> = new Set<SummaryFactKind>(['reasoning', 'protocol', 'tool_output']);
-const PLAN_DONE: ReadonlySet<string> = new Set(['done', 'completed', 'cancelled', 'canceled']);
+// 'dropped': a newer plan left the item out (src/sessions/plan.ts), so it is no longer to do.
+const PLAN_DONE: ReadonlySet<string> = new Set(['done', 'completed', 'cancelled', 'canceled', 'dropped']);
 const ASK_CLOSED: ReadonlySet<string> = new Set(['resolved', 'answered', 'closed', 'approved', 'rejected', 'done']);
 const FILE_CHANGES: ReadonlySet<string> = new Set<SummaryFileChangeKind>(['added', 'modified', 'deleted', 'renamed']);
+/** Command statuses that mean it did what it was asked: a later one of these fixes an earlier failure. */
+const COMMAND_OK: ReadonlySet<string> = new Set(['exit 0', 'ok', 'passed', 'success', 'succeeded', 'no match']);
 
 const STRATEGY_WORDS: Record<SummaryStrategy, string> = {
   delta_since_target_last_seen: 'delta since you last took part',
@@ -75,8 +79,17 @@ const STRATEGY_WORDS: Record<SummaryStrategy, string> = {
 
 const ITEM_MAX = 300;
 const PATH_MAX = 200;
-const RUN_GIST_FULL = 120;
-const RUN_GIST_SHORT = 40;
+/** A failure line: the head line that names what failed, and the end of its output, where the error is. */
+const FAILURE_HEAD_MAX = 160;
+const FAILURE_TAIL_MAX = 300;
+/** The last user request, verbatim, is bounded: a pasted log must not take the whole budget. */
+const REQUEST_MAX = 1_500;
+const RUN_REQUEST_FULL = 400;
+const RUN_OUTCOME_FULL = 300;
+const RUN_REQUEST_SHORT = 100;
+const RUN_OUTCOME_SHORT = 100;
+const MOST_READ_PATHS = 5;
+const DIFF_PROSE_MAX_LINES = 5;
 
 // Caps for the variable parts of the header. The compact set is used only when cutting hard, and
 // is small enough that the compact header plus the cut marker always fit in 200 characters.
@@ -90,42 +103,62 @@ const HEADER_CAPS: HeaderCaps = { title: 80, range: 40, providers: 120, target: 
 const COMPACT_HEADER_CAPS: HeaderCaps = { title: 16, range: 24, providers: 20, target: 12 };
 
 type SectionId =
-  'goals' | 'decisions' | 'files' | 'commands' | 'plan' | 'open' | 'checkpoint' | 'failures' | 'subagents' | 'notes';
+  | 'request'
+  | 'goals'
+  | 'decisions'
+  | 'failures'
+  | 'files'
+  | 'commands'
+  | 'exploration'
+  | 'plan'
+  | 'open'
+  | 'checkpoint'
+  | 'fixed'
+  | 'subagents'
+  | 'notes';
 
 const SECTION_HEADINGS: Record<SectionId, string> = {
+  request: 'Last user request',
   goals: 'Goals and constraints',
   decisions: 'Decisions',
+  failures: 'Unresolved failures',
   files: 'Files changed',
   commands: 'Commands and tests',
-  plan: 'Plan / todo',
+  exploration: 'Exploration',
+  plan: 'Open todos',
   open: 'Open approvals and questions',
   checkpoint: 'Latest checkpoint',
-  failures: 'Known failures',
+  fixed: 'Failures since fixed',
   subagents: 'Subagent results',
   notes: 'Notes',
 };
 
 const FULL_ORDER: SectionId[] = [
+  'request',
   'goals',
   'decisions',
+  'failures',
   'files',
   'commands',
   'plan',
   'open',
   'checkpoint',
-  'failures',
+  'fixed',
+  'exploration',
   'subagents',
   'notes',
 ];
-const CHECKPOINT_ORDER: SectionId[] = ['goals', 'checkpoint', 'files', 'plan', 'open', 'failures'];
+const CHECKPOINT_ORDER: SectionId[] = ['request', 'goals', 'failures', 'checkpoint', 'files', 'plan', 'open'];
 const MERGE_BACK_ORDER: SectionId[] = [
   'decisions',
+  'failures',
   'files',
   'commands',
   'notes',
   'plan',
   'open',
-  'failures',
+  'fixed',
+  'exploration',
   'subagents',
 ];
 
@@ -178,13 +211,20 @@ const sectionStep = (id: SectionId): CondenseStep => ({
   apply: (c, amount) => ({ ...c, hidden: { ...c.hidden, [id]: amount } }),
 });
 
-/** Applied in this order; goals, decisions, open items and the checkpoint are never trimmed. */
+/**
+ * Applied in this order, each only as far as needed (docs/summaries.md says why): the narrative of the
+ * runs first, then what is history rather than state (notes, subagent results, fixed failures, the
+ * exploration line), then the oldest commands and files. Unresolved failures go last. The last user
+ * request, goals, decisions, open todos, open questions and the checkpoint are never trimmed.
+ */
 const CONDENSE_STEPS: CondenseStep[] = [
   runStep('shortRuns'),
   runStep('bareRuns'),
   runStep('droppedRuns'),
   sectionStep('notes'),
   sectionStep('subagents'),
+  sectionStep('fixed'),
+  sectionStep('exploration'),
   sectionStep('commands'),
   sectionStep('files'),
   sectionStep('failures'),
@@ -255,15 +295,47 @@ export function fillsBudget(
   };
 }
 
-/** The "gist" used for per-run lines: first line / sentence, whitespace collapsed, cut to maxChars with an ellipsis. */
-export function gist(text: string, maxChars: number): string {
-  const line = firstLine(text);
-  const end = line.search(/[.!?](\s|$)/);
-  return oneLine(end >= 0 ? line.slice(0, end + 1) : line, maxChars);
+/** Lines of a text, split without a pattern (client text). */
+function lines(text: string): string[] {
+  return text.replace(/\r\n?/g, '\n').split('\n');
+}
+
+/** Paragraphs: runs of non-blank lines. */
+function paragraphs(text: string): string[] {
+  const out: string[] = [];
+  let current: string[] = [];
+  for (const line of lines(text)) {
+    if (line.trim() === '') {
+      if (current.length > 0) out.push(current.join('\n'));
+      current = [];
+    } else current.push(line);
+  }
+  if (current.length > 0) out.push(current.join('\n'));
+  return out;
+}
+
+/** A paragraph that says nothing of the outcome: a rule, a bare heading, a short exclamation ("Perfect!"). */
+function isFiller(paragraph: string): boolean {
+  const text = paragraph.trim();
+  if (/^[-*_=\s]+$/.test(text)) return true;
+  if (!text.includes('\n') && text.startsWith('#')) return true;
+  return text.length <= 24 && !text.includes('\n') && /[!:]$/.test(text);
+}
+
+/**
+ * What a run's answer concluded: its last paragraph that says something (not a rule, a heading or a
+ * "Perfect!"), on one line. When that is longer than maxChars, its end is kept: the conclusion.
+ */
+export function answerOutcome(text: string, maxChars: number): string {
+  const meaningful = paragraphs(text).filter((p) => !isFiller(p));
+  const last = meaningful.at(-1) ?? '';
+  // A last paragraph that only introduces a list ("Next steps:") is read with the list before it.
+  const outcome = last.trim().endsWith(':') && meaningful.length > 1 ? `${meaningful.at(-2)} ${last}` : last;
+  return tailCut(oneLine(outcome, Number.POSITIVE_INFINITY), maxChars);
 }
 
 function firstLine(text: string): string {
-  return text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
+  return lines(text).find((l) => l.trim() !== '') ?? '';
 }
 
 /** Whole text on one line (so it cannot start its own Markdown block), cut to maxChars. */
@@ -278,6 +350,15 @@ function cut(text: string, maxChars: number): string {
   // Do not leave half of a surrogate pair in front of the ellipsis.
   if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
   return `${head.trimEnd()}…`;
+}
+
+/** The end of a text, cut to maxChars with a leading ellipsis. */
+function tailCut(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  if (!(maxChars >= 1)) return '';
+  let tail = text.slice(text.length - Math.floor(maxChars) + 1);
+  if (/^[\uDC00-\uDFFF]/.test(tail)) tail = tail.slice(1);
+  return `…${tail.trimStart()}`;
 }
 
 function normStatus(status: string | null): string {
@@ -309,8 +390,9 @@ function factItem(fact: SummaryFact, label: string | null = null): string {
   return `- ${label === null ? '' : `${label}: `}${text}${status === '' ? '' : ` [${status}]`} (run ${fact.runOrdinal})`;
 }
 
-interface FileMention {
+export interface CurrentFile {
   path: string;
+  /** null: mentioned without a change the data names. */
   change: string | null;
   additions: number | null;
   deletions: number | null;
@@ -340,8 +422,12 @@ function netChange(previous: string | null | undefined, next: string | null): st
 const sumKnown = (a: number | null | undefined, b: number | null): number | null =>
   a === null || a === undefined ? b : b === null ? a : a + b;
 
-function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint | null): string[] {
-  const factMentions = facts.map((f) => ({
+/** The covered files in their state at the end of the range: one entry per path, a later delete or rename wins. */
+function currentFiles(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint | null): CurrentFile[] {
+  const factMentions = sortByNumber(
+    facts.filter((f) => f.kind === 'file_change'),
+    (f) => f.runOrdinal,
+  ).map((f) => ({
     ordinal: f.runOrdinal,
     // A typed change says it all; an untyped one has a path (key or text) and maybe a change in its status.
     mention: (f.file
@@ -351,7 +437,7 @@ function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint 
           change: FILE_CHANGES.has(normStatus(f.status)) ? normStatus(f.status) : null,
           additions: null,
           deletions: null,
-        }) satisfies FileMention,
+        }) satisfies CurrentFile,
   }));
   const checkpointMentions = (checkpoint?.files ?? []).map((file) => ({
     ordinal: checkpoint?.runOrdinal ?? 0,
@@ -361,7 +447,7 @@ function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint 
   const mentions = sortByNumber([...factMentions, ...checkpointMentions], (m) => m.ordinal);
 
   // One entry per path, placed at its latest mention, with its net change and the sum of its known counts.
-  const byPath = new Map<string, FileMention & { gone: boolean }>();
+  const byPath = new Map<string, CurrentFile & { gone: boolean }>();
   for (const { mention } of mentions) {
     const prev = byPath.get(mention.path);
     byPath.delete(mention.path);
@@ -374,52 +460,288 @@ function fileItems(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoint 
       deletions: sumKnown(prev?.deletions, mention.deletions),
     });
   }
-  return [...byPath.values()]
-    .filter((m) => !m.gone)
-    .map((m) => {
-      const counts = [m.additions === null ? '' : `+${m.additions}`, m.deletions === null ? '' : `-${m.deletions}`]
-        .filter((count) => count !== '')
-        .join('/');
-      return `- ${m.path} (${m.change ?? 'changed'}${counts === '' ? '' : `, ${counts}`})`;
-    });
+  return [...byPath.values()].filter((m) => !m.gone).map(({ gone: _gone, ...file }) => file);
+}
+
+function fileItem(file: CurrentFile): string {
+  const counts = [
+    file.additions === null ? '' : `+${file.additions}`,
+    file.deletions === null ? '' : `-${file.deletions}`,
+  ]
+    .filter((count) => count !== '')
+    .join('/');
+  return `- ${file.path} (${file.change ?? 'changed'}${counts === '' ? '' : `, ${counts}`})`;
 }
 
 // A diff summary is a short description; a raw diff (hunks, +/- lines) is left out where the files
-// section already lists the files, as the design asks of large diffs.
-const RAW_DIFF_LINE = /^(diff --git |--- |\+\+\+ |@@ )/m;
-const DIFF_SUMMARY_MAX_LINES = 5;
+// section already lists the files, as the design asks of large diffs. The prose before the hunks stays.
+function isRawDiffLine(line: string): boolean {
+  return (
+    line.startsWith('diff --git ') ||
+    line.startsWith('--- ') ||
+    line.startsWith('+++ ') ||
+    line.startsWith('@@ ') ||
+    line.startsWith('index ')
+  );
+}
 
 function checkpointItems(checkpoint: SummaryCheckpoint | null): string[] {
   if (checkpoint === null) return [];
   const items = [`- Ref: ${oneLine(checkpoint.ref, 120) || '(none)'} (run ${checkpoint.runOrdinal})`];
-  const summary = checkpoint.diffSummary ?? '';
-  const lines = summary.split('\n').length;
-  if (RAW_DIFF_LINE.test(summary) || lines > DIFF_SUMMARY_MAX_LINES)
-    items.push(`- Diff: a raw diff of ${lines} lines, left out (see Files changed)`);
-  else if (oneLine(summary, ITEM_MAX) !== '') items.push(`- Diff: ${oneLine(summary, ITEM_MAX)}`);
+  const summary = lines(checkpoint.diffSummary ?? '');
+  const firstHunk = summary.findIndex(isRawDiffLine);
+  if (firstHunk < 0 && summary.length <= DIFF_PROSE_MAX_LINES) {
+    const text = oneLine(summary.join('\n'), ITEM_MAX);
+    if (text !== '') items.push(`- Diff: ${text}`);
+    return items;
+  }
+  const prose = summary
+    .slice(0, firstHunk < 0 ? DIFF_PROSE_MAX_LINES : firstHunk)
+    .filter((line) => line.trim() !== '')
+    .slice(0, DIFF_PROSE_MAX_LINES);
+  for (const line of prose) items.push(`- Diff: ${oneLine(line, ITEM_MAX)}`);
+  items.push(`- Diff: a raw diff of ${summary.length} lines, left out (see Files changed)`);
   return items;
 }
 
-function failureItems(failureFacts: readonly SummaryFact[], runs: readonly SummaryRun[]): string[] {
-  const runFailures = runs
-    .filter((r) => r.status === 'failed' || r.status === 'interrupted')
-    .map((r) => {
-      const error = r.error === null ? '' : gist(r.error, 200);
-      return { ordinal: r.ordinal, line: `- run ${r.ordinal} ${r.status}${error === '' ? '' : `: ${error}`}` };
+/** A command or test the covered runs ran (not exploration), once, with its last outcome. */
+export interface CurrentCommand {
+  /** What identifies it across runs: the fact's key (the command, for imported sessions). */
+  key: string;
+  command: string;
+  outcome: string;
+  runOrdinal: number;
+}
+
+/** A failure as the handoff reports it: still standing, or fixed by a later run of the same command. */
+export interface CurrentFailure {
+  /** What failed: the command, tool and target, or the run. */
+  what: string;
+  /** The end of its error, where the message is. */
+  error: string;
+  runOrdinal: number;
+  fixedInRun: number | null;
+}
+
+export interface ExplorationTally {
+  commands: number;
+  runs: number[];
+  /** Most-read paths first, with how often. */
+  paths: { path: string; reads: number }[];
+}
+
+/**
+ * What the covered runs leave standing at the moment of the handoff: the one reading of the facts the
+ * text and its receipt (src/domain/receipt.ts) share.
+ */
+export interface CurrentState {
+  lastRequest: { ordinal: number; text: string } | null;
+  files: CurrentFile[];
+  commands: CurrentCommand[];
+  failures: CurrentFailure[];
+  /** The open items of the last plan. */
+  todos: SummaryFact[];
+  /** Questions and approvals still open: a later user turn answers a question. */
+  questions: SummaryFact[];
+  exploration: ExplorationTally;
+}
+
+/** A command fact's command as written: its text without the status it may repeat, else its key. */
+function commandOf(fact: SummaryFact): string {
+  const status = fact.status === null ? '' : ` (${fact.status})`;
+  const text = status !== '' && fact.text.endsWith(status) ? fact.text.slice(0, -status.length) : fact.text;
+  return text.trim() === '' ? (fact.key ?? '') : text;
+}
+
+/** A command or test fact as a line: what ran and its outcome (a test's counts when its text gives them). */
+function ranCommand(fact: SummaryFact): CurrentCommand {
+  const key = fact.key ?? commandOf(fact);
+  const status = normStatus(fact.status);
+  const counts = fact.kind === 'test' && fact.key !== null && fact.text.startsWith(`${fact.key}: `);
+  if (!counts) return { key, command: commandOf(fact), outcome: status || 'no result', runOrdinal: fact.runOrdinal };
+  const tally = fact.text.slice(fact.key!.length + 2);
+  return {
+    key,
+    command: fact.key!,
+    outcome: status === 'failed' && !/[1-9]\d* failed/.test(tally) ? `${tally}, failed` : tally,
+    runOrdinal: fact.runOrdinal,
+  };
+}
+
+function currentCommands(facts: readonly SummaryFact[]): { commands: CurrentCommand[]; exploration: SummaryFact[] } {
+  const ran = facts.filter((f) => f.kind === 'command' || f.kind === 'test');
+  // Long threads run the same commands again and again: each is judged once.
+  const judged = new Map<string, boolean>();
+  const explores = (command: string): boolean => {
+    if (!judged.has(command)) judged.set(command, isExploration(command));
+    return judged.get(command)!;
+  };
+  const exploring = new Set(ran.filter((f) => explores(f.key ?? commandOf(f))));
+  // One entry per command, at its newest run; in one run a test result says more than the exit status.
+  const byKey = new Map<string, CurrentCommand & { test: boolean }>();
+  for (const fact of ran) {
+    if (exploring.has(fact)) continue;
+    const command = ranCommand(fact);
+    const known = byKey.get(command.key);
+    const test = fact.kind === 'test';
+    if (known && known.runOrdinal === fact.runOrdinal && known.test && !test) continue;
+    byKey.delete(command.key);
+    byKey.set(command.key, { ...command, test });
+  }
+  return { commands: [...byKey.values()].map(({ test: _test, ...command }) => command), exploration: [...exploring] };
+}
+
+function explorationTally(exploration: readonly SummaryFact[]): ExplorationTally {
+  const reads = new Map<string, number>();
+  for (const fact of exploration)
+    for (const path of explorationPaths(fact.key ?? commandOf(fact))) {
+      const name = filePath(path);
+      reads.set(name, (reads.get(name) ?? 0) + 1);
+    }
+  const paths = [...reads]
+    .map(([path, count]) => ({ path, reads: count }))
+    .sort((a, b) => b.reads - a.reads || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .slice(0, MOST_READ_PATHS);
+  return { commands: exploration.length, runs: [...new Set(exploration.map((f) => f.runOrdinal))], paths };
+}
+
+/**
+ * A failure fact's text as what failed and its error: the head line and the rest, or on one line, what
+ * comes before and after its first ": ". A keyed failure's key names its target (a tool and its path):
+ * kept when the text does not say it.
+ */
+function splitFailure(fact: SummaryFact): { what: string; error: string } {
+  const all = lines(fact.text);
+  const head = all.findIndex((line) => line.trim() !== '');
+  const first = head < 0 ? '' : all[head]!.trim();
+  const colon = first.indexOf(': ');
+  const [what, error] =
+    head >= 0 && head < all.length - 1
+      ? [first, all.slice(head + 1).join('\n')]
+      : colon > 0
+        ? [first.slice(0, colon), first.slice(colon + 2)]
+        : [first, ''];
+  const space = fact.key === null ? -1 : fact.key.indexOf(' ');
+  const target = space < 0 ? '' : fact.key!.slice(space + 1);
+  return { what: target === '' || fact.text.includes(target) ? what : `${what} (${target})`, error };
+}
+
+function currentFailures(
+  facts: readonly SummaryFact[],
+  runs: readonly SummaryRun[],
+  commands: readonly CurrentCommand[],
+): CurrentFailure[] {
+  const lastOk = new Map<string, number>();
+  for (const command of commands)
+    if (COMMAND_OK.has(command.outcome) || /^\d+ passed, 0 failed$/.test(command.outcome))
+      lastOk.set(command.key, command.runOrdinal);
+  const fromFacts = facts
+    .filter((f) => f.kind === 'failure')
+    .map((f) => {
+      const { what, error } = splitFailure(f);
+      const fixed = f.key === null ? undefined : lastOk.get(f.key);
+      return {
+        what,
+        error,
+        runOrdinal: f.runOrdinal,
+        fixedInRun: fixed !== undefined && fixed > f.runOrdinal ? fixed : null,
+      };
     });
-  const factFailures = failureFacts.map((f) => ({ ordinal: f.runOrdinal, line: factItem(f) }));
+  // A failed or cut-off run is behind the thread once a later run completed.
+  const lastCompleted = Math.max(0, ...runs.filter((r) => r.status === 'completed').map((r) => r.ordinal));
+  const fromRuns = runs
+    .filter((r) => r.status === 'failed' || r.status === 'interrupted')
+    .map((r) => ({
+      what: `run ${r.ordinal} ${r.status}`,
+      error: r.error ?? '',
+      runOrdinal: r.ordinal,
+      fixedInRun: lastCompleted > r.ordinal ? lastCompleted : null,
+    }));
   // Within one run, the run's own status line comes before its failure facts.
-  return sortByNumber([...runFailures, ...factFailures], (e) => e.ordinal).map((e) => e.line);
+  return sortByNumber([...fromRuns, ...fromFacts], (f) => f.runOrdinal);
+}
+
+function failureItem(failure: CurrentFailure): string {
+  const error = tailCut(oneLine(failure.error, Number.POSITIVE_INFINITY), FAILURE_TAIL_MAX);
+  return `- ${oneLine(failure.what, FAILURE_HEAD_MAX) || '(unnamed)'}${error === '' ? '' : `: ${error}`} (run ${failure.runOrdinal})`;
+}
+
+function fixedItem(failure: CurrentFailure): string {
+  return `- ${oneLine(failure.what, FAILURE_HEAD_MAX) || '(unnamed)'} (failed in run ${failure.runOrdinal}, fixed in run ${failure.fixedInRun})`;
+}
+
+/** The open items of the newest plan: an older plan's items are its past, not what is left to do. */
+function openTodos(facts: readonly SummaryFact[]): SummaryFact[] {
+  const plans = facts.filter((f) => f.kind === 'plan_item');
+  const newest = Math.max(0, ...plans.map((f) => f.runOrdinal));
+  return plans.filter((f) => f.runOrdinal === newest && !PLAN_DONE.has(normStatus(f.status)));
+}
+
+/** Open approvals and questions; a question is answered once a later run's user turn replied to it. */
+function openQuestions(facts: readonly SummaryFact[], runs: readonly SummaryRun[]): SummaryFact[] {
+  const lastRun = Math.max(0, ...runs.map((r) => r.ordinal));
+  return facts.filter(
+    (f) =>
+      (f.kind === 'approval_request' || f.kind === 'question') &&
+      !ASK_CLOSED.has(normStatus(f.status)) &&
+      !(f.kind === 'question' && f.runOrdinal < lastRun),
+  );
+}
+
+/** What the covered runs leave standing (see CurrentState). */
+export function currentState(input: SummaryInput): CurrentState {
+  const runs = sortByNumber(input.runs, (r) => r.ordinal);
+  const facts = liveFacts(input.facts);
+  // Every change of a file counts towards its final state, and every exploring command towards the tally.
+  const all = sortByNumber(
+    input.facts.filter((f) => !HIDDEN_KINDS.has(f.kind)),
+    (f) => f.runOrdinal,
+  );
+  const { commands, exploration } = currentCommands(all);
+  const last = runs.at(-1);
+  return {
+    lastRequest: last === undefined ? null : { ordinal: last.ordinal, text: last.userMessage },
+    files: currentFiles(all, input.latestCheckpoint),
+    commands,
+    failures: currentFailures(facts, runs, commands),
+    todos: openTodos(facts),
+    questions: openQuestions(facts, runs),
+    exploration: explorationTally(exploration),
+  };
+}
+
+function commandItem(command: CurrentCommand): string {
+  return `- ${oneLine(command.command, ITEM_MAX) || '(empty)'} → ${oneLine(command.outcome, 80)} (run ${command.runOrdinal})`;
+}
+
+function explorationItems(tally: ExplorationTally): string[] {
+  if (tally.commands === 0) return [];
+  const read = tally.paths.map((p) => (p.reads > 1 ? `${p.path} ×${p.reads}` : p.path)).join(', ');
+  const where = cut(describeOrdinals(tally.runs.map((ordinal) => ({ from: ordinal, to: ordinal }))), 40);
+  return [
+    `- ${plural(tally.commands, 'read-only command')} and file read${tally.commands === 1 ? '' : 's'} (${where}), not listed${read === '' ? '' : `; most read: ${read}`}`,
+  ];
+}
+
+/** The last user request as it was written, as a quote (each line prefixed, so it cannot start a heading). */
+function requestItems(request: CurrentState['lastRequest']): string[] {
+  if (request === null || request.text.trim() === '') return [];
+  const text = cut(request.text.trim(), REQUEST_MAX);
+  return [`Run ${request.ordinal}:`, ...lines(text).map((line) => (line.trim() === '' ? '>' : `> ${line}`))];
 }
 
 function runLine(run: SummaryRun): RunLine {
   const status = run.status === 'completed' ? '' : ` [${String(run.status).replace(/_/g, ' ')}]`;
   const bare = `- ${run.ordinal} · ${oneLine(run.provider, 40) || '(unknown)'}${status}`;
-  const withGists = (max: number): string => {
-    const answer = run.assistantMessage === null ? '' : gist(run.assistantMessage, max);
-    return `${bare} · user: ${gist(run.userMessage, max) || '(empty)'} → ${answer || '(no answer)'}`;
+  const withTexts = (requestMax: number, outcomeMax: number): string => {
+    const answer = run.assistantMessage === null ? '' : answerOutcome(run.assistantMessage, outcomeMax);
+    return `${bare} · user: ${oneLine(run.userMessage, requestMax) || '(empty)'} → ${answer || '(no answer)'}`;
   };
-  return { full: withGists(RUN_GIST_FULL), short: withGists(RUN_GIST_SHORT), bare };
+  return {
+    full: withTexts(RUN_REQUEST_FULL, RUN_OUTCOME_FULL),
+    short: withTexts(RUN_REQUEST_SHORT, RUN_OUTCOME_SHORT),
+    bare,
+  };
 }
 
 function headerLines(input: SummaryInput, caps: HeaderCaps, compact: boolean): string[] {
@@ -445,27 +767,21 @@ function buildModel(input: SummaryInput): Model {
   const runs = sortByNumber(input.runs, (r) => r.ordinal);
   const facts = liveFacts(input.facts);
   const ofKind = (...kinds: SummaryFactKind[]): SummaryFact[] => facts.filter((f) => kinds.includes(f.kind));
+  const state = currentState(input);
+  const unresolved = state.failures.filter((f) => f.fixedInRun === null);
 
   const items: Record<SectionId, string[]> = {
+    request: requestItems(state.lastRequest),
     goals: ofKind('goal', 'constraint').map((f) => factItem(f, f.kind === 'goal' ? 'Goal' : 'Constraint')),
     decisions: ofKind('decision').map((f) => factItem(f)),
-    // Every change of a file counts towards its net change, not only the newest fact of its key.
-    files: fileItems(
-      sortByNumber(
-        input.facts.filter((f) => f.kind === 'file_change'),
-        (f) => f.runOrdinal,
-      ),
-      input.latestCheckpoint,
-    ),
-    commands: ofKind('command', 'test').map((f) => factItem(f, f.kind === 'command' ? 'Command' : 'Test')),
-    plan: ofKind('plan_item')
-      .filter((f) => !PLAN_DONE.has(normStatus(f.status)))
-      .map((f) => factItem(f)),
-    open: ofKind('approval_request', 'question')
-      .filter((f) => !ASK_CLOSED.has(normStatus(f.status)))
-      .map((f) => factItem(f, f.kind === 'question' ? 'Question' : 'Approval')),
+    failures: unresolved.map(failureItem),
+    files: state.files.map(fileItem),
+    commands: state.commands.map(commandItem),
+    exploration: explorationItems(state.exploration),
+    plan: state.todos.map((f) => factItem(f)),
+    open: state.questions.map((f) => factItem(f, f.kind === 'question' ? 'Question' : 'Approval')),
     checkpoint: checkpointItems(input.latestCheckpoint),
-    failures: failureItems(ofKind('failure'), runs),
+    fixed: state.failures.filter((f) => f.fixedInRun !== null).map(fixedItem),
     subagents: ofKind('subagent_result').map((f) => factItem(f)),
     notes: ofKind('note').map((f) => factItem(f)),
   };

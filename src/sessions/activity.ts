@@ -164,13 +164,15 @@ export class RunActivity {
 /** The files a command that succeeded removed or moved, inside the session's folder. */
 function commandEdits(call: CommandCall, cwd: string | null): FileEdit[] {
   if (call.result?.exitCode !== 0) return [];
-  return fileEffects(call.command)
-    // A move changes no line; what a removal took is not in its text.
-    .map((effect) => {
-      const lines = effect.change === 'renamed' ? 0 : null;
-      return relativeEdit({ ...effect, additions: lines, deletions: lines }, cwd);
-    })
-    .filter((edit) => [edit.path, edit.previousPath ?? ''].every((path) => !path.startsWith('/')));
+  return (
+    fileEffects(call.command)
+      // A move changes no line; what a removal took is not in its text.
+      .map((effect) => {
+        const lines = effect.change === 'renamed' ? 0 : null;
+        return relativeEdit({ ...effect, additions: lines, deletions: lines }, cwd);
+      })
+      .filter((edit) => [edit.path, edit.previousPath ?? ''].every((path) => !path.startsWith('/')))
+  );
 }
 
 function relativeEdit(edit: FileEdit, cwd: string | null): FileEdit {

@@ -2,6 +2,7 @@
 // full-thread SummaryInput the service would build after an import, rendered at a budget, and checked
 // for the artifacts the sessions show and for anything an adapter must never store. Pure: the caller
 // reads the files.
+import { isExploration } from '../domain/commands.js';
 import { renderSummaryReport, type SummaryFact, type SummaryInput, type SummaryRun } from '../domain/summary.js';
 import { parseSession } from './index.js';
 import { INJECTED_MARKERS } from './injected.js';
@@ -146,12 +147,12 @@ function artifactsOf(input: SummaryInput): Artifact[] {
     ),
     ...of(
       'commands',
-      latest.filter((f) => f.kind === 'command'),
+      latest.filter((f) => f.kind === 'command' && !isExploration(f.key ?? f.text)),
       (f) => f.key ?? f.text,
     ),
     ...of(
       'tests',
-      latest.filter((f) => f.kind === 'test'),
+      latest.filter((f) => f.kind === 'test' && !isExploration(f.key ?? f.text)),
       (f) => f.key ?? f.text,
     ),
     ...of(
@@ -167,7 +168,8 @@ function artifactsOf(input: SummaryInput): Artifact[] {
     ...of(
       'failures',
       input.facts.filter((f) => f.kind === 'failure'),
-      (f) => f.text,
+      // What failed is its first line; the handoff keeps the end of the error, not all of it.
+      (f) => f.text.split('\n', 1)[0]!,
     ),
     ...input.runs
       .filter((run) => run.status === 'failed' || run.status === 'interrupted')

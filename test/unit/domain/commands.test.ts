@@ -88,10 +88,13 @@ describe('explorationPaths', () => {
 
 describe('fileEffects', () => {
   it.each([
-    ['rm -f src/old.ts src/older.ts', [
-      { path: 'src/old.ts', change: 'deleted', previousPath: null },
-      { path: 'src/older.ts', change: 'deleted', previousPath: null },
-    ]],
+    [
+      'rm -f src/old.ts src/older.ts',
+      [
+        { path: 'src/old.ts', change: 'deleted', previousPath: null },
+        { path: 'src/older.ts', change: 'deleted', previousPath: null },
+      ],
+    ],
     ['git rm -q a.ts', [{ path: 'a.ts', change: 'deleted', previousPath: null }]],
     ['git rm --cached a.ts', []],
     ['git mv a.ts b.ts', [{ path: 'b.ts', change: 'renamed', previousPath: 'a.ts' }]],

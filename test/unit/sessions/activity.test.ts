@@ -92,7 +92,9 @@ describe('RunActivity commands', () => {
 
   it('keeps the end of a failed command output, where the failing test is named', () => {
     const output = `${'collected line\n'.repeat(200)}FAILED tests/test_x.py::test_y - AssertionError`;
-    const failure = run(`pytest ${'-k x '.repeat(300)}`, 1, output).facts(null).find((f) => f.kind === 'failure');
+    const failure = run(`pytest ${'-k x '.repeat(300)}`, 1, output)
+      .facts(null)
+      .find((f) => f.kind === 'failure');
     expect(failure?.text).toMatch(/FAILED tests\/test_x\.py::test_y - AssertionError$/);
   });
 
