@@ -58,7 +58,7 @@ describe('handoff text from the local summarizer', () => {
     expect(text).toContain('Stream large files without loading them');
     expect(text).toContain('No new dependencies');
     expect(text).toContain('Drop the legacy reader');
-    expect(text).toContain('npm test: all green');
+    expect(text).toContain('npm test → all green');
     expect(text).not.toContain('4 failing');
     expect(text).toContain('Delete legacy reader');
     const openSection = text.split('## Open approvals and questions')[1]?.split('\n## ')[0] ?? '';
