@@ -1,4 +1,5 @@
-// The text for PENDING handoff $id has been written: it becomes READY and its run's context.
+// The text for PENDING handoff $id has been written: it becomes READY and its run's context, with the
+// continuity receipt of that text ($receipt: receiptKinds, receiptHeld, receiptKept, receiptOmitted).
 MATCH (handoff:ContextHandoff {tenant: $tenant, id: $id})
 // Every caller holds the thread's lock already (lockThreadOf), which serializes a submission and the
 // expiry sweep; the handoff's own lock keeps this check safe for a caller that would not.
@@ -9,4 +10,5 @@ WHERE handoff.status = 'pending'
 SET handoff.summaryText = $summaryText, handoff.length = size($summaryText), handoff.status = 'ready',
     handoff.createdByProvider = $createdByProvider, handoff.omissions = $omissions,
     handoff.writtenAt = datetime(), handoff.usedAt = datetime(), handoff.updatedAt = datetime()
+SET handoff += $receipt
 RETURN handoff {.*} AS handoff

@@ -1,6 +1,7 @@
 // Plain data the graph access layer returns and the domain and API layers work on.
 // Enum-like fields hold the lowercase strings stored in Neo4j (the seed's spelling).
 import type { HistorySegment } from './history.js';
+import type { HandoffReceipt } from './receipt.js';
 
 export type RunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'rolled_back';
 export type ProviderThreadStatus =
@@ -191,6 +192,8 @@ export interface HandoffRecord {
   endedBecause: EndReason | null;
   endedAt: string | null;
   omissions: string[];
+  /** What its text keeps of the covered runs (src/domain/receipt.ts); null until a text is written, and for manual context. */
+  receipt: HandoffReceipt | null;
   /** Set while a provider or summarizer is asked to write it. */
   summaryRequest: SummaryRequestRecord | null;
   createdAt: string;

@@ -32,7 +32,7 @@ import type { Graph, Tx } from '../graph/transactions.js';
 import { SummarizerError } from '../summarizers/chatCompletions.js';
 import { newId, type OperationContext } from './context.js';
 import { existingTransfer, mergeBackParts } from './runContext.js';
-import { readSummarySource, summarize } from './summaries.js';
+import { readSummarySource, receiptOf, summarize } from './summaries.js';
 
 const REGENERABLE = new Set(['delta_since_target_last_seen', 'full_thread_summary', 'checkpoint_summary']);
 
@@ -242,21 +242,24 @@ async function completeWithText(
   createdByProvider: string,
 ): Promise<HandoffRecord | null> {
   const [transfer] = await transfersByIds(tx, [handoff.transferId]);
-  const covered = await readSummarySource(tx, thread, {
+  const request = {
     threadId: handoff.threadId,
     title: thread.title,
     range: handoff.coveredRunOrdinals,
     strategy: handoff.strategy,
     targetProvider: transfer?.targetProvider ?? '',
     budgetChars: handoff.budgetChars,
-  });
+  };
+  const covered = await readSummarySource(tx, thread, request);
   const omissions = findOmissions(text, covered);
+  const delivered = appendOmissions(text, omissions, handoff.budgetChars);
   const submitted = await submitHandoff(
     tx,
     handoff.id,
-    appendOmissions(text, omissions, handoff.budgetChars),
+    delivered,
     createdByProvider,
     omissions,
+    receiptOf(covered, request, delivered),
   );
   if (submitted) await recordChange(tx, handoff.threadId, 'handoff_ready');
   return submitted;
@@ -310,6 +313,7 @@ async function writeReplacement(
       inputDigest: summary.inputDigest,
       budgetChars: target.capabilities.maxRecommendedHandoffChars,
       omissions: [],
+      receipt: writer.name ? null : summary.receipt,
     },
     { ...existingTransfer(transfer!), status: transfer!.status, resolution: transfer!.resolution },
     rangeEnds(thread, range),

@@ -7,6 +7,7 @@ import { rangeEnds, type RunAt } from '../domain/history.js';
 import { fallsBackToCheckpointSummary, type Plan } from '../domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
 import type { ForkResolution } from '../domain/forks.js';
+import type { HandoffReceipt } from '../domain/receipt.js';
 import type {
   HandoffRecord,
   HandoffStrategy,
@@ -76,6 +77,8 @@ export interface Part {
   createdByProvider: string | null;
   document: string | null;
   inputDigest: string | null;
+  /** The receipt of `text`; null for a part someone is still to write, and for context a user wrote. */
+  receipt: HandoffReceipt | null;
 }
 
 /** What a run's leading context is made of, before anything is written: what startRun writes and previewRun shows. */
@@ -136,6 +139,7 @@ export async function writeRunContext(tx: Tx, request: RunContextRequest): Promi
       inputDigest: lead.inputDigest,
       budgetChars: request.provider.capabilities.maxRecommendedHandoffChars,
       omissions: [],
+      receipt: lead.writer ? null : lead.receipt,
     },
     lead.transfer,
     lead.coverageEnds,
@@ -189,6 +193,7 @@ async function switchPart(
     createdByProvider: writer.createdByProvider,
     document: summary.document,
     inputDigest: summary.inputDigest,
+    receipt: summary.receipt,
   };
 }
 
@@ -246,6 +251,7 @@ function manualPart(request: ComposeRequest): Part | null {
     createdByProvider: null,
     document: null,
     inputDigest: null,
+    receipt: null,
   };
 }
 
@@ -266,6 +272,7 @@ function subagentTaskPart(request: ComposeRequest, budget: number | null): Part 
     createdByProvider: null,
     document: null,
     inputDigest: null,
+    receipt: null,
   };
 }
 
@@ -319,6 +326,7 @@ async function mergeBackPart(
     createdByProvider: null,
     document: summary.document,
     inputDigest: summary.inputDigest,
+    receipt: summary.receipt,
   };
 }
 

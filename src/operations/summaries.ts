@@ -1,6 +1,7 @@
 // Writes handoff text with the local deterministic summarizer from what the graph holds.
 import { livePiecesFor, type ThreadHistory } from '../domain/history.js';
 import { count, union } from '../domain/ranges.js';
+import { receiptFor, type HandoffReceipt } from '../domain/receipt.js';
 import type { HandoffStrategy, OrdinalRange } from '../domain/records.js';
 import { createHash } from 'node:crypto';
 import {
@@ -43,6 +44,8 @@ export interface LocalSummary {
   inputDigest: string;
   /** Provider threads that served the covered runs, oldest first. */
   sourceProviderThreadIds: string[];
+  /** What `text` keeps of what the covered runs hold. */
+  receipt: HandoffReceipt;
 }
 
 /**
@@ -99,7 +102,13 @@ export function summarize(source: SummarySource, request: SummaryRequest): Local
     document,
     inputDigest: createHash('sha256').update(document).digest('hex'),
     sourceProviderThreadIds: [...new Set(oldestFirst(source.runs).map((run) => run.providerThreadId))],
+    receipt: receiptFor(input, report.text),
   };
+}
+
+/** The receipt of a text someone else wrote for `request.range` (a provider's or a summarizer's). */
+export function receiptOf(source: SummarySource, request: SummaryRequest, text: string): HandoffReceipt {
+  return receiptFor(summaryInput(source, request), text);
 }
 
 function summaryInput(source: SummarySource, request: SummaryRequest): SummaryInput {

@@ -37,6 +37,36 @@ function cutNote(length: number, shown: number): Content {
     : null;
 }
 
+const RECEIPT_ROWS = [
+  ['files', 'files changed'],
+  ['commands', 'commands and tests'],
+  ['failures', 'unresolved failures'],
+  ['todos', 'open todos'],
+  ['questions', 'open questions'],
+] as const;
+
+/** What the handoff's text keeps of what its runs hold, per kind; a kind it dropped something of is marked. */
+function receiptTable(receipt: HandoffDetails['receipt']): Content {
+  if (!receipt) return null;
+  const rows = RECEIPT_ROWS.map(([kind, label]) => {
+    const line = receipt[kind];
+    const dropped = line.kept < line.held;
+    const more = line.held - line.kept - line.omitted.length;
+    return html('tr', { class: dropped ? 'receipt-dropped' : null, 'data-receipt-kind': kind }, [
+      html('th', { text: label }),
+      html('td', { text: `${count(line.kept)} of ${count(line.held)}` }),
+      html('td', { text: [...line.omitted, ...(more > 0 ? [`… ${count(more)} more`] : [])].join('; ') }),
+    ]);
+  });
+  return html('div', {}, [
+    html('h3', { text: 'Continuity receipt' }),
+    html('table', { class: 'receipt' }, [
+      html('tr', {}, [html('th', { text: 'kind' }), html('th', { text: 'kept' }), html('th', { text: 'left out' })]),
+      ...rows,
+    ]),
+  ]);
+}
+
 interface Plan {
   decision: string;
   providerThreadAction: string;
@@ -285,6 +315,7 @@ export class SidePanel {
         field('omissions', details.omissions.length ? details.omissions.join('; ') : null),
         field('id', handoff.id),
       ]),
+      receiptTable(details.receipt),
       html('h3', { text: 'Summary text' }),
       html('pre', {
         class: 'summary',

@@ -227,6 +227,12 @@ export const RUN_DETAILS_QUERY = query<Operations.RunDetailsQuery, Operations.Ru
 
 export const HANDOFF_DETAILS_QUERY = query<Operations.HandoffDetailsQuery, Operations.HandoffDetailsQueryVariables>(
   /* GraphQL */ `
+    fragment ReceiptLineParts on ReceiptLine {
+      held
+      kept
+      omitted
+    }
+
     query HandoffDetails($id: ID!) {
       contextHandoff(id: $id) {
         id
@@ -238,6 +244,23 @@ export const HANDOFF_DETAILS_QUERY = query<Operations.HandoffDetailsQuery, Opera
         budgetChars
         omissions
         failureReason
+        receipt {
+          files {
+            ...ReceiptLineParts
+          }
+          commands {
+            ...ReceiptLineParts
+          }
+          failures {
+            ...ReceiptLineParts
+          }
+          todos {
+            ...ReceiptLineParts
+          }
+          questions {
+            ...ReceiptLineParts
+          }
+        }
         supersedes {
           id
         }

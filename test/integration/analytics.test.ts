@@ -214,6 +214,7 @@ describe('the analytics Cypher files', () => {
       'coverage-gaps',
       'coverage-matrix',
       'cross-provider',
+      'dropped-unresolved-failures',
       'lineage-tree',
       'longest-handoff-chains',
       'staleness',

@@ -142,6 +142,13 @@ export type ContextHandoff = {
   length: Scalars['Int']['output'];
   /** Facts of the covered runs that a non-local summary left out; they are appended to summaryText. */
   omissions: Array<Scalars['String']['output']>;
+  /**
+   * The continuity receipt: what the covered runs hold at the moment of the handoff, per kind, and how
+   * much of it summaryText keeps. Computed when the text is written (locally, or when a provider or a
+   * summarizer submits it) and stored with the handoff. null while PENDING, for manual context and a
+   * subagent's task or result, and for handoffs written before receipts existed.
+   */
+  receipt: Maybe<ContinuityReceipt>;
   requestedAt: Scalars['DateTime']['output'];
   /** local, configured:<name>, provider:<id>, user (manual context) or subagent (a subagent's result). */
   source: Scalars['String']['output'];
@@ -190,6 +197,25 @@ export type ContextTransfer = {
   status: TransferStatus;
   targetProvider: Maybe<Scalars['String']['output']>;
   targetThreadId: Scalars['ID']['output'];
+};
+
+/**
+ * Per kind, what the runs a handoff covers hold at its moment and what its text keeps. The runs read
+ * are those the summary read: a budgeted summary stops reading once its budget is full, and says how
+ * many earlier runs it did not load.
+ */
+export type ContinuityReceipt = {
+  __typename?: 'ContinuityReceipt';
+  /** State-changing and verifying commands and tests, once each; read-only exploration is not counted. */
+  commands: ReceiptLine;
+  /** Failures not fixed by a later run of the same command (nor left behind by a later completed run). */
+  failures: ReceiptLine;
+  /** Files changed, in their final state (a file added then deleted is not one). */
+  files: ReceiptLine;
+  /** Open questions and approvals; a question a later user turn replied to is closed. */
+  questions: ReceiptLine;
+  /** The open items of the newest plan or todo list. */
+  todos: ReceiptLine;
 };
 
 export type CoverageCell = {
@@ -914,6 +940,16 @@ export type RawEventsInput = {
   lines: Array<Scalars['String']['input']>;
 };
 
+export type ReceiptLine = {
+  __typename?: 'ReceiptLine';
+  /** How many the covered runs hold. */
+  held: Scalars['Int']['output'];
+  /** How many of them the text names. */
+  kept: Scalars['Int']['output'];
+  /** The first 20 the text leaves out, as the runs name them (held - kept says how many in all). */
+  omitted: Array<Scalars['String']['output']>;
+};
+
 export type RegenerateHandoffInput = {
   handoffId: Scalars['ID']['input'];
   /**
@@ -1551,6 +1587,7 @@ export type ResolversTypes = {
   ContextDelivery: null;
   ContextHandoff: ResolverTypeWrapper<HandoffRecordModel>;
   ContextTransfer: ResolverTypeWrapper<TransferRecordModel>;
+  ContinuityReceipt: ResolverTypeWrapper<ContinuityReceipt>;
   CoverageCell: ResolverTypeWrapper<CoverageCell>;
   CoverageKind: null;
   CoverageMatrix: ResolverTypeWrapper<CoverageMatrixRecordModel>;
@@ -1599,6 +1636,7 @@ export type ResolversTypes = {
   ProviderThreadStatus: null;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RawEventsInput: RawEventsInput;
+  ReceiptLine: ResolverTypeWrapper<ReceiptLine>;
   RegenerateHandoffInput: RegenerateHandoffInput;
   RenameThreadInput: RenameThreadInput;
   ReportResumeFailureInput: ReportResumeFailureInput;
@@ -1650,6 +1688,7 @@ export type ResolversParentTypes = {
   CompleteSubagentInput: CompleteSubagentInput;
   ContextHandoff: HandoffRecordModel;
   ContextTransfer: TransferRecordModel;
+  ContinuityReceipt: ContinuityReceipt;
   CoverageCell: CoverageCell;
   CoverageMatrix: CoverageMatrixRecordModel;
   CoverageRow: CoverageRowRecordModel;
@@ -1687,6 +1726,7 @@ export type ResolversParentTypes = {
   ProviderThreadRollback: ProviderThreadRollbackRecordModel;
   Query: Record<PropertyKey, never>;
   RawEventsInput: RawEventsInput;
+  ReceiptLine: ReceiptLine;
   RegenerateHandoffInput: RegenerateHandoffInput;
   RenameThreadInput: RenameThreadInput;
   ReportResumeFailureInput: ReportResumeFailureInput;
@@ -1755,6 +1795,7 @@ export type ContextHandoffResolvers<ContextType = RequestContext, ParentType ext
   inputDigest?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   length?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   omissions?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  receipt?: Resolver<Maybe<ResolversTypes['ContinuityReceipt']>, ParentType, ContextType>;
   requestedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['HandoffStatus'], ParentType, ContextType>;
@@ -1789,6 +1830,14 @@ export type ContextTransferResolvers<ContextType = RequestContext, ParentType ex
   status?: Resolver<ResolversTypes['TransferStatus'], ParentType, ContextType>;
   targetProvider?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   targetThreadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type ContinuityReceiptResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ContinuityReceipt'] = ResolversParentTypes['ContinuityReceipt']> = {
+  commands?: Resolver<ResolversTypes['ReceiptLine'], ParentType, ContextType>;
+  failures?: Resolver<ResolversTypes['ReceiptLine'], ParentType, ContextType>;
+  files?: Resolver<ResolversTypes['ReceiptLine'], ParentType, ContextType>;
+  questions?: Resolver<ResolversTypes['ReceiptLine'], ParentType, ContextType>;
+  todos?: Resolver<ResolversTypes['ReceiptLine'], ParentType, ContextType>;
 };
 
 export type CoverageCellResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CoverageCell'] = ResolversParentTypes['CoverageCell']> = {
@@ -2020,6 +2069,12 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   threads?: Resolver<ResolversTypes['ThreadConnection'], ParentType, ContextType, RequireFields<QueryThreadsArgs, 'first'>>;
 };
 
+export type ReceiptLineResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ReceiptLine'] = ResolversParentTypes['ReceiptLine']> = {
+  held?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  kept?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  omitted?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type RollbackPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RollbackPayload'] = ResolversParentTypes['RollbackPayload']> = {
   providerThreads?: Resolver<Array<ResolversTypes['ProviderThreadRollback']>, ParentType, ContextType>;
   rolledBackRanges?: Resolver<Array<ResolversTypes['OrdinalRange']>, ParentType, ContextType>;
@@ -2206,6 +2261,7 @@ export type Resolvers<ContextType = RequestContext> = {
   ContextDelivery?: ContextDeliveryResolvers;
   ContextHandoff?: ContextHandoffResolvers<ContextType>;
   ContextTransfer?: ContextTransferResolvers<ContextType>;
+  ContinuityReceipt?: ContinuityReceiptResolvers<ContextType>;
   CoverageCell?: CoverageCellResolvers<ContextType>;
   CoverageKind?: CoverageKindResolvers;
   CoverageMatrix?: CoverageMatrixResolvers<ContextType>;
@@ -2238,6 +2294,7 @@ export type Resolvers<ContextType = RequestContext> = {
   ProviderThreadRollback?: ProviderThreadRollbackResolvers<ContextType>;
   ProviderThreadStatus?: ProviderThreadStatusResolvers;
   Query?: QueryResolvers<ContextType>;
+  ReceiptLine?: ReceiptLineResolvers<ContextType>;
   RollbackPayload?: RollbackPayloadResolvers<ContextType>;
   Run?: RunResolvers<ContextType>;
   RunConnection?: RunConnectionResolvers<ContextType>;

@@ -12,8 +12,9 @@ import type {
   ProviderThreadRecord,
 } from '../../domain/records.js';
 import type { RunAt } from '../../domain/history.js';
+import type { HandoffReceipt } from '../../domain/receipt.js';
 import type { Tx } from '../transactions.js';
-import { toHandoff, toProviderThread, toTransfer } from './mapping.js';
+import { receiptProps, toHandoff, toProviderThread, toTransfer } from './mapping.js';
 
 type Props = Record<string, unknown>;
 
@@ -38,6 +39,7 @@ export interface NewHandoff {
   inputDigest: string | null;
   budgetChars: number | null;
   omissions: string[];
+  receipt: HandoffReceipt | null;
 }
 
 export interface NewTransfer {
@@ -67,7 +69,13 @@ export async function createHandoff(
   coverageEnds: RunAt[],
   alsoResolves: string[] = [],
 ): Promise<HandoffRecord> {
-  const row = await tx.one<{ handoff: Props }>('handoffs/create', { handoff, transfer, coverageEnds, alsoResolves });
+  const { receipt, ...props } = handoff;
+  const row = await tx.one<{ handoff: Props }>('handoffs/create', {
+    handoff: { ...props, ...receiptProps(receipt) },
+    transfer,
+    coverageEnds,
+    alsoResolves,
+  });
   return toHandoff(row!.handoff);
 }
 
@@ -139,8 +147,15 @@ export async function submitHandoff(
   summaryText: string,
   createdByProvider: string | null,
   omissions: string[],
+  receipt: HandoffReceipt,
 ): Promise<HandoffRecord | null> {
-  const row = await tx.one<{ handoff: Props }>('handoffs/submit', { id, summaryText, createdByProvider, omissions });
+  const row = await tx.one<{ handoff: Props }>('handoffs/submit', {
+    id,
+    summaryText,
+    createdByProvider,
+    omissions,
+    receipt: receiptProps(receipt),
+  });
   return row && toHandoff(row.handoff);
 }
 

@@ -1,6 +1,7 @@
 // Node properties (as plain() returns them) -> the domain's records.
 import type { ServedRuns } from '../../domain/coverage.js';
 import { fromLists, toLists } from '../../domain/ranges.js';
+import { RECEIPT_KINDS, type HandoffReceipt, type ReceiptKind } from '../../domain/receipt.js';
 import type {
   CheckpointRecord,
   FileChangeRecord,
@@ -165,6 +166,7 @@ export function toHandoff(props: Props): HandoffRecord {
     endedBecause: (props.endedBecause ?? null) as HandoffRecord['endedBecause'],
     endedAt: text(props.endedAt),
     omissions: strings(props.omissions),
+    receipt: receiptFromProps(props),
     summaryRequest:
       props.status === 'pending' && props.writer
         ? {
@@ -234,4 +236,36 @@ export function toCheckpoint(props: Props): CheckpointRecord {
 export function servedProperties(runs: ServedRuns): Props {
   const { from, to } = toLists(runs.served);
   return { servedFrom: from, servedTo: to, firstRunOrdinal: runs.firstRunOrdinal, lastRunOrdinal: runs.lastRunOrdinal };
+}
+
+/**
+ * A continuity receipt as the graph keeps it: lists aligned on `receiptKinds` (counts) and the omitted
+ * items as "kind: item" strings, so an analyst's Cypher reads it without parsing anything.
+ */
+export function receiptProps(receipt: HandoffReceipt | null): Record<string, unknown> {
+  if (receipt === null) return { receiptKinds: null, receiptHeld: null, receiptKept: null, receiptOmitted: null };
+  return {
+    receiptKinds: [...RECEIPT_KINDS],
+    receiptHeld: RECEIPT_KINDS.map((kind) => receipt[kind].held),
+    receiptKept: RECEIPT_KINDS.map((kind) => receipt[kind].kept),
+    receiptOmitted: RECEIPT_KINDS.flatMap((kind) => receipt[kind].omitted.map((item) => `${kind}: ${item}`)),
+  };
+}
+
+function receiptFromProps(props: Props): HandoffReceipt | null {
+  const kinds = strings(props.receiptKinds);
+  if (kinds.length === 0) return null;
+  const held = Array.isArray(props.receiptHeld) ? props.receiptHeld.map(Number) : [];
+  const kept = Array.isArray(props.receiptKept) ? props.receiptKept.map(Number) : [];
+  const omitted = strings(props.receiptOmitted);
+  const line = (kind: ReceiptKind) => {
+    const at = kinds.indexOf(kind);
+    const prefix = `${kind}: `;
+    return {
+      held: at < 0 ? 0 : (held[at] ?? 0),
+      kept: at < 0 ? 0 : (kept[at] ?? 0),
+      omitted: omitted.filter((item) => item.startsWith(prefix)).map((item) => item.slice(prefix.length)),
+    };
+  };
+  return Object.fromEntries(RECEIPT_KINDS.map((kind) => [kind, line(kind)])) as HandoffReceipt;
 }

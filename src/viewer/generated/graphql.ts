@@ -497,12 +497,14 @@ export type RunDetailsQueryVariables = Exact<{
 
 export type RunDetailsQuery = { run: { id: string, model: string | null, runtimeMode: string | null, userMessage: string, userMessageLength: number, assistantMessage: string | null, assistantMessageLength: number | null, error: string | null, createdAt: string, completedAt: string | null, factCount: number, contextHandoff: { id: string } | null, facts: Array<{ kind: RunFactKind, text: string, textLength: number, status: string | null }>, plan: { handoffStrategy: HandoffStrategy | null, stalenessSignals: Array<StalenessSignal>, reasons: Array<string>, coveredRunOrdinals: { from: number, to: number } | null } } | null };
 
+export type ReceiptLinePartsFragment = { held: number, kept: number, omitted: Array<string> };
+
 export type HandoffDetailsQueryVariables = Exact<{
   id: Scalars['ID']['input'];
 }>;
 
 
-export type HandoffDetailsQuery = { contextHandoff: { id: string, summaryText: string, createdByProvider: string | null, delivery: ContextDelivery, source: string, length: number, budgetChars: number | null, omissions: Array<string>, failureReason: string | null, supersedes: { id: string } | null, supersededBy: { id: string } | null } | null };
+export type HandoffDetailsQuery = { contextHandoff: { id: string, summaryText: string, createdByProvider: string | null, delivery: ContextDelivery, source: string, length: number, budgetChars: number | null, omissions: Array<string>, failureReason: string | null, receipt: { files: { held: number, kept: number, omitted: Array<string> }, commands: { held: number, kept: number, omitted: Array<string> }, failures: { held: number, kept: number, omitted: Array<string> }, todos: { held: number, kept: number, omitted: Array<string> }, questions: { held: number, kept: number, omitted: Array<string> } } | null, supersedes: { id: string } | null, supersededBy: { id: string } | null } | null };
 
 export type FollowThreadSubscriptionVariables = Exact<{
   id: Scalars['ID']['input'];

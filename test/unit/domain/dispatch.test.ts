@@ -87,6 +87,7 @@ function handoff(status: HandoffStatus): HandoffRecord {
     endedBecause: null,
     endedAt: null,
     omissions: [],
+    receipt: null,
     summaryRequest: null,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
