@@ -61,6 +61,8 @@ export class RunActivity {
   private readonly patches = new Map<string, PatchCall>();
   private readonly failures = new Map<string, string>();
   private readonly subagents = new Map<string, Subagent>();
+  /** Read-only tool calls that succeeded (Read, Grep, Glob, ...), as "Tool target", in order. */
+  private readonly reads: { tool: string; target: string }[] = [];
   /** The newest plan the run wrote (newest state wins); null when it wrote none. */
   plan: PlanStep[] | null = null;
   private calls = 0;
@@ -92,6 +94,11 @@ export class RunActivity {
     this.failures.set(key, excerpt.length > 0 ? `${summary}: ${excerpt}` : summary);
   }
 
+  /** A tool call that only read (a file, a search): exploration, summarised by the handoff, never listed. */
+  read(tool: string, target: string): void {
+    this.reads.push({ tool, target });
+  }
+
   subagent(key: string, update: SubagentUpdate): void {
     const known = this.subagents.get(key) ?? { task: null, result: null, status: null };
     this.subagents.set(key, {
@@ -102,7 +109,13 @@ export class RunActivity {
   }
 
   facts(cwd: string | null): ImportedFact[] {
-    return [...this.fileFacts(cwd), ...this.commandFacts(), ...this.failureFacts(), ...this.subagentFacts()];
+    return [
+      ...this.fileFacts(cwd),
+      ...this.commandFacts(),
+      ...this.readFacts(cwd),
+      ...this.failureFacts(),
+      ...this.subagentFacts(),
+    ];
   }
 
   private fileFacts(cwd: string | null): ImportedFact[] {
@@ -134,6 +147,17 @@ export class RunActivity {
       latest.set(call.command, call);
     }
     return [...latest.values()].flatMap(commandCallFacts);
+  }
+
+  /** One command fact per distinct read, keyed like a command so a repeated read counts once per run. */
+  private readFacts(cwd: string | null): ImportedFact[] {
+    const reads = new Set(this.reads.map(({ tool, target }) => `${tool} ${relativePath(target, cwd)}`));
+    return [...reads].map((read) => ({
+      kind: 'command' as const,
+      text: clip(read, SESSION_LIMITS.factText),
+      key: clip(read, SESSION_LIMITS.label),
+      status: 'ok',
+    }));
   }
 
   private failureFacts(): ImportedFact[] {

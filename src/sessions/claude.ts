@@ -270,11 +270,13 @@ class ClaudeReader {
     else if (SUBAGENT_TOOLS.has(name)) readSubagent(run, id, input, result);
     else if (name === 'TodoWrite') {
       if (result?.isError !== true) run.activity.plan = todoSteps(input.todos);
-    } else if (result?.isError === true) {
+    } else {
       const target = [input.file_path, input.path, input.pattern, input.url]
         .map(asString)
         .find((value) => value !== null);
-      run.activity.failure(target === undefined ? name : `${name} ${target}`, `${name} failed`, result.text);
+      if (result?.isError === true)
+        run.activity.failure(target === undefined ? name : `${name} ${target}`, `${name} failed`, result.text);
+      else if (result !== null && target !== undefined) run.activity.read(name, target);
     }
   }
 }

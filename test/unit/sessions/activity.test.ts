@@ -110,3 +110,16 @@ describe('RunActivity commands', () => {
     ]);
   });
 });
+
+describe('RunActivity reads', () => {
+  it('records a read-only tool call once per target, relative to the session folder, as exploration', () => {
+    const activity = new RunActivity();
+    activity.read('Read', '/w/src/a.ts');
+    activity.read('Read', '/w/src/a.ts');
+    activity.read('Grep', 'parseSession');
+    expect(activity.facts('/w')).toEqual([
+      { kind: 'command', text: 'Read src/a.ts', key: 'Read src/a.ts', status: 'ok' },
+      { kind: 'command', text: 'Grep parseSession', key: 'Grep parseSession', status: 'ok' },
+    ]);
+  });
+});
