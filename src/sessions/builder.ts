@@ -2,6 +2,7 @@
 // types and problems, and turning it all into a ParsedSession.
 import { RunActivity } from './activity.js';
 import { PlanTracker } from './plan.js';
+import { shellFileEdits } from './shellEdits.js';
 import { clip, clipOrNull } from './text.js';
 import {
   SESSION_LIMITS,
@@ -48,6 +49,15 @@ export class RunDraft {
     const sameMessage = messageId !== null && messageId === this.answerMessageId;
     this.answer = sameMessage && this.answer !== null ? `${this.answer}\n\n${text}` : text;
     this.answerMessageId = messageId;
+  }
+
+  /** A command that succeeded may have deleted or renamed files itself (rm, mv, git rm, git mv). */
+  commandSucceeded(callId: string, command: string): void {
+    const edits = shellFileEdits(command);
+    if (edits.length === 0) return;
+    const id = `${callId}#shell`;
+    this.activity.patch(id, 'shell', edits);
+    this.activity.patchResult(id, { applied: true, output: '' });
   }
 
   /** The provider's own word for the final answer overrides the text gathered so far. */

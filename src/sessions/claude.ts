@@ -303,12 +303,14 @@ function readBash(run: RunDraft, id: string, input: JsonObject, result: ToolResu
   const streams = [asString(result.data?.stdout), asString(result.data?.stderr)].filter(
     (part) => part !== null && part.length > 0,
   );
+  const exitCode = code !== undefined ? Number(code) : result.isError || unfinished ? null : 0;
   run.activity.commandResult(id, {
-    exitCode: code !== undefined ? Number(code) : result.isError || unfinished ? null : 0,
+    exitCode,
     output: streams.length > 0 ? streams.join('\n') : result.text,
     interrupted,
     error: result.isError && code === undefined,
   });
+  if (exitCode === 0) run.commandSucceeded(id, command);
 }
 
 function readFileTool(run: RunDraft, id: string, tool: string, input: JsonObject, result: ToolResult | null): void {

@@ -71,6 +71,7 @@ class CodexReader {
   private lastAt: string | null = null;
   /** Which tool calls ran commands and which applied patches: their outputs are read accordingly. */
   private readonly calls = new Map<string, 'command' | 'patch'>();
+  private readonly commandLines = new Map<string, string>();
   /** The turn the records belong to (turn_context, task_started) and how many runs it opened so far. */
   private turnId: string | null = null;
   private runsInTurn = 0;
@@ -192,6 +193,7 @@ class CodexReader {
     if (patchStart >= 0) return this.patchCall(run, callId, command.slice(patchStart));
     run.activity.command(callId, command);
     this.calls.set(callId, 'command');
+    this.commandLines.set(callId, command);
   }
 
   private patchCall(run: RunDraft, callId: string | null, patch: string): void {
@@ -205,9 +207,10 @@ class CodexReader {
     if (callId === null) return;
     const { text, exitCode } = toolOutput(item.output);
     const kind = this.calls.get(callId);
-    if (kind === 'command')
+    if (kind === 'command') {
       run.activity.commandResult(callId, { exitCode, output: text, interrupted: false, error: false });
-    else if (kind === 'patch') {
+      if (exitCode === 0) run.commandSucceeded(callId, this.commandLines.get(callId) ?? '');
+    } else if (kind === 'patch') {
       run.activity.patchResult(callId, {
         applied: exitCode === null ? !PATCH_FAILED.test(text) : exitCode === 0,
         output: text,
@@ -329,6 +332,7 @@ class CodexReader {
     if (command.length === 0) return;
     run.activity.commandResult(callId, { exitCode, output, interrupted: false, error: false }, command);
     this.calls.set(callId, 'command');
+    if (exitCode === 0) run.commandSucceeded(callId, this.commandLines.get(callId) ?? command);
   }
 
   private readPatchApplyEnd(run: RunDraft, event: JsonObject): void {

@@ -236,6 +236,17 @@ describe('Claude Code eras', () => {
     expect(second!.completedAt! >= second!.startedAt).toBe(true);
   });
 
+  it('files a shell command deleted or renamed have that final state', () => {
+    const [added, removed] = only('14-claude-file-added-then-deleted').runs;
+    expect(files(added!.facts)).toEqual(['added scripts/dump_cache.py']);
+    expect(files(removed!.facts)).toEqual([
+      'deleted scripts/dump_cache.py',
+      'renamed pebble/cache_io.py',
+      'modified pebble/cli.py',
+      'modified tests/test_cache.py',
+    ]);
+  });
+
   it('a failed Read keeps its path', () => {
     const session = only('13-claude-failed-read-constraint');
     expect(session.runs[0]!.facts).toContainEqual(
