@@ -542,6 +542,8 @@ quoted were taken with PROFILE on a store seeded the same way.
   (\`summaries/input\`), rendered to compare its length with the provider's limit
   (SUMMARY_EXCEEDS_POLICY). What would reach 3x: measure the delta's length inside the snapshot
   statement (one round trip fewer), or skip measuring it once another staleness signal has fired.
+  Since that run the snapshot statement carries the delta's runs, facts and checkpoints and the
+  pending transfers, so a plan is one statement in every case (issue 29); not yet measured in a full run.
 - **startRun FULL_HANDOFF_NEW (1.11x), FULL_HANDOFF_EXISTING (1.10x), the fork's first run, portable
   (1.13x) and reportResumeFailure (1.04x): met**, where the run before this one measured 3.0x to 3.1x.
   A summary used to read as many runs as its budget could hold at 12 characters a line (2,667 for
@@ -560,7 +562,7 @@ quoted were taken with PROFILE on a store seeded the same way.
   after every kind (0.74x to 1.08x), forkThread (0.93x), ProviderThread.coverage (0.80x, 0.90x), the
   planner (planRun at 100,000 runs within 1.32x of 10 runs, db hits 1.00x) and rollbackThread to
   head-1 (0.94x: one run withdrawn, whatever the 326 handoffs before it). The fork's first run, native
-  (1.16x) reads the pending fork (\`transfers/pending-into.cypher\`), which counts the source provider
+  (1.16x) reads the pending fork (then \`transfers/pending-into.cypher\`, now part of \`planner/snapshot.cypher\`), which counts the source provider
   thread's turns by expanding its \`USES\` edges: 28 turns at 1,000 runs, 444 at 100,000 in this seed
   (280 and 1,816 db hits). That follows how long the provider thread served, not the thread; its
   served ranges would give the count without the expansion.

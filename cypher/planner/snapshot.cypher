@@ -1,8 +1,12 @@
-// The bounded neighbourhood the planner decides from (PlanningSnapshot in src/domain/planner.ts):
-// the thread's head run, provider $provider's most recent provider thread on the thread (the
-// target), what the target knows, and the live runs since its last native run, oldest first, at
-// most $runWindow of them. Every read is an index seek on (tenant, threadId, ordinal | provider),
-// so the cost does not depend on how long the thread is.
+// The bounded neighbourhood the planner decides from (PlanningSnapshot in src/domain/planner.ts), in
+// one statement: the thread's head run, provider $provider's most recent provider thread on the
+// thread (the target), what the target knows, the live runs since its last native run, oldest
+// first, at most $runWindow of them, with what a delta summary of them needs (their messages, facts
+// and checkpoints: the delta the planner measures lies within them), and the transfers pending into
+// the thread (fork, subagent spawn, merge-back), with a fork's source provider thread
+// and the number of its turns the fork keeps. Every read is an index seek on (tenant, threadId,
+// ordinal | provider | runOrdinal) or on the pending transfers, so the cost does not depend on how
+// long the thread is.
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 OPTIONAL MATCH (head:Run {tenant: $tenant, threadId: $threadId, ordinal: thread.headOrdinal})
 CALL (thread) {
@@ -25,7 +29,31 @@ CALL (target) {
   // The full key of the (tenant, threadId, ordinal) constraint's index again: read in order, the
   // LIMIT stops the read however many runs the target has missed.
   WITH later ORDER BY later.tenant, later.threadId, later.ordinal LIMIT $runWindow
-  RETURN collect(later {.ordinal, .providerThreadId}) AS runsSinceLastNative
+  CALL (later) {
+    OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: $threadId, runOrdinal: later.ordinal})
+    RETURN collect(fact {.runOrdinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions} END}) AS facts
+  }
+  CALL (later) {
+    OPTIONAL MATCH (checkpoint:Checkpoint {tenant: $tenant, threadId: $threadId, runOrdinal: later.ordinal})
+    RETURN collect(checkpoint {.*}) AS checkpoints
+  }
+  RETURN collect(later {.ordinal, .providerThreadId, .provider, .status, .userMessage, .assistantMessage, .error, facts: facts, checkpoints: checkpoints}) AS runsSinceLastNative
+}
+CALL () {
+  OPTIONAL MATCH (transfer:ContextTransfer {tenant: $tenant, targetThreadId: $threadId})
+  WHERE transfer.status = 'pending'
+  OPTIONAL MATCH (source:ProviderThread {tenant: $tenant, id: transfer.sourceProviderThreadId})
+  CALL (transfer, source) {
+    OPTIONAL MATCH (source)<-[:USES]-(turn:Run)
+    WHERE turn.ordinal <= transfer.sourceRunOrdinal
+      AND (turn.status <> 'rolled_back' OR turn.rolledBackAt > transfer.createdAt)
+    RETURN count(turn) AS sourceTurns
+  }
+  // Not sorted here, so that the statement sorts nothing: the caller orders them by createdAt, then id.
+  RETURN collect(CASE WHEN transfer IS NOT NULL THEN {
+    transfer: transfer {.*}, sourceProviderThread: source {.*}, sourceTurns: sourceTurns,
+    createdAt: [transfer.createdAt.epochSeconds, transfer.createdAt.nanosecond]
+  } END) AS pendingTransfers
 }
 RETURN thread {.*} AS thread,
        thread.headOrdinal AS headOrdinal,
@@ -34,4 +62,5 @@ RETURN thread {.*} AS thread,
        target {.*} AS target,
        standingHandoffs,
        handoffCoveredThrough,
-       runsSinceLastNative
+       runsSinceLastNative,
+       pendingTransfers

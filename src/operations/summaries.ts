@@ -1,5 +1,6 @@
 // Writes handoff text with the local deterministic summarizer from what the graph holds.
 import { livePiecesFor, type ThreadHistory } from '../domain/history.js';
+import type { ThreadRecord } from '../domain/records.js';
 import { count, union } from '../domain/ranges.js';
 import { receiptFor, type HandoffReceipt } from '../domain/receipt.js';
 import type { HandoffStrategy, OrdinalRange } from '../domain/records.js';
@@ -11,7 +12,7 @@ import {
   type SummaryFact,
   type SummaryInput,
 } from '../domain/summary.js';
-import { loadSummaryWindow, type SummarySource } from '../graph/repositories/planning.js';
+import { loadSummaryWindow, type SummarySource, type WindowRun } from '../graph/repositories/planning.js';
 import type { Tx } from '../graph/transactions.js';
 
 // The shortest per-run line and fact the summarizer can print: however the read goes, a summary reads
@@ -90,6 +91,40 @@ export async function readSummarySource(
     window = fill.moreRuns;
   }
   return source;
+}
+
+/**
+ * What an unbounded summary of `request.range` is written from, taken from runs already read (the
+ * planning snapshot's window: the live runs since the target's last native run), so measuring a delta
+ * costs no read of its own. The same source readSummarySource reads; null when the window lacks a
+ * live run of the range (a range reaching into a fork's inherited runs), which it must then read.
+ */
+export function summarySourceWithin(
+  window: readonly WindowRun[],
+  thread: ThreadRecord,
+  request: SummaryRequest,
+): SummarySource | null {
+  const { from, to } = request.range;
+  const liveRanges = union(livePiecesFor(thread, request.range));
+  const inRange = window.filter((run) => run.ordinal >= from && run.ordinal <= to);
+  if (inRange.length !== count(liveRanges)) return null;
+  const newestFirst = [...inRange].sort((a, b) => b.ordinal - a.ordinal);
+  const checkpoint = newestFirst.find((run) => run.checkpoint !== null)?.checkpoint ?? null;
+  return {
+    threadProviders: thread.providers,
+    liveRanges,
+    runs: newestFirst.map(({ ordinal, provider, providerThreadId, status, userMessage, assistantMessage, error }) => ({
+      ordinal,
+      provider,
+      providerThreadId,
+      status,
+      userMessage,
+      assistantMessage,
+      error,
+    })),
+    facts: [...newestFirst].reverse().flatMap((run) => run.facts),
+    latestCheckpoint: checkpoint,
+  };
 }
 
 export function summarize(source: SummarySource, request: SummaryRequest): LocalSummary {

@@ -31,7 +31,6 @@ import { recordChange } from '../graph/repositories/changes.js';
 import {
   handoffsByIds,
   mergeBacksCarriedBy,
-  pendingTransfersInto,
   resolveForkNatively,
   supersedeHandoff,
 } from '../graph/repositories/handoffs.js';
@@ -55,7 +54,7 @@ import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 import { writeWithConfiguredSummarizer } from './handoffSources.js';
 import { composeRunContext, writeRunContext, type ComposeRequest, type RunContext } from './runContext.js';
-import { readSummarySource, summarize } from './summaries.js';
+import { readSummarySource, summarize, summarySourceWithin } from './summaries.js';
 
 export interface PlanInput {
   threadId: string;
@@ -434,7 +433,7 @@ async function planWithinTransaction(
 ): Promise<PlannedRun> {
   const loaded = await loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
   if (!loaded) throw notFound('Thread', threadId);
-  const { snapshot, thread, headProvider } = loaded;
+  const { snapshot, thread, headProvider, window, pending } = loaded;
   if (thread.deletedAt) throw threadDeleted(threadId);
   const deltaRange = measurableDeltaRange(snapshot, context.planner);
   let deltaSource: SummarySource | null = null;
@@ -448,11 +447,11 @@ async function planWithinTransaction(
       targetProvider: request.provider.id,
       budgetChars: null,
     };
-    deltaSource = await readSummarySource(tx, thread, summaryRequest);
+    deltaSource =
+      summarySourceWithin(window, thread, summaryRequest) ?? (await readSummarySource(tx, thread, summaryRequest));
     deltaChars = summarize(deltaSource, summaryRequest).text.length;
   }
   const switchPlan = decidePlan(snapshot, request, deltaChars, context.planner);
-  const pending = await pendingTransfersInto(tx, threadId);
   const pendingFork = pending.find((entry) => entry.transfer.kind === 'fork');
   const others = pending.filter((entry) => entry !== pendingFork).map((entry) => entry.transfer);
   if (!pendingFork)

@@ -9,12 +9,11 @@ import type {
   TransferRecord,
   TransferResolution,
   TransferStatus,
-  ProviderThreadRecord,
 } from '../../domain/records.js';
 import type { RunAt } from '../../domain/history.js';
 import type { HandoffReceipt } from '../../domain/receipt.js';
 import type { Tx } from '../transactions.js';
-import { receiptProps, toHandoff, toProviderThread, toTransfer } from './mapping.js';
+import { receiptProps, toHandoff, toTransfer } from './mapping.js';
 
 type Props = Record<string, unknown>;
 
@@ -77,21 +76,6 @@ export async function createHandoff(
     alsoResolves,
   });
   return toHandoff(row!.handoff);
-}
-
-export async function pendingTransfersInto(
-  tx: Tx,
-  threadId: string,
-): Promise<{ transfer: TransferRecord; sourceProviderThread: ProviderThreadRecord | null; sourceTurns: number }[]> {
-  const rows = await tx.rows<{ transfer: Props; sourceProviderThread: Props | null; sourceTurns: number }>(
-    'transfers/pending-into',
-    { threadId },
-  );
-  return rows.map((row) => ({
-    transfer: toTransfer(row.transfer),
-    sourceProviderThread: row.sourceProviderThread && toProviderThread(row.sourceProviderThread),
-    sourceTurns: row.sourceTurns,
-  }));
 }
 
 export async function resolveForkNatively(tx: Tx, transferId: string, targetProvider: string): Promise<void> {

@@ -1,20 +1,49 @@
 import { coveredThrough } from '../../domain/coverage.js';
 import type { LivePiece } from '../../domain/history.js';
-import type { PlanningSnapshot, RunSinceLastNative } from '../../domain/planner.js';
-import type { OrdinalRange, ThreadRecord } from '../../domain/records.js';
+import type { PlanningSnapshot } from '../../domain/planner.js';
+import type { OrdinalRange, ProviderThreadRecord, ThreadRecord, TransferRecord } from '../../domain/records.js';
 import type { SummaryCheckpoint, SummaryFact, SummaryRun } from '../../domain/summary.js';
 import type { Tx } from '../transactions.js';
-import { toCheckpoint, toProviderThread, toThread } from './mapping.js';
+import { toCheckpoint, toProviderThread, toThread, toTransfer } from './mapping.js';
 
 type Props = Record<string, unknown>;
 
-/** Reads the planner's bounded neighbourhood and the thread; null when the thread does not exist. */
+/** A live run since the target's last native run, with what a delta summary of it needs. */
+export interface WindowRun extends SummaryRun {
+  providerThreadId: string;
+  /** In recorded order. */
+  facts: (SummaryFact & { seq: number })[];
+  /** Its checkpoint, the latest when it has several; null when none. */
+  checkpoint: SummaryCheckpoint | null;
+}
+
+/** A transfer pending into the thread, with a fork's source provider thread and the turns the fork keeps of it. */
+export interface PendingTransfer {
+  transfer: TransferRecord;
+  sourceProviderThread: ProviderThreadRecord | null;
+  sourceTurns: number;
+}
+
+export interface PlanningRead {
+  snapshot: PlanningSnapshot;
+  thread: ThreadRecord;
+  headProvider: string | null;
+  /** The live runs since the target's last native run, oldest first, at most runWindow of them. */
+  window: WindowRun[];
+  /** Oldest first. */
+  pending: PendingTransfer[];
+}
+
+/**
+ * Reads, in one statement, the planner's bounded neighbourhood, the thread, the runs a delta is drawn
+ * from and the transfers pending into the thread; null when the thread does not exist.
+ */
 export async function loadPlanningSnapshot(
   tx: Tx,
   threadId: string,
   provider: string,
   runWindow: number,
-): Promise<{ snapshot: PlanningSnapshot; thread: ThreadRecord; headProvider: string | null } | null> {
+): Promise<PlanningRead | null> {
   const row = await tx.one<{
     thread: Props;
     headOrdinal: number;
@@ -23,14 +52,36 @@ export async function loadPlanningSnapshot(
     target: Props | null;
     standingHandoffs: number;
     handoffCoveredThrough: number | null;
-    runsSinceLastNative: RunSinceLastNative[];
+    runsSinceLastNative: (Omit<WindowRun, 'checkpoint'> & { checkpoints: Props[] })[];
+    pendingTransfers: {
+      transfer: Props;
+      sourceProviderThread: Props | null;
+      sourceTurns: number;
+      createdAt: [number, number];
+    }[];
   }>('planner/snapshot', { threadId, provider, runWindow });
   if (!row) return null;
   const target = row.target && toProviderThread(row.target);
   const thread = toThread(row.thread);
+  const window = row.runsSinceLastNative.map(({ checkpoints, facts, ...run }) => {
+    const latest = checkpoints.map(toCheckpoint).sort((a, b) => b.runOrdinal - a.runOrdinal)[0];
+    return {
+      ...run,
+      facts: [...facts].sort((a, b) => a.seq - b.seq),
+      checkpoint: latest
+        ? { runOrdinal: latest.runOrdinal, ref: latest.ref, diffSummary: latest.diffSummary, files: latest.files }
+        : null,
+    };
+  });
   return {
     thread,
     headProvider: row.headProvider,
+    window,
+    pending: [...row.pendingTransfers].sort(oldestFirst).map((entry) => ({
+      transfer: toTransfer(entry.transfer),
+      sourceProviderThread: entry.sourceProviderThread && toProviderThread(entry.sourceProviderThread),
+      sourceTurns: entry.sourceTurns,
+    })),
     snapshot: {
       rolledBack: thread.rolledBack,
       headOrdinal: row.headOrdinal,
@@ -43,10 +94,19 @@ export async function loadPlanningSnapshot(
           target.inheritedThroughOrdinal,
         ),
         standingHandoffCount: row.standingHandoffs,
-        runsSinceLastNative: row.runsSinceLastNative,
+        runsSinceLastNative: window.map(({ ordinal, providerThreadId }) => ({ ordinal, providerThreadId })),
       },
     },
   };
+}
+
+/** Transfers in the order they were made: by their creation time, then their id. */
+function oldestFirst(
+  a: { createdAt: [number, number]; transfer: Props },
+  b: { createdAt: [number, number]; transfer: Props },
+): number {
+  const [idA, idB] = [String(a.transfer.id), String(b.transfer.id)];
+  return a.createdAt[0] - b.createdAt[0] || a.createdAt[1] - b.createdAt[1] || (idA < idB ? -1 : idA > idB ? 1 : 0);
 }
 
 export interface SummarySource {
