@@ -9,7 +9,17 @@ export interface ThreadlineClientOptions {
   apiKey?: string;
   /** Default: the global fetch. */
   fetch?: typeof fetch;
+  /**
+   * Read at least the state this bookmark names (a mutation's `extensions.bookmark`, e.g. another
+   * client's bookmark()), on whichever instance answers: sent as the `threadline-bookmark` header.
+   */
+  bookmark?: string;
+  /** Send back the newest bookmark this client was answered, so it reads its own writes on any instance. */
+  causal?: boolean;
 }
+
+/** The header a request sends a bookmark back in (docs/instances.md). */
+export const BOOKMARK_HEADER = 'threadline-bookmark';
 
 /** One error of a GraphQL answer, as the service sends it. */
 export interface GraphQLErrorBody {
@@ -72,6 +82,8 @@ export interface ThreadlineClient {
     document: TypedDocument<TResult, TVariables> | string,
     variables?: TVariables,
   ): Promise<ExecutionResult<TResult>>;
+  /** The bookmark this client sends: the one it was given, or with `causal` the newest it was answered; null before any. */
+  bookmark(): string | null;
 }
 
 /** The GraphQL endpoint of a service URL: its base URL, or the endpoint itself (ending in /graphql). */
@@ -87,6 +99,7 @@ export function createThreadlineClient(options: ThreadlineClientOptions): Thread
     'content-type': 'application/json',
     ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
   };
+  let bookmark = options.bookmark ?? null;
 
   async function execute<TResult>(
     document: { toString(): string },
@@ -97,14 +110,14 @@ export function createThreadlineClient(options: ThreadlineClientOptions): Thread
     try {
       response = await send(endpoint, {
         method: 'POST',
-        headers,
+        headers: bookmark === null ? headers : { ...headers, [BOOKMARK_HEADER]: bookmark },
         body: JSON.stringify({ query: document.toString(), variables }),
       });
       text = await response.text();
     } catch (error) {
       throw unreachable(endpoint, error);
     }
-    let body: { data?: TResult | null; errors?: GraphQLErrorBody[] };
+    let body: { data?: TResult | null; errors?: GraphQLErrorBody[]; extensions?: { bookmark?: unknown } };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
@@ -127,12 +140,14 @@ export function createThreadlineClient(options: ThreadlineClientOptions): Thread
         response.status,
       );
     }
+    if (options.causal && typeof body.extensions?.bookmark === 'string') bookmark = body.extensions.bookmark;
     return { status: response.status, data: body.data ?? null, errors: body.errors ?? [] };
   }
 
   return {
     endpoint,
     execute,
+    bookmark: () => bookmark,
     async request<TResult, TVariables>(
       document: TypedDocument<TResult, TVariables>,
       ...[variables]: VariablesArgument<TVariables>

@@ -1,4 +1,4 @@
-import neo4j, { type Driver, type ManagedTransaction, Neo4jError } from 'neo4j-driver';
+import neo4j, { type BookmarkManager, type Driver, type ManagedTransaction, Neo4jError } from 'neo4j-driver';
 import { ThreadlineError } from '../domain/errors.js';
 import { LINEAGE_RULE_PARAMETERS } from '../domain/standing.js';
 import { cypher } from './queries.js';
@@ -17,6 +17,12 @@ const UNAVAILABLE_CODES = new Set([
   'ServiceUnavailable',
   'SessionExpired',
   'Neo.TransientError.General.DatabaseUnavailable',
+]);
+
+// A bookmark the caller sent back that the database cannot read (not one it issued, or mangled).
+const INVALID_BOOKMARK_CODES = new Set([
+  'Neo.ClientError.Transaction.InvalidBookmark',
+  'Neo.ClientError.Transaction.InvalidBookmarkMixture',
 ]);
 
 // The driver reports a pool with no free connection, or a server that does not finish the handshake,
@@ -60,6 +66,7 @@ interface GraphSettings {
   scopedToOneRequest: boolean;
   observer: TransactionObserver;
   statements: StatementObserver | null;
+  bookmarks: BookmarkManager | null;
 }
 
 /**
@@ -77,6 +84,7 @@ export class Graph {
     private readonly scopedToOneRequest = false,
     private readonly observer: TransactionObserver = NO_OBSERVER,
     private readonly statements: StatementObserver | null = null,
+    private readonly bookmarkManager: BookmarkManager | null = null,
   ) {}
 
   /**
@@ -103,6 +111,21 @@ export class Graph {
     return this.with({ statements });
   }
 
+  /**
+   * The same graph, reading at least the state the bookmarks `after` name (what an earlier write
+   * returned, on this instance or another), and each of its transactions at least what the ones
+   * before it wrote: on a cluster a read may be routed to a member that has not caught up yet, and
+   * then waits for it. bookmarks() gives what its writes leave behind.
+   */
+  causallyAfter(after: readonly string[]): Graph {
+    return this.with({ bookmarks: neo4j.bookmarkManager({ initialBookmarks: after }) });
+  }
+
+  /** The bookmarks of the state this graph's transactions have seen or written; empty when not causal. */
+  async bookmarks(): Promise<string[]> {
+    return this.bookmarkManager ? [...(await this.bookmarkManager.getBookmarks())] : [];
+  }
+
   /** This graph with some of its settings changed. */
   private with(changes: Partial<GraphSettings>): Graph {
     const next: GraphSettings = {
@@ -111,6 +134,7 @@ export class Graph {
       scopedToOneRequest: this.scopedToOneRequest,
       observer: this.observer,
       statements: this.statements,
+      bookmarks: this.bookmarkManager,
       ...changes,
     };
     return new Graph(
@@ -121,6 +145,7 @@ export class Graph {
       next.scopedToOneRequest,
       next.observer,
       next.statements,
+      next.bookmarks,
     );
   }
 
@@ -166,6 +191,7 @@ export class Graph {
     const session = this.driver.session({
       database: this.database,
       defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
+      bookmarkManager: this.bookmarkManager ?? undefined,
     });
     let abandoned = false;
     try {
@@ -175,6 +201,11 @@ export class Graph {
       abandoned = error instanceof ThreadlineError && error.code === 'SERVICE_UNAVAILABLE';
       if (isUnavailable(error)) {
         throw new ThreadlineError('SERVICE_UNAVAILABLE', 'The graph database is unavailable; retry later.');
+      }
+      if (error instanceof Neo4jError && INVALID_BOOKMARK_CODES.has(error.code)) {
+        throw new ThreadlineError('BAD_USER_INPUT', 'The bookmark sent is not one this graph database issued.', {
+          field: 'threadline-bookmark',
+        });
       }
       // A uniqueness constraint is the backstop of checks made under a lock; tripping it means a
       // concurrent request won the race the check could not see.

@@ -18,6 +18,7 @@ import type { Logger } from 'pino';
 import type { AnswerErrorCode } from '../api/errors.js';
 import { ThreadlineError } from '../domain/errors.js';
 import type { RequestContext } from '../api/context.js';
+import { bookmarkAnswers, bookmarkHeaderLimit, bookmarksOf } from './bookmarks.js';
 import { AnswerBudget } from '../api/answerBudget.js';
 import { lowercaseEnumResolvers } from '../api/enums.js';
 import { createLoaders } from '../api/loaders.js';
@@ -94,6 +95,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       ApolloServerPluginDrainHttpServer({ httpServer }),
       // Before the metrics: their outcome is read from the answer this plugin may replace.
       answerSizeLimit(logger),
+      bookmarkAnswers(),
       ...(metrics ? [metrics.graphqlPlugin] : []),
       ...(tracing ? [tracing.plugin] : []),
       // A browser opening /graphql gets Apollo Sandbox, which the browser loads from Apollo's CDN (so it
@@ -116,9 +118,9 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     ),
   };
   const operationsOn = (graph: Graph): OperationContext => ({ graph, providers, planner: config.planner, summaries });
-  const operationsFor = (tenant: string, statements?: StatementObserver): OperationContext => {
-    const graph = rootGraph.forTenant(tenant);
-    return operationsOn(statements ? graph.withStatementsObservedBy(statements) : graph);
+  const operationsFor = (tenant: string, statements?: StatementObserver, after?: string[]): OperationContext => {
+    const tenantGraph = after ? rootGraph.forTenant(tenant).causallyAfter(after) : rootGraph.forTenant(tenant);
+    return operationsOn(statements ? tenantGraph.withStatementsObservedBy(statements) : tenantGraph);
   };
   const inBackground: BackgroundRunner = tracing ? tracing.background(rootGraph) : (_name, work) => work(rootGraph);
   const sweeper = startPendingHandoffSweeper(
@@ -132,8 +134,9 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     pollIntervalMs: config.subscriptions.pollIntervalMs,
     pollFailed: (error) => logger.warn({ err: error }, 'change feed poll failed; trying again at the next interval'),
   });
-  const contextFor = (tenant: string, statements?: StatementObserver): RequestContext => {
-    const operations = operationsFor(tenant, statements);
+  /** `after`: the bookmarks an HTTP request sent back (bookmarks.ts); its mutations answer theirs. */
+  const contextFor = (tenant: string, statements?: StatementObserver, after?: string[]): RequestContext => {
+    const operations = operationsFor(tenant, statements, after);
     const budget = new AnswerBudget(config.limits.maxResponseBytes);
     return { tenant, operations, loaders: createLoaders(operations.graph, budget), logger, budget, changes };
   };
@@ -182,12 +185,16 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       );
       refuse(response, 401, 'UNAUTHENTICATED', 'A valid bearer token is required.');
     },
+    bookmarkHeaderLimit,
     express.json({ limit: BODY_LIMIT }),
     expressMiddleware(apollo, {
       // eslint-disable-next-line @typescript-eslint/require-await -- async so a throw rejects, as Apollo expects
       context: async ({ req }): Promise<RequestContext & BaseContext> => {
         const tenant = resolveTenant(req.headers.authorization)!;
-        return tracing ? tracing.traced((statements) => contextFor(tenant, statements)) : contextFor(tenant);
+        const after = bookmarksOf(req);
+        return tracing
+          ? tracing.traced((statements) => contextFor(tenant, statements, after))
+          : contextFor(tenant, undefined, after);
       },
     }),
   );
