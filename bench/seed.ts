@@ -43,7 +43,7 @@ const SEEDED_RUNTIME_MODE = 'workspace-write';
  * often, and zero to two facts a run. Intervals are drawn from narrow ranges so that a thousand runs
  * already show the rates of a hundred thousand.
  */
-export const USAGE = {
+const USAGE = {
   mainStretch: { min: 25, max: 60 },
   shortExcursion: { min: 1, max: 6 },
   longExcursion: { min: 8, max: 37 },
@@ -70,7 +70,7 @@ export interface SeedRates {
 /** Sizes below this hold too few switches and rollbacks for their rates to say anything. */
 export const RATE_CHECK_MIN_RUNS = 1000;
 /** The largest spread of a rate between sizes (largest over smallest) the bench accepts. */
-export const RATE_CHECK_TOLERANCE = 1.1;
+const RATE_CHECK_TOLERANCE = 1.1;
 
 interface SimProviderThread {
   id: string;
@@ -731,7 +731,7 @@ function rollBack(
 }
 
 /** Events per 1,000 runs of a seeded thread. */
-export function seedRates(
+function seedRates(
   result: Pick<SeedResult, 'runs' | 'liveRuns' | 'switches' | 'handoffs' | 'providerThreads' | 'rollbacks' | 'facts'>,
 ): SeedRates {
   const per1000 = (events: number) => Math.round((events / result.runs) * 1000 * 10) / 10;
