@@ -30,6 +30,11 @@ interface ImportFlags {
   preview?: string;
   json?: boolean;
 }
+interface WatchFlags {
+  only?: boolean;
+  settle: string;
+  json?: boolean;
+}
 interface HandoffFlags {
   to: string;
   project?: string;
@@ -155,6 +160,30 @@ export function buildProgram(): Command {
         preview: options.preview,
         json: options.json ?? false,
         paths,
+      });
+    });
+
+  withService(program.command('watch'))
+    .description(
+      'Follow ~/.codex/sessions and ~/.claude/projects (and the folders named), recording each turn as it completes',
+    )
+    .argument('[folders...]', 'more folders of session files to follow')
+    .option('--only', "follow only the folders named, not the providers' own")
+    .option(
+      '--settle <seconds>',
+      "how long a file's last turn must stay quiet to count as complete without its end record",
+      '60',
+    )
+    .option('--json', 'print a JSON line for each batch of turns recorded')
+    .action(async (folders: string[], options: WatchFlags) => {
+      const { watchCommand } = await import('./watch.js');
+      process.exitCode = await watchCommand({
+        url: serviceUrl(),
+        token: serviceToken(),
+        folders: folders.map((folder) => resolve(folder)),
+        defaults: !options.only,
+        settleMs: Number(options.settle) * 1000,
+        json: options.json ?? false,
       });
     });
 

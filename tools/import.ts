@@ -128,15 +128,20 @@ export interface ImportOptions {
   preview: string | undefined;
   json: boolean;
   paths: string[];
+  /**
+   * For files still being written (threadline watch): whether the file's last turn is still going
+   * on, so it waits (its partial last line always does). Absent: every file is complete.
+   */
+  lastTurnOpen?: (file: string, text: string) => boolean;
 }
 
-async function importSessions(options: ImportOptions, progress: (done: number, total: number) => void) {
+export async function importSessions(options: ImportOptions, progress: (done: number, total: number) => void) {
   const client = createThreadlineClient({ url: options.url, apiKey: options.token });
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
   const unknownRecordTypes = new Map<string, number>();
   const files = await sessionFiles(options.paths, problems);
-  const sessions = await readSessions(files, { problems, warnings, unknownRecordTypes });
+  const sessions = await readSessions(files, { problems, warnings, unknownRecordTypes }, options.lastTurnOpen);
   const duplicateTurns = dropCopies(sessions);
   const withTurns = sessions
     .filter((session) => session.parsed.runs.length > 0)
@@ -425,11 +430,14 @@ async function readSessionFile(file: string): Promise<string> {
 async function readSessions(
   files: string[],
   found: { problems: Problem[]; warnings: Problem[]; unknownRecordTypes: Map<string, number> },
+  lastTurnOpen?: (file: string, text: string) => boolean,
 ): Promise<Session[]> {
   const { problems, unknownRecordTypes } = found;
   const sessions = new Map<string, Session>();
   for (const file of files) {
-    const text = await readSessionFile(file).catch((error: Error) => error);
+    const read = await readSessionFile(file).catch((error: Error) => error);
+    // A file being written ends at its last complete line: the rest is not written yet.
+    const text = typeof read === 'string' && lastTurnOpen ? read.slice(0, read.lastIndexOf('\n') + 1) : read;
     if (text instanceof Error) {
       problems.push({ file, line: null, reason: `cannot be read: ${text.message}` });
       continue;
@@ -439,6 +447,7 @@ async function readSessions(
       continue;
     }
     const main = parseSession(file, text)!;
+    if (lastTurnOpen?.(file, text)) main.runs = main.runs.slice(0, -1);
     for (const parsed of [main, ...main.subagents]) {
       problems.push(...parsed.problems.map(({ line, reason }) => ({ file, line, reason })));
       found.warnings.push(...parsed.warnings.map(({ line, reason }) => ({ file, line, reason })));

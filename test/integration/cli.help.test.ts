@@ -15,6 +15,7 @@ const root = projectRoot();
 const COMMANDS = [
   'start',
   'import',
+  'watch',
   'handoff',
   'threads',
   'query',

@@ -1,0 +1,244 @@
+// Issue 28: `threadline watch` follows a folder while this test writes session lines into it, as the
+// agents do: whole turns, a partial last line, a second provider in the same project, a restart of
+// watch, an outage of the service (a proxy in front of it that stops accepting and comes back on the
+// same port), and a file rotated away. The watcher is the bin, a child process, as a user runs it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/graph/projectRoot.js';
+import { startTestService, uniqueId, type TestService } from '../support/service.js';
+
+const key = uniqueId('watch-key');
+const tenant = uniqueId('watch');
+const PROJECT = `/home/dev/${uniqueId('watched')}`;
+const CODEX_SESSION = `0197c0de-${Math.random().toString(16).slice(2, 6)}-7000-8000-00000000wa7c`;
+const CLAUDE_SESSION = uniqueId('claude-session');
+
+let t: TestService;
+let work: string;
+let proxy: Proxy;
+const watchers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  t = await startTestService({ THREADLINE_API_KEYS: `${key}=${tenant}` });
+  work = await mkdtemp(join(tmpdir(), 'threadline-watch-'));
+  proxy = await Proxy.open(t.service.port);
+});
+afterAll(async () => {
+  for (const child of watchers) child.kill('SIGKILL');
+  await proxy?.close();
+  await t?.close();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+/** A TCP proxy to the service that can go away and come back on the same port: an outage as a client sees it. */
+class Proxy {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  private constructor(private readonly target: number) {}
+
+  static async open(target: number): Promise<Proxy> {
+    const proxy = new Proxy(target);
+    await proxy.up();
+    return proxy;
+  }
+
+  async up(): Promise<void> {
+    this.server = createServer((client) => {
+      const upstream = connect(this.target, '127.0.0.1');
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => socket.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
+
+interface Watcher {
+  child: ChildProcess;
+  log: () => string;
+  stopped: Promise<number | null>;
+}
+
+function startWatch(): Watcher {
+  const args = ['bin/threadline.js', 'watch', '--only', join(work, 'sessions'), '--settle', '3', '--json'];
+  const child = spawn(process.execPath, [...args, '--url', `http://127.0.0.1:${proxy.port}`, '--token', key], {
+    cwd: projectRoot(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  watchers.push(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const stopped = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, log: () => output, stopped };
+}
+
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+  let last: T | undefined;
+  for (let i = 0; i < 300; i++) {
+    last = await read();
+    if (ok(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${what}: still ${JSON.stringify(last)}`);
+}
+
+async function runsOfProject(): Promise<{ ordinal: number; provider: string; userMessage: string }[][]> {
+  const { threads } = await t.ok(
+    `query($project: String!) { threads(filter: { project: $project }) { edges { node {
+      runs(first: 100) { edges { node { ordinal provider userMessage } } } } } } }`,
+    { project: PROJECT },
+    key,
+  );
+  return threads.edges.map((edge: any) => edge.node.runs.edges.map((run: any) => run.node));
+}
+
+const codexMeta = () =>
+  JSON.stringify({
+    timestamp: '2026-03-02T10:00:00.000Z',
+    type: 'session_meta',
+    payload: { id: CODEX_SESSION, timestamp: '2026-03-02T10:00:00.000Z', cwd: PROJECT, originator: 'codex_cli_rs' },
+  });
+
+/** One Codex turn's records, minute `minute`, as lines (each ending in a newline). */
+function codexTurn(minute: number, userMessage: string): string[] {
+  const at = (second: number) =>
+    `2026-03-02T10:${String(minute).padStart(2, '0')}:${String(second).padStart(2, '0')}.000Z`;
+  const id = `turn-${minute}`;
+  return [
+    { timestamp: at(0), type: 'turn_context', payload: { turn_id: id, cwd: PROJECT, model: 'gpt-5-codex' } },
+    { timestamp: at(1), type: 'event_msg', payload: { type: 'user_message', message: userMessage, images: [] } },
+    { timestamp: at(5), type: 'event_msg', payload: { type: 'agent_message', message: `Done: ${userMessage}` } },
+    { timestamp: at(6), type: 'event_msg', payload: { type: 'task_complete', turn_id: id } },
+  ].map((record) => `${JSON.stringify(record)}\n`);
+}
+
+function claudeTurn(n: number, userMessage: string): string {
+  const base = { sessionId: CLAUDE_SESSION, cwd: PROJECT, isSidechain: false, userType: 'external', version: '2.0.0' };
+  const at = (second: number) => `2026-03-02T11:0${n}:${String(second).padStart(2, '0')}.000Z`;
+  return [
+    {
+      ...base,
+      type: 'user',
+      uuid: `u${n}`,
+      parentUuid: null,
+      timestamp: at(0),
+      message: { role: 'user', content: userMessage },
+    },
+    {
+      ...base,
+      type: 'assistant',
+      uuid: `a${n}`,
+      parentUuid: `u${n}`,
+      timestamp: at(4),
+      message: {
+        id: `msg_${n}`,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        stop_reason: 'end_turn',
+        content: [{ type: 'text', text: `Claude did: ${userMessage}` }],
+      },
+    },
+  ]
+    .map((record) => `${JSON.stringify(record)}\n`)
+    .join('');
+}
+
+describe('threadline watch', () => {
+  it('records turns as they complete, waits for partial lines, survives a restart, an outage and a rotation', async () => {
+    const folder = join(work, 'sessions', 'codex', '2026', '03', '02');
+    await mkdir(folder, { recursive: true });
+    const codexFile = join(folder, `rollout-2026-03-02T10-00-00-${CODEX_SESSION}.jsonl`);
+    await writeFile(codexFile, [`${codexMeta()}\n`, ...codexTurn(1, 'Add a cart')].join(''));
+
+    let watcher = startWatch();
+    const messages = async () => (await runsOfProject()).map((runs) => runs.map((run) => run.userMessage));
+    expect(await eventually(messages, (m) => m.length === 1 && m[0]!.length === 1, 'the first turn')).toEqual([
+      ['Add a cart'],
+    ]);
+
+    // A turn written up to the middle of a line: nothing of it is recorded until the line is whole.
+    const second = codexTurn(2, 'Add a discount');
+    const partial = second.slice(0, 2).join('') + second[2]!.slice(0, 30);
+    await appendFile(codexFile, partial);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await messages()).toEqual([['Add a cart']]);
+    await appendFile(codexFile, second[2]!.slice(30) + second[3]!);
+    await eventually(messages, (m) => m[0]?.length === 2, 'the second turn, once whole');
+
+    // The other agent in the same project: a real switch in the same thread.
+    const claudeFile = join(work, 'sessions', 'claude', `${CLAUDE_SESSION}.jsonl`);
+    await mkdir(join(work, 'sessions', 'claude'), { recursive: true });
+    await writeFile(claudeFile, claudeTurn(1, 'Review the discount'));
+    await eventually(messages, (m) => m[0]?.length === 3, "Claude's turn");
+    const { planRun } = await t.ok(
+      `query($input: PlanRunInput!) { planRun(input: $input) { decision providerThreadAction } }`,
+      { input: { threadId: await threadId(), provider: 'codex' } },
+      key,
+    );
+    expect(planRun).toEqual({ decision: 'DELTA_HANDOFF', providerThreadAction: 'RESUME' });
+
+    // A restart: a turn written while it was stopped is recorded, nothing twice.
+    watcher.child.kill('SIGTERM');
+    expect(await watcher.stopped).toBe(0);
+    await appendFile(codexFile, codexTurn(3, 'Add coupons').join(''));
+    watcher = startWatch();
+    await eventually(messages, (m) => m[0]?.length === 4, 'the turn written while stopped');
+
+    // An outage: the turn waits, watch says so and keeps trying, then records it.
+    await proxy.close();
+    await appendFile(codexFile, codexTurn(4, 'Cap the coupons').join(''));
+    await eventually(
+      () => Promise.resolve(watcher.log()),
+      (log) => log.includes('The service is away'),
+      'the outage reported',
+    );
+    await proxy.up();
+    await eventually(messages, (m) => m[0]?.length === 5, 'the turn written during the outage');
+    expect(watcher.log()).toContain('The service answers again');
+
+    // Rotated: the file moves away (gone) and comes back under another name; nothing is added twice.
+    await rename(codexFile, join(folder, 'rotated.jsonl'));
+    await eventually(
+      () => Promise.resolve(watcher.log()),
+      (log) => log.includes('is gone'),
+      'the removal reported',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const runs = (await runsOfProject())[0]!;
+    expect(runs.map((run) => [run.ordinal, run.provider, run.userMessage])).toEqual([
+      [1, 'codex', 'Add a cart'],
+      [2, 'codex', 'Add a discount'],
+      [3, 'claude', 'Review the discount'],
+      [4, 'codex', 'Add coupons'],
+      [5, 'codex', 'Cap the coupons'],
+    ]);
+    expect(watcher.child.exitCode).toBeNull(); // still running
+    watcher.child.kill('SIGTERM');
+    expect(await watcher.stopped).toBe(0);
+  });
+});
+
+async function threadId(): Promise<string> {
+  const { threads } = await t.ok(
+    `query($project: String!) { threads(filter: { project: $project }) { edges { node { id } } } }`,
+    { project: PROJECT },
+    key,
+  );
+  return threads.edges[0].node.id;
+}
