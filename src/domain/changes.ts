@@ -17,7 +17,8 @@ export type ThreadChangeKind =
   | 'subagent_completed'
   | 'runs_imported'
   | 'renamed'
-  | 'deleted';
+  | 'deleted'
+  | 'fact_recorded';
 
 export interface ThreadChangeRecord {
   tenant: string;

@@ -1,8 +1,9 @@
-import { notFound, threadDeleted, ThreadlineError } from '../domain/errors.js';
+import { badInput, notFound, threadDeleted, ThreadlineError } from '../domain/errors.js';
 import { liveHistory, livePiecesFor, segmentsFor } from '../domain/history.js';
 import { contains } from '../domain/ranges.js';
-import type { ListedRunRecord, ThreadRecord } from '../domain/records.js';
-import { runPage } from '../graph/repositories/runs.js';
+import type { ListedRunRecord, NewRunFact, RunFactRecord, ThreadRecord } from '../domain/records.js';
+import { liveRunAt } from '../graph/repositories/lineage.js';
+import { appendFact, runPage } from '../graph/repositories/runs.js';
 import { recordChange } from '../graph/repositories/changes.js';
 import {
   createThread as mergeThread,
@@ -53,6 +54,29 @@ export async function deleteThread(context: OperationContext, id: string): Promi
     const deleted = await markThreadDeleted(tx, id);
     await recordChange(tx, id, 'deleted');
     return deleted;
+  });
+}
+
+/**
+ * Records a fact on the thread's newest live run of its own, after its facts, so that what is handed
+ * off after it carries it. Not on a thread without a live run of its own (a fork's inherited runs
+ * belong to its source), nor on a run holding `maxFacts` already.
+ */
+export async function recordFact(
+  context: OperationContext,
+  threadId: string,
+  fact: NewRunFact,
+  maxFacts: number,
+): Promise<{ runId: string; fact: RunFactRecord & { textLength: number } }> {
+  return context.graph.write(async (tx) => {
+    const thread = await lockThread(tx, threadId);
+    if (!thread) throw notFound('Thread', threadId);
+    const run = thread.headOrdinal > thread.forkOrdinal ? await liveRunAt(tx, thread, thread.headOrdinal) : null;
+    if (!run) throw badInput('threadId', 'the thread has no live run of its own yet to record the fact on');
+    const recorded = await appendFact(tx, run.id, fact, maxFacts);
+    if (!recorded) throw badInput('threadId', `its newest run already holds ${maxFacts} facts`);
+    await recordChange(tx, threadId, 'fact_recorded');
+    return { runId: run.id, fact: recorded };
   });
 }
 

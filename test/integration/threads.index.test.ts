@@ -262,3 +262,53 @@ describe('renameThread and deleteThread', () => {
     }
   });
 });
+
+describe('recordFact and Thread.history(fromOrdinal)', () => {
+  const RECORD = `mutation($input: RecordFactInput!) { recordFact(input: $input) { run { ordinal } fact { kind text key } } }`;
+
+  it('records a decision on the newest live run, after its facts, where the next handoff reads it', async () => {
+    const id = await create(uniqueId('fact'), 'facts', null);
+    await runTurns(t, id, 'codex', 2);
+    const decision = `Use streaming only (${id})`;
+    const recorded = await t.ok(RECORD, { input: { threadId: id, kind: 'DECISION', text: decision, key: 'parser' } });
+    expect(recorded.recordFact).toEqual({
+      run: { ordinal: 2 },
+      fact: { kind: 'DECISION', text: decision, key: 'parser' },
+    });
+    const facts = await t.ok(
+      `query($id: ID!) { thread(id: $id) { runs { edges { node { ordinal factCount facts { kind text } } } } } }`,
+      { id },
+    );
+    expect(facts.thread.runs.edges[1].node.facts.at(-1)).toEqual({ kind: 'DECISION', text: decision });
+    const preview = await t.ok(`query($input: PlanRunInput!) { previewRun(input: $input) { context } }`, {
+      input: { threadId: id, provider: 'claude' },
+    });
+    expect(preview.previewRun.context).toContain(decision);
+  });
+
+  it('refuses a thread without runs, a kind a run records itself, and a deleted thread', async () => {
+    const empty = await create(uniqueId('nofacts'), 'empty', null);
+    const none = await expectCode(
+      t.gql(RECORD, { input: { threadId: empty, kind: 'NOTE', text: 'x' } }),
+      'BAD_USER_INPUT',
+    );
+    expect(none.errors![0]!.extensions).toMatchObject({ field: 'threadId' });
+    await runTurns(t, empty, 'codex', 1);
+    await expectCode(t.gql(RECORD, { input: { threadId: empty, kind: 'COMMAND', text: 'ls' } }), 'BAD_USER_INPUT');
+    await expectCode(t.gql(RECORD, { input: { threadId: empty, kind: 'NOTE', text: ' ' } }), 'BAD_USER_INPUT');
+    await t.client.request(DeleteThreadDocument, { input: { id: empty } });
+    await expectCode(t.gql(RECORD, { input: { threadId: empty, kind: 'NOTE', text: 'late' } }), 'THREAD_DELETED');
+  });
+
+  it('starts a history page at fromOrdinal, and refuses it with after or below 1', async () => {
+    const id = await create(uniqueId('from'), 'from', null);
+    await runTurns(t, id, 'codex', 4);
+    const HISTORY = `query($id: ID!, $from: Int, $after: String) { thread(id: $id) { history(fromOrdinal: $from, after: $after, first: 2) {
+      edges { cursor node { ordinal } } pageInfo { hasNextPage } } } }`;
+    const page = (await t.ok(HISTORY, { id, from: 2 })).thread.history;
+    expect(page.edges.map((edge: { node: { ordinal: number } }) => edge.node.ordinal)).toEqual([2, 3]);
+    expect(page.pageInfo.hasNextPage).toBe(true);
+    await expectCode(t.gql(HISTORY, { id, from: 2, after: page.edges[0].cursor }), 'BAD_USER_INPUT');
+    await expectCode(t.gql(HISTORY, { id, from: 0 }), 'BAD_USER_INPUT');
+  });
+});

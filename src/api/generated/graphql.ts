@@ -502,6 +502,13 @@ export type Mutation = {
   importRuns: ImportRunsPayload;
   /** Offers the fork's work since the fork point back to its source thread; the source's next run takes it in. */
   mergeBack: ContextTransfer;
+  /**
+   * Records a fact (a note, a decision, a constraint, a goal) on the thread's newest live run of its
+   * own, after that run's facts, as if the run had recorded it: the summaries and handoffs made after it
+   * carry it. BAD_USER_INPUT when the thread has no live run of its own yet, or that run already holds
+   * 500 facts; THREAD_DELETED on a deleted thread.
+   */
+  recordFact: RecordedFact;
   /** Writes a new handoff with the same coverage, target run and provider thread; the old one becomes SUPERSEDED. */
   regenerateHandoff: ContextHandoff;
   /** Sets the thread's title. Refused with THREAD_DELETED on a deleted thread. */
@@ -576,6 +583,11 @@ export type MutationImportRunsArgs = {
 
 export type MutationMergeBackArgs = {
   input: MergeBackInput;
+};
+
+
+export type MutationRecordFactArgs = {
+  input: RecordFactInput;
 };
 
 
@@ -950,6 +962,23 @@ export type ReceiptLine = {
   omitted: Array<Scalars['String']['output']>;
 };
 
+export type RecordFactInput = {
+  /** What a later fact of the same kind and key supersedes (at most 200 characters). */
+  key?: InputMaybe<Scalars['String']['input']>;
+  /** NOTE, DECISION, CONSTRAINT or GOAL. */
+  kind: RunFactKind;
+  /** 1..20000 characters. */
+  text: Scalars['String']['input'];
+  threadId: Scalars['ID']['input'];
+};
+
+export type RecordedFact = {
+  __typename?: 'RecordedFact';
+  fact: RunFact;
+  /** The run it was recorded on. */
+  run: Run;
+};
+
 export type RegenerateHandoffInput = {
   handoffId: Scalars['ID']['input'];
   /**
@@ -1304,7 +1333,8 @@ export type Thread = {
    * The thread's whole history in ordinal order, a fork's inherited runs included (read from the
    * threads that hold them, marked inherited), each marked live or not as this thread sees it: an
    * inherited run its source rolled back after the fork is still live here. liveOnly leaves out what
-   * is not live. Pages forwards: first is clamped to 1..500.
+   * is not live. Pages forwards: first is clamped to 1..500. fromOrdinal (1 or more) starts the page at
+   * that ordinal instead of after a cursor; passing it with after is BAD_USER_INPUT.
    */
   history: HistoryConnection;
   id: Scalars['ID']['output'];
@@ -1372,6 +1402,7 @@ export type ThreadHandoffsArgs = {
 export type ThreadHistoryArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
   liveOnly?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
@@ -1411,6 +1442,8 @@ export type ThreadChange = {
 export type ThreadChangeKind =
   /** deleteThread: it is deleted. */
   | 'deleted'
+  /** recordFact: a fact on its newest run. */
+  | 'fact_recorded'
   /** forkThread made a fork of this thread. */
   | 'forked'
   /** A PENDING handoff got its summary (submitHandoffSummary or a configured summarizer). */
@@ -1637,6 +1670,8 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RawEventsInput: RawEventsInput;
   ReceiptLine: ResolverTypeWrapper<ReceiptLine>;
+  RecordFactInput: RecordFactInput;
+  RecordedFact: ResolverTypeWrapper<Omit<RecordedFact, 'run'> & { run: ResolversTypes['Run'] }>;
   RegenerateHandoffInput: RegenerateHandoffInput;
   RenameThreadInput: RenameThreadInput;
   ReportResumeFailureInput: ReportResumeFailureInput;
@@ -1727,6 +1762,8 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   RawEventsInput: RawEventsInput;
   ReceiptLine: ReceiptLine;
+  RecordFactInput: RecordFactInput;
+  RecordedFact: Omit<RecordedFact, 'run'> & { run: ResolversParentTypes['Run'] };
   RegenerateHandoffInput: RegenerateHandoffInput;
   RenameThreadInput: RenameThreadInput;
   ReportResumeFailureInput: ReportResumeFailureInput;
@@ -1926,6 +1963,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   forkThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationForkThreadArgs, 'input'>>;
   importRuns?: Resolver<ResolversTypes['ImportRunsPayload'], ParentType, ContextType, RequireFields<MutationImportRunsArgs, 'input'>>;
   mergeBack?: Resolver<ResolversTypes['ContextTransfer'], ParentType, ContextType, RequireFields<MutationMergeBackArgs, 'input'>>;
+  recordFact?: Resolver<ResolversTypes['RecordedFact'], ParentType, ContextType, RequireFields<MutationRecordFactArgs, 'input'>>;
   regenerateHandoff?: Resolver<ResolversTypes['ContextHandoff'], ParentType, ContextType, RequireFields<MutationRegenerateHandoffArgs, 'input'>>;
   renameThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationRenameThreadArgs, 'input'>>;
   reportProviderRollbackFailure?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType, RequireFields<MutationReportProviderRollbackFailureArgs, 'input'>>;
@@ -2073,6 +2111,11 @@ export type ReceiptLineResolvers<ContextType = RequestContext, ParentType extend
   held?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   kept?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   omitted?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type RecordedFactResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RecordedFact'] = ResolversParentTypes['RecordedFact']> = {
+  fact?: Resolver<ResolversTypes['RunFact'], ParentType, ContextType>;
+  run?: Resolver<ResolversTypes['Run'], ParentType, ContextType>;
 };
 
 export type RollbackPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RollbackPayload'] = ResolversParentTypes['RollbackPayload']> = {
@@ -2225,7 +2268,7 @@ export type ThreadChangeResolvers<ContextType = RequestContext, ParentType exten
   thread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;
 };
 
-export type ThreadChangeKindResolvers = { DELETED: 'deleted', FORKED: 'forked', HANDOFF_READY: 'handoff_ready', HANDOFF_REPLACED: 'handoff_replaced', MERGED_BACK: 'merged_back', PROVIDER_ROLLBACK_SETTLED: 'provider_rollback_settled', PROVIDER_THREAD_BOUND: 'provider_thread_bound', RENAMED: 'renamed', ROLLED_BACK: 'rolled_back', RUNS_IMPORTED: 'runs_imported', RUN_COMPLETED: 'run_completed', RUN_FAILED: 'run_failed', RUN_REPLANNED: 'run_replanned', RUN_STARTED: 'run_started', SUBAGENT_COMPLETED: 'subagent_completed', SUBAGENT_SPAWNED: 'subagent_spawned' };
+export type ThreadChangeKindResolvers = { DELETED: 'deleted', FACT_RECORDED: 'fact_recorded', FORKED: 'forked', HANDOFF_READY: 'handoff_ready', HANDOFF_REPLACED: 'handoff_replaced', MERGED_BACK: 'merged_back', PROVIDER_ROLLBACK_SETTLED: 'provider_rollback_settled', PROVIDER_THREAD_BOUND: 'provider_thread_bound', RENAMED: 'renamed', ROLLED_BACK: 'rolled_back', RUNS_IMPORTED: 'runs_imported', RUN_COMPLETED: 'run_completed', RUN_FAILED: 'run_failed', RUN_REPLANNED: 'run_replanned', RUN_STARTED: 'run_started', SUBAGENT_COMPLETED: 'subagent_completed', SUBAGENT_SPAWNED: 'subagent_spawned' };
 
 export type ThreadConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ThreadConnection'] = ResolversParentTypes['ThreadConnection']> = {
   edges?: Resolver<Array<ResolversTypes['ThreadEdge']>, ParentType, ContextType>;
@@ -2295,6 +2338,7 @@ export type Resolvers<ContextType = RequestContext> = {
   ProviderThreadStatus?: ProviderThreadStatusResolvers;
   Query?: QueryResolvers<ContextType>;
   ReceiptLine?: ReceiptLineResolvers<ContextType>;
+  RecordedFact?: RecordedFactResolvers<ContextType>;
   RollbackPayload?: RollbackPayloadResolvers<ContextType>;
   Run?: RunResolvers<ContextType>;
   RunConnection?: RunConnectionResolvers<ContextType>;

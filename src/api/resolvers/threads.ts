@@ -1,13 +1,23 @@
 import { Kind, type GraphQLResolveInfo } from 'graphql';
 import { badInput } from '../../domain/errors.js';
 import type { ListedRunRecord, ThreadRecord } from '../../domain/records.js';
-import { createThread, deleteThread, historyPage, listThreads, renameThread } from '../../operations/threads.js';
+import {
+  createThread,
+  deleteThread,
+  historyPage,
+  listThreads,
+  recordFact,
+  renameThread,
+} from '../../operations/threads.js';
 import { handoffWindow, transferWindow } from '../../graph/repositories/handoffs.js';
 import { runPage, runPageBackward } from '../../graph/repositories/runs.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import type { Loaders } from '../loaders.js';
 import type { Resolvers } from '../generated/graphql.js';
-import { LIMITS, clamp, optionalText, requiredText } from '../validation.js';
+import { LIMITS, clamp, factsOf, optionalText, requiredText } from '../validation.js';
+
+/** What an agent or a person may record on a thread after the fact: what it knows, not what a run did. */
+const RECORDABLE_FACTS = new Set<string>(['note', 'decision', 'constraint', 'goal']);
 
 interface ThreadCursor {
   createdAt: string;
@@ -128,6 +138,17 @@ export const threadResolvers: Resolvers = {
       ),
     deleteThread: (_root, { input }, { operations }) =>
       deleteThread(operations, requiredText('id', input.id, LIMITS.id)),
+    recordFact: async (_root, { input }, { operations, loaders }) => {
+      if (!RECORDABLE_FACTS.has(input.kind)) throw badInput('kind', 'must be NOTE, DECISION, CONSTRAINT or GOAL');
+      const [fact] = factsOf('fact', [input]);
+      const recorded = await recordFact(
+        operations,
+        requiredText('threadId', input.threadId, LIMITS.id),
+        fact!,
+        LIMITS.facts,
+      );
+      return { run: (await loaders.run.load(recorded.runId))!, fact: recorded.fact };
+    },
   },
   Thread: {
     runCount: (thread) => thread.lastOrdinal - thread.forkOrdinal,
@@ -162,8 +183,14 @@ export const threadResolvers: Resolvers = {
         rows.length > limit,
       );
     },
-    history: async (thread, { first, after, liveOnly }, { operations, loaders }) => {
-      const afterOrdinal = decodeCursor('after', after, isOrdinalCursor)?.ordinal ?? 0;
+    history: async (thread, { first, after, liveOnly, fromOrdinal }, { operations, loaders }) => {
+      if (fromOrdinal !== null && fromOrdinal !== undefined) {
+        if (after) throw badInput('fromOrdinal', 'fromOrdinal starts a page instead of after: pass one of them');
+        if (!Number.isSafeInteger(fromOrdinal) || fromOrdinal < 1) throw badInput('fromOrdinal', 'must be at least 1');
+      }
+      const afterOrdinal = fromOrdinal
+        ? fromOrdinal - 1
+        : (decodeCursor('after', after, isOrdinalCursor)?.ordinal ?? 0);
       const page = await historyPage(operations, thread, afterOrdinal, clamp(first, 50, 1, 500), liveOnly ?? false);
       for (const { run } of page.entries) loaders.run.prime(run.id, run);
       const edges = page.entries.map(({ run, inherited, live }) => ({

@@ -199,6 +199,19 @@ export async function factChars(tx: Tx, runIds: readonly string[], slice: FactSl
   return (await tx.one<{ chars: number | null }>('runs/fact-sizes', { runIds, ...slice }))?.chars ?? 0;
 }
 
+/** Appends a fact to the run after its facts; null when it already holds `maxFacts`. */
+export async function appendFact(
+  tx: Tx,
+  runId: string,
+  fact: NewRunFact,
+  maxFacts: number,
+): Promise<(RunFactRecord & { textLength: number }) | null> {
+  return (
+    (await tx.one<{ fact: RunFactRecord & { textLength: number } }>('runs/record-fact', { runId, fact, maxFacts }))
+      ?.fact ?? null
+  );
+}
+
 export async function factCounts(tx: Tx, runIds: readonly string[]): Promise<Map<string, number>> {
   const rows = await tx.rows<{ runId: string; facts: number }>('runs/fact-counts', { runIds });
   return new Map(rows.map((row) => [row.runId, row.facts]));

@@ -270,6 +270,16 @@ export type RawEventsInput = {
   lines: Array<Scalars['String']['input']>;
 };
 
+export type RecordFactInput = {
+  /** What a later fact of the same kind and key supersedes (at most 200 characters). */
+  key?: InputMaybe<Scalars['String']['input']>;
+  /** NOTE, DECISION, CONSTRAINT or GOAL. */
+  kind: RunFactKind;
+  /** 1..20000 characters. */
+  text: Scalars['String']['input'];
+  threadId: Scalars['ID']['input'];
+};
+
 export type RegenerateHandoffInput = {
   handoffId: Scalars['ID']['input'];
   /**
@@ -393,6 +403,8 @@ export type SubmitHandoffSummaryInput = {
 export type ThreadChangeKind =
   /** deleteThread: it is deleted. */
   | 'DELETED'
+  /** recordFact: a fact on its newest run. */
+  | 'FACT_RECORDED'
   /** forkThread made a fork of this thread. */
   | 'FORKED'
   /** A PENDING handoff got its summary (submitHandoffSummary or a configured summarizer). */
