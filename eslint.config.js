@@ -74,6 +74,12 @@ export default defineConfig(
                 'src/viewer is a browser client: it reads only the public GraphQL API, and imports nothing else of src/.',
             },
             {
+              target: layer('mcp'),
+              from: './src',
+              except: ['./mcp'],
+              message: 'src/mcp answers through the public GraphQL API (client/): it imports nothing else of src/.',
+            },
+            {
               target: './client',
               from: ['./src', './tools', './bench', './test'],
               message:

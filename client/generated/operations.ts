@@ -477,6 +477,29 @@ export type TransferStatus =
   | 'PENDING'
   | 'SUPERSEDED';
 
+export type ThreadHistoryQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type ThreadHistoryQuery = { thread: { id: string, title: string | null, project: string | null, headOrdinal: number, history: { edges: Array<{ inherited: boolean, live: boolean, node: { ordinal: number, provider: string, status: RunStatus, createdAt: string, userMessage: string, userMessageLength: number, assistantMessage: string | null, assistantMessageLength: number | null, error: string | null, factCount: number, facts: Array<{ kind: RunFactKind, text: string, textLength: number, key: string | null, status: string | null }> } }>, pageInfo: { hasNextPage: boolean } } } | null };
+
+export type ThreadLineageQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+}>;
+
+
+export type ThreadLineageQuery = { thread: { id: string, title: string | null, project: string | null, headOrdinal: number, runCount: number, providers: Array<string>, lastActivityAt: string, deletedAt: string | null, lineage: { relationshipToParent: ThreadRelationship | null, parent: { id: string, title: string | null } | null, sourcePoint: { runOrdinal: number | null } | null }, forks: Array<{ id: string, title: string | null }>, subagents: Array<{ id: string, title: string | null }>, providerThreads: Array<{ id: string, provider: string, status: ProviderThreadStatus, nativeThreadRef: string | null, firstRunOrdinal: number | null, lastRunOrdinal: number | null, coverage: { coveredThroughOrdinal: number, nativeRanges: Array<{ from: number, to: number }>, handoffRanges: Array<{ from: number, to: number }>, missingRanges: Array<{ from: number, to: number }> } }> } | null };
+
+export type RecordFactMutationVariables = Exact<{
+  input: RecordFactInput;
+}>;
+
+
+export type RecordFactMutation = { recordFact: { run: { id: string, ordinal: number }, fact: { kind: RunFactKind, text: string, key: string | null } } };
+
 export type ProviderThreadsByNativeRefQueryVariables = Exact<{
   provider: Scalars['String']['input'];
   nativeThreadRef: Scalars['String']['input'];
@@ -778,6 +801,114 @@ fragment RunHandoff on ContextHandoff {
     budgetChars
   }
 }`, {"fragmentName":"StartedRun"}) as unknown as TypedDocumentString<StartedRunFragment, unknown>;
+export const ThreadHistoryDocument = new TypedDocumentString(`
+    query ThreadHistory($id: ID!, $fromOrdinal: Int, $first: Int) {
+  thread(id: $id) {
+    id
+    title
+    project
+    headOrdinal
+    history(fromOrdinal: $fromOrdinal, first: $first) {
+      edges {
+        inherited
+        live
+        node {
+          ordinal
+          provider
+          status
+          createdAt
+          userMessage(maxChars: 600)
+          userMessageLength
+          assistantMessage(maxChars: 600)
+          assistantMessageLength
+          error
+          factCount
+          facts(first: 60) {
+            kind
+            text(maxChars: 300)
+            textLength
+            key
+            status
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ThreadHistoryQuery, ThreadHistoryQueryVariables>;
+export const ThreadLineageDocument = new TypedDocumentString(`
+    query ThreadLineage($id: ID!) {
+  thread(id: $id) {
+    id
+    title
+    project
+    headOrdinal
+    runCount
+    providers
+    lastActivityAt
+    deletedAt
+    lineage {
+      parent {
+        id
+        title
+      }
+      relationshipToParent
+      sourcePoint {
+        runOrdinal
+      }
+    }
+    forks(first: 20) {
+      id
+      title
+    }
+    subagents(first: 20) {
+      id
+      title
+    }
+    providerThreads {
+      id
+      provider
+      status
+      nativeThreadRef
+      firstRunOrdinal
+      lastRunOrdinal
+      coverage {
+        nativeRanges {
+          from
+          to
+        }
+        handoffRanges {
+          from
+          to
+        }
+        missingRanges {
+          from
+          to
+        }
+        coveredThroughOrdinal
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ThreadLineageQuery, ThreadLineageQueryVariables>;
+export const RecordFactDocument = new TypedDocumentString(`
+    mutation RecordFact($input: RecordFactInput!) {
+  recordFact(input: $input) {
+    run {
+      id
+      ordinal
+    }
+    fact {
+      kind
+      text(maxChars: 200)
+      key
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RecordFactMutation, RecordFactMutationVariables>;
 export const ProviderThreadsByNativeRefDocument = new TypedDocumentString(`
     query ProviderThreadsByNativeRef($provider: String!, $nativeThreadRef: String!) {
   providerThreadsByNativeRef(

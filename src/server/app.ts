@@ -1,4 +1,4 @@
-// The HTTP service: GraphQL at /graphql (subscriptions over WebSocket there too), /healthz and /readyz,
+// The HTTP service: GraphQL at /graphql (subscriptions over WebSocket there too), MCP at /mcp, /healthz and /readyz,
 // on one Node http server.
 import { createMetrics, type Metrics } from './metrics.js';
 import { once } from 'node:events';
@@ -11,7 +11,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { expressMiddleware } from '@as-integrations/express5';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import express, { type ErrorRequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Driver } from 'neo4j-driver';
 import type { Logger } from 'pino';
@@ -37,6 +37,7 @@ import { createTenantResolver } from './auth.js';
 import { Readiness } from './readiness.js';
 import { startSubscriptionServer, type SubscriptionServer } from './subscriptions.js';
 import { createTracing, type Tracing } from './tracing.js';
+import { mcpHandler, mcpMethodNotAllowed } from './mcp.js';
 import { viewerRouter } from './viewer.js';
 
 export interface RunningService {
@@ -174,17 +175,27 @@ export async function startService(config: Config, driver: Driver, logger: Logge
       response.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     });
   }
+  const requireTenant = (request: Request, response: Response, next: NextFunction) => {
+    if (resolveTenant(request.headers.authorization) !== null) return next();
+    // Who knocked, never with what: the presented token stays out of the log.
+    logger.warn(
+      { ip: request.ip, hasAuthorization: request.headers.authorization !== undefined },
+      'refused a request without a valid bearer token',
+    );
+    refuse(response, 401, 'UNAUTHENTICATED', 'A valid bearer token is required.');
+  };
+  // The MCP tools answer through /graphql on this very address, with the caller's token.
+  let graphqlUrl = '';
+  app.post(
+    '/mcp',
+    requireTenant,
+    express.json({ limit: BODY_LIMIT }),
+    mcpHandler(() => graphqlUrl),
+  );
+  app.all('/mcp', mcpMethodNotAllowed);
   app.use(
     '/graphql',
-    (request, response, next) => {
-      if (resolveTenant(request.headers.authorization) !== null) return next();
-      // Who knocked, never with what: the presented token stays out of the log.
-      logger.warn(
-        { ip: request.ip, hasAuthorization: request.headers.authorization !== undefined },
-        'refused a request without a valid bearer token',
-      );
-      refuse(response, 401, 'UNAUTHENTICATED', 'A valid bearer token is required.');
-    },
+    requireTenant,
     bookmarkHeaderLimit,
     express.json({ limit: BODY_LIMIT }),
     expressMiddleware(apollo, {
@@ -203,8 +214,9 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   httpServer.listen(config.port, config.host);
   await once(httpServer, 'listening');
   const { port } = httpServer.address() as AddressInfo;
+  graphqlUrl = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}/graphql`;
   return {
-    url: `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}/graphql`,
+    url: graphqlUrl,
     port,
     readiness,
     close: () => {
