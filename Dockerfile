@@ -29,7 +29,8 @@ COPY src/viewer/index.html src/viewer/viewer.css ./src/viewer/
 # The image's unprivileged user; the service writes nothing under /app.
 USER node
 EXPOSE 4000
-# Liveness without curl, which slim images lack: Node's own fetch against /healthz.
+# Readiness without curl, which slim images lack: Node's own fetch against /readyz, which answers 200
+# only once the schema migrations are applied and Neo4j answers (/healthz says only that the process runs).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/src/server/main.js"]

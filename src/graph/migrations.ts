@@ -1,29 +1,59 @@
 // Applies the numbered files of cypher/schema/ in order, once each, recording each as a
-// :SchemaMigration node. Every statement is idempotent (IF NOT EXISTS), so two instances starting
-// together, or a crash between a statement and its record, are harmless.
+// :SchemaMigration node. Instances that start together on a new store take turns through a lease in
+// the database (a :SchemaLock node): one applies the migrations, the others find them applied. Every
+// statement is idempotent (IF NOT EXISTS) too, so a holder that crashed between a statement and its
+// record, and whose lease then expired, leaves nothing the next holder cannot finish.
+import { randomUUID } from 'node:crypto';
 import { queryNames, statementsOf } from './queries.js';
 import type { Graph } from './transactions.js';
+
+/** Longer than a new store's migrations take; a crashed holder's lease passes to another after it. */
+const LEASE_SECONDS = 120;
+
+/** Another instance holds the migration lease: the migrations are being applied there. */
+export class MigrationsBusy extends Error {}
 
 function schemaMigrationNames(): string[] {
   return queryNames().filter((name) => /^schema\/\d+_/.test(name));
 }
 
-/** `progress` hears once how many migrations are to be applied, when there are any (on a new store: all). */
-export async function applyMigrations(
-  graph: Graph,
-  progress: (message: string) => void = () => undefined,
-): Promise<string[]> {
+async function pendingMigrations(graph: Graph): Promise<string[]> {
   const applied = new Set(
     (await graph.read((tx) => tx.rows<{ name: string }>('migrations/applied'))).map((row) => row.name),
   );
-  const pending = schemaMigrationNames().filter((name) => !applied.has(name));
-  if (pending.length > 0)
-    progress(`applying ${pending.length} schema migration${pending.length === 1 ? '' : 's'} (constraints and indexes)`);
-  const newlyApplied: string[] = [];
-  for (const name of pending) {
-    for (const statement of statementsOf(name)) await graph.autoCommit(statement);
-    await graph.write((tx) => tx.rows('migrations/record', { name }));
-    newlyApplied.push(name);
+  return schemaMigrationNames().filter((name) => !applied.has(name));
+}
+
+/**
+ * The migrations this call applied (none when they were in place). Throws MigrationsBusy while another
+ * instance applies them, and the driver's errors while the database cannot be reached.
+ * `progress` hears once how many migrations are to be applied, when there are any (on a new store: all).
+ */
+export async function applyMigrations(
+  graph: Graph,
+  progress: (message: string) => void = () => undefined,
+  holder: string = randomUUID(),
+): Promise<string[]> {
+  if ((await pendingMigrations(graph)).length === 0) return [];
+  for (const statement of statementsOf('schema/lock')) await graph.autoCommit(statement);
+  const taken = await graph.write((tx) =>
+    tx.rows<{ holder: string }>('migrations/lock', { holder, leaseSeconds: LEASE_SECONDS }),
+  );
+  if (taken.length === 0) throw new MigrationsBusy('another instance is applying the schema migrations');
+  try {
+    // Read again under the lease: the previous holder may have applied them meanwhile.
+    const pending = await pendingMigrations(graph);
+    if (pending.length > 0)
+      progress(
+        `applying ${pending.length} schema migration${pending.length === 1 ? '' : 's'} (constraints and indexes)`,
+      );
+    for (const name of pending) {
+      for (const statement of statementsOf(name)) await graph.autoCommit(statement);
+      await graph.write((tx) => tx.rows('migrations/record', { name }));
+    }
+    return pending;
+  } finally {
+    // A lease that cannot be given back (the database went away) expires by itself.
+    await graph.write((tx) => tx.rows('migrations/unlock', { holder })).catch(() => undefined);
   }
-  return newlyApplied;
 }

@@ -48,6 +48,7 @@ export interface RunningService {
 }
 
 const BODY_LIMIT = '1mb';
+const NOT_MIGRATED = 'The service is starting: its database schema is not in place yet; retry later.';
 
 export async function startService(config: Config, driver: Driver, logger: Logger): Promise<RunningService> {
   const metrics = config.metrics.enabled ? createMetrics() : null;
@@ -60,7 +61,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     logger,
     config.limits.readinessTimeoutMs,
   );
-  await readiness.settle();
+  await readiness.start();
 
   const app = express();
   // Slow or idle clients cannot hold connections for long, nor open without bound (Node's defaults
@@ -149,6 +150,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     resolveTenant,
     contextFor,
     formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
+    admit: () => (readiness.migrated ? null : { status: 503, reason: 'Service Unavailable' }),
     logger,
   });
   metrics?.observeSubscriptions(() => ({
@@ -163,6 +165,11 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   app.get('/readyz', async (_request, response) => {
     const state = await readiness.check();
     response.status(state.ready ? 200 : 503).json(state);
+  });
+  // No GraphQL before the schema is in place: a write without its constraints could duplicate a thread.
+  app.use('/graphql', (_request, response, next) => {
+    if (readiness.migrated) return next();
+    refuse(response, 503, 'SERVICE_UNAVAILABLE', NOT_MIGRATED);
   });
   if (metrics) {
     // The metrics token is checked like an API key (for a tenant of its own), and only opens /metrics.
@@ -221,6 +228,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     readiness,
     close: () => {
       clearInterval(sweeper);
+      readiness.stop();
       return closeAll(apollo, httpServer, subscriptions, changes, tracing);
     },
   };

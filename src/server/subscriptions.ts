@@ -43,6 +43,8 @@ export interface SubscriptionServerOptions {
   /** A fresh context: one per subscription, and one per event, so no event reads another's cached data. */
   contextFor(tenant: string): RequestContext;
   formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
+  /** Why an upgrade is refused before any protocol (the HTTP status and its text); null admits it. */
+  admit(request: IncomingMessage): { status: number; reason: string } | null;
   logger: Logger;
 }
 
@@ -65,6 +67,8 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(request.url ?? '/', 'http://upgrade').pathname !== '/graphql')
       return refuseUpgrade(socket, 404, 'Not Found');
+    const refusal = options.admit(request);
+    if (refusal) return refuseUpgrade(socket, refusal.status, refusal.reason);
     if (sockets.clients.size >= limits.maxConnections) {
       logger.warn({ limit: limits.maxConnections }, 'refused a WebSocket connection over the limit');
       return refuseUpgrade(socket, 503, 'Service Unavailable');

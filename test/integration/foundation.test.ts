@@ -61,7 +61,14 @@ describe('the foundation', () => {
   );
 
   // Query shape: what the service runs per request starts from an index, never from a scan of a label.
-  const SCANNING_ALLOWED = new Set(['admin/ping', 'admin/server-version', 'migrations/applied', 'migrations/record']);
+  const SCANNING_ALLOWED = new Set([
+    'admin/ping',
+    'admin/server-version',
+    'migrations/applied',
+    'migrations/record',
+    'migrations/lock',
+    'migrations/unlock',
+  ]);
   // An audit reads every node of a kind on purpose: it is an operator's check, not a request path.
   const servesRequests = (name: string) =>
     !name.startsWith('schema/') && !name.startsWith('audit/') && !SCANNING_ALLOWED.has(name);

@@ -1,0 +1,3 @@
+// Gives the migration lease back, when $holder still holds it.
+MATCH (lock:SchemaLock {name: 'migrations', holder: $holder})
+REMOVE lock.holder, lock.expiresAt
