@@ -54,6 +54,8 @@ export interface GroundTruth {
   /** Questions the assistant asked that a later user turn answered. */
   answeredQuestions: string[];
   explorationCommands: number;
+  /** Searches (grep, rg, ...) that found nothing (exit 1): no failure, whatever their exit code. */
+  searchesWithoutMatch: string[];
 }
 
 interface Command {
@@ -641,6 +643,7 @@ function truthOf(events: Event[], cwd: string | null): GroundTruth {
   const commands = new Map<string, TruthCommand>();
   const failedEdits = new Set<string>();
   let exploration = 0;
+  const noMatch = new Set<string>();
   let plan: { text: string; done: boolean }[] = [];
   let lastUser: string | null = null;
   let pendingQuestion: string | null = null;
@@ -701,6 +704,8 @@ function truthOf(events: Event[], cwd: string | null): GroundTruth {
       }
     } else if (isExploration(event.command)) {
       exploration++;
+      const search = /^(rg|grep|egrep|fgrep|ag|ack|git grep)\b/.test(event.command.trim());
+      if (search && event.exitCode === 1) noMatch.add(event.command.trim().replace(/\s+/g, ' '));
     } else {
       const key = event.command.trim().replace(/\s+/g, ' ');
       const earlier = commands.get(key);
@@ -734,6 +739,7 @@ function truthOf(events: Event[], cwd: string | null): GroundTruth {
     lastUserRequest: lastUser,
     answeredQuestions: [...new Set(answered)],
     explorationCommands: exploration,
+    searchesWithoutMatch: [...noMatch],
   };
 }
 
