@@ -2,7 +2,7 @@
  * `npm run eval:handoffs [-- [--corpus DIR] [--case NAME]... [--json]]`: what a switch's handoff keeps,
  * measured against the raw session files (issue 26). Each case folder of the corpus
  * (test/fixtures/sessions/corpus) is one project: its files are imported through a Threadline service
- * with `npm run import` (one thread), the context a run on the other provider would be given is read
+ * with `threadline import` (one thread), the context a run on the other provider would be given is read
  * with previewRun (the code startRun delivers with; cleanContext, so a pair's
  * return gets the whole thread, not a delta that leans on the target's memory), and that text is scored against the ground truth
  * the raw files hold (tools/eval/groundTruth.ts, sharing no code with the importer's adapters), at
@@ -165,24 +165,12 @@ export async function startEvalServices(): Promise<EvalServices> {
   };
 }
 
-/** `npm run import` of one case folder into one thread; answers the thread a run continues (not a subagent's). */
+/** `threadline import` of one case folder into one thread; answers the thread a run continues (not a subagent's). */
 async function importCase(url: string, token: string, folder: string): Promise<string> {
   const output = await new Promise<string>((resolve, reject) => {
     execFile(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(ROOT, 'tools/import.ts'),
-        '--url',
-        url,
-        '--token',
-        token,
-        '--split',
-        'none',
-        '--json',
-        folder,
-      ],
+      [join(ROOT, 'bin/threadline.js'), 'import', '--url', url, '--token', token, '--split', 'none', '--json', folder],
       { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) =>
         error && !stdout ? reject(new Error(`import of ${folder} failed: ${stderr}`)) : resolve(stdout),

@@ -39,7 +39,7 @@ const STATE_WORDS: Record<FinalState, RegExp> = {
   added: /\badd(ed|s)?\b|\bcreat(ed|es|e)\b|\bnew\b/i,
   modified: /\bmodif(ied|y|ies)\b|\bupdat(ed|e|es)\b|\bedit(ed|s)?\b|\bchang(ed|e|es)\b/i,
   deleted: /\bdelet(ed|e|es)\b|\bremov(ed|e|es)\b/i,
-  renamed: /\brenam(ed|e|es)\b|\bmov(ed|e|es)\b|→|->/,
+  renamed: /\brenam(ed|e|es)\b|\bmov(ed|e|es)\b/i,
 };
 const FAILING = /\bfail(ed|s|ing|ure|ures)?\b|\berror\b|\bexit(ed)?( code)? ?[1-9]\d*\b|✗|\bbroken\b|\bunresolved\b/i;
 const SETTLED =
@@ -90,7 +90,7 @@ export function scoreHandoff(truth: GroundTruth, text: string): Score {
     truth.files.map((file) => {
       const claims = naming(file.path).flatMap(({ line, heading }) => {
         const clause = clauseOf(line, file.path);
-        if (!claimsState(clause, file.path) && !/\bfiles?\b/i.test(heading)) return [];
+        if (!claimsState(clause, file.path, file.from) && !/\bfiles?\b/i.test(heading)) return [];
         const stated = (Object.keys(STATE_WORDS) as FinalState[]).filter((state) => STATE_WORDS[state].test(clause));
         const states =
           stated.length > 0
@@ -171,11 +171,19 @@ export function scoreHandoff(truth: GroundTruth, text: string): Score {
   return { kinds: { files, commands, failures, todos, request }, wrongState, stale, missing };
 }
 
-/** A list item or clause about the path itself: it starts with the path, or with a state word and then the path. */
-function claimsState(clause: string, path: string): boolean {
+const STATE_LEAD =
+  /^((file|added|created|new|modified|updated|edited|changed|deleted|removed|renamed|moved)\b[\s:]*)+$/i;
+
+/**
+ * A list item or clause about the path itself: it starts with the path (or a rename's old path and an
+ * arrow), or with state words and then the path ("Deleted: a.ts").
+ */
+function claimsState(clause: string, path: string, from: string | null): boolean {
   const head = clause.replace(/^[-*•]\s*(\[.\]\s*)?/, '').replace(/`/g, '');
   const at = head.indexOf(path);
-  return at === 0 || (at > 0 && at <= 24 && /^[A-Za-z ]+:?\s*$/.test(head.slice(0, at)));
+  if (at === 0) return true;
+  if (from !== null && head.startsWith(from) && /^\s*(→|->|to)\s*$/.test(head.slice(from.length, at))) return true;
+  return at > 0 && STATE_LEAD.test(head.slice(0, at));
 }
 
 function shownOpen(clause: string, heading: string): boolean {
