@@ -286,3 +286,33 @@ export function fileEffects(command: string): FileEffect[] {
   }
   return effects;
 }
+
+/** The command's simple commands as word lists, with neutral prefixes (`cd x &&`) left out. */
+function steps(command: string): string[][] {
+  return segments(unwrapShell(command.trim()))
+    .map((segment) => segment.words)
+    .filter((words) => {
+      const run = program(words);
+      return run !== null && !NEUTRAL_PREFIXES.has(run.name);
+    });
+}
+
+/**
+ * Whether `later`, run successfully after `failed` failed, shows the failure fixed: the same command;
+ * a command that runs it among its steps (`cargo build && cargo test`); or the same program run more
+ * broadly, with only some of its words (`pytest -q` after `pytest tests/test_x.py -q`, `npm test` after
+ * `npm test -- shelves`).
+ */
+export function fixes(failed: string, later: string): boolean {
+  const before = steps(failed);
+  const after = steps(later);
+  if (before.length === 0 || after.length === 0) return false;
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((word, i) => word === b[i]);
+  const broader = (wider: string[], narrow: string[]) =>
+    wider.length >= 2 &&
+    wider[0] === narrow[0] &&
+    wider[1] === narrow[1] &&
+    wider.every((word) => narrow.includes(word));
+  // Every step of the failed command ran again, the same or more broadly, in the later one.
+  return before.every((step) => after.some((other) => same(step, other) || broader(other, step)));
+}

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { explorationPaths, fileEffects, isExploration, isSearchWithoutMatch } from '../../../src/domain/commands.js';
+import {
+  explorationPaths,
+  fileEffects,
+  fixes,
+  isExploration,
+  isSearchWithoutMatch,
+} from '../../../src/domain/commands.js';
 
 describe('isExploration', () => {
   it.each([
@@ -112,4 +118,22 @@ describe('fileEffects leaves out what the text does not name', () => {
       expect(fileEffects(command)).toEqual([]);
     },
   );
+});
+
+describe('fixes', () => {
+  it.each([
+    ['npm test', 'npm test', true],
+    ['cd /w && npm test', 'npm test', true],
+    ['cargo build', 'cargo build && cargo test stats', true],
+    ['python -m pytest tests/test_csv_writer.py -q', 'python -m pytest -q', true],
+    ['npm test -- shelves', 'npm test', true],
+    ['pytest tests/a.py', 'pytest tests/b.py', false],
+    ['npm test', 'npm run build', false],
+    ['make lint', 'make', false],
+    ['npm run lint', 'npm run build', false],
+    ['cargo test', 'cargo build', false],
+    ['', 'npm test', false],
+  ])('%j fixed by %j → %s', (failed, later, expected) => {
+    expect(fixes(failed, later)).toBe(expected);
+  });
 });
