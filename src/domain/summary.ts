@@ -2,7 +2,7 @@
  * Local deterministic handoff summarizer: renders a Markdown handoff document from structured run
  * data. Pure: the same input always gives byte-identical output.
  */
-import { explorationPaths, isExploration } from './commands.js';
+import { explorationPaths, fixes, isExploration } from './commands.js';
 import { describeOrdinals } from './ranges.js';
 import type { FileChangeKind, HandoffStrategy, RunFactKind, RunStatus } from './records.js';
 
@@ -410,10 +410,13 @@ function filePath(path: string): string {
   return oneLine(path.trim().replace(/^(\.\/)+/, ''), PATH_MAX) || '(unnamed file)';
 }
 
-/** The change a file went through over the range, from its previous net change and the next one; null: no change left. */
+/**
+ * The change a file went through over the range, from its previous net change and the next one. A later
+ * delete wins: a file added and then deleted is deleted (it is gone, whatever the runs wrote into it).
+ */
 function netChange(previous: string | null | undefined, next: string | null): string | null {
   if (previous === undefined || previous === null || next === null) return next ?? previous ?? null;
-  if (previous === 'added' && next === 'deleted') return null;
+  if (next === 'deleted') return 'deleted';
   if (previous === 'added') return 'added';
   if (previous === 'deleted' && next === 'added') return 'modified';
   return next;
@@ -447,23 +450,23 @@ function currentFiles(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoi
   const mentions = sortByNumber([...factMentions, ...checkpointMentions], (m) => m.ordinal);
 
   // One entry per path, placed at its latest mention, with its net change and the sum of its known counts.
-  const byPath = new Map<string, CurrentFile & { gone: boolean }>();
+  const byPath = new Map<string, CurrentFile>();
   for (const { mention } of mentions) {
     const prev = byPath.get(mention.path);
     byPath.delete(mention.path);
-    const change = netChange(prev?.gone ? 'deleted' : prev?.change, mention.change);
     byPath.set(mention.path, {
       path: mention.path,
-      change,
-      gone: prev !== undefined && change === null && mention.change === 'deleted',
+      change: netChange(prev?.change, mention.change),
       additions: sumKnown(prev?.additions, mention.additions),
       deletions: sumKnown(prev?.deletions, mention.deletions),
     });
   }
-  return [...byPath.values()].filter((m) => !m.gone).map(({ gone: _gone, ...file }) => file);
+  return [...byPath.values()];
 }
 
 function fileItem(file: CurrentFile): string {
+  // What was written into a file that is gone says nothing of the state left.
+  if (file.change === 'deleted') return `- ${file.path} (deleted)`;
   const counts = [
     file.additions === null ? '' : `+${file.additions}`,
     file.deletions === null ? '' : `-${file.deletions}`,
@@ -606,20 +609,22 @@ function explorationTally(exploration: readonly SummaryFact[]): ExplorationTally
 }
 
 /**
- * A failure fact's text as what failed and its error: the head line and the rest, or on one line, what
- * comes before and after its first ": ". A keyed failure's key names its target (a tool and its path):
+ * A failure fact's text as what failed and its error: the head line and the rest, or on one line, split
+ * after the key or at the first ": ". A keyed failure's key names its target (a tool and its path):
  * kept when the text does not say it.
  */
 function splitFailure(fact: SummaryFact): { what: string; error: string } {
   const all = lines(fact.text);
   const head = all.findIndex((line) => line.trim() !== '');
   const first = head < 0 ? '' : all[head]!.trim();
-  const colon = first.indexOf(': ');
+  // On one line, what failed ends with the key when the text names it ("…: npm test"), else at the first ": ".
+  const named = fact.key === null ? -1 : first.indexOf(fact.key);
+  const end = named >= 0 ? named + fact.key!.length : first.indexOf(': ');
   const [what, error] =
     head >= 0 && head < all.length - 1
       ? [first, all.slice(head + 1).join('\n')]
-      : colon > 0
-        ? [first.slice(0, colon), first.slice(colon + 2)]
+      : end > 0
+        ? [first.slice(0, end), first.slice(end).replace(/^:\s*/, '')]
         : [first, ''];
   const space = fact.key === null ? -1 : fact.key.indexOf(' ');
   const target = space < 0 ? '' : fact.key!.slice(space + 1);
@@ -631,21 +636,22 @@ function currentFailures(
   runs: readonly SummaryRun[],
   commands: readonly CurrentCommand[],
 ): CurrentFailure[] {
-  const lastOk = new Map<string, number>();
-  for (const command of commands)
-    if (COMMAND_OK.has(command.outcome) || /^\d+ passed, 0 failed$/.test(command.outcome))
-      lastOk.set(command.key, command.runOrdinal);
+  // Each command at its newest state: one that ended well after a failure may have fixed it.
+  const ok = commands.filter(
+    (command) => COMMAND_OK.has(command.outcome) || /^\d+ passed, 0 failed$/.test(command.outcome),
+  );
   const fromFacts = facts
     .filter((f) => f.kind === 'failure')
     .map((f) => {
       const { what, error } = splitFailure(f);
-      const fixed = f.key === null ? undefined : lastOk.get(f.key);
-      return {
-        what,
-        error,
-        runOrdinal: f.runOrdinal,
-        fixedInRun: fixed !== undefined && fixed > f.runOrdinal ? fixed : null,
-      };
+      // The adapter saw a later call of the same run fix it; else a later run's command did.
+      const fixedBy =
+        normStatus(f.status) === 'fixed'
+          ? f.runOrdinal
+          : f.key === null
+            ? undefined
+            : ok.find((command) => command.runOrdinal > f.runOrdinal && fixes(f.key!, command.key))?.runOrdinal;
+      return { what, error, runOrdinal: f.runOrdinal, fixedInRun: fixedBy ?? null };
     });
   // A failed or cut-off run is behind the thread once a later run completed.
   const lastCompleted = Math.max(0, ...runs.filter((r) => r.status === 'completed').map((r) => r.ordinal));

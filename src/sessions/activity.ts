@@ -1,6 +1,6 @@
 // What one run did, gathered from tool calls and their results (matched by call id, since a call and its
 // result are separate records) and turned into facts when the run ends.
-import { fileEffects, isSearchWithoutMatch } from '../domain/commands.js';
+import { fileEffects, fixes, isSearchWithoutMatch } from '../domain/commands.js';
 import type { FileChangeKind } from '../domain/records.js';
 import { findTestSummary, type TestSummary } from './testSummary.js';
 import { cleanText, clip, relativePath, tailExcerpt } from './text.js';
@@ -131,12 +131,19 @@ export class RunActivity {
       // A change counts once its tool reports it applied: a call cut off before its result may not have been.
       if (patch === null || patch.result === null) continue;
       if (!patch.result.applied) {
-        facts.push(patchFailure(patch, cwd));
+        facts.push(patchFailure(patch, cwd, this.patchedLater(patch)));
         continue;
       }
       for (const edit of patch.result.edits ?? patch.edits) mergeInto(files, relativeEdit(edit, cwd));
     }
     return [...[...files.values()].map(fileChangeFact), ...facts];
+  }
+
+  /** A later patch of the run applied a change to every file a failed one named: the failure is fixed. */
+  private patchedLater(failed: PatchCall): boolean {
+    const later = [...this.patches.values()].filter((call) => call.seq > failed.seq && call.result?.applied);
+    const paths = new Set(later.flatMap((call) => (call.result?.edits ?? call.edits).map((edit) => edit.path)));
+    return failed.edits.length > 0 && failed.edits.every((edit) => paths.has(edit.path));
   }
 
   private commandFacts(): ImportedFact[] {
@@ -146,7 +153,11 @@ export class RunActivity {
       latest.delete(call.command);
       latest.set(call.command, call);
     }
-    return [...latest.values()].flatMap(commandCallFacts);
+    const calls = [...this.commands.values()];
+    // A failure a later command of the run fixed (src/domain/commands.ts, `fixes`) is reported fixed.
+    const fixedLater = (call: CommandCall) =>
+      calls.some((other) => other.seq > call.seq && succeeded(other) && fixes(call.command, other.command));
+    return [...latest.values()].flatMap((call) => commandCallFacts(call, fixedLater(call)));
   }
 
   /** One command fact per distinct read, keyed like a command so a repeated read counts once per run. */
@@ -216,8 +227,6 @@ function mergeInto(files: Map<string, FileEdit>, edit: FileEdit): void {
     files.set(edit.path, edit);
     return;
   }
-  // Created and removed within the run: the file did not change.
-  if (previous.change === 'added' && edit.change === 'deleted') return;
   const change = mergedChange(previous.change, edit.change);
   files.set(edit.path, {
     path: edit.path,
@@ -228,7 +237,9 @@ function mergeInto(files: Map<string, FileEdit>, edit: FileEdit): void {
   });
 }
 
+/** A later delete wins, even of a file the run created: it is gone at the end of the run. */
 function mergedChange(previous: FileChangeKind, next: FileChangeKind): FileChangeKind {
+  if (next === 'deleted') return 'deleted';
   if (previous === 'added') return 'added';
   if (previous === 'deleted' && next === 'added') return 'modified';
   if (previous === 'renamed' && next === 'modified') return 'renamed';
@@ -257,7 +268,7 @@ function fileChangeFact(edit: FileEdit): ImportedFact {
   };
 }
 
-function patchFailure(call: PatchCall, cwd: string | null): ImportedFact {
+function patchFailure(call: PatchCall, cwd: string | null, fixed: boolean): ImportedFact {
   const paths = call.edits.map((edit) => relativePath(edit.path, cwd)).join(', ');
   const output = call.result === null ? '' : tailExcerpt(call.result.output);
   return {
@@ -267,7 +278,7 @@ function patchFailure(call: PatchCall, cwd: string | null): ImportedFact {
       SESSION_LIMITS.factText,
     ),
     key: clip(`${call.tool} ${paths}`.trim(), SESSION_LIMITS.label),
-    status: null,
+    status: fixed ? 'fixed' : null,
   };
 }
 
@@ -281,7 +292,14 @@ function commandStatus(command: string, result: CommandResult | null): string | 
 
 const FAILED_COMMAND_MAX = SESSION_LIMITS.factText - SESSION_LIMITS.excerpt - 40;
 
-function commandCallFacts({ command, result }: CommandCall): ImportedFact[] {
+function succeeded(call: CommandCall): boolean {
+  const result = call.result;
+  return (
+    result !== null && !result.error && (result.exitCode === 0 || commandStatus(call.command, result) === 'no match')
+  );
+}
+
+function commandCallFacts({ command, result }: CommandCall, fixedLater: boolean): ImportedFact[] {
   const status = commandStatus(command, result);
   const key = clip(command, SESSION_LIMITS.label);
   const facts: ImportedFact[] = [
@@ -306,7 +324,7 @@ function commandCallFacts({ command, result }: CommandCall): ImportedFact[] {
         SESSION_LIMITS.factText,
       ),
       key,
-      status: null,
+      status: fixedLater ? 'fixed' : null,
     });
   }
   return facts;

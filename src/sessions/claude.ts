@@ -306,7 +306,8 @@ function readBash(run: RunDraft, id: string, input: JsonObject, result: ToolResu
   const exitCode = code !== undefined ? Number(code) : result.isError || unfinished ? null : 0;
   run.activity.commandResult(id, {
     exitCode,
-    output: streams.length > 0 ? streams.join('\n') : result.text,
+    // Without its streams the result text starts with the tool's "Exit code N" line: the code, not output.
+    output: streams.length > 0 ? streams.join('\n') : result.text.replace(/^Exit code -?\d+\n?/, ''),
     interrupted,
     error: result.isError && code === undefined,
   });

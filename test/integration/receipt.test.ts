@@ -83,8 +83,8 @@ describe('the continuity receipt of a switch', () => {
     const switched = await startRun(t, threadId, 'claude', { userMessage: 'Go on' });
     const { contextHandoff } = await t.ok(HANDOFF, { id: switched.handoff.id });
     expect(contextHandoff.receipt).toEqual({
-      // src/scratch.ts was added and deleted: not a change. sed and rg explored: not commands.
-      files: { held: 1, kept: 1, omitted: [] },
+      // src/scratch.ts was added, then deleted: deleted. sed and rg explored: not commands.
+      files: { held: 2, kept: 2, omitted: [] },
       commands: { held: 2, kept: 2, omitted: [] },
       // npm test failed in run 1 and passed in run 2: fixed, not unresolved.
       failures: { held: 1, kept: 1, omitted: [] },
@@ -95,7 +95,7 @@ describe('the continuity receipt of a switch', () => {
     const text: string = contextHandoff.summaryText;
     expect(text).toContain("> Yes, add a header row. Don't touch the README yet.");
     expect(text).toContain('src/export.ts (added, +640/-0)');
-    expect(text).not.toContain('src/scratch.ts');
+    expect(text).toContain('- src/scratch.ts (deleted)');
     expect(text).toMatch(/## Unresolved failures\n- Command failed \(exit 1\): make lint: b\.ts:3 unused variable/);
     expect(text).toMatch(
       /## Failures since fixed\n- Command failed \(exit 1\): npm test \(failed in run 1, fixed in run 2\)/,

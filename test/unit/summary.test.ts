@@ -648,7 +648,7 @@ describe('files and diffs in a summary (issue 17)', () => {
     expect(text).not.toContain('?');
   });
 
-  it('drops a file created and deleted within the range, and keeps a deletion', () => {
+  it('shows a file created and deleted within the range as deleted, never as added', () => {
     const text = withFiles(
       [
         fact(6, 'file_change', 'tmp/scratch.ts', 'tmp/scratch.ts', 'added'),
@@ -657,7 +657,8 @@ describe('files and diffs in a summary (issue 17)', () => {
       ],
       null,
     );
-    expect(text).not.toContain('tmp/scratch.ts');
+    expect(text).toContain('- tmp/scratch.ts (deleted)');
+    expect(text).not.toContain('tmp/scratch.ts (added');
     expect(text).toContain('- src/old.ts (deleted)');
   });
 

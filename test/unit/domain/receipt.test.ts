@@ -53,7 +53,7 @@ describe('receiptFor', () => {
   it('counts what the covered runs hold at the handoff: final files, no exploration, unresolved failures, last plan, open questions', () => {
     const receipt = receiptFor(session, renderSummary(session, null));
     expect(receipt).toEqual({
-      files: { held: 1, kept: 1, omitted: [] },
+      files: { held: 2, kept: 2, omitted: [] },
       commands: { held: 2, kept: 2, omitted: [] },
       failures: { held: 1, kept: 1, omitted: [] },
       todos: { held: 1, kept: 1, omitted: [] },
@@ -62,12 +62,12 @@ describe('receiptFor', () => {
   });
 
   it('names what a text left out', () => {
-    const receipt = receiptFor(session, 'We changed src/a.ts and ran npm test.');
+    const receipt = receiptFor(session, 'We changed src/a.ts, removed src/gone.ts and ran npm test.');
     expect(receipt.failures).toEqual({ held: 1, kept: 0, omitted: ['Command failed (exit 2): make lint'] });
     expect(receipt.commands).toEqual({ held: 2, kept: 1, omitted: ['make lint'] });
     expect(receipt.todos.omitted).toEqual(['Write docs']);
     expect(receipt.questions.omitted).toEqual(['Keep the README as is?']);
-    expect(receipt.files).toEqual({ held: 1, kept: 1, omitted: [] });
+    expect(receipt.files).toEqual({ held: 2, kept: 2, omitted: [] });
   });
 
   it('bounds the omitted list, not the counts', () => {

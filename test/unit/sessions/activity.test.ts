@@ -32,13 +32,16 @@ describe('RunActivity file changes', () => {
     ]);
   });
 
-  it('keeps a file created in the run as added, and drops one created and deleted again', () => {
+  it('keeps a file created in the run as added, and one created and deleted again as deleted', () => {
     expect(
       appliedFiles(
         [edit('a.ts', 'added', 2, 0), edit('b.ts', 'added', 1, 0)],
         [edit('a.ts', 'modified', 1, 1), edit('b.ts', 'deleted', 0, 1)],
       ),
-    ).toEqual([{ path: 'a.ts', change: 'added', additions: 3, deletions: 1, previousPath: null }]);
+    ).toEqual([
+      { path: 'a.ts', change: 'added', additions: 3, deletions: 1, previousPath: null },
+      { path: 'b.ts', change: 'deleted', additions: 1, deletions: 1, previousPath: null },
+    ]);
   });
 
   it('follows a rename to the new path', () => {
@@ -106,6 +109,7 @@ describe('RunActivity commands', () => {
     run('git mv b.ts c.ts', 0, '', activity);
     run('rm kept.ts', 1, 'rm: cannot remove', activity);
     expect(activity.facts('/w').flatMap((fact) => (fact.kind === 'file_change' ? [fact.file] : []))).toEqual([
+      { path: 'a.ts', change: 'deleted', additions: null, deletions: null, previousPath: null },
       { path: 'c.ts', change: 'renamed', additions: 1, deletions: 1, previousPath: 'b.ts' },
     ]);
   });
