@@ -116,6 +116,8 @@ export type FileChangeInput = {
   change: FileChangeKind;
   deletions?: InputMaybe<Scalars['Int']['input']>;
   path: Scalars['String']['input'];
+  /** RENAMED only (BAD_USER_INPUT on other changes): the path before the rename. At most 4000 characters. */
+  previousPath?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type FileChangeKind =

@@ -11,6 +11,7 @@ CALL (run) {
   RETURN sum(
     CASE WHEN $maxChars IS NULL THEN size(fact.text) WHEN $maxChars = 0 THEN 0 WHEN size(fact.text) < $maxChars THEN size(fact.text) ELSE $maxChars END
     + coalesce(size(fact.key), 0) + coalesce(size(fact.status), 0) + coalesce(size(fact.filePath), 0)
+    + coalesce(size(fact.filePreviousPath), 0)
   ) AS chars
 }
 RETURN sum(chars) AS chars

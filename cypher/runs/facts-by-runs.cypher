@@ -8,7 +8,7 @@ CALL (run) {
   WITH fact ORDER BY fact.seq
   SKIP $offset LIMIT $first
   RETURN collect(fact {.kind, text: CASE WHEN $maxChars IS NULL THEN fact.text ELSE left(fact.text, $maxChars) END, textLength: size(fact.text), .key, .status, .runOrdinal,
-    file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions} END}) AS facts
+    file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions, previousPath: fact.filePreviousPath} END}) AS facts
 }
 WITH runId, facts WHERE size(facts) > 0
 RETURN runId, facts

@@ -20,6 +20,7 @@ CALL (run) {
     tenant: $tenant, threadId: run.threadId, runOrdinal: run.ordinal, seq: seq,
     kind: fact.kind, text: fact.text, key: fact.key, status: fact.status,
     filePath: fact.file.path, fileChange: fact.file.change, fileAdditions: fact.file.additions, fileDeletions: fact.file.deletions,
+    filePreviousPath: fact.file.previousPath,
     caption: fact.kind + ': ' + left(fact.text, 40)
   })
 }

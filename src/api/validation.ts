@@ -62,14 +62,19 @@ export interface FileChangeInput {
   change: FileChangeKind;
   additions?: number | null;
   deletions?: number | null;
+  previousPath?: string | null;
 }
 
 export function fileChangeOf(field: string, file: FileChangeInput): FileChangeRecord {
+  const previousPath = optionalText(`${field}.previousPath`, file.previousPath, LIMITS.path);
+  if (previousPath !== null && file.change !== 'renamed')
+    throw badInput(`${field}.previousPath`, 'only a RENAMED change has a previous path');
   return {
     path: requiredText(`${field}.path`, file.path, LIMITS.path),
     change: file.change,
     additions: nonNegativeInt(`${field}.additions`, file.additions),
     deletions: nonNegativeInt(`${field}.deletions`, file.deletions),
+    previousPath,
   };
 }
 

@@ -244,6 +244,8 @@ export interface FileChangeRecord {
   change: FileChangeKind;
   additions: number | null;
   deletions: number | null;
+  /** A rename's path before it; null otherwise. */
+  previousPath: string | null;
 }
 
 export interface CheckpointRecord {

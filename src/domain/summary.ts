@@ -33,6 +33,8 @@ export interface SummaryFile {
   change: SummaryFileChangeKind;
   additions: number | null;
   deletions: number | null;
+  /** A rename's path before it. */
+  previousPath?: string | null;
 }
 export interface SummaryCheckpoint {
   runOrdinal: number;
@@ -396,6 +398,8 @@ export interface CurrentFile {
   change: string | null;
   additions: number | null;
   deletions: number | null;
+  /** Where a renamed file was before the range (or before it was added in it). */
+  previousPath: string | null;
 }
 
 /** A file fact's path: its key, else the first word of its text, which may go on to describe the change. */
@@ -422,6 +426,16 @@ function netChange(previous: string | null | undefined, next: string | null): st
   return next;
 }
 
+function fileMention(file: SummaryFile): CurrentFile {
+  return {
+    path: filePath(file.path),
+    change: file.change,
+    additions: file.additions,
+    deletions: file.deletions,
+    previousPath: file.previousPath ? filePath(file.previousPath) : null,
+  };
+}
+
 const sumKnown = (a: number | null | undefined, b: number | null): number | null =>
   a === null || a === undefined ? b : b === null ? a : a + b;
 
@@ -434,17 +448,18 @@ function currentFiles(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoi
     ordinal: f.runOrdinal,
     // A typed change says it all; an untyped one has a path (key or text) and maybe a change in its status.
     mention: (f.file
-      ? { path: filePath(f.file.path), change: f.file.change, additions: f.file.additions, deletions: f.file.deletions }
+      ? fileMention(f.file)
       : {
           path: factPath(f),
           change: FILE_CHANGES.has(normStatus(f.status)) ? normStatus(f.status) : null,
           additions: null,
           deletions: null,
+          previousPath: null,
         }) satisfies CurrentFile,
   }));
   const checkpointMentions = (checkpoint?.files ?? []).map((file) => ({
     ordinal: checkpoint?.runOrdinal ?? 0,
-    mention: { path: filePath(file.path), change: file.change, additions: file.additions, deletions: file.deletions },
+    mention: fileMention(file),
   }));
   // Stable: within one run, facts come before the checkpoint's own file list.
   const mentions = sortByNumber([...factMentions, ...checkpointMentions], (m) => m.ordinal);
@@ -452,13 +467,24 @@ function currentFiles(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoi
   // One entry per path, placed at its latest mention, with its net change and the sum of its known counts.
   const byPath = new Map<string, CurrentFile>();
   for (const { mention } of mentions) {
-    const prev = byPath.get(mention.path);
+    // A rename moves the file's entry to its new path: the old path is no file of the end state.
+    const from = mention.change === 'renamed' && mention.previousPath !== null ? mention.previousPath : mention.path;
+    const prev = byPath.get(from) ?? byPath.get(mention.path);
+    byPath.delete(from);
     byPath.delete(mention.path);
+    const moved = from !== mention.path;
     byPath.set(mention.path, {
       path: mention.path,
-      change: netChange(prev?.change, mention.change),
+      // A file added in the range and renamed is still new; renamed and then edited, still renamed.
+      change:
+        moved && prev?.change === 'added'
+          ? 'added'
+          : prev?.change === 'renamed' && mention.change === 'modified'
+            ? 'renamed'
+            : netChange(prev?.change, mention.change),
       additions: sumKnown(prev?.additions, mention.additions),
       deletions: sumKnown(prev?.deletions, mention.deletions),
+      previousPath: moved && prev?.change !== 'added' ? (prev?.previousPath ?? from) : (prev?.previousPath ?? null),
     });
   }
   return [...byPath.values()];
@@ -467,13 +493,17 @@ function currentFiles(facts: readonly SummaryFact[], checkpoint: SummaryCheckpoi
 function fileItem(file: CurrentFile): string {
   // What was written into a file that is gone says nothing of the state left.
   if (file.change === 'deleted') return `- ${file.path} (deleted)`;
+  const change =
+    file.change === 'renamed' && file.previousPath !== null
+      ? `renamed from ${file.previousPath}`
+      : (file.change ?? 'changed');
   const counts = [
     file.additions === null ? '' : `+${file.additions}`,
     file.deletions === null ? '' : `-${file.deletions}`,
   ]
     .filter((count) => count !== '')
     .join('/');
-  return `- ${file.path} (${file.change ?? 'changed'}${counts === '' ? '' : `, ${counts}`})`;
+  return `- ${file.path} (${change}${counts === '' ? '' : `, ${counts}`})`;
 }
 
 // A diff summary is a short description; a raw diff (hunks, +/- lines) is left out where the files

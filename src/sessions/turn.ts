@@ -28,6 +28,6 @@ export function factsOfTurn(format: SessionFormat, lines: readonly string[]): Tu
 /** The typed change a file_change fact carries, as a run records it (the path before a rename stays in its text). */
 export function fileOf(fact: ImportedFact): FileChangeRecord | null {
   if (fact.kind !== 'file_change') return null;
-  const { path, change, additions, deletions } = fact.file;
-  return { path, change, additions, deletions };
+  const { path, change, additions, deletions, previousPath } = fact.file;
+  return { path, change, additions, deletions, previousPath };
 }

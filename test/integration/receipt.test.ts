@@ -66,6 +66,11 @@ async function codexWork(service: TestService, extraFailures = 0): Promise<strin
     assistantMessage: 'Perfect!\n\n---\n\nThe header row is in; lint still fails on b.ts.',
     facts: [
       file('src/scratch.ts', 'DELETED'),
+      {
+        kind: 'FILE_CHANGE',
+        text: 'docs/csv.md renamed from docs/export.md',
+        file: { path: 'docs/csv.md', change: 'RENAMED', additions: 0, deletions: 0, previousPath: 'docs/export.md' },
+      },
       command('npm test', 'exit 0'),
       command('make lint', 'exit 2'),
       failure('make lint', 'b.ts:3 unused variable'),
@@ -77,6 +82,28 @@ async function codexWork(service: TestService, extraFailures = 0): Promise<strin
   return threadId;
 }
 
+describe('a renamed file', () => {
+  it('keeps its previous path, and only a rename may have one', async () => {
+    const threadId = await createThread(t, 'rename');
+    const run = await startRun(t, threadId, 'codex');
+    const refused = await t.gql(`mutation($input: CompleteRunInput!) { completeRun(input: $input) { id } }`, {
+      input: {
+        runId: run.run.id,
+        facts: [{ kind: 'FILE_CHANGE', text: 'a', file: { path: 'a', change: 'MODIFIED', previousPath: 'b' } }],
+      },
+    });
+    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(refused.errors?.[0]?.message).toContain('previousPath');
+    await completeRun(t, run.run.id, {
+      facts: [{ kind: 'FILE_CHANGE', text: 'b', file: { path: 'b', change: 'RENAMED', previousPath: 'a' } }],
+    });
+    const read = await t.ok(`query($id: ID!) { run(id: $id) { facts { file { path change previousPath } } } }`, {
+      id: run.run.id,
+    });
+    expect(read.run.facts).toEqual([{ file: { path: 'b', change: 'RENAMED', previousPath: 'a' } }]);
+  });
+});
+
 describe('the continuity receipt of a switch', () => {
   it('counts what the runs hold at the handoff and what the text keeps', async () => {
     const threadId = await codexWork(t);
@@ -84,7 +111,7 @@ describe('the continuity receipt of a switch', () => {
     const { contextHandoff } = await t.ok(HANDOFF, { id: switched.handoff.id });
     expect(contextHandoff.receipt).toEqual({
       // src/scratch.ts was added, then deleted: deleted. sed and rg explored: not commands.
-      files: { held: 2, kept: 2, omitted: [] },
+      files: { held: 3, kept: 3, omitted: [] },
       commands: { held: 2, kept: 2, omitted: [] },
       // npm test failed in run 1 and passed in run 2: fixed, not unresolved.
       failures: { held: 1, kept: 1, omitted: [] },
@@ -96,6 +123,7 @@ describe('the continuity receipt of a switch', () => {
     expect(text).toContain("> Yes, add a header row. Don't touch the README yet.");
     expect(text).toContain('src/export.ts (added, +640/-0)');
     expect(text).toContain('- src/scratch.ts (deleted)');
+    expect(text).toContain('- docs/csv.md (renamed from docs/export.md, +0/-0)');
     expect(text).toMatch(/## Unresolved failures\n- Command failed \(exit 1\): make lint: b\.ts:3 unused variable/);
     expect(text).toMatch(
       /## Failures since fixed\n- Command failed \(exit 1\): npm test \(failed in run 1, fixed in run 2\)/,

@@ -764,3 +764,34 @@ describe('fillsBudget: where a summary stops reading', () => {
     expect(fillsBudget(input(0), 32_000, 64)).toEqual({ full: false, moreRuns: 64 });
   });
 });
+
+describe('renames in a summary', () => {
+  const renamed = (ordinal: number, path: string, from: string): SummaryFact => ({
+    ...fact(ordinal, 'file_change', `${path} renamed from ${from}`, path, 'renamed'),
+    file: { path, change: 'renamed', additions: 0, deletions: 0, previousPath: from },
+  });
+  const typed = (ordinal: number, path: string, change: 'added' | 'modified', additions: number): SummaryFact => ({
+    ...fact(ordinal, 'file_change', path, path, change),
+    file: { path, change, additions, deletions: 0 },
+  });
+  const files = (facts: SummaryFact[]) =>
+    section(renderSummary(baseInput({ facts, latestCheckpoint: null }), null), 'Files changed');
+
+  it('moves a file to its new path, saying where it was, and forgets the old path', () => {
+    expect(files([typed(6, 'src/a.ts', 'modified', 3), renamed(7, 'src/b.ts', 'src/a.ts')])).toEqual([
+      '- src/b.ts (renamed from src/a.ts, +3/-0)',
+    ]);
+  });
+
+  it('keeps a file added in the range and renamed as added, at its new path', () => {
+    expect(files([typed(6, 'src/new.ts', 'added', 9), renamed(7, 'src/final.ts', 'src/new.ts')])).toEqual([
+      '- src/final.ts (added, +9/-0)',
+    ]);
+  });
+
+  it('keeps a renamed file renamed when it is edited after, and follows a chain of renames', () => {
+    expect(files([renamed(6, 'b.ts', 'a.ts'), typed(7, 'b.ts', 'modified', 2), renamed(8, 'c.ts', 'b.ts')])).toEqual([
+      '- c.ts (renamed from a.ts, +2/-0)',
+    ]);
+  });
+});

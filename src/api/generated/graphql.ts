@@ -325,6 +325,8 @@ export type FileChange = {
   change: FileChangeKind;
   deletions: Maybe<Scalars['Int']['output']>;
   path: Scalars['String']['output'];
+  /** A rename's path before it; null otherwise. */
+  previousPath: Maybe<Scalars['String']['output']>;
 };
 
 export type FileChangeInput = {
@@ -332,6 +334,8 @@ export type FileChangeInput = {
   change: FileChangeKind;
   deletions?: InputMaybe<Scalars['Int']['input']>;
   path: Scalars['String']['input'];
+  /** RENAMED only (BAD_USER_INPUT on other changes): the path before the rename. At most 4000 characters. */
+  previousPath?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type FileChangeKind =
@@ -1920,6 +1924,7 @@ export type FileChangeResolvers<ContextType = RequestContext, ParentType extends
   change?: Resolver<ResolversTypes['FileChangeKind'], ParentType, ContextType>;
   deletions?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  previousPath?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type FileChangeKindResolvers = { ADDED: 'added', DELETED: 'deleted', MODIFIED: 'modified', RENAMED: 'renamed' };
