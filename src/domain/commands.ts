@@ -251,42 +251,6 @@ function isNumber(word: string): boolean {
   return word !== '' && [...word].every((c) => c >= '0' && c <= '9');
 }
 
-export interface FileEffect {
-  path: string;
-  change: 'deleted' | 'renamed';
-  previousPath: string | null;
-}
-
-/**
- * Files a successful command removed or moved (`rm`, `git rm`, `mv`, `git mv`); empty for anything else.
- * Recursive removals and globs say nothing of which files they removed, so they give nothing, and so
- * do paths outside the project (`~`, `..`).
- */
-export function fileEffects(command: string): FileEffect[] {
-  const effects: FileEffect[] = [];
-  for (const segment of segments(unwrapShell(command.trim()))) {
-    const run = program(segment.words);
-    if (run === null) continue;
-    const isGit = run.name === 'git';
-    const verb = isGit ? run.args.find((arg) => !arg.startsWith('-')) : run.name;
-    const args = isGit ? run.args.slice(run.args.indexOf(verb ?? '') + 1) : run.args;
-    const operands = args.filter((arg) => !arg.startsWith('-'));
-    if (
-      operands.some((path) => path.startsWith('~') || path.startsWith('..') || path.includes('*') || path.includes('?'))
-    )
-      continue;
-    if (verb === 'rm') {
-      // `git rm --cached` keeps the file on disk.
-      if (isGit && args.includes('--cached')) continue;
-      if (args.some((arg) => arg === '--recursive' || (/^-[a-zA-Z]+$/.test(arg) && /[rR]/.test(arg)))) continue;
-      effects.push(...operands.map((path) => ({ path, change: 'deleted' as const, previousPath: null })));
-    } else if (verb === 'mv' && operands.length === 2) {
-      effects.push({ path: operands[1]!, change: 'renamed', previousPath: operands[0]! });
-    }
-  }
-  return effects;
-}
-
 /** The command's simple commands as word lists, with neutral prefixes (`cd x &&`) left out. */
 function steps(command: string): string[][] {
   return segments(unwrapShell(command.trim()))

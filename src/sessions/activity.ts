@@ -1,6 +1,6 @@
 // What one run did, gathered from tool calls and their results (matched by call id, since a call and its
 // result are separate records) and turned into facts when the run ends.
-import { fileEffects, fixes, isSearchWithoutMatch } from '../domain/commands.js';
+import { fixes, isSearchWithoutMatch } from '../domain/commands.js';
 import type { FileChangeKind } from '../domain/records.js';
 import { findTestSummary, type TestSummary } from './testSummary.js';
 import { cleanText, clip, relativePath, tailExcerpt } from './text.js';
@@ -121,15 +121,9 @@ export class RunActivity {
   private fileFacts(cwd: string | null): ImportedFact[] {
     const files = new Map<string, FileEdit>();
     const facts: ImportedFact[] = [];
-    // Patches and the files commands removed or moved, in the order they ran: a later delete or rename wins.
-    const changes = [
-      ...[...this.patches.values()].map((call) => ({ seq: call.seq, patch: call, edits: [] as FileEdit[] })),
-      ...[...this.commands.values()].map((call) => ({ seq: call.seq, patch: null, edits: commandEdits(call, cwd) })),
-    ].sort((a, b) => a.seq - b.seq);
-    for (const { patch, edits } of changes) {
-      for (const edit of edits) mergeInto(files, edit);
+    for (const patch of this.patches.values()) {
       // A change counts once its tool reports it applied: a call cut off before its result may not have been.
-      if (patch === null || patch.result === null) continue;
+      if (patch.result === null) continue;
       if (!patch.result.applied) {
         facts.push(patchFailure(patch, cwd, this.patchedLater(patch)));
         continue;
@@ -194,20 +188,6 @@ export class RunActivity {
       };
     });
   }
-}
-
-/** The files a command that succeeded removed or moved, inside the session's folder. */
-function commandEdits(call: CommandCall, cwd: string | null): FileEdit[] {
-  if (call.result?.exitCode !== 0) return [];
-  return (
-    fileEffects(call.command)
-      // A move changes no line; what a removal took is not in its text.
-      .map((effect) => {
-        const lines = effect.change === 'renamed' ? 0 : null;
-        return relativeEdit({ ...effect, additions: lines, deletions: lines }, cwd);
-      })
-      .filter((edit) => [edit.path, edit.previousPath ?? ''].every((path) => !path.startsWith('/')))
-  );
 }
 
 function relativeEdit(edit: FileEdit, cwd: string | null): FileEdit {

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  explorationPaths,
-  fileEffects,
-  fixes,
-  isExploration,
-  isSearchWithoutMatch,
-} from '../../../src/domain/commands.js';
+import { explorationPaths, fixes, isExploration, isSearchWithoutMatch } from '../../../src/domain/commands.js';
 
 describe('isExploration', () => {
   it.each([
@@ -90,34 +84,6 @@ describe('explorationPaths', () => {
   ])('%j → %j', (command, expected) => {
     expect(explorationPaths(command)).toEqual(expected);
   });
-});
-
-describe('fileEffects', () => {
-  it.each([
-    [
-      'rm -f src/old.ts src/older.ts',
-      [
-        { path: 'src/old.ts', change: 'deleted', previousPath: null },
-        { path: 'src/older.ts', change: 'deleted', previousPath: null },
-      ],
-    ],
-    ['git rm -q a.ts', [{ path: 'a.ts', change: 'deleted', previousPath: null }]],
-    ['git rm --cached a.ts', []],
-    ['git mv a.ts b.ts', [{ path: 'b.ts', change: 'renamed', previousPath: 'a.ts' }]],
-    ['mv a.ts b.ts && npm test', [{ path: 'b.ts', change: 'renamed', previousPath: 'a.ts' }]],
-    ['npm test', []],
-  ])('%j', (command, expected) => {
-    expect(fileEffects(command)).toEqual(expected);
-  });
-});
-
-describe('fileEffects leaves out what the text does not name', () => {
-  it.each(['rm -rf build', 'rm -r src/old', 'rm --recursive x', 'rm src/*.bak', 'rm ~/notes.md', 'mv ../a.ts b.ts'])(
-    '%j',
-    (command) => {
-      expect(fileEffects(command)).toEqual([]);
-    },
-  );
 });
 
 describe('fixes', () => {

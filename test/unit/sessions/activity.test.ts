@@ -100,19 +100,6 @@ describe('RunActivity commands', () => {
       .find((f) => f.kind === 'failure');
     expect(failure?.text).toMatch(/FAILED tests\/test_x\.py::test_y - AssertionError$/);
   });
-
-  it('lets a later rm or mv decide a file’s final state', () => {
-    const activity = new RunActivity();
-    activity.patch('p1', 'apply_patch', [edit('/w/a.ts', 'added', 640, 0), edit('/w/b.ts', 'modified', 1, 1)]);
-    activity.patchResult('p1', { applied: true, output: '' });
-    run('rm a.ts', 0, '', activity);
-    run('git mv b.ts c.ts', 0, '', activity);
-    run('rm kept.ts', 1, 'rm: cannot remove', activity);
-    expect(activity.facts('/w').flatMap((fact) => (fact.kind === 'file_change' ? [fact.file] : []))).toEqual([
-      { path: 'a.ts', change: 'deleted', additions: null, deletions: null, previousPath: null },
-      { path: 'c.ts', change: 'renamed', additions: 1, deletions: 1, previousPath: 'b.ts' },
-    ]);
-  });
 });
 
 describe('RunActivity reads', () => {
