@@ -1,4 +1,4 @@
-// Bloom scene action: "Fork tree", for selected threads (by hand: Action availability Thread).
+// Bloom scene action: "Fork tree", for selected threads (offered on the Thread category).
 // Parameters: $nodes (set by Bloom: the element ids of the selected nodes; nodes that are not
 // threads are ignored, at most 10 threads are expanded).
 // Shows, for each selected thread, what the search phrase "Fork tree of thread $threadId in tenant

@@ -1,4 +1,4 @@
-// Bloom scene action: "Handoffs covering", for selected runs (by hand: Action availability Run).
+// Bloom scene action: "Handoffs covering", for selected runs (offered on the Run category).
 // Parameters: $nodes (set by Bloom: the element ids of the selected nodes; nodes that are not runs
 // are ignored, at most 20 runs are expanded).
 // Shows, for each selected run, what the search phrase "Handoffs covering run $runId in tenant

@@ -1,4 +1,4 @@
-// Bloom scene action: "Coverage", for selected provider threads (by hand: Action availability ProviderThread).
+// Bloom scene action: "Coverage", for selected provider threads (offered on the ProviderThread category).
 // Parameters: $nodes (set by Bloom: the element ids of the selected nodes; nodes that are not
 // provider threads are ignored, at most 10 are expanded).
 // Shows, for each selected provider thread, what the search phrase "Coverage of provider thread

@@ -1,4 +1,4 @@
-// Bloom scene action: "Lineage", for selected threads (by hand: Action availability Thread).
+// Bloom scene action: "Lineage", for selected threads (offered on the Thread category).
 // Parameters: $nodes (set by Bloom: the element ids of the selected nodes; nodes that are not
 // threads are ignored, at most 10 threads are expanded).
 // Shows, for each selected thread, what the search phrase "Lineage of thread $threadId in tenant

@@ -19,6 +19,7 @@ import type {
   TransferStatus,
 } from '../domain/records.js';
 import { cypher, queryNames } from '../graph/queries.js';
+import { createHash } from 'node:crypto';
 
 export const PERSPECTIVE_FILE = 'docs/bloom-perspective.json';
 
@@ -30,7 +31,8 @@ const BLOOM_FORMAT_VERSION = '2.6.0';
 // ---------------------------------------------------------------------------------------------------
 // What the perspective shows: the styling choices of docs/bloom.md, section 3.
 
-type DataType = 'string' | 'number' | 'array';
+// Bloom types a Neo4j integer `bigint` (a float is `number`): ordinals and counts are integers.
+type DataType = 'string' | 'bigint' | 'number' | 'array';
 
 interface CategoryStyle {
   label: string;
@@ -60,10 +62,10 @@ const CATEGORIES: CategoryStyle[] = [
       id: 'string',
       tenant: 'string',
       title: 'string',
-      headOrdinal: 'number',
+      headOrdinal: 'bigint',
       relationshipToParent: 'string',
       parentThreadId: 'string',
-      forkOrdinal: 'number',
+      forkOrdinal: 'bigint',
     },
     colorBy: {
       property: 'relationshipToParent',
@@ -78,7 +80,7 @@ const CATEGORIES: CategoryStyle[] = [
       id: 'string',
       tenant: 'string',
       threadId: 'string',
-      ordinal: 'number',
+      ordinal: 'bigint',
       status: 'string',
       provider: 'string',
       planDecision: 'string',
@@ -128,8 +130,8 @@ const CATEGORIES: CategoryStyle[] = [
       tenant: 'string',
       status: 'string',
       strategy: 'string',
-      coveredFrom: 'number',
-      coveredTo: 'number',
+      coveredFrom: 'bigint',
+      coveredTo: 'bigint',
       source: 'string',
       endedBecause: 'string',
       summaryText: 'string',
@@ -163,7 +165,7 @@ const CATEGORIES: CategoryStyle[] = [
       tenant: 'string',
       status: 'string',
       diffSummary: 'string',
-      fileCount: 'number',
+      fileCount: 'bigint',
     },
     colorBy: { property: 'status', colors: { current: GREEN, stale: GREY } },
   },
@@ -243,9 +245,13 @@ interface StyleRule {
   size: number;
   minSize: number;
   maxSize: number;
+  minSizeValue: null;
+  maxSizeValue: null;
   minColor: string;
   midColor: string;
   maxColor: string;
+  minColorValue: null;
+  maxColorValue: null;
   minPoint: string;
   maxPoint: string;
   captionKeys: string[];
@@ -306,8 +312,8 @@ interface SceneAction {
   createdAt: number;
   cypher: string;
   isUpdateQuery: null;
-  /** Null: offered on every selection. Each action's Cypher ignores the nodes it is not for. */
-  categories: null;
+  /** The ids of the categories it is offered on: the one its file's header names. */
+  categories: number[];
   relationshipTypes: null;
   hasCypherErrors: boolean;
 }
@@ -374,18 +380,33 @@ export function bloomQueries(): BloomQuery[] {
 const fileName = (query: BloomQuery) => query.name.replace(/^bloom\//, '');
 
 const PHRASE_HEADER = /^\/\/ Bloom search phrase: "([^"]+)"/;
-const SCENE_HEADER = /^\/\/ Bloom scene action: "([^"]+)"/;
+const SCENE_HEADER = /^\/\/ Bloom scene action: "([^"]+)", for .* \(offered on the (\w+) category\)/;
 
 /** The `$parameters` a phrase's text names, in order. */
 export function phraseParameters(text: string): string[] {
   return [...text.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!);
 }
 
+/**
+ * A UUID as Bloom gives a scene action, but derived from the file's name so that the file is the same
+ * at every build: SHA-1 of the name, with the version (5, name-based) and variant bits set.
+ */
+function nameBasedUuid(name: string): string {
+  const hex = createHash('sha1').update(`threadline-bloom:${name}`).digest('hex');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+// Bloom names a rule and a search phrase by the moment it was made (`rule:<epoch ms>`,
+// `tmpl:<epoch ms>`); here each gets its own moment after WRITTEN_AT, in the order it is written.
+const RULES_FROM = WRITTEN_AT + 1_000;
+const TEMPLATES_FROM = WRITTEN_AT + 2_000;
+
 function searchPhrase(query: BloomQuery, text: string, index: number): SearchPhrase {
   return {
     name: text.split(' $')[0]!,
-    id: `tmpl:${fileName(query)}`,
-    createdAt: WRITTEN_AT + index,
+    id: `tmpl:${TEMPLATES_FROM + index}`,
+    createdAt: TEMPLATES_FROM + index,
     text,
     cypher: query.cypher,
     isUpdateQuery: null,
@@ -406,22 +427,24 @@ function searchPhrase(query: BloomQuery, text: string, index: number): SearchPhr
   };
 }
 
-function sceneAction(query: BloomQuery, name: string, index: number): SceneAction {
+function sceneAction(query: BloomQuery, name: string, label: string, index: number): SceneAction {
+  const category = CATEGORIES.findIndex((style) => style.label === label);
+  if (category < 0) throw new Error(`${query.name}: offered on ${label}, which is no category`);
   return {
     name,
-    id: `scene:${fileName(query)}`,
+    id: nameBasedUuid(fileName(query)),
     createdAt: WRITTEN_AT + index,
     cypher: query.cypher,
     isUpdateQuery: null,
-    categories: null,
+    categories: [categoryId(category)],
     relationshipTypes: null,
     hasCypherErrors: false,
   };
 }
 
-function colorRule(label: string, property: string, value: string, color: string): StyleRule {
+function colorRule(id: number, property: string, value: string, color: string): StyleRule {
   return {
-    id: `rule:${label}-${property}-${value}`,
+    id: `rule:${id}`,
     type: 'single',
     // Bloom names the property a rule reads as <property>_<data type>.
     basedOn: `${property}_string`,
@@ -434,9 +457,14 @@ function colorRule(label: string, property: string, value: string, color: string
     size: 1,
     minSize: 1,
     maxSize: 2,
+    // The range a range rule maps its sizes and colours over; a single rule has none.
+    minSizeValue: null,
+    maxSizeValue: null,
     minColor: '#D5EEE2',
     midColor: '#81CCA8',
     maxColor: '#428C6A',
+    minColorValue: null,
+    maxColorValue: null,
     minPoint: 'unprocessed',
     maxPoint: 'unprocessed',
     captionKeys: [],
@@ -448,14 +476,21 @@ function colorRule(label: string, property: string, value: string, color: string
   };
 }
 
-function colorRules({ label, colorBy }: CategoryStyle): StyleRule[] {
-  if (!colorBy) return [];
-  return Object.entries(colorBy.colors).map(([value, color]) => colorRule(label, colorBy.property, value, color));
+/** Every category's colour rules, numbered on across the categories in the order they are written. */
+function colorRules(): StyleRule[][] {
+  let next = RULES_FROM;
+  return CATEGORIES.map(({ colorBy }) =>
+    colorBy
+      ? Object.entries(colorBy.colors).map(([value, color]) => colorRule(next++, colorBy.property, value, color))
+      : [],
+  );
 }
 
-function category(style: CategoryStyle, index: number): Category {
+const categoryId = (index: number) => index + 1;
+
+function category(style: CategoryStyle, index: number, styleRules: StyleRule[]): Category {
   return {
-    id: index + 1,
+    id: categoryId(index),
     name: style.label,
     labels: [style.label],
     properties: Object.entries(style.properties).map(([name, dataType]) => ({ name, exclude: false, dataType })),
@@ -465,7 +500,7 @@ function category(style: CategoryStyle, index: number): Category {
     size: 1,
     icon: 'no-icon',
     captionKeys: ['caption'],
-    styleRules: colorRules(style),
+    styleRules,
   };
 }
 
@@ -477,14 +512,15 @@ export function bloomPerspective(queries: BloomQuery[]): Perspective {
     const phrase = PHRASE_HEADER.exec(firstLine);
     const scene = SCENE_HEADER.exec(firstLine);
     if (phrase) templates.push(searchPhrase(query, phrase[1]!, templates.length));
-    else if (scene) sceneActions.push(sceneAction(query, scene[1]!, sceneActions.length));
+    else if (scene) sceneActions.push(sceneAction(query, scene[1]!, scene[2]!, sceneActions.length));
     else throw new Error(`${query.name}: the first line names neither a search phrase nor a scene action`);
   }
   const relationshipTypes = [...new Set(PATH_SEGMENTS.map(([, type]) => type))].sort();
+  const rules = colorRules();
   return {
     name: 'Threadline lineage',
     id: PERSPECTIVE_ID,
-    categories: CATEGORIES.map(category),
+    categories: CATEGORIES.map((style, index) => category(style, index, rules[index]!)),
     labels: Object.fromEntries(
       CATEGORIES.map((style) => [
         style.label,

@@ -419,7 +419,7 @@ describe('the Bloom perspective file (docs/bloom-perspective.json) on a real Neo
         `${record.get('label') as string}.${record.get('propertyName') as string}`,
         record.get('propertyTypes'),
       );
-    const neo4jTypes = { string: ['String'], number: ['Long'], array: ['StringArray'] } as const;
+    const neo4jTypes = { string: ['String'], bigint: ['Long'], number: ['Double'], array: ['StringArray'] } as const;
     for (const category of perspective.categories) {
       for (const property of category.properties) {
         const key = `${category.labels[0]!}.${property.name}`;

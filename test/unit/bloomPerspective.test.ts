@@ -18,25 +18,46 @@ import { projectRoot } from '../../src/graph/projectRoot.js';
 
 const committed = readFileSync(join(projectRoot(), PERSPECTIVE_FILE), 'utf8');
 
-// The shape of a perspective as Bloom 2.x exports it, written from exported files, not from our builder.
+// The shape of a perspective as Bloom 2.x exports it, written from exported files, not from our builder:
+// every style rule of a 2.3-2.11 export carries the range keys (min/maxSizeValue, min/maxColorValue)
+// beside its colour and size; rules and search phrases are named by the moment they were made
+// (`rule:<epoch ms>`, `tmpl:<epoch ms>`) and scene actions by a UUID; a Neo4j integer property is
+// typed `bigint`, a float `number`; a scene action names the categories it is offered on.
 const hexColor = z.string().regex(/^#[0-9A-Fa-f]{6}$/);
+const epochMillis = /\d{13}$/;
 const propertyShape = z.strictObject({
   name: z.string().min(1),
   exclude: z.boolean(),
-  dataType: z.enum(['string', 'number', 'array']),
+  dataType: z.enum(['string', 'bigint', 'number', 'boolean', 'array']),
 });
-const styleRuleShape = z.looseObject({
-  id: z.string().startsWith('rule:'),
-  type: z.literal('single'),
-  basedOn: z.string().regex(/^[A-Za-z]+_string$/),
-  condition: z.literal('equals'),
+const styleRuleShape = z.strictObject({
+  id: z.string().regex(new RegExp(`^rule:${epochMillis.source}`)),
+  type: z.enum(['single', 'range', 'unique']),
+  basedOn: z.string().regex(/^[A-Za-z]+_(string|bigint|number|boolean)$/),
+  condition: z.string(),
   conditionValue: z.string().min(1),
   applyColor: z.boolean(),
   applySize: z.boolean(),
   applyCaption: z.boolean(),
   color: hexColor,
   size: z.number(),
+  minSize: z.number(),
+  maxSize: z.number(),
+  minSizeValue: z.number().nullable(),
+  maxSizeValue: z.number().nullable(),
+  minColor: hexColor,
+  midColor: hexColor,
+  maxColor: hexColor,
+  minColorValue: z.number().nullable(),
+  maxColorValue: z.number().nullable(),
+  minPoint: z.string(),
+  maxPoint: z.string(),
   captionKeys: z.array(z.string()),
+  isTimeZoneConvertEnabled: z.boolean(),
+  selectedTimeZone: z.string(),
+  valuesMapper: z.array(z.unknown()),
+  existingValues: z.array(z.unknown()),
+  rangeValue: z.unknown(),
 });
 const categoryShape = z.looseObject({
   id: z.number().int().positive(),
@@ -53,7 +74,7 @@ const categoryShape = z.looseObject({
 });
 const templateShape = z.strictObject({
   name: z.string().min(1),
-  id: z.string().startsWith('tmpl:'),
+  id: z.string().regex(new RegExp(`^tmpl:${epochMillis.source}`)),
   createdAt: z.number().int(),
   text: z.string().min(1),
   cypher: z.string().min(1),
@@ -73,11 +94,11 @@ const templateShape = z.strictObject({
 });
 const sceneActionShape = z.strictObject({
   name: z.string().min(1),
-  id: z.string().min(1),
+  id: z.uuid(),
   createdAt: z.number().int(),
   cypher: z.string().min(1),
   isUpdateQuery: z.null(),
-  categories: z.array(z.number()).nullable(),
+  categories: z.array(z.number().int().positive()).min(1).nullable(),
   relationshipTypes: z.array(z.string()).nullable(),
   hasCypherErrors: z.literal(false),
 });
@@ -200,10 +221,20 @@ describe('the Bloom perspective file', () => {
     expect(labels).not.toContain('ThreadChange');
     expect(perspective.hiddenRelationshipTypes).toEqual([]);
     expect(perspective.hiddenCategories).toEqual([]);
-    for (const action of perspective.sceneActions) {
-      expect(action.categories, action.name).toBeNull();
-      expect(action.relationshipTypes, action.name).toBeNull();
-    }
+    // Each scene action on the category its file's header names, and only there.
+    const offeredOn = Object.fromEntries(
+      perspective.sceneActions.map((action) => [
+        action.name,
+        action.categories!.map((id) => perspective.categories.find((category) => category.id === id)!.name),
+      ]),
+    );
+    expect(offeredOn).toEqual({
+      'Fork tree': ['Thread'],
+      'Handoffs covering': ['Run'],
+      Coverage: ['ProviderThread'],
+      Lineage: ['Thread'],
+    });
+    for (const action of perspective.sceneActions) expect(action.relationshipTypes, action.name).toBeNull();
   });
 
   it('colours every status the API can show, and only those', () => {
@@ -235,7 +266,25 @@ describe('the Bloom perspective file', () => {
     expect([...new Set(perspective.metadata.pathSegments.map((segment) => segment.relationshipType))].sort()).toEqual(
       [...types].sort(),
     );
-    const ids = [...perspective.templates.map((template) => template.id), ...perspective.sceneActions.map((a) => a.id)];
+    const ids = [
+      ...perspective.templates.map((template) => template.id),
+      ...perspective.sceneActions.map((action) => action.id),
+      ...perspective.categories.flatMap((category) => category.styleRules.map((rule) => rule.id)),
+    ];
     expect(new Set(ids).size).toBe(ids.length);
+    // Integers as Bloom types them: every ordinal and count.
+    const typed = Object.fromEntries(
+      perspective.categories.flatMap((category) =>
+        category.properties.map((property) => [`${category.name}.${property.name}`, property.dataType]),
+      ),
+    );
+    for (const key of [
+      'Thread.headOrdinal',
+      'Thread.forkOrdinal',
+      'Run.ordinal',
+      'ContextHandoff.coveredFrom',
+      'Checkpoint.fileCount',
+    ])
+      expect(typed[key], key).toBe('bigint');
   });
 });
