@@ -142,7 +142,7 @@ export async function importSessions(options: ImportOptions, progress: (done: nu
   const unknownRecordTypes = new Map<string, number>();
   const files = await sessionFiles(options.paths, problems);
   const sessions = await readSessions(files, { problems, warnings, unknownRecordTypes }, options.lastTurnOpen);
-  const duplicateTurns = dropCopies(sessions);
+  let duplicateTurns = dropCopies(sessions);
   const withTurns = sessions
     .filter((session) => session.parsed.runs.length > 0)
     .sort((a, b) => byTime(a.parsed.runs[0]!.startedAt, b.parsed.runs[0]!.startedAt));
@@ -158,7 +158,7 @@ export async function importSessions(options: ImportOptions, progress: (done: nu
     for (const group of groups) {
       await createThread(client, group);
       await createProviderThreads(client, group);
-      await sendTurns(client, group, (sent) => progress((done += sent), total));
+      duplicateTurns += await sendTurns(client, group, (sent) => progress((done += sent), total));
     }
   }
   const summary: ImportSummary = {
@@ -326,7 +326,9 @@ function threadsOf(
 }
 
 /** Every turn of the group, in time order, to the thread that holds its session, or else to the group's. */
-async function sendTurns(client: ThreadlineClient, group: Group, sent: (count: number) => void) {
+/** Answers how many turns the service found to be copies of turns their thread already holds. */
+async function sendTurns(client: ThreadlineClient, group: Group, sent: (count: number) => void): Promise<number> {
+  let copies = 0;
   for (const batch of batches(group.turns)) {
     const { session } = batch[0]!;
     const answer = (
@@ -342,8 +344,10 @@ async function sendTurns(client: ThreadlineClient, group: Group, sent: (count: n
     session.runs += answer.runs.length + answer.alreadyPresent;
     session.imported += answer.runs.length;
     session.present += answer.alreadyPresent;
+    copies += answer.duplicateTurns;
     sent(batch.length);
   }
+  return copies;
 }
 
 /** ISO 8601 times in UTC, as the adapters give them, order as strings. */
@@ -518,6 +522,7 @@ function runInput(run: ImportedRun, sourceKey: string): ImportedRunInput {
   const failure = run.status === 'failed' ? run.facts.findLast((fact) => fact.kind === 'failure') : undefined;
   return {
     sourceKey,
+    sourceId: run.sourceId,
     startedAt: run.startedAt,
     completedAt: run.completedAt,
     status: upper(run.status),

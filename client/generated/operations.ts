@@ -191,6 +191,12 @@ export type ImportedRunInput = {
   facts?: InputMaybe<Array<RunFactInput>>;
   /** At most 200 characters. */
   model?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * The provider's own id of the turn's record (a Codex user message item id, a Claude Code message
+   * uuid), 1..200 characters: a resume or a fork copies it with the turn, so the thread stores the turn
+   * once whichever session it is read from. Null when the session does not say.
+   */
+  sourceId?: InputMaybe<Scalars['String']['input']>;
   /** The turn's key within its session, stable from one import to the next (e.g. its start time), 1..200 characters. */
   sourceKey: Scalars['String']['input'];
   /** When the user's message was sent. */
@@ -515,7 +521,7 @@ export type ImportRunsMutationVariables = Exact<{
 }>;
 
 
-export type ImportRunsMutation = { importRuns: { alreadyPresent: number, providerThread: { id: string }, runs: Array<{ id: string }> } };
+export type ImportRunsMutation = { importRuns: { alreadyPresent: number, duplicateTurns: number, providerThread: { id: string }, runs: Array<{ id: string }> } };
 
 export type RollbackThreadMutationVariables = Exact<{
   input: RollbackThreadInput;
@@ -932,6 +938,7 @@ export const ImportRunsDocument = new TypedDocumentString(`
       id
     }
     alreadyPresent
+    duplicateTurns
   }
 }
     `) as unknown as TypedDocumentString<ImportRunsMutation, ImportRunsMutationVariables>;

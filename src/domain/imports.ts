@@ -11,6 +11,8 @@ export type ImportedRunStatus = Extract<RunStatus, 'completed' | 'failed' | 'int
 
 export interface ImportedRunInput {
   sourceKey: string;
+  /** The provider's own id of the turn's record, which a resume or a fork copies with the turn. */
+  sourceId: string | null;
   /** ISO 8601, UTC. */
   startedAt: string;
   completedAt: string | null;

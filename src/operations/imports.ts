@@ -13,6 +13,7 @@ import type { ProviderThreadRecord, RunRecord, ThreadRecord } from '../domain/re
 import { recordChange } from '../graph/repositories/changes.js';
 import {
   appendImportedRuns,
+  heldSourceIds,
   presentImportKeys,
   providerThreadsByNativeRef,
   type NewImportedRun,
@@ -38,6 +39,7 @@ export interface ImportResult {
   providerThread: ProviderThreadRecord;
   runs: RunRecord[];
   alreadyPresent: number;
+  duplicateTurns: number;
 }
 
 export async function providerThreadsOfNativeRef(
@@ -69,11 +71,14 @@ export async function importRuns(context: OperationContext, input: ImportInput):
     const providerThread = await sessionProviderThread(tx, thread, input);
     const keys = input.runs.map((run) => importKeyOf(input.provider, input.nativeThreadRef, run.sourceKey));
     const present = await presentImportKeys(tx, keys);
-    const fresh = input.runs.flatMap((run, index) =>
+    const unseen = input.runs.flatMap((run, index) =>
       present.has(keys[index]!) ? [] : [{ run, importKey: keys[index]! }],
     );
-    const alreadyPresent = input.runs.length - fresh.length;
-    if (fresh.length === 0) return { thread, providerThread, runs: [], alreadyPresent };
+    const alreadyPresent = input.runs.length - unseen.length;
+    const sourceIds = unseen.flatMap(({ run }) => run.sourceId ?? []);
+    const fresh = withoutCopies(unseen, await heldSourceIds(tx, thread.id, input.provider, sourceIds));
+    const duplicateTurns = unseen.length - fresh.length;
+    if (fresh.length === 0) return { thread, providerThread, runs: [], alreadyPresent, duplicateTurns };
     const written = await appendImportedRuns(
       tx,
       thread.id,
@@ -82,7 +87,21 @@ export async function importRuns(context: OperationContext, input: ImportInput):
       numbered(thread, providerThread, input, fresh),
     );
     await recordChange(tx, thread.id, 'runs_imported');
-    return { ...written, alreadyPresent };
+    return { ...written, alreadyPresent, duplicateTurns };
+  });
+}
+
+/**
+ * The runs that are not a copy of a turn the thread holds (`held`) or of an earlier run of the call:
+ * a resumed Claude Code session or a Codex fork repeats earlier turns with their record ids.
+ */
+function withoutCopies<T extends { run: ImportedRunInput }>(runs: T[], held: Set<string>): T[] {
+  const seen = new Set(held);
+  return runs.filter(({ run }) => {
+    if (run.sourceId === null) return true;
+    if (seen.has(run.sourceId)) return false;
+    seen.add(run.sourceId);
+    return true;
   });
 }
 

@@ -14,19 +14,23 @@ const execFileAsync = promisify(execFile);
 const CORPUS = join(projectRoot(), 'test/fixtures/sessions/corpus');
 
 const tenant = { key: uniqueId('corpus-key'), tenant: uniqueId('corpus') };
+/** Imports file by file, apart from the corpus cases that import a whole folder. */
+const single = { key: uniqueId('single-key'), tenant: uniqueId('single') };
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService({ THREADLINE_API_KEYS: `${tenant.key}=${tenant.tenant}` });
+  t = await startTestService({
+    THREADLINE_API_KEYS: `${tenant.key}=${tenant.tenant},${single.key}=${single.tenant}`,
+  });
 });
 afterAll(async () => {
   await t?.close();
 });
 
-async function importCase(name: string): Promise<ImportSummary> {
+async function importCase(name: string, key = tenant.key): Promise<ImportSummary> {
   const { stdout } = await execFileAsync(
     'npm',
-    ['run', '--silent', 'import', '--', '--json', '--token', tenant.key, '--url', t.service.url, join(CORPUS, name)],
+    ['run', '--silent', 'import', '--', '--json', '--token', key, '--url', t.service.url, join(CORPUS, name)],
     { cwd: projectRoot(), timeout: 120_000 },
   );
   return JSON.parse(stdout) as ImportSummary;
@@ -40,11 +44,11 @@ async function preview(threadId: string, provider: string) {
   return (await t.ok(PREVIEW, { input: { threadId, provider } }, tenant.key)).previewRun;
 }
 
-async function userMessages(threadId: string): Promise<string[]> {
+async function userMessages(threadId: string, key = tenant.key): Promise<string[]> {
   const { thread } = await t.ok(
     `query($id: ID!) { thread(id: $id) { runs(first: 100) { edges { node { userMessage } } } } }`,
     { id: threadId },
-    tenant.key,
+    key,
   );
   return thread.runs.edges.map((edge: { node: { userMessage: string } }) => edge.node.userMessage);
 }
@@ -118,6 +122,30 @@ describe('a compaction and a resume that copies the turns since it', () => {
     // Imported again: nothing added, the copy still counted.
     const again = await importCase('10-claude-compaction-and-resume');
     expect(again).toMatchObject({ runsImported: 0, runsAlreadyPresent: 3, duplicateTurns: 1 });
+  });
+
+  it('stores the copied turn once when the resumed file comes in a later import of its own', async () => {
+    const original = await importCase(
+      '10-claude-compaction-and-resume/4b5c6d7e-2020-4c10-9d40-d4e5f6a7b810.jsonl',
+      single.key,
+    );
+    expect(original).toMatchObject({ runsImported: 2, duplicateTurns: 0 });
+    const resumed = await importCase(
+      '10-claude-compaction-and-resume/9e8d7c6b-2020-4d11-8e51-e5f6a7b8c911.jsonl',
+      single.key,
+    );
+    expect(resumed).toMatchObject({ runsImported: 1, runsAlreadyPresent: 0, duplicateTurns: 1 });
+    expect(resumed.threads.map((thread) => thread.id)).toEqual(original.threads.map((thread) => thread.id));
+    const messages = await userMessages(original.threads[0]!.id!, single.key);
+    expect(messages.filter((message) => message === 'continue')).toHaveLength(1);
+    expect(messages).toHaveLength(3);
+
+    // Watched files are imported again as they grow: the copy is still not stored twice.
+    const again = await importCase(
+      '10-claude-compaction-and-resume/9e8d7c6b-2020-4d11-8e51-e5f6a7b8c911.jsonl',
+      single.key,
+    );
+    expect(again).toMatchObject({ runsImported: 0, runsAlreadyPresent: 1, duplicateTurns: 1 });
   });
 });
 

@@ -12,6 +12,7 @@ import { viewerUrl } from '../../tools/demo.js';
 
 const run = (sourceKey: string, startedAt: string, extra: Partial<ImportedRunInput> = {}): ImportedRunInput => ({
   sourceKey,
+  sourceId: null,
   startedAt,
   completedAt: null,
   status: 'completed',

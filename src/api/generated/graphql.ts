@@ -410,6 +410,11 @@ export type ImportRunsPayload = {
   __typename?: 'ImportRunsPayload';
   /** How many of the given runs the session had already imported: they added nothing. */
   alreadyPresent: Scalars['Int']['output'];
+  /**
+   * How many of the given runs were copies of a turn the thread already holds, known by their sourceId
+   * (or given twice in this call): they added nothing.
+   */
+  duplicateTurns: Scalars['Int']['output'];
   providerThread: ProviderThread;
   /** The runs this call appended, in ordinal order. */
   runs: Array<Run>;
@@ -436,6 +441,12 @@ export type ImportedRunInput = {
   facts?: InputMaybe<Array<RunFactInput>>;
   /** At most 200 characters. */
   model?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * The provider's own id of the turn's record (a Codex user message item id, a Claude Code message
+   * uuid), 1..200 characters: a resume or a fork copies it with the turn, so the thread stores the turn
+   * once whichever session it is read from. Null when the session does not say.
+   */
+  sourceId?: InputMaybe<Scalars['String']['input']>;
   /** The turn's key within its session, stable from one import to the next (e.g. its start time), 1..200 characters. */
   sourceKey: Scalars['String']['input'];
   /** When the user's message was sent. */
@@ -501,7 +512,9 @@ export type Mutation = {
    * holds the session. Each run's plan says it was imported (NO_HANDOFF, CREATE for the provider
    * thread's first run, else REUSE or RESUME, reason "imported from <provider> session <id>"); no
    * handoff is made up for the past. A run whose sourceKey this session already imported adds
-   * nothing, so importing a session again adds only its new turns.
+   * nothing, so importing a session again adds only its new turns; a run whose sourceId a run of the
+   * thread already carries (a turn a resumed or forked session copied from another session) adds
+   * nothing either, and is counted in duplicateTurns.
    */
   importRuns: ImportRunsPayload;
   /** Offers the fork's work since the fork point back to its source thread; the source's next run takes it in. */
@@ -1949,6 +1962,7 @@ export type IdentityStrengthResolvers = { NONE: 'none', STRONG: 'strong', WEAK: 
 
 export type ImportRunsPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ImportRunsPayload'] = ResolversParentTypes['ImportRunsPayload']> = {
   alreadyPresent?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  duplicateTurns?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   providerThread?: Resolver<ResolversTypes['ProviderThread'], ParentType, ContextType>;
   runs?: Resolver<Array<ResolversTypes['Run']>, ParentType, ContextType>;
   thread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;

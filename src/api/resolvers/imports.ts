@@ -31,6 +31,7 @@ export const importResolvers: Resolvers = {
 function importedRun(field: string, run: RunInput): ImportedRunInput {
   return {
     sourceKey: requiredText(`${field}.sourceKey`, run.sourceKey, LIMITS.label),
+    sourceId: run.sourceId == null ? null : requiredText(`${field}.sourceId`, run.sourceId, LIMITS.label),
     startedAt: dateTime(`${field}.startedAt`, run.startedAt),
     completedAt: optionalDateTime(`${field}.completedAt`, run.completedAt),
     status: run.status,

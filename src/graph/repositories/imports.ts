@@ -35,6 +35,17 @@ export async function presentImportKeys(tx: Tx, keys: readonly string[]): Promis
   return new Set(rows.map((row) => row.key));
 }
 
+/** The source ids of `sourceIds` that runs of `provider` in the thread already carry. */
+export async function heldSourceIds(
+  tx: Tx,
+  threadId: string,
+  provider: string,
+  sourceIds: readonly string[],
+): Promise<Set<string>> {
+  const rows = await tx.rows<{ sourceId: string }>('runs/by-source-ids', { threadId, provider, sourceIds });
+  return new Set(rows.map((row) => row.sourceId));
+}
+
 /**
  * Appends the runs, numbered after the thread's lastOrdinal, served by `providerThread` (as read under
  * the thread lock); returns the thread, the provider thread and the runs as written.
@@ -76,6 +87,7 @@ function importedRunParameters({ id, ordinal, importKey, plan, input }: NewImpor
       id,
       ordinal,
       importKey,
+      sourceId: input.sourceId,
       model: input.model,
       userMessage: input.userMessage,
       assistantMessage: input.assistantMessage,
