@@ -252,7 +252,7 @@ const percent = ({ kept, total }: { kept: number; total: number }) =>
 
 /** The table of one budget: a row per case and the total, as Markdown. */
 export function table(results: readonly CaseResult[], budget: string): string {
-  const header = ['case', 'to', 'length', ...KINDS, 'wrong state', 'stale'];
+  const header = ['case', 'to', 'length', ...KINDS, 'wrong state', 'stale', 'leaks'];
   const row = (name: string, to: string, length: string, score: Score) => [
     name,
     to,
@@ -260,6 +260,7 @@ export function table(results: readonly CaseResult[], budget: string): string {
     ...KINDS.map((kind) => percent(score.kinds[kind])),
     String(score.wrongState.length),
     String(score.stale.length),
+    String(score.leaks.length),
   ];
   const rows = results.map((result) => {
     const entry = result.budgets.find((candidate) => candidate.budget === budget)!;
@@ -317,6 +318,7 @@ async function main(argv: string[]): Promise<number> {
         console.log(`  ${result.name}: ${kind}: ${item.replace(/\s+/g, ' ').slice(0, 140)}`);
       for (const item of score.wrongState) console.log(`  ${result.name}: wrong final state: ${item}`);
       for (const item of score.stale) console.log(`  ${result.name}: stale: ${item.slice(0, 140)}`);
+      for (const item of score.leaks) console.log(`  ${result.name}: leak: ${item}`);
     }
     if (options.texts)
       for (const result of results)

@@ -56,6 +56,8 @@ export interface GroundTruth {
   explorationCommands: number;
   /** Searches (grep, rg, ...) that found nothing (exit 1): no failure, whatever their exit code. */
   searchesWithoutMatch: string[];
+  /** Openings of the model's reasoning and thinking texts: none may reach a handoff. */
+  reasoning: string[];
 }
 
 interface Command {
@@ -77,7 +79,8 @@ type Event =
   | FileEdit
   | { kind: 'user'; text: string }
   | { kind: 'assistant'; text: string }
-  | { kind: 'plan'; items: { text: string; done: boolean }[] };
+  | { kind: 'plan'; items: { text: string; done: boolean }[] }
+  | { kind: 'reasoning'; text: string };
 
 interface Timeline {
   cwd: string | null;
@@ -196,6 +199,13 @@ function readCodex(lines: Json[], seen: Set<string>): Timeline {
     if (line.type === 'turn_context') cwd = str(payload.cwd) ?? cwd;
     if (line.type === 'response_item') {
       const type = payload.type;
+      if (type === 'reasoning') {
+        const parts: unknown[] = [payload.summary, payload.content].flatMap((list: unknown) =>
+          Array.isArray(list) ? (list as unknown[]) : [],
+        );
+        for (const part of parts)
+          if (isObject(part) && str(part.text)) events.push({ kind: 'reasoning', text: str(part.text)! });
+      }
       if (type === 'message') {
         const text = contentText(payload.content);
         if (payload.role === 'user') say('user', text);
@@ -231,6 +241,8 @@ function readCodex(lines: Json[], seen: Set<string>): Timeline {
     if (line.type === 'event_msg') {
       const type = payload.type;
       if (type === 'user_message') say('user', str(payload.message));
+      if ((type === 'agent_reasoning' || type === 'agent_reasoning_raw_content') && str(payload.text))
+        events.push({ kind: 'reasoning', text: str(payload.text)! });
       if (type === 'agent_message') say('assistant', str(payload.message));
       if (type === 'task_complete') say('assistant', str(payload.last_agent_message));
       if (type === 'exec_command_end' && str(payload.call_id)) {
@@ -387,6 +399,8 @@ function readClaude(lines: Json[], seen: Set<string>, subagentFile: boolean): Ti
     }
     if (line.type === 'assistant' && Array.isArray(message.content)) {
       for (const part of message.content.filter(isObject)) {
+        if (part.type === 'thinking' && str(part.thinking))
+          events.push({ kind: 'reasoning', text: str(part.thinking)! });
         if (part.type === 'text' && !sidechain && str(part.text))
           events.push({ kind: 'assistant', text: str(part.text)! });
         if (part.type !== 'tool_use') continue;
@@ -638,6 +652,9 @@ function relative(path: string, cwd: string | null): string {
   return clean.replace(/^\.\//, '');
 }
 
+const REASONING_OPENING = 40;
+const REASONING_OPENING_MIN = 12;
+
 function truthOf(events: Event[], cwd: string | null): GroundTruth {
   const files = new Map<string, TruthFile>();
   const commands = new Map<string, TruthCommand>();
@@ -648,6 +665,7 @@ function truthOf(events: Event[], cwd: string | null): GroundTruth {
   let lastUser: string | null = null;
   let pendingQuestion: string | null = null;
   const answered: string[] = [];
+  const reasoning = new Set<string>();
 
   const change = (raw: FileEdit['changes'][number], base: string | null) => {
     const path = relative(raw.path, base ?? cwd);
@@ -691,6 +709,10 @@ function truthOf(events: Event[], cwd: string | null): GroundTruth {
       pendingQuestion = null;
     } else if (event.kind === 'assistant') {
       pendingQuestion = questionOf(event.text);
+    } else if (event.kind === 'reasoning') {
+      // Its opening, long enough not to match ordinary words.
+      const opening = event.text.trim().replace(/\s+/g, ' ').slice(0, REASONING_OPENING);
+      if (opening.length >= REASONING_OPENING_MIN) reasoning.add(opening);
     } else if (event.kind === 'plan') {
       plan = event.items.filter((item) => item.text !== '');
     } else if (event.kind === 'edit') {
@@ -740,6 +762,7 @@ function truthOf(events: Event[], cwd: string | null): GroundTruth {
     answeredQuestions: [...new Set(answered)],
     explorationCommands: exploration,
     searchesWithoutMatch: [...noMatch],
+    reasoning: [...reasoning],
   };
 }
 

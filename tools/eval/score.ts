@@ -10,7 +10,8 @@
 // - an open todo: its text (up to 80 characters);
 // - the last user request: its text (up to 400 characters), whitespace collapsed;
 // - stale: a fixed failure shown as failing, an answered question shown as open, a completed todo
-//   shown as open, a deleted or renamed file shown as present, a search with no match shown as failing.
+//   shown as open, a deleted or renamed file shown as present, a search with no match shown as failing;
+// - leaks: the opening of any reasoning or thinking text of the files, or an injected-context marker.
 import type { FinalState, GroundTruth } from './groundTruth.js';
 
 export const KINDS = ['files', 'commands', 'failures', 'todos', 'request'] as const;
@@ -26,6 +27,8 @@ export interface Score {
   /** Files named with a final state other than the truth's. */
   wrongState: string[];
   stale: string[];
+  /** What the text holds that no handoff may: reasoning, injected context. */
+  leaks: string[];
   /** What the text lost, per kind. */
   missing: { kind: Kind; item: string }[];
 }
@@ -46,6 +49,15 @@ const SETTLED =
   /\bfixed\b|\bresolved\b|\bpass(ed|es|ing)?\b|\bnow (green|passes|ok)\b|\bexit(ed)?( code)? ?0\b|\bsucceed(ed|s)?\b/i;
 const OPEN = /\[open\]|\bopen\b|\bpending\b|\bin[ _]progress\b|\bunanswered\b|\[ \]|\btodo\b/i;
 const CLOSED = /\banswered\b|\bclosed\b|\bresolved\b|\bdone\b|\bcompleted?\b|\[x\]/i;
+
+// Context the harnesses inject into user messages: never the user's words, never a handoff's.
+const INJECTED = [
+  '<environment_context>',
+  '<system-reminder>',
+  '<user_instructions>',
+  '<INSTRUCTIONS>',
+  '# AGENTS.md instructions',
+];
 
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -168,7 +180,8 @@ export function scoreHandoff(truth: GroundTruth, text: string): Score {
           },
         ]);
 
-  return { kinds: { files, commands, failures, todos, request }, wrongState, stale, missing };
+  const leaks = [...truth.reasoning, ...INJECTED].filter((opening) => flat.includes(opening));
+  return { kinds: { files, commands, failures, todos, request }, wrongState, stale, leaks, missing };
 }
 
 const STATE_LEAD =
@@ -209,6 +222,7 @@ export function totalOf(scores: readonly Score[]): Score {
     kinds,
     wrongState: scores.flatMap((score) => score.wrongState),
     stale: scores.flatMap((score) => score.stale),
+    leaks: scores.flatMap((score) => score.leaks),
     missing: scores.flatMap((score) => score.missing),
   };
 }
@@ -223,5 +237,6 @@ export function missedTargets(total: Score): string[] {
   }).map((kind) => `${kind}: ${total.kinds[kind].kept} of ${total.kinds[kind].total}, target ${TARGETS[kind] * 100}%`);
   if (total.wrongState.length > 0) missed.push(`files with a wrong final state: ${total.wrongState.length}`);
   if (total.stale.length > 0) missed.push(`stale items: ${total.stale.length}`);
+  if (total.leaks.length > 0) missed.push(`leaks: ${total.leaks.length}`);
   return missed;
 }

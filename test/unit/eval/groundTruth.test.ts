@@ -106,6 +106,14 @@ describe('ground truth of a Codex rollout', () => {
         codex.user('<environment_context>\n<cwd>/w/app</cwd>\n</environment_context>'),
         codex.user('Add a discount and make the tests pass'),
         codex.userEvent('Add a discount and make the tests pass'),
+        {
+          timestamp: at(),
+          type: 'response_item',
+          payload: {
+            type: 'reasoning',
+            summary: [{ type: 'summary_text', text: '**Planning** where the discount goes' }],
+          },
+        },
         codex.plan([
           { step: 'Add discount', status: 'in_progress' },
           { step: 'Fix tests', status: 'pending' },
@@ -170,6 +178,7 @@ describe('ground truth of a Codex rollout', () => {
     expect(truth.doneTodos).toEqual(['Add discount', 'Fix tests']);
     expect(truth.lastUserRequest).toBe('Yes keep it. Now delete src/discount.ts, we do not need it');
     expect(truth.answeredQuestions).toEqual(['Should I keep the old rounding?']);
+    expect(truth.reasoning).toEqual(['**Planning** where the discount goes']);
   });
 
   it('reads a fork that copies the source turn once, and a later page after it', () => {
@@ -199,6 +208,9 @@ describe('ground truth of a Codex rollout', () => {
 describe('ground truth of a Claude Code session', () => {
   const main = jsonl(
     claude.user('add a dump script'),
+    claudeLine('assistant', [
+      { type: 'thinking', thinking: 'The user wants a script that dumps the cache', signature: 'x' },
+    ]),
     claude.tool('t1', 'Write', { file_path: '/w/app/scripts/dump.py', content: 'x' }),
     claude.result('t1', 'File created'),
     claude.tool('t2', 'TodoWrite', {
@@ -255,6 +267,7 @@ describe('ground truth of a Claude Code session', () => {
     expect(truth.lastUserRequest).toBe('yes JSON. then remove it and rename pebble/a.py to pebble/b.py');
     expect(truth.answeredQuestions).toEqual(['Should the dump be JSON?']);
     expect(truth.openTodos).toEqual(['Document it']);
+    expect(truth.reasoning).toEqual(['The user wants a script that dumps the cache'.slice(0, 40)]);
   });
 
   it('reads a resumed file that copies lines (same uuids) once, and a subagent folder file as subagent work', () => {

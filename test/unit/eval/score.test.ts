@@ -21,6 +21,7 @@ const truth: GroundTruth = {
   answeredQuestions: ['Should the dump be JSON?'],
   explorationCommands: 3,
   searchesWithoutMatch: ['rg -n Cache tests'],
+  reasoning: ['**Planning** the discount before the tests'],
 };
 
 const faithful = `# Handoff
@@ -56,6 +57,7 @@ describe('scoreHandoff', () => {
     });
     expect(score.stale).toEqual([]);
     expect(score.wrongState).toEqual([]);
+    expect(score.leaks).toEqual([]);
     expect(missedTargets(score)).toEqual([]);
   });
 
@@ -102,6 +104,15 @@ describe('scoreHandoff', () => {
       'completed todo shown as open: Add the flag',
       'answered question shown as open: Should the dump be JSON?',
     ]);
+  });
+
+  it('finds reasoning and injected context that leaked into the text', () => {
+    const leaked = `${faithful}\n- user: <environment_context> cwd\n- note: **Planning** the discount before the tests, then\n`;
+    expect(scoreHandoff(truth, leaked).leaks).toEqual([
+      '**Planning** the discount before the tests',
+      '<environment_context>',
+    ]);
+    expect(missedTargets(scoreHandoff(truth, leaked))).toEqual(['leaks: 2']);
   });
 
   it('identifies a command by its opening, cut before a secret', () => {
