@@ -26,6 +26,11 @@ export interface Config {
   dataDir: string;
   /** Bearer token -> tenant; empty: single-tenant mode, tenant "local". */
   apiKeys: Map<string, string>;
+  /**
+   * Host names (or host:port) served besides loopback ones; null: any Host (only with API keys).
+   * Requests for other hosts, and cross-origin ones, are refused (src/server/hosts.ts).
+   */
+  publicHosts: string[] | null;
   /** GET /metrics (Prometheus), off by default; with a token, only for `Authorization: Bearer <token>`. */
   metrics: { enabled: boolean; token: string | null };
   /** GraphQL subscriptions over WebSocket (docs/live-updates.md). */
@@ -101,6 +106,8 @@ const envSchema = z.object({
   THREADLINE_MAX_RUNS_ELSEWHERE: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxRunsElsewhere),
   THREADLINE_MAX_CHAINED_HANDOFFS: positiveInt.default(DEFAULT_PLANNER_SETTINGS.maxChainedHandoffs),
   THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK: booleanString.default(false),
+  THREADLINE_PUBLIC_HOSTS: z.string().optional(),
+  THREADLINE_HOST_CHECK: z.enum(['on', 'off']).default('on'),
   THREADLINE_GRAPH_DEADLINE_MS: integerString(100, 600_000).default(15_000),
   THREADLINE_READY_TIMEOUT_MS: integerString(100, 60_000).default(2_000),
   THREADLINE_REQUEST_TIMEOUT_MS: integerString(1_000, 600_000).default(30_000),
@@ -146,6 +153,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration:\n  HOST: ${host} is not a loopback address and THREADLINE_API_KEYS is empty, so anyone who can reach it would be the single tenant; set THREADLINE_API_KEYS, or THREADLINE_ALLOW_UNAUTHENTICATED_NETWORK=true if the network in front of it is trusted`,
     );
   }
+  // A web page the user visits can reach a loopback service under a name of its own (DNS rebinding):
+  // only loopback names and the configured public ones are served. Off only where keys guard the data.
+  if (vars.THREADLINE_HOST_CHECK === 'off' && apiKeys.size === 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  THREADLINE_HOST_CHECK: off needs THREADLINE_API_KEYS; without keys, name the hosts the service is reached by in THREADLINE_PUBLIC_HOSTS`,
+    );
+  }
+  const publicHosts =
+    vars.THREADLINE_HOST_CHECK === 'off'
+      ? null
+      : (vars.THREADLINE_PUBLIC_HOSTS ?? '')
+          .split(',')
+          .map((name) => name.trim().toLowerCase())
+          .filter(Boolean);
   // The same rule for the metrics: they say what the service does, so only a trusted network reads them without a token.
   const metricsToken = vars.THREADLINE_METRICS_TOKEN ?? null;
   if (
@@ -183,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     dataDir: vars.THREADLINE_DATA_DIR,
     apiKeys,
+    publicHosts,
     metrics: { enabled: vars.THREADLINE_METRICS === 'on', token: metricsToken },
     subscriptions: {
       pollIntervalMs: vars.THREADLINE_SUBSCRIPTION_POLL_MS,

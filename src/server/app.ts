@@ -34,6 +34,7 @@ import { createChatCompletionsSummarizer } from '../summarizers/chatCompletions.
 import { answerSizeLimit } from './answerLimit.js';
 import { parseOptions, queryLimitRules, withoutSuggestions } from './armor.js';
 import { createTenantResolver } from './auth.js';
+import { hostGuard } from './hosts.js';
 import { Readiness } from './readiness.js';
 import { startSubscriptionServer, type SubscriptionServer } from './subscriptions.js';
 import { createTracing, type Tracing } from './tracing.js';
@@ -109,6 +110,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
   await apollo.start();
 
   const resolveTenant = createTenantResolver(config.apiKeys);
+  const guard = hostGuard(config.publicHosts);
   const providers = new Map(config.providers.map((provider) => [provider.id, provider]));
   const summaries = {
     policy: config.summaries,
@@ -150,7 +152,12 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     resolveTenant,
     contextFor,
     formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
-    admit: () => (readiness.migrated ? null : { status: 503, reason: 'Service Unavailable' }),
+    admit: (request) =>
+      guard(request) !== null
+        ? { status: 403, reason: 'Forbidden' }
+        : readiness.migrated
+          ? null
+          : { status: 503, reason: 'Service Unavailable' },
     logger,
   });
   metrics?.observeSubscriptions(() => ({
@@ -158,6 +165,13 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     subscriptions: changes.subscriberCount(),
   }));
 
+  // Probes ask by address, whatever the names: they read no data.
+  app.use((request, response, next) => {
+    const refusal = request.path === '/healthz' || request.path === '/readyz' ? null : guard(request);
+    if (refusal === null) return next();
+    logger.warn({ ip: request.ip }, 'refused a request for a foreign host or from a foreign origin');
+    refuse(response, 403, 'FORBIDDEN', refusal);
+  });
   app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
   });
