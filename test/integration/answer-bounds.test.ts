@@ -292,6 +292,7 @@ describe('the lineage viewer', () => {
       'HANDOFF_DETAILS_QUERY',
       'LINKS_QUERY',
       'RUN_DETAILS_QUERY',
+      'THREAD_INDEX_QUERY',
       'THREAD_QUERY',
     ]);
     const first = await post(t, queries.get('THREAD_QUERY')!, { id: threadId, last: 200 });
@@ -315,5 +316,11 @@ describe('the lineage viewer', () => {
       status: null,
     });
     expect(details.bytes).toBeLessThan(LIMIT / 10);
+
+    // The thread index: a page of threads, each bounded like a title.
+    const index = await post(t, queries.get('THREAD_INDEX_QUERY')!, { first: 25 });
+    expect(index.body.errors).toBeUndefined();
+    expect(index.body.data.threads.edges.length).toBeGreaterThan(0);
+    expect(index.bytes).toBeLessThan(LIMIT / 10);
   });
 });
