@@ -78,6 +78,12 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
   switch (withoutUri.start) {
     case 'store': {
       const storeDir = path.resolve(withoutUri.dataDir, 'neo4j');
+      // Neo4j locks its store: a second start on it would end in a page of Java stack.
+      const running = await readLocalNeo4jRecord(withoutUri.dataDir);
+      if (running?.alive)
+        throw new NoNeo4jError(
+          `The store ${storeDir} is already in use by another start (Neo4j pid ${running.record.pid} at ${running.record.uri}, since ${running.record.startedAt}): stop that one (Ctrl-C), or start this one on another store with --data-dir (or THREADLINE_DATA_DIR).`,
+        );
       withoutUri.progress(`NEO4J_URI is not set: starting the local Neo4j ${NEO4J_VERSION} on its store ${storeDir}`);
       const local = await startLocalNeo4j({
         storeDir,

@@ -1,6 +1,6 @@
 // `npm start`: configuration, Neo4j (given or local), then the HTTP service; Ctrl-C stops both.
 import { ConfigError, isLoopback, loadConfig } from '../config.js';
-import { chooseNeo4j } from '../graph/chooseNeo4j.js';
+import { chooseNeo4j, NoNeo4jError } from '../graph/chooseNeo4j.js';
 import { createDriver } from '../graph/driver.js';
 import { startService } from './app.js';
 import { createLogger } from './logger.js';
@@ -49,6 +49,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof NoNeo4jError ? error.message : error);
   process.exit(1);
 });

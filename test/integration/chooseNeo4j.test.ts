@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseNeo4j, type ChosenNeo4j } from '../../src/graph/chooseNeo4j.js';
+import { chooseNeo4j, NoNeo4jError, type ChosenNeo4j } from '../../src/graph/chooseNeo4j.js';
 import { projectRoot } from '../../src/graph/projectRoot.js';
 import { localNeo4jRecordFile, writeLocalNeo4jRecord, type LocalNeo4jRecord } from '../../src/graph/localNeo4jState.js';
 
@@ -76,6 +76,19 @@ describe('the local Neo4j of npm start, found by the tools', () => {
     const query = await npmRun('query', ['coverage-gaps', '--json'], dataDir);
     expect(query.code).toBe(0);
     expect(JSON.parse(query.stdout)).toEqual([]);
+
+    // A second start on the same store is refused in one sentence, before any Neo4j is started.
+    const second = chooseNeo4j(NO_URI, {
+      start: 'store',
+      dataDir,
+      heap: '512m',
+      pageCache: '64m',
+      progress: () => undefined,
+    });
+    await expect(second).rejects.toThrow(NoNeo4jError);
+    await expect(second).rejects.toThrow(
+      `The store ${join(dataDir, 'neo4j')} is already in use by another start (Neo4j pid ${record.pid} at ${record.uri}`,
+    );
 
     await started.close();
     started = undefined;
