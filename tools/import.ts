@@ -426,6 +426,12 @@ async function readSessionFile(file: string): Promise<string> {
   }
 }
 
+/** A Claude Code workflow agent's `agent-<id>.meta.json` beside its file, when there is one to read. */
+async function agentMetaOf(file: string): Promise<string | undefined> {
+  if (!/^agent-.+\.jsonl$/.test(basename(file))) return undefined;
+  return readSessionFile(file.replace(/\.jsonl$/, '.meta.json')).catch(() => undefined);
+}
+
 /**
  * Every file read by the adapter of its format; a file of no known format is reported, never guessed.
  * Subagents a file holds inline are sessions of their own; files of one session (a paginated Codex
@@ -450,7 +456,7 @@ async function readSessions(
       problems.push({ file, line: null, reason: 'not a Codex rollout or a Claude Code session file' });
       continue;
     }
-    const main = parseSession(file, text)!;
+    const main = parseSession(file, text, await agentMetaOf(file))!;
     if (lastTurnOpen?.(file, text)) main.runs = main.runs.slice(0, -1);
     for (const parsed of [main, ...main.subagents]) {
       problems.push(...parsed.problems.map(({ line, reason }) => ({ file, line, reason })));
@@ -560,11 +566,16 @@ async function findHolder(client: ThreadlineClient, session: Session): Promise<v
   session.providerThreadId = holder?.id ?? null;
 }
 
-/** The thread's title: its project's folder name and its first message (a subagent's: its task). */
+/**
+ * The thread's title: its project's folder name and its first message (a subagent's: its task, after
+ * its name when a workflow agent's meta file gives one).
+ */
 function titleOf(group: Group): string {
   const project = group.project === null ? null : basename(group.project);
-  const first = group.turns[0]!.run.userMessage;
-  const text = group.subagentOf === null ? first : `subagent: ${first}`;
+  const { run, session } = group.turns[0]!;
+  const name = session.parsed.agentName;
+  const first = run.userMessage;
+  const text = group.subagentOf === null ? first : `subagent${name === null ? '' : ` ${name}`}: ${first}`;
   const line = (project ? `${project}: ${text}` : text).replace(/\s+/g, ' ').trim();
   return line.length <= TITLE_CHARS ? line : `${line.slice(0, TITLE_CHARS - 1)}…`;
 }

@@ -105,6 +105,7 @@ export interface SessionMeta {
   startedAt: string | null;
   parentSessionId: string | null;
   relationship: 'subagent' | 'fork' | null;
+  agentName?: string | null;
 }
 
 export class SessionBuilder {
@@ -202,6 +203,7 @@ export class SessionBuilder {
       startedAt: meta.startedAt,
       parentSessionId: clipOrNull(meta.parentSessionId, SESSION_LIMITS.label),
       relationship: meta.relationship,
+      agentName: clipOrNull(meta.agentName ?? null, SESSION_LIMITS.label),
       runs,
       compactions: this.compactionCount,
       abandonedBranches: this.abandoned,

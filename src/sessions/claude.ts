@@ -8,7 +8,7 @@
 import type { FileEdit } from './activity.js';
 import { SessionBuilder, type RunDraft } from './builder.js';
 import { humanText } from './injected.js';
-import { asArray, asObject, asString, readJsonLines, type JsonLine, type JsonObject } from './json.js';
+import { asArray, asObject, asString, parseJson, readJsonLines, type JsonLine, type JsonObject } from './json.js';
 import { planStatus, type PlanStep } from './plan.js';
 import { baseName, isoTimestamp, lineCount } from './text.js';
 import type { ParsedSession } from './types.js';
@@ -36,12 +36,12 @@ export function isClaudeRecord(value: JsonObject): boolean {
   );
 }
 
-export function parseClaudeSession(fileName: string, text: string): ParsedSession {
+export function parseClaudeSession(fileName: string, text: string, agentMeta?: string): ParsedSession {
   const { lines, problems } = readJsonLines(text);
   const session = new SessionBuilder(problems);
   const messages = messageLines(lines, session);
   const subagent = SUBAGENT_FILE.test(baseName(fileName)) || messages[0]?.value.isSidechain === true;
-  if (subagent) return readThread(session, messages, fileName, true);
+  if (subagent) return readThread(session, messages, fileName, true, [], agentNameOf(agentMeta));
   // A main session file may also hold its subagents' messages (isSidechain): they are their own sessions.
   const inline = sidechains(messages.filter(({ value }) => value.isSidechain === true));
   const subagents = inline.map((thread) => readThread(new SessionBuilder([]), thread, fileName, true));
@@ -54,19 +54,32 @@ export function parseClaudeSession(fileName: string, text: string): ParsedSessio
   );
 }
 
+/**
+ * A workflow agent's name from its meta file (`agentType`, and the workflow `step` it ran); null when
+ * there is no meta file or it names neither.
+ */
+function agentNameOf(agentMeta: string | undefined): string | null {
+  const meta = agentMeta === undefined ? null : asObject(parseJson(agentMeta));
+  const type = asString(meta?.agentType);
+  const step = asString(meta?.step);
+  if (type === null) return step === null ? null : `step ${step}`;
+  return step === null ? type : `${type}, step ${step}`;
+}
+
 function readThread(
   session: SessionBuilder,
   thread: JsonLine[],
   fileName: string,
   subagent: boolean,
   subagents: ParsedSession[] = [],
+  agentName: string | null = null,
 ): ParsedSession {
   const branch = activeBranch(thread);
   session.abandonedBranches(branch.abandoned);
   const reader = new ClaudeReader(session, toolResults(thread));
   for (const line of branch.path) reader.read(line);
   const identity = sessionIdentity(fileName, thread, subagent);
-  return session.build({ format: 'claude', model: reader.model, ...identity }, subagents);
+  return session.build({ format: 'claude', model: reader.model, agentName, ...identity }, subagents);
 }
 
 /**

@@ -25,9 +25,12 @@ export function detectFormat(fileName: string, text: string): SessionFormat | nu
   return null;
 }
 
-/** The session a file holds, read by its format's adapter; null when the format is not recognised. */
-export function parseSession(fileName: string, text: string): ParsedSession | null {
+/**
+ * The session a file holds, read by its format's adapter; null when the format is not recognised.
+ * `agentMeta`: the text of a Claude Code workflow agent's `agent-<id>.meta.json`, read beside its file.
+ */
+export function parseSession(fileName: string, text: string, agentMeta?: string): ParsedSession | null {
   const format = detectFormat(fileName, text);
   if (format === 'codex') return parseCodexSession(fileName, text);
-  return format === 'claude' ? parseClaudeSession(fileName, text) : null;
+  return format === 'claude' ? parseClaudeSession(fileName, text, agentMeta) : null;
 }

@@ -32,6 +32,8 @@ export interface ParsedSession {
   /** The session this one is a subagent or a fork of, when the file says so. */
   parentSessionId: string | null;
   relationship: 'subagent' | 'fork' | null;
+  /** A Claude Code workflow agent's name, from its meta file: its agent type and workflow step. */
+  agentName: string | null;
   runs: ImportedRun[];
   compactions: number;
   /** Branches left behind by a Claude rewind or a Codex rollback: counted, never imported. */

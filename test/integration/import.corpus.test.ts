@@ -105,6 +105,22 @@ describe('a Codex session with a spawned subagent', () => {
   });
 });
 
+describe('Claude Code workflow agents', () => {
+  it('are subagent threads named by their meta files, and a return resumes the main session', async () => {
+    const summary = await importCase('09-claude-2x-workflow-agents');
+    expect(summary.problems).toEqual([]);
+    const agents = summary.threads.filter((thread) => thread.subagentOf !== null);
+    expect(agents.map((thread) => thread.title)).toEqual([
+      expect.stringMatching(/^harbor: subagent workflow:collector, step collect: /),
+      expect.stringMatching(/^harbor: subagent workflow:writer, step draft: Write the v2.3.0 section/),
+    ]);
+    const main = summary.threads.find((thread) => thread.subagentOf === null)!;
+    expect(await preview(main.id!, 'claude')).toMatchObject({
+      nativeThreadRef: 'd1e2f3a4-2110-4b09-8c39-c3d4e5f6a709',
+    });
+  });
+});
+
 describe('a compaction and a resume that copies the turns since it', () => {
   it('stores the copied turn once, counts it, and resumes the newest session', async () => {
     const summary = await importCase('10-claude-compaction-and-resume');

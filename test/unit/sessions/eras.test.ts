@@ -207,6 +207,21 @@ describe('Claude Code eras', () => {
       ['wf-draft-2c9', main.sessionId],
     ]);
     expect(main.runs.map((run) => run.userMessage)).toEqual(['/workflow release-notes for v2.3.0']);
+    expect(agents.map((agent) => agent.agentName)).toEqual([null, null]);
+  });
+
+  it('a workflow agent is named by the meta file beside it, when the caller passes it in', () => {
+    const folder = join(
+      CORPUS,
+      '09-claude-2x-workflow-agents/d1e2f3a4-2110-4b09-8c39-c3d4e5f6a709/subagents/workflows/wfr_5f8a21',
+    );
+    const read = (name: string) => readFileSync(join(folder, name), 'utf8');
+    const file = join(folder, 'agent-wf-draft-2c9.jsonl');
+    const agent = parseSession(file, read('agent-wf-draft-2c9.jsonl'), read('agent-wf-draft-2c9.meta.json'))!;
+    expect(agent).toMatchObject({ sessionId: 'wf-draft-2c9', agentName: 'workflow:writer, step draft' });
+    expect(agent.runs[0]!.userMessage).toMatch(/^Write the v2.3.0 section of CHANGELOG.md/);
+    expect(parseSession(file, read('agent-wf-draft-2c9.jsonl'), '{"step":"draft"}')!.agentName).toBe('step draft');
+    expect(parseSession(file, read('agent-wf-draft-2c9.jsonl'), 'not json')!.agentName).toBeNull();
   });
 
   it('in-file compaction: the boundary and its summary are one compaction, not a turn', () => {
