@@ -70,6 +70,7 @@ describe('createThreadlineClient', () => {
       expect((await other.request(CreateThreadDocument, { input: { id: threadId } })).createThread).toEqual({
         id: threadId,
         title: null,
+        project: null,
         headOrdinal: 0,
       });
     }
