@@ -109,13 +109,21 @@ export function factsOf(field: string, facts: readonly FactInput[] | null | unde
 // The DateTime scalar passes any JSON value through: a date-time is checked here, with its offset.
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
+/** A value as a refusal shows it: a string's start, a scalar, or only the kind of a list or object (which may nest without bound). */
+function shownValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 100));
+  if (Array.isArray(value)) return 'a list';
+  if (value !== null && typeof value === 'object') return 'an object';
+  return String(value);
+}
+
 /** An ISO-8601 date-time with an offset, as UTC with milliseconds (so that two compare as strings). */
 export function dateTime(field: string, value: unknown): string {
   const time = typeof value === 'string' && ISO_DATE_TIME.test(value) ? Date.parse(value) : NaN;
   if (Number.isNaN(time))
     throw badInput(
       field,
-      `must be an ISO-8601 date-time with an offset, such as 2026-01-31T09:15:00Z (got ${JSON.stringify(value)?.slice(0, 100)})`,
+      `must be an ISO-8601 date-time with an offset, such as 2026-01-31T09:15:00Z (got ${shownValue(value)})`,
     );
   return new Date(time).toISOString();
 }

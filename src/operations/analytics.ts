@@ -100,12 +100,13 @@ export interface AnalyticsWindow {
 }
 
 export function analyticsWindow(from: string, to: string): AnalyticsWindow {
-  const parse = (field: string, value: string) => {
-    const time = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  // The DateTime scalar passes any JSON value through: a list nested without bound must not be turned into text.
+  const parse = (field: string, value: unknown) => {
+    const time = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
     if (Number.isNaN(time))
       throw badInput(
         field,
-        `must be an ISO-8601 date-time such as 2026-01-31T00:00:00Z (got ${JSON.stringify(value)})`,
+        `must be an ISO-8601 date-time such as 2026-01-31T00:00:00Z (got ${typeof value === 'string' ? JSON.stringify(value.slice(0, 100)) : `a value of type ${Array.isArray(value) ? 'list' : typeof value}`})`,
       );
     return new Date(time).toISOString();
   };

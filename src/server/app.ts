@@ -49,6 +49,7 @@ export interface RunningService {
 }
 
 const BODY_LIMIT = '1mb';
+const MAX_ERROR_MESSAGE = 1_000;
 const NOT_MIGRATED = 'The service is starting: its database schema is not in place yet; retry later.';
 
 export async function startService(config: Config, driver: Driver, logger: Logger): Promise<RunningService> {
@@ -325,6 +326,10 @@ async function closeAll(
   if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
 }
 
+function bounded(text: string): string {
+  return text.length <= MAX_ERROR_MESSAGE ? text : `${text.slice(0, MAX_ERROR_MESSAGE - 1).toWellFormed()}…`;
+}
+
 /**
  * Refusals keep their contract code; anything unexpected is logged and shown without internals.
  * With introspection off, "Did you mean ...?" hints go too: they would reveal the hidden schema.
@@ -355,6 +360,17 @@ function formatError(
   } else if (hideSuggestions) {
     shown = { ...formatted, message: withoutSuggestions(formatted.message) };
   }
+  // Messages may quote the client's text (an unknown operation's name): an answer does not grow with it.
+  // Outside production the stack trace repeats the message.
+  const stacktrace = shown.extensions?.stacktrace;
+  if (shown.message.length > MAX_ERROR_MESSAGE || Array.isArray(stacktrace))
+    shown = {
+      ...shown,
+      message: bounded(shown.message),
+      ...(Array.isArray(stacktrace) && {
+        extensions: { ...shown.extensions, stacktrace: stacktrace.map((line) => bounded(String(line))) },
+      }),
+    };
   logger.debug({ error: { message: shown.message, path: shown.path, code: shown.extensions?.code } }, 'GraphQL error');
   return shown;
 }

@@ -48,7 +48,7 @@ export function createTracing(settings: TracingSettings, database: string): Trac
           didResolveOperation({ operation, operationName }) {
             span.updateName(operationLabel(operation));
             if (operation) span.setAttribute('graphql.operation.type', operation.operation);
-            if (operationName) span.setAttribute('graphql.operation.name', operationName);
+            if (operationName) span.setAttribute('graphql.operation.name', boundedName(operationName));
             return Promise.resolve();
           },
           willSendResponse({ response }) {
@@ -104,4 +104,11 @@ function statementsUnder(tracer: Tracer, parent: Span, database: string): Statem
       };
     },
   };
+}
+
+/** Operation names are the client's text: a span keeps at most this much of one. */
+const MAX_OPERATION_NAME = 200;
+
+function boundedName(name: string): string {
+  return name.length <= MAX_OPERATION_NAME ? name : `${name.slice(0, MAX_OPERATION_NAME - 1).toWellFormed()}…`;
 }
