@@ -60,8 +60,18 @@ export async function submitHandoffSummary(
   });
 }
 
-/** Calls the configured summarizer for a PENDING handoff, then makes it READY, or FAILED and replaced locally. */
+/**
+ * Calls the configured summarizer for a PENDING handoff, then makes it READY, or FAILED and replaced
+ * locally. It runs after the transaction that created the handoff committed, so it never throws: when
+ * the write that follows fails, the handoff stays PENDING, and the sweep of expired handoffs replaces
+ * it with a local summary as it does for a summary that never arrives. The caller answers what it
+ * committed.
+ */
 export async function writeWithConfiguredSummarizer(context: OperationContext, handoff: HandoffRecord): Promise<void> {
+  await summarizeAndWrite(context, handoff).catch(() => undefined);
+}
+
+async function summarizeAndWrite(context: OperationContext, handoff: HandoffRecord): Promise<void> {
   const name = handoff.summaryRequest!.writer;
   const summarizer = context.summaries.summarizers.get(name);
   let text: string;

@@ -236,10 +236,13 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
     };
   });
   // A configured summarizer is called outside the transaction: a slow endpoint holds no lock, and
-  // a retried transaction cannot call it twice.
+  // a retried transaction cannot call it twice. The run is committed by now, so the answer is the
+  // run whatever follows: as the summarizer left it, or as committed when that cannot be read.
   if (started.handoff?.status === 'pending' && started.handoff.source.startsWith('configured:')) {
     await writeWithConfiguredSummarizer(context, started.handoff);
-    return context.graph.read(async (tx) => loadStartRunResult(tx, (await runsByIds(tx, [started.run.id]))[0]!));
+    return context.graph
+      .read(async (tx) => loadStartRunResult(tx, (await runsByIds(tx, [started.run.id]))[0]!))
+      .catch(() => started);
   }
   return started;
 }

@@ -4,7 +4,7 @@
 // and omissions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '../support/chatCompletionsServer.js';
-import { settingsFile, startTestService, type TestService } from '../support/service.js';
+import { codeOf, settingsFile, startTestService, type DriverFaults, type TestService } from '../support/service.js';
 import {
   HANDOFF_FIELDS,
   START_RUN,
@@ -24,10 +24,10 @@ const RUN_CONTEXT = `query($id: ID!) { run(id: $id) { plan { reasons handoffStra
 
 let summarizerServer: ChatCompletionsServer;
 const services: TestService[] = [];
-async function serviceWith(summaries: unknown, providers?: unknown): Promise<TestService> {
+async function serviceWith(summaries: unknown, providers?: unknown, faults?: DriverFaults): Promise<TestService> {
   const env: Record<string, string> = { THREADLINE_SUMMARIES_FILE: settingsFile(summaries) };
   if (providers) env.THREADLINE_PROVIDERS_FILE = settingsFile(providers);
-  const service = await startTestService(env);
+  const service = await startTestService(env, faults);
   services.push(service);
   return service;
 }
@@ -248,6 +248,49 @@ describe('a configured chat-completions summarizer', () => {
       supersedes: { id: regenerated.id },
     });
     summarizerServer.setMode({ kind: 'reply', content: 'canned summary' });
+    // Its sweep sees every tenant's handoffs: stop it before other tests leave handoffs pending.
+    await t.close();
+    services.splice(services.indexOf(t), 1);
+  });
+});
+
+describe('a committed run whose summarizer write fails', () => {
+  it('is answered with its handoff PENDING, and a retry meets the run it started', async () => {
+    const faults: DriverFaults = { failWrites: false };
+    const t = await serviceWith(
+      {
+        default: 'fast',
+        summarizers: {
+          fast: { baseUrl: summarizerServer.url, model: 'summary-model-1', apiKeyEnv: 'TEST_SUMMARIZER_KEY' },
+        },
+      },
+      undefined,
+      faults,
+    );
+    const threadId = await threadWithFacts(t);
+    summarizerServer.requests.length = 0;
+    let release = () => {};
+    const until = new Promise<void>((resolve) => (release = resolve));
+    summarizerServer.setMode({ kind: 'gated', until, content: 'written while the graph refuses writes' });
+    const input = { threadId, provider: 'claude', userMessage: 'continue' };
+    const answer = t.gql(START_RUN, { input });
+    // The summarizer is asked only once the run's transaction committed: from then on, writes fail.
+    while (summarizerServer.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    faults.failWrites = true;
+    release();
+    const result = await answer;
+    faults.failWrites = false;
+    summarizerServer.setMode({ kind: 'reply', content: 'canned summary' });
+
+    expect(result.errors).toBeUndefined();
+    const started = result.data!.startRun;
+    expect(started.run).toMatchObject({ status: 'RUNNING', contextHandoff: { id: started.handoff.id } });
+    expect(started.handoff).toMatchObject({ status: 'PENDING', summaryText: '' });
+    const run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
+    expect(run.contextHandoff).toMatchObject({ id: started.handoff.id, status: 'PENDING', source: 'configured:fast' });
+    const retry = await t.gql(START_RUN, { input });
+    expect(codeOf(retry)).toBe('RUN_IN_PROGRESS');
+    expect(retry.errors![0]!.extensions).toMatchObject({ runId: started.run.id });
     // Its sweep sees every tenant's handoffs: stop it before other tests leave handoffs pending.
     await t.close();
     services.splice(services.indexOf(t), 1);

@@ -18,6 +18,8 @@ export interface RecordedRequest {
 export type ChatCompletionsServerMode =
   | { kind: 'reply'; content: string }
   | { kind: 'slow'; delayMs: number; content: string }
+  /** Answers `content` once `until` settles: the test acts while a request is known to be in flight. */
+  | { kind: 'gated'; until: Promise<void>; content: string }
   /** Answers `status` with an OpenAI-style error body, or with `body` verbatim when given. */
   | { kind: 'fail'; status: number; body?: string }
   /** Answers 200 with a body that is not JSON. */
@@ -92,6 +94,9 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
           });
           return;
         }
+        case 'gated':
+          void current.until.then(() => send(res, 200, completion(model, current.content)));
+          return;
         case 'fail':
           send(
             res,

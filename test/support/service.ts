@@ -37,7 +37,16 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+/** Faults the service's driver injects; the graph itself stays real. */
+export interface DriverFaults {
+  /** While true, every write session the service opens fails before it reaches the graph. */
+  failWrites: boolean;
+}
+
+export async function startTestService(
+  env: Record<string, string> = {},
+  faults: DriverFaults = { failWrites: false },
+): Promise<TestService> {
   const neo4j = inject('neo4j');
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
   const driver = createDriver(neo4j);
@@ -46,7 +55,10 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   const countingDriver = new Proxy(driver, {
     get(target, property, receiver) {
       if (property === 'session')
-        return (...args: Parameters<Driver['session']>) => (sessions++, target.session(...args));
+        return (...args: Parameters<Driver['session']>) => {
+          if (faults.failWrites && args[0]?.defaultAccessMode === 'WRITE') throw new Error('injected write fault');
+          return (sessions++, target.session(...args));
+        };
       const value = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
