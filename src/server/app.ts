@@ -34,6 +34,7 @@ import { createChatCompletionsSummarizer } from '../summarizers/chatCompletions.
 import { answerSizeLimit } from './answerLimit.js';
 import { parseOptions, queryLimitRules, withoutSuggestions } from './armor.js';
 import { createTenantResolver } from './auth.js';
+import { guardConnectionSlots } from './connectionSlots.js';
 import { hostGuard } from './hosts.js';
 import { Readiness } from './readiness.js';
 import { startSubscriptionServer, type SubscriptionServer } from './subscriptions.js';
@@ -76,7 +77,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     },
     app,
   );
-  httpServer.maxConnections = config.limits.maxConnections;
+  const slots = guardConnectionSlots(httpServer, config.limits.maxConnections);
   // One schema for HTTP and WebSocket.
   const schema = makeExecutableSchema({
     typeDefs: loadTypeDefs(),
@@ -153,6 +154,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     resolveTenant,
     contextFor,
     formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
+    authenticated: (socket) => slots.prove(socket),
     admit: (request) =>
       guard(request) !== null
         ? { status: 403, reason: 'Forbidden' }

@@ -3,6 +3,7 @@
 // and in subscriptions per connection, and checked by the same document limits as HTTP requests.
 // Only subscriptions go over the socket; queries and mutations stay on HTTP, with its limits.
 import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
   GraphQLError,
@@ -22,7 +23,7 @@ import {
 } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestContext } from '../api/context.js';
 import type { AnswerErrorCode } from '../api/errors.js';
 import { parseOptions, queryLimitRules } from './armor.js';
@@ -43,6 +44,8 @@ export interface SubscriptionServerOptions {
   /** A fresh context: one per subscription, and one per event, so no event reads another's cached data. */
   contextFor(tenant: string): RequestContext;
   formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
+  /** The connection authenticated its connection_init: its socket is no stranger. */
+  authenticated(socket: Socket): void;
   /** Why an upgrade is refused before any protocol (the HTTP status and its text); null admits it. */
   admit(request: IncomingMessage): { status: number; reason: string } | null;
   logger: Logger;
@@ -64,16 +67,28 @@ const GOING_AWAY = 1001;
 export function startSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
   const { httpServer, schema, limits, logger } = options;
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  // Connections not yet authenticated, oldest first: the first to go when the cap is reached.
+  const uninitialised = new Set<WebSocket>();
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(request.url ?? '/', 'http://upgrade').pathname !== '/graphql')
       return refuseUpgrade(socket, 404, 'Not Found');
     const refusal = options.admit(request);
     if (refusal) return refuseUpgrade(socket, refusal.status, refusal.reason);
     if (sockets.clients.size >= limits.maxConnections) {
-      logger.warn({ limit: limits.maxConnections }, 'refused a WebSocket connection over the limit');
-      return refuseUpgrade(socket, 503, 'Service Unavailable');
+      // The oldest connection that has not authenticated its connection_init makes room, if any.
+      const oldest = uninitialised.keys().next();
+      if (oldest.done) {
+        logger.warn({ limit: limits.maxConnections }, 'refused a WebSocket connection over the limit');
+        return refuseUpgrade(socket, 503, 'Service Unavailable');
+      }
+      uninitialised.delete(oldest.value);
+      oldest.value.terminate();
     }
-    sockets.handleUpgrade(request, socket, head, (client) => sockets.emit('connection', client, request));
+    sockets.handleUpgrade(request, socket, head, (client) => {
+      uninitialised.add(client);
+      client.once('close', () => uninitialised.delete(client));
+      sockets.emit('connection', client, request);
+    });
   };
   httpServer.on('upgrade', onUpgrade);
   const rules = [
@@ -99,6 +114,8 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
           return false;
         }
         ctx.extra.tenant = tenant;
+        uninitialised.delete(ctx.extra.socket);
+        options.authenticated(ctx.extra.request.socket);
         return true;
       },
       onSubscribe(ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] {
