@@ -171,6 +171,21 @@ export type ImportRunsInput = {
   threadId: Scalars['ID']['input'];
 };
 
+export type ImportSubagentThreadInput = {
+  /** The subagent thread's id, 1..200 characters; the same id on every import of the subagent. */
+  id: Scalars['ID']['input'];
+  /** The parent run that started the subagent, by id; null with parentRunOrdinal null: linked to the parent thread only. */
+  parentRunId?: InputMaybe<Scalars['ID']['input']>;
+  /** The parent run that started the subagent, by its ordinal in the parent; at most one of this and parentRunId. */
+  parentRunOrdinal?: InputMaybe<Scalars['Int']['input']>;
+  /** The thread that holds the session the subagent worked for. */
+  parentThreadId: Scalars['ID']['input'];
+  /** What the subagent was asked to do, 1..20000 characters. */
+  task: Scalars['String']['input'];
+  /** At most 500 characters. */
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type ImportedProviderThreadInput = {
   /** The model the session used, at most 200 characters. */
   model?: InputMaybe<Scalars['String']['input']>;
@@ -473,6 +488,8 @@ export type TransferKind =
 export type TransferResolution =
   | 'CHECKPOINT_CONTEXT'
   | 'DELTA_CONTEXT'
+  /** The provider delivered it itself, in a session recorded by importSubagentThread. */
+  | 'IMPORTED'
   | 'NATIVE_FORK'
   | 'PORTABLE_CONTEXT';
 
@@ -522,6 +539,13 @@ export type ImportRunsMutationVariables = Exact<{
 
 
 export type ImportRunsMutation = { importRuns: { alreadyPresent: number, duplicateTurns: number, providerThread: { id: string }, runs: Array<{ id: string }> } };
+
+export type ImportSubagentThreadMutationVariables = Exact<{
+  input: ImportSubagentThreadInput;
+}>;
+
+
+export type ImportSubagentThreadMutation = { importSubagentThread: { id: string, lineage: { sourcePoint: { runId: string | null, runOrdinal: number | null } | null } } };
 
 export type RollbackThreadMutationVariables = Exact<{
   input: RollbackThreadInput;
@@ -942,6 +966,19 @@ export const ImportRunsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ImportRunsMutation, ImportRunsMutationVariables>;
+export const ImportSubagentThreadDocument = new TypedDocumentString(`
+    mutation ImportSubagentThread($input: ImportSubagentThreadInput!) {
+  importSubagentThread(input: $input) {
+    id
+    lineage {
+      sourcePoint {
+        runId
+        runOrdinal
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ImportSubagentThreadMutation, ImportSubagentThreadMutationVariables>;
 export const RollbackThreadDocument = new TypedDocumentString(`
     mutation RollbackThread($input: RollbackThreadInput!) {
   rollbackThread(input: $input) {

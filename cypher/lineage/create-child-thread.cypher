@@ -1,7 +1,8 @@
 // Creates a fork or subagent thread $id under parent $parentId at source point $source, with the
 // history it inherits ($segments, stamped with this moment where asOf is null, and the inherited
 // ordinals that were not live at this moment, $rolledBackFrom/$rolledBackTo), the edge to its
-// source point, and its pending transfer. It chooses no provider: the first run resolves that.
+// source point, and its transfer: pending, or consumed with resolution 'imported' when $imported
+// (the provider gave it to an imported session itself). It chooses no provider: the first run resolves that.
 MATCH (parent:Thread {tenant: $tenant, id: $parentId})
 OPTIONAL MATCH (sourceRun:Run {tenant: $tenant, id: $source.runId})
 CREATE (child:Thread {
@@ -19,7 +20,9 @@ CREATE (child:Thread {
 FOREACH (_ IN CASE WHEN sourceRun IS NOT NULL AND $relationship = 'fork' THEN [1] ELSE [] END | CREATE (child)-[:FORKED_FROM]->(sourceRun))
 FOREACH (_ IN CASE WHEN sourceRun IS NOT NULL AND $relationship = 'subagent' THEN [1] ELSE [] END | CREATE (child)-[:SPAWNED_BY]->(sourceRun))
 CREATE (transfer:ContextTransfer {
-  tenant: $tenant, id: $transferId, kind: $transferKind, status: 'pending', createdBy: $createdBy,
+  tenant: $tenant, id: $transferId, kind: $transferKind, createdBy: $createdBy,
+  status: CASE WHEN $imported THEN 'consumed' ELSE 'pending' END,
+  resolution: CASE WHEN $imported THEN 'imported' END, consumedAt: CASE WHEN $imported THEN datetime() END,
   sourceThreadId: parent.id, targetThreadId: child.id,
   sourceRunId: $source.runId, sourceRunOrdinal: $source.runOrdinal, sourceCheckpointId: $source.checkpointId,
   sourceProviderThreadId: $source.providerThreadId, sourceProvider: sourceRun.provider, targetProvider: $targetProvider,

@@ -32,7 +32,8 @@ export type TransferStatus = 'pending' | 'consumed' | 'superseded';
 /** Why a handoff or transfer stopped standing (see src/domain/standing.ts). */
 export type EndReason =
   'regenerated' | 'rolled_back' | 'expired' | 'resume_failed' | 'summarizer_failed' | 'replaced_by_newer_merge_back';
-export type TransferResolution = 'native_fork' | 'portable_context' | 'delta_context' | 'checkpoint_context';
+export type TransferResolution =
+  'native_fork' | 'portable_context' | 'delta_context' | 'checkpoint_context' | 'imported';
 export type TransferActor = 'user' | 'agent' | 'system';
 export type FileChangeKind = 'added' | 'modified' | 'deleted' | 'renamed';
 export type RunFactKind =

@@ -19,7 +19,9 @@ import {
   type NewImportedRun,
 } from '../graph/repositories/imports.js';
 import { bindProviderThread, createProviderThread } from '../graph/repositories/providerThreads.js';
-import { lockThread, type LockedThread } from '../graph/repositories/threads.js';
+import { createChildThread, liveRunAt, type SourceRun } from '../graph/repositories/lineage.js';
+import { runsByIds } from '../graph/repositories/runs.js';
+import { lockThread, threadsByIds, type LockedThread } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 
@@ -147,4 +149,82 @@ function numbered(
     plan: importedRunPlan(index === 0 ? first : 'reuse', providerThread.id, reason),
     input: run,
   }));
+}
+
+export interface ImportSubagentInput {
+  parentThreadId: string;
+  parentRunOrdinal: number | null;
+  parentRunId: string | null;
+  id: string;
+  title: string | null;
+  task: string;
+}
+
+/**
+ * The SUBAGENT child thread of a subagent an imported session ran, with its task transfer already
+ * consumed: the provider gave the subagent its task, so no run of the child receives it again.
+ * Importing it again answers the child as it is.
+ */
+export async function importSubagentThread(
+  context: OperationContext,
+  input: ImportSubagentInput,
+): Promise<ThreadRecord> {
+  if (input.parentRunOrdinal !== null && input.parentRunId !== null)
+    throw badInput('input', 'give at most one of parentRunOrdinal and parentRunId');
+  return context.graph.write(async (tx) => {
+    const parent = await lockThread(tx, input.parentThreadId);
+    if (!parent) throw notFound('Thread', input.parentThreadId);
+    const parentRun = await importedSubagentParentRun(tx, parent, input);
+    const [existing] = await threadsByIds(tx, [input.id]);
+    if (existing) {
+      if (existing.relationshipToParent === 'subagent' && existing.parentThreadId === parent.id) return existing;
+      throw new ThreadlineError(
+        'CONFLICT',
+        `Thread ${JSON.stringify(input.id)} already exists and is not a subagent of thread ${JSON.stringify(parent.id)}.`,
+        { id: input.id, parentThreadId: existing.parentThreadId },
+      );
+    }
+    await recordChange(tx, parent.id, 'subagent_spawned');
+    return createChildThread(tx, {
+      id: input.id,
+      parentId: parent.id,
+      title: input.title,
+      relationship: 'subagent',
+      source: {
+        runId: parentRun?.id ?? null,
+        runOrdinal: parentRun?.ordinal ?? null,
+        checkpointId: null,
+        providerThreadId: parentRun?.providerThreadId ?? null,
+      },
+      forkOrdinal: 0,
+      segments: [],
+      rolledBack: [],
+      transferId: newId('tr'),
+      transferKind: 'subagent_spawn',
+      targetProvider: null,
+      contextText: input.task,
+      createdBy: 'agent',
+      imported: true,
+    });
+  });
+}
+
+/** The live run of the parent that started the subagent, by ordinal or id; null when neither is given. */
+async function importedSubagentParentRun(
+  tx: Tx,
+  parent: LockedThread,
+  input: ImportSubagentInput,
+): Promise<SourceRun | null> {
+  if (input.parentRunOrdinal !== null) {
+    const run = Number.isInteger(input.parentRunOrdinal) ? await liveRunAt(tx, parent, input.parentRunOrdinal) : null;
+    if (!run)
+      throw badInput('parentRunOrdinal', `not the ordinal of a live run of thread ${JSON.stringify(parent.id)}`);
+    return run;
+  }
+  if (input.parentRunId === null) return null;
+  const [run] = await runsByIds(tx, [input.parentRunId]);
+  if (!run) throw notFound('Run', input.parentRunId);
+  if (run.threadId !== parent.id || run.status === 'rolled_back')
+    throw badInput('parentRunId', `not a live run of thread ${JSON.stringify(parent.id)}`);
+  return run;
 }

@@ -223,6 +223,7 @@ export async function forkThread(context: OperationContext, input: ForkInput): P
       targetProvider: null,
       contextText: null,
       createdBy: 'user',
+      imported: false,
     });
   });
 }
@@ -335,6 +336,7 @@ export async function spawnSubagent(context: OperationContext, input: SpawnInput
       targetProvider: input.provider,
       contextText: input.task,
       createdBy: 'agent',
+      imported: false,
     });
   });
 }
@@ -361,7 +363,9 @@ export async function completeSubagent(
     if (child.relationshipToParent !== 'subagent') throw badInput('childThreadId', 'not a subagent thread');
     if (child.runningRunId !== null)
       throw new ThreadlineError('RUN_IN_PROGRESS', 'The subagent thread still has a running run.');
-    const parentRun = (await lockRunForUpdate(tx, child.sourcePoint!.runId!))!;
+    const parentRunId = child.sourcePoint?.runId ?? null;
+    if (parentRunId === null) throw badInput('childThreadId', 'the subagent has no parent run to return its result to');
+    const parentRun = (await lockRunForUpdate(tx, parentRunId))!;
     // Locked first, so a rollback of the parent that committed meanwhile is seen here.
     if (parentRun.run.status === 'rolled_back') {
       throw new ThreadlineError(

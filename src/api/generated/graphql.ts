@@ -421,6 +421,21 @@ export type ImportRunsPayload = {
   thread: Thread;
 };
 
+export type ImportSubagentThreadInput = {
+  /** The subagent thread's id, 1..200 characters; the same id on every import of the subagent. */
+  id: Scalars['ID']['input'];
+  /** The parent run that started the subagent, by id; null with parentRunOrdinal null: linked to the parent thread only. */
+  parentRunId?: InputMaybe<Scalars['ID']['input']>;
+  /** The parent run that started the subagent, by its ordinal in the parent; at most one of this and parentRunId. */
+  parentRunOrdinal?: InputMaybe<Scalars['Int']['input']>;
+  /** The thread that holds the session the subagent worked for. */
+  parentThreadId: Scalars['ID']['input'];
+  /** What the subagent was asked to do, 1..20000 characters. */
+  task: Scalars['String']['input'];
+  /** At most 500 characters. */
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type ImportedProviderThreadInput = {
   /** The model the session used, at most 200 characters. */
   model?: InputMaybe<Scalars['String']['input']>;
@@ -486,7 +501,10 @@ export type Mutation = {
   bindProviderThread: ProviderThread;
   /** STALE_DISPATCH when fencingToken is a replaced dispatch's; CONFLICT when the run is not running. */
   completeRun: Run;
-  /** Returns a subagent's result to its parent run, where every later summary of the parent includes it. */
+  /**
+   * Returns a subagent's result to its parent run, where every later summary of the parent includes it.
+   * BAD_USER_INPUT when the subagent has no parent run (one imported without it has nowhere to return).
+   */
   completeSubagent: ContextTransfer;
   /** The orchestrator performed the native rollback asked for: the provider thread is IDLE again, knowing the thread through the rollback point. */
   confirmProviderRollback: ProviderThread;
@@ -517,6 +535,18 @@ export type Mutation = {
    * nothing either, and is counted in duplicateTurns.
    */
   importRuns: ImportRunsPayload;
+  /**
+   * Records a subagent a provider's session ran (a Claude Code Task, a Codex spawned agent) as a
+   * SUBAGENT child thread of the thread that holds the main session, linked to the parent run that
+   * started it when given (SPAWNED_BY), before importRuns records the subagent's turns into it. Its
+   * subagent_spawn transfer, holding the task, is written already consumed (resolution IMPORTED): the
+   * provider gave the subagent its task itself, so no run receives it again. One transaction under
+   * the parent's lock. Importing the same id again answers the existing child unchanged (its parent
+   * run and title included); CONFLICT when the id is a thread that is not a subagent of this parent.
+   * NOT_FOUND for an unknown parent thread or run; BAD_USER_INPUT for a run that is not a live run
+   * of the parent, or for both parentRunOrdinal and parentRunId.
+   */
+  importSubagentThread: Thread;
   /** Offers the fork's work since the fork point back to its source thread; the source's next run takes it in. */
   mergeBack: ContextTransfer;
   /**
@@ -595,6 +625,11 @@ export type MutationForkThreadArgs = {
 
 export type MutationImportRunsArgs = {
   input: ImportRunsInput;
+};
+
+
+export type MutationImportSubagentThreadArgs = {
+  input: ImportSubagentThreadInput;
 };
 
 
@@ -1541,6 +1576,8 @@ export type TransferKind =
 export type TransferResolution =
   | 'checkpoint_context'
   | 'delta_context'
+  /** The provider delivered it itself, in a session recorded by importSubagentThread. */
+  | 'imported'
   | 'native_fork'
   | 'portable_context';
 
@@ -1661,6 +1698,7 @@ export type ResolversTypes = {
   IdentityStrength: null;
   ImportRunsInput: ImportRunsInput;
   ImportRunsPayload: ResolverTypeWrapper<Omit<ImportRunsPayload, 'providerThread' | 'runs' | 'thread'> & { providerThread: ResolversTypes['ProviderThread'], runs: Array<ResolversTypes['Run']>, thread: ResolversTypes['Thread'] }>;
+  ImportSubagentThreadInput: ImportSubagentThreadInput;
   ImportedProviderThreadInput: ImportedProviderThreadInput;
   ImportedRunInput: ImportedRunInput;
   ImportedRunStatus: null;
@@ -1758,6 +1796,7 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   ImportRunsInput: ImportRunsInput;
   ImportRunsPayload: Omit<ImportRunsPayload, 'providerThread' | 'runs' | 'thread'> & { providerThread: ResolversParentTypes['ProviderThread'], runs: Array<ResolversParentTypes['Run']>, thread: ResolversParentTypes['Thread'] };
+  ImportSubagentThreadInput: ImportSubagentThreadInput;
   ImportedProviderThreadInput: ImportedProviderThreadInput;
   ImportedRunInput: ImportedRunInput;
   Int: Scalars['Int']['output'];
@@ -1981,6 +2020,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   failRun?: Resolver<ResolversTypes['Run'], ParentType, ContextType, RequireFields<MutationFailRunArgs, 'input'>>;
   forkThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationForkThreadArgs, 'input'>>;
   importRuns?: Resolver<ResolversTypes['ImportRunsPayload'], ParentType, ContextType, RequireFields<MutationImportRunsArgs, 'input'>>;
+  importSubagentThread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType, RequireFields<MutationImportSubagentThreadArgs, 'input'>>;
   mergeBack?: Resolver<ResolversTypes['ContextTransfer'], ParentType, ContextType, RequireFields<MutationMergeBackArgs, 'input'>>;
   recordFact?: Resolver<ResolversTypes['RecordedFact'], ParentType, ContextType, RequireFields<MutationRecordFactArgs, 'input'>>;
   regenerateHandoff?: Resolver<ResolversTypes['ContextHandoff'], ParentType, ContextType, RequireFields<MutationRegenerateHandoffArgs, 'input'>>;
@@ -2312,7 +2352,7 @@ export type TransferActorResolvers = { AGENT: 'agent', SYSTEM: 'system', USER: '
 
 export type TransferKindResolvers = { FORK: 'fork', MERGE_BACK: 'merge_back', PROVIDER_HANDOFF: 'provider_handoff', SUBAGENT_RESULT: 'subagent_result', SUBAGENT_SPAWN: 'subagent_spawn' };
 
-export type TransferResolutionResolvers = { CHECKPOINT_CONTEXT: 'checkpoint_context', DELTA_CONTEXT: 'delta_context', NATIVE_FORK: 'native_fork', PORTABLE_CONTEXT: 'portable_context' };
+export type TransferResolutionResolvers = { CHECKPOINT_CONTEXT: 'checkpoint_context', DELTA_CONTEXT: 'delta_context', IMPORTED: 'imported', NATIVE_FORK: 'native_fork', PORTABLE_CONTEXT: 'portable_context' };
 
 export type TransferStatusResolvers = { CONSUMED: 'consumed', PENDING: 'pending', SUPERSEDED: 'superseded' };
 

@@ -1,5 +1,5 @@
 import { MAX_IMPORTED_RUNS, type ImportedRunInput } from '../../domain/imports.js';
-import { importRuns, providerThreadsOfNativeRef } from '../../operations/imports.js';
+import { importRuns, importSubagentThread, providerThreadsOfNativeRef } from '../../operations/imports.js';
 import type { ImportedRunInput as RunInput, Resolvers } from '../generated/graphql.js';
 import { LIMITS, dateTime, factsOf, listOf, optionalDateTime, optionalText, requiredText } from '../validation.js';
 
@@ -24,6 +24,15 @@ export const importResolvers: Resolvers = {
         ),
         model: optionalText('providerThread.model', input.providerThread.model, LIMITS.label),
         runs: listOf('runs', input.runs, MAX_IMPORTED_RUNS).map((run, index) => importedRun(`runs[${index}]`, run)),
+      }),
+    importSubagentThread: (_root, { input }, { operations }) =>
+      importSubagentThread(operations, {
+        parentThreadId: input.parentThreadId,
+        parentRunOrdinal: input.parentRunOrdinal ?? null,
+        parentRunId: input.parentRunId ?? null,
+        id: requiredText('id', input.id, LIMITS.id),
+        title: optionalText('title', input.title, LIMITS.title),
+        task: requiredText('task', input.task, LIMITS.factText),
       }),
   },
 };

@@ -79,6 +79,8 @@ export interface NewChildThread {
   targetProvider: string | null;
   contextText: string | null;
   createdBy: 'user' | 'agent';
+  /** A subagent an imported session ran: its transfer is written consumed, never delivered by a run. */
+  imported: boolean;
 }
 
 export async function createChildThread(tx: Tx, child: NewChildThread): Promise<ThreadRecord> {
