@@ -1,9 +1,11 @@
 // Issue 28: `threadline <command> --help` only prints. Every subcommand's help is asked for, as the
 // bin runs it, and nothing may change: the tracked files and the files next to them (git status),
 // the default store, a store named with --data-dir, and the temporary folder (but for tsx's cache).
-import { execFile } from 'node:child_process';
+// And a stopped `npm run import` (npm, its shell, the bin) leaves no process of it running (issue 27).
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/graph/projectRoot.js';
 
 const run = promisify(execFile);
+const CLAUDE = '7d3c6a52-1b7e-4a55-9c39-4d1f0e2b8a61';
 const root = projectRoot();
 const COMMANDS = [
   'start',
@@ -74,6 +77,33 @@ describe('threadline --help', () => {
     // tsx's compile cache of the TypeScript it loaded (kept between runs, the same for every command) is
     // the one thing allowed there.
     expect((await readdir(temp)).filter((entry) => !/^tsx-\d+$/.test(entry))).toEqual([]);
+  });
+
+  it('leaves no process behind when npm run import is stopped mid-import', async () => {
+    // A service that accepts the connection and never answers: the import waits on it until stopped.
+    let asked: () => void;
+    const connected = new Promise<void>((resolve) => (asked = resolve));
+    const silent = createServer(() => asked());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const marker = join(work, `marker-${process.pid}.jsonl`);
+    await writeFile(marker, await readFile(join(root, 'test/fixtures/sessions/claude', `${CLAUDE}.jsonl`), 'utf8'));
+    try {
+      const npm = spawn('npm', ['run', '--silent', 'import', '--', '--url', url, marker], {
+        cwd: root,
+        stdio: 'ignore',
+      });
+      const running = async () =>
+        (await run('ps', ['-eo', 'pid,ppid,stat,args'])).stdout.split('\n').filter((line) => line.includes(marker));
+      await connected; // the import is under way, waiting for the service's answer
+      expect((await running()).some((line) => line.includes('bin/threadline.js'))).toBe(true);
+      npm.kill('SIGTERM');
+      for (let i = 0; i < 50 && (await running()).length > 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await running(), 'processes left').toEqual([]);
+    } finally {
+      silent.close();
+    }
   });
 
   it('answers a usage error with exit status 2 and the way to the help', async () => {
