@@ -73,8 +73,10 @@ const READ_ONLY_GIT: ReadonlySet<string> = new Set([
 ]);
 /** Tool calls that read (Claude Code's own names) are exploration too, whatever their argument. */
 const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch']);
-/** Words a command may start with that change nothing by themselves. */
-const NEUTRAL_PREFIXES: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd', 'set', 'export', 'time', 'command']);
+/** Commands that change nothing by themselves (`cd x && …`). */
+const NEUTRAL_PREFIXES: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd', 'set', 'export']);
+/** Words that run the command after them (`time npm run build` runs `npm run build`). */
+const RUNNERS: ReadonlySet<string> = new Set(['time', 'command', 'nohup']);
 const SEARCH_PROGRAMS: ReadonlySet<string> = new Set(['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack']);
 /** Flags that make an otherwise read-only program write. */
 const WRITING_FLAGS: Readonly<Record<string, readonly string[]>> = {
@@ -152,8 +154,7 @@ function segments(command: string): Segment[] {
         word = '';
         inWord = false;
       } else endWord();
-      if (c === '>') redirect = true;
-      else redirect = false;
+      redirect = c === '>';
       if (command[i + 1] === '>') i += 1;
     } else {
       word += c;
@@ -167,7 +168,11 @@ function segments(command: string): Segment[] {
 /** The program a simple command runs, past variable assignments, neutral wrappers and a path. */
 function program(words: readonly string[]): { name: string; args: string[] } | null {
   let i = 0;
-  while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.slice(0, 64))) i += 1;
+  while (
+    i < words.length &&
+    (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.slice(0, 64)) || (RUNNERS.has(words[i]!) && i + 1 < words.length))
+  )
+    i += 1;
   const first = words[i];
   if (first === undefined) return null;
   const slash = first.lastIndexOf('/');

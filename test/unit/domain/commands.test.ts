@@ -57,6 +57,13 @@ describe('isExploration', () => {
   });
 });
 
+describe('a runner word', () => {
+  it('is judged by the command it runs', () => {
+    expect(isExploration('time npm run build')).toBe(false);
+    expect(isExploration('time cat README.md')).toBe(true);
+  });
+});
+
 describe('isSearchWithoutMatch', () => {
   it.each([
     ['rg foo src', 1, '', true],
