@@ -5,15 +5,37 @@ import type { FileEdit } from './activity.js';
 
 // A path the shell would expand or substitute is not a path we can name.
 const EXPANDED = /[*?[\]{}$`~]/;
-// Sequential parts of a command line; a pipe or a redirection makes the line too unusual to read.
-const SEPARATOR = /\s*(?:&&|;|\n)\s*/;
-const UNUSUAL = /[|<>()]|\|\|/;
+// Sequential parts of a command line (`&&`, `;`, a newline, outside quotes); a pipe or a redirection
+// outside quotes makes the line too unusual to read.
+const UNUSUAL = /[|<>()]/;
 const SED_SCRIPT_OPTIONS = new Set(['-e', '--expression', '-f', '--file']);
 
 /** The deletions, renames and in-place edits a command line made, when every part of it is simple enough to read. */
 export function shellFileEdits(command: string): FileEdit[] {
-  if (UNUSUAL.test(command)) return [];
-  return command.split(SEPARATOR).flatMap((part) => partEdits(words(part)));
+  const parts = sequentialParts(command);
+  if (parts === null) return [];
+  return parts.flatMap((part) => partEdits(words(part)));
+}
+
+/** The command split at `&&`, `;` and newlines outside quotes; null when it holds anything unusual. */
+function sequentialParts(command: string): string[] | null {
+  const parts: string[] = [];
+  let start = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < command.length; i += 1) {
+    const c = command[i]!;
+    if (quote !== null) {
+      if (c === quote) quote = null;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (UNUSUAL.test(c)) return null;
+    else if (c === ';' || c === '\n' || (c === '&' && command[i + 1] === '&')) {
+      parts.push(command.slice(start, i));
+      if (c === '&') i += 1;
+      start = i + 1;
+    } else if (c === '&') return null;
+  }
+  parts.push(command.slice(start));
+  return parts;
 }
 
 function partEdits(argv: string[] | null): FileEdit[] {

@@ -23,6 +23,9 @@ describe('shellFileEdits', () => {
       'deleted src/b c.ts',
       'renamed old.md -> new.md',
     ]);
+    // Separators inside quotes are the script's, not the shell's.
+    expect(summary("sed -i 's/a/b/; s/c/d/' f.txt && cargo test -q")).toEqual(['modified f.txt']);
+    expect(summary('sed -i "s/x/y/" a.txt | tee log')).toEqual([]);
     expect(summary("sed -i.bak -e 's/a/b/' -e 's/c/d/' one.txt two.txt")).toEqual([
       'modified one.txt',
       'modified two.txt',
@@ -41,7 +44,6 @@ describe('shellFileEdits', () => {
       "sed -n '1,80p' src/cli.ts",
       'rg -l old | xargs rm',
       'rm out.txt 2>/dev/null',
-      "sed -i 's/a/b/; s/c/d/' f.txt",
       'ls && cat README.md',
     ])
       expect(summary(command), command).toEqual([]);
