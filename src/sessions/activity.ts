@@ -60,6 +60,7 @@ export class RunActivity {
   private readonly commands = new Map<string, CommandCall>();
   private readonly patches = new Map<string, PatchCall>();
   private readonly failures = new Map<string, string>();
+  private readonly toolFailures: { tool: string; target: string | null; output: string }[] = [];
   private readonly subagents = new Map<string, Subagent>();
   /** Read-only tool calls that succeeded (Read, Grep, Glob, ...), as "Tool target", in order. */
   private readonly reads: { tool: string; target: string }[] = [];
@@ -94,6 +95,11 @@ export class RunActivity {
     this.failures.set(key, excerpt.length > 0 ? `${summary}: ${excerpt}` : summary);
   }
 
+  /** A tool call that failed on a file or pattern: keyed and told by its target, a path relative to the cwd. */
+  toolFailure(tool: string, target: string | undefined, output: string): void {
+    this.toolFailures.push({ tool, target: target ?? null, output });
+  }
+
   /** A tool call that only read (a file, a search): exploration, summarised by the handoff, never listed. */
   read(tool: string, target: string): void {
     this.reads.push({ tool, target });
@@ -113,7 +119,7 @@ export class RunActivity {
       ...this.fileFacts(cwd),
       ...this.commandFacts(),
       ...this.readFacts(cwd),
-      ...this.failureFacts(),
+      ...this.failureFacts(cwd),
       ...this.subagentFacts(),
     ];
   }
@@ -121,14 +127,14 @@ export class RunActivity {
   private fileFacts(cwd: string | null): ImportedFact[] {
     const files = new Map<string, FileEdit>();
     const facts: ImportedFact[] = [];
-    for (const patch of this.patches.values()) {
+    for (const call of this.patches.values()) {
       // A change counts once its tool reports it applied: a call cut off before its result may not have been.
-      if (patch.result === null) continue;
-      if (!patch.result.applied) {
-        facts.push(patchFailure(patch, cwd, this.patchedLater(patch)));
+      if (call.result === null) continue;
+      if (!call.result.applied) {
+        facts.push(patchFailure(call, cwd, this.patchedLater(call)));
         continue;
       }
-      for (const edit of patch.result.edits ?? patch.edits) mergeInto(files, relativeEdit(edit, cwd));
+      for (const edit of call.result.edits ?? call.edits) mergeInto(files, relativeEdit(edit, cwd));
     }
     return [...[...files.values()].map(fileChangeFact), ...facts];
   }
@@ -165,8 +171,15 @@ export class RunActivity {
     }));
   }
 
-  private failureFacts(): ImportedFact[] {
-    return [...this.failures].map(([key, text]) => ({
+  private failureFacts(cwd: string | null): ImportedFact[] {
+    const failures = new Map(this.failures);
+    for (const { tool, target, output } of this.toolFailures) {
+      const path = target === null ? null : relativePath(target, cwd);
+      const excerpt = tailExcerpt(output);
+      const summary = `${tool} failed${path === null ? '' : ` on ${path}`}`;
+      failures.set(path === null ? tool : `${tool} ${path}`, excerpt.length > 0 ? `${summary}: ${excerpt}` : summary);
+    }
+    return [...failures].map(([key, text]) => ({
       kind: 'failure' as const,
       text: clip(text, SESSION_LIMITS.factText),
       key: clip(key, SESSION_LIMITS.label),

@@ -287,8 +287,7 @@ class ClaudeReader {
       const target = [input.file_path, input.path, input.pattern, input.url]
         .map(asString)
         .find((value) => value !== null);
-      if (result?.isError === true)
-        run.activity.failure(target === undefined ? name : `${name} ${target}`, `${name} failed`, result.text);
+      if (result?.isError === true) run.activity.toolFailure(name, target, result.text);
       else if (result !== null && target !== undefined) run.activity.read(name, target);
     }
   }

@@ -262,10 +262,14 @@ describe('Claude Code eras', () => {
     ]);
   });
 
-  it('a failed Read keeps its path', () => {
+  it('a failed Read keeps its path, relative to the cwd', () => {
     const session = only('13-claude-failed-read-constraint');
     expect(session.runs[0]!.facts).toContainEqual(
-      expect.objectContaining({ kind: 'failure', key: 'Read /home/dev/ledgerly/src/export/csv.py' }),
+      expect.objectContaining({
+        kind: 'failure',
+        key: 'Read src/export/csv.py',
+        text: expect.stringMatching(/^Read failed on src\/export\/csv\.py: File does not exist/),
+      }),
     );
     expect(session.runs[1]!.userMessage).toMatch(/^Yes, add a header row\. Don't touch the README yet\./);
   });
