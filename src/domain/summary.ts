@@ -544,12 +544,16 @@ export interface CurrentCommand {
   command: string;
   outcome: string;
   runOrdinal: number;
+  /** Its failure was fixed later (by this run or a later one): the outcome is not where things stand. */
+  fixedInRun: number | null;
 }
 
 /** A failure as the handoff reports it: still standing, or fixed by a later run of the same command. */
 export interface CurrentFailure {
   /** What failed: the command, tool and target, or the run. */
   what: string;
+  /** The failure fact's key (a command, or a tool and its target); null for a run's own failure. */
+  key: string | null;
   /** The end of its error, where the message is. */
   error: string;
   runOrdinal: number;
@@ -591,13 +595,21 @@ function ranCommand(fact: SummaryFact): CurrentCommand {
   const key = fact.key ?? commandOf(fact);
   const status = normStatus(fact.status);
   const counts = fact.kind === 'test' && fact.key !== null && fact.text.startsWith(`${fact.key}: `);
-  if (!counts) return { key, command: commandOf(fact), outcome: status || 'no result', runOrdinal: fact.runOrdinal };
+  if (!counts)
+    return {
+      key,
+      command: commandOf(fact),
+      outcome: status || 'no result',
+      runOrdinal: fact.runOrdinal,
+      fixedInRun: null,
+    };
   const tally = fact.text.slice(fact.key!.length + 2);
   return {
     key,
     command: fact.key!,
     outcome: status === 'failed' && !/[1-9]\d* failed/.test(tally) ? `${tally}, failed` : tally,
     runOrdinal: fact.runOrdinal,
+    fixedInRun: null,
   };
 }
 
@@ -670,18 +682,24 @@ function currentFailures(
   const ok = commands.filter(
     (command) => COMMAND_OK.has(command.outcome) || /^\d+ passed, 0 failed$/.test(command.outcome),
   );
+  const changed = facts.filter((f) => f.kind === 'file_change' && f.status !== 'deleted');
   const fromFacts = facts
     .filter((f) => f.kind === 'failure')
     .map((f) => {
       const { what, error } = splitFailure(f);
-      // The adapter saw a later call of the same run fix it; else a later run's command did.
+      // The adapter saw a later call of the same run fix it; else a later run's command did, or (a failed
+      // edit or read, keyed by its tool and path) a later run changed that file.
+      const tool = f.key === null ? '' : f.key.split(' ', 1)[0]!;
+      const target = tool !== '' && f.text.startsWith(`${tool} failed`) ? f.key!.slice(tool.length + 1) : '';
       const fixedBy =
         normStatus(f.status) === 'fixed'
           ? f.runOrdinal
           : f.key === null
             ? undefined
-            : ok.find((command) => command.runOrdinal > f.runOrdinal && fixes(f.key!, command.key))?.runOrdinal;
-      return { what, error, runOrdinal: f.runOrdinal, fixedInRun: fixedBy ?? null };
+            : (ok.find((command) => command.runOrdinal > f.runOrdinal && fixes(f.key!, command.key))?.runOrdinal ??
+              changed.find((c) => c.runOrdinal > f.runOrdinal && target !== '' && factPath(c) === filePath(target))
+                ?.runOrdinal);
+      return { what, key: f.key, error, runOrdinal: f.runOrdinal, fixedInRun: fixedBy ?? null };
     });
   // A failed or cut-off run is behind the thread once a later run completed.
   const lastCompleted = Math.max(0, ...runs.filter((r) => r.status === 'completed').map((r) => r.ordinal));
@@ -689,6 +707,7 @@ function currentFailures(
     .filter((r) => r.status === 'failed' || r.status === 'interrupted')
     .map((r) => ({
       what: `run ${r.ordinal} ${r.status}`,
+      key: null,
       error: r.error ?? '',
       runOrdinal: r.ordinal,
       fixedInRun: lastCompleted > r.ordinal ? lastCompleted : null,
@@ -734,12 +753,18 @@ export function currentState(input: SummaryInput): CurrentState {
     (f) => f.runOrdinal,
   );
   const { commands, exploration } = currentCommands(all);
+  const failures = currentFailures(facts, runs, commands);
   const last = runs.at(-1);
   return {
     lastRequest: last === undefined ? null : { ordinal: last.ordinal, text: last.userMessage },
     files: currentFiles(all, input.latestCheckpoint),
-    commands,
-    failures: currentFailures(facts, runs, commands),
+    commands: commands.map((command) => ({
+      ...command,
+      fixedInRun:
+        failures.find((f) => f.key === command.key && f.runOrdinal === command.runOrdinal && f.fixedInRun !== null)
+          ?.fixedInRun ?? null,
+    })),
+    failures,
     todos: openTodos(facts),
     questions: openQuestions(facts, runs),
     exploration: explorationTally(exploration),
@@ -747,7 +772,8 @@ export function currentState(input: SummaryInput): CurrentState {
 }
 
 function commandItem(command: CurrentCommand): string {
-  return `- ${oneLine(command.command, ITEM_MAX) || '(empty)'} → ${oneLine(command.outcome, 80)} (run ${command.runOrdinal})`;
+  const fixed = command.fixedInRun === null ? '' : `, fixed in run ${command.fixedInRun}`;
+  return `- ${oneLine(command.command, ITEM_MAX) || '(empty)'} → ${oneLine(command.outcome, 80)}${fixed} (run ${command.runOrdinal})`;
 }
 
 function explorationItems(tally: ExplorationTally): string[] {

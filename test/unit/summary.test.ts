@@ -795,3 +795,42 @@ describe('renames in a summary', () => {
     ]);
   });
 });
+
+describe('failures fixed later', () => {
+  it('a command whose failure was fixed says so where it is listed', () => {
+    const doc = renderSummary(
+      baseInput({
+        covered: { from: 1, to: 2 },
+        runs: [run(1, 'codex'), run(2, 'codex')],
+        facts: [
+          fact(1, 'command', 'cargo build (exit 101)', 'cargo build', 'exit 101'),
+          fact(1, 'failure', 'Command failed (exit 101): cargo build\nerror[E0063]', 'cargo build'),
+          fact(2, 'command', 'cargo build && cargo test (exit 0)', 'cargo build && cargo test', 'exit 0'),
+        ],
+        latestCheckpoint: null,
+      }),
+      null,
+    );
+    expect(section(doc, 'Commands and tests')).toContain('- cargo build → exit 101, fixed in run 2 (run 1)');
+    expect(section(doc, 'Unresolved failures')).toEqual([]);
+  });
+
+  it('a failed edit is fixed by a later run that changed the file, not by a change of another', () => {
+    const doc = renderSummary(
+      baseInput({
+        covered: { from: 1, to: 2 },
+        runs: [run(1, 'claude'), run(2, 'claude')],
+        facts: [
+          fact(1, 'failure', 'Edit failed on src/a.ts: String to replace not found', 'Edit src/a.ts'),
+          fact(1, 'failure', 'Edit failed on src/b.ts: String to replace not found', 'Edit src/b.ts'),
+          fact(2, 'file_change', 'src/a.ts modified (+1 -1)', 'src/a.ts', 'modified'),
+        ],
+        latestCheckpoint: null,
+      }),
+      null,
+    );
+    expect(section(doc, 'Failures since fixed').join('\n')).toMatch(/Edit failed on src\/a\.ts.*fixed in run 2/);
+    expect(section(doc, 'Unresolved failures').join('\n')).toMatch(/Edit failed on src\/b\.ts/);
+    expect(section(doc, 'Unresolved failures').join('\n')).not.toMatch(/src\/a\.ts/);
+  });
+});
