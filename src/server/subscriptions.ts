@@ -14,6 +14,7 @@ import {
   getOperationAST,
   getVariableValues,
   parse,
+  print,
   specifiedRules,
   validate,
   type ExecutionArgs,
@@ -61,6 +62,8 @@ export interface SubscriptionServer {
 /** How long close() waits for clients to answer the close handshake before it cuts their sockets. */
 const CLOSE_GRACE_MS = 1_000;
 const MAX_MESSAGE_BYTES = 64 * 1024;
+/** How long a change's result is shared with subscribers that ask for the same selection. */
+const SHARED_RESULT_MS = 1_000;
 /** WebSocket's own close code for a server that goes down. */
 const GOING_AWAY = 1001;
 
@@ -96,6 +99,19 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
     ...queryLimitRules(),
     ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
   ];
+  // A change is resolved once per tenant and selection: subscribers that asked the same, get the same.
+  const resolving = new Map<string, Promise<ExecutionResult>>();
+  const resolvedOnce = (key: string, run: () => ExecutionResult | Promise<ExecutionResult>) => {
+    let result = resolving.get(key);
+    if (result === undefined) {
+      result = Promise.resolve(run());
+      resolving.set(key, result);
+      // Subscribers of one change get it within one poll; later ones resolve it anew.
+      const forget = () => setTimeout(() => resolving.delete(key), SHARED_RESULT_MS).unref();
+      result.then(forget, forget);
+    }
+    return result;
+  };
   const formatted = (errors: readonly GraphQLError[]) =>
     errors.map((error) => options.formatError(error.toJSON(), error));
 
@@ -166,8 +182,11 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
         const events = await createSourceEventStream(args);
         if (!(Symbol.asyncIterator in events)) return events;
         const tenant = (args.contextValue as RequestContext).tenant;
+        const selection = JSON.stringify([print(args.document), args.operationName ?? null, args.variableValues ?? {}]);
         return mapEvents(events[Symbol.asyncIterator](), (payload) =>
-          execute({ ...args, rootValue: payload, contextValue: options.contextFor(tenant) }),
+          resolvedOnce(`${tenant}\n${JSON.stringify(payload)}\n${selection}`, () =>
+            execute({ ...args, rootValue: payload, contextValue: options.contextFor(tenant) }),
+          ),
         );
       },
       onNext: (_ctx, _id, _payload, _args, result) =>
