@@ -62,6 +62,9 @@ export interface ChosenNeo4j {
   close(): Promise<void>;
 }
 
+// What Neo4j says when another process holds its store's lock file.
+const STORE_LOCKED = /locked by another process|FileLockException/;
+
 /** No Neo4j to use, in words for the user of the tool that asked. */
 export class NoNeo4jError extends Error {}
 
@@ -92,6 +95,13 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
         pageCache: withoutUri.pageCache,
         progress: withoutUri.progress,
         log: withoutUri.neo4jLog,
+      }).catch((error: unknown) => {
+        // A Neo4j this project did not record (another tool's, or one whose record was lost) holds the lock.
+        if (error instanceof Error && STORE_LOCKED.test(error.message))
+          throw new NoNeo4jError(
+            `The store ${storeDir} is locked by another Neo4j process: stop the Neo4j that has it open, or start on another store with --data-dir (or THREADLINE_DATA_DIR).`,
+          );
+        throw error;
       });
       const record = {
         uri: local.uri,

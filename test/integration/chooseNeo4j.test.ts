@@ -3,7 +3,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -89,6 +89,17 @@ describe('the local Neo4j of npm start, found by the tools', () => {
     await expect(second).rejects.toThrow(
       `The store ${join(dataDir, 'neo4j')} is already in use by another start (Neo4j pid ${record.pid} at ${record.uri}`,
     );
+    // Without the record (a Neo4j of another tool on that store), Neo4j's lock refuses it: one sentence too.
+    await rename(localNeo4jRecordFile(dataDir), `${localNeo4jRecordFile(dataDir)}.aside`);
+    const third = chooseNeo4j(NO_URI, {
+      start: 'store',
+      dataDir,
+      heap: '512m',
+      pageCache: '64m',
+      progress: () => undefined,
+    });
+    await expect(third).rejects.toThrow(`The store ${join(dataDir, 'neo4j')} is locked by another Neo4j process`);
+    await rename(`${localNeo4jRecordFile(dataDir)}.aside`, localNeo4jRecordFile(dataDir));
 
     await started.close();
     started = undefined;
