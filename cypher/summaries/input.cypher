@@ -36,4 +36,14 @@ CALL (piece) {
   WITH fact ORDER BY fact.tenant DESC, fact.threadId DESC, fact.runOrdinal DESC LIMIT $factLimit
   RETURN collect(fact {.runOrdinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions, previousPath: fact.filePreviousPath} END}) AS facts
 }
-RETURN runs, facts, checkpoints, threadProviders
+// The work of the subagents the piece's runs spawned (SUBAGENT child threads) is the run's work too: its
+// file changes, commands, tests and failures, told as facts of the run that spawned it.
+CALL (piece) {
+  OPTIONAL MATCH (child:Thread {tenant: $tenant, parentThreadId: piece.threadId})
+  WHERE child.relationshipToParent = 'subagent' AND child.sourceRunOrdinal >= piece.from AND child.sourceRunOrdinal <= piece.to
+  OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: child.id})
+  WHERE fact.kind IN ['file_change', 'command', 'test', 'failure']
+  WITH child, fact ORDER BY fact.runOrdinal DESC, fact.seq DESC LIMIT $factLimit
+  RETURN collect(fact {runOrdinal: child.sourceRunOrdinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions, previousPath: fact.filePreviousPath} END}) AS subagentFacts
+}
+RETURN runs, facts + subagentFacts AS facts, checkpoints, threadProviders
