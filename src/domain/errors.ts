@@ -33,10 +33,27 @@ export class ThreadlineError extends Error {
 /** Ids are echoed in messages and extensions, but never more than this much of one: an answer does not grow with hostile input. */
 const ECHOED_ID_CHARS = 200;
 
+/** `id` as an answer may echo it: whole, or its first ECHOED_ID_CHARS characters and its length. */
+export const echoedId = (id: string) =>
+  id.length > ECHOED_ID_CHARS ? `${id.slice(0, ECHOED_ID_CHARS)}… (${id.length} characters)` : id;
+
 export const notFound = (what: string, id: string) => {
-  const shown = id.length > ECHOED_ID_CHARS ? `${id.slice(0, ECHOED_ID_CHARS)}… (${id.length} characters)` : id;
+  const shown = echoedId(id);
   return new ThreadlineError('NOT_FOUND', `${what} ${JSON.stringify(shown)} not found.`, { id: shown });
 };
+
+/**
+ * One run at a time per thread: starting, importing, rolling back, deleting and reporting a subagent
+ * back all wait until the running run has ended, since each would change what that run ends into.
+ */
+export function assertNoRunningRun(thread: { id: string; runningRunId: string | null }): void {
+  if (thread.runningRunId !== null)
+    throw new ThreadlineError(
+      'RUN_IN_PROGRESS',
+      `Thread ${JSON.stringify(echoedId(thread.id))} has a running run; complete or fail it first.`,
+      { runId: thread.runningRunId },
+    );
+}
 
 /** Every operation that would change a deleted thread, or plan a run on it, is refused with this. */
 export const threadDeleted = (id: string) =>

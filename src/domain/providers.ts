@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { badInput, echoedId } from './errors.js';
 import type { ContextDelivery } from './records.js';
 
 const capabilitiesSchema = z
@@ -100,4 +101,19 @@ export function deliveryFor(capabilities: ProviderCapabilities): ContextDelivery
   if (capabilities.acceptsSystemContext) return 'system';
   if (capabilities.acceptsSyntheticUserContext) return 'synthetic_user';
   return 'preamble';
+}
+
+/** The provider configured as `name`; refused as bad input at `field` when none is. */
+export function knownProvider(
+  providers: ReadonlyMap<string, ProviderDefinition>,
+  name: string,
+  field = 'provider',
+): ProviderDefinition {
+  const provider = providers.get(name);
+  if (!provider)
+    throw badInput(
+      field,
+      `unknown provider ${JSON.stringify(echoedId(name))}; known: ${[...providers.keys()].join(', ')}`,
+    );
+  return provider;
 }

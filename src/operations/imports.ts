@@ -1,6 +1,7 @@
 // Importing a provider's own session: runs that already happened, appended to an app thread with
 // their original times, served by the session's provider thread, with no handoff made up for the past.
-import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
+import { ThreadlineError, assertNoRunningRun, badInput, notFound } from '../domain/errors.js';
+import { knownProvider } from '../domain/providers.js';
 import {
   checkImportedRuns,
   importKeyOf,
@@ -53,23 +54,12 @@ export async function providerThreadsOfNativeRef(
 }
 
 export async function importRuns(context: OperationContext, input: ImportInput): Promise<ImportResult> {
-  if (!context.providers.has(input.provider)) {
-    throw badInput(
-      'providerThread.provider',
-      `unknown provider ${JSON.stringify(input.provider)}; known: ${[...context.providers.keys()].join(', ')}`,
-    );
-  }
+  knownProvider(context.providers, input.provider, 'providerThread.provider');
   checkImportedRuns(input.runs);
   return context.graph.write(async (tx) => {
     const thread = await lockThread(tx, input.threadId);
     if (!thread) throw notFound('Thread', input.threadId);
-    if (thread.runningRunId !== null) {
-      throw new ThreadlineError(
-        'RUN_IN_PROGRESS',
-        `Thread ${JSON.stringify(input.threadId)} has a running run: imported runs would come after it.`,
-        { runId: thread.runningRunId },
-      );
-    }
+    assertNoRunningRun(thread);
     const providerThread = await sessionProviderThread(tx, thread, input);
     const keys = input.runs.map((run) => importKeyOf(input.provider, input.nativeThreadRef, run.sourceKey));
     const present = await presentImportKeys(tx, keys);

@@ -1,6 +1,6 @@
 // Rollback, fork, merge-back and subagents (docs/design.md, "Rollback", "Fork" and
 // "The wider lineage model"): each one transaction under the thread's lock.
-import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
+import { ThreadlineError, assertNoRunningRun, badInput, notFound } from '../domain/errors.js';
 import {
   rollbackActionFor,
   rollbackReasonFor,
@@ -14,7 +14,7 @@ import {
   withdrawnByRollback,
 } from '../domain/history.js';
 import { firstOrdinals } from '../domain/ranges.js';
-import { deliveryFor } from '../domain/providers.js';
+import { deliveryFor, knownProvider } from '../domain/providers.js';
 import type {
   ProviderThreadRecord,
   ProviderThreadRollbackRecord,
@@ -56,12 +56,7 @@ export async function rollbackThread(
   return context.graph.write(async (tx) => {
     const thread = await lockThread(tx, threadId);
     if (!thread) throw notFound('Thread', threadId);
-    if (thread.runningRunId !== null)
-      throw new ThreadlineError(
-        'RUN_IN_PROGRESS',
-        `Thread ${JSON.stringify(threadId)} has a running run; end it before rolling back.`,
-        { runId: thread.runningRunId },
-      );
+    assertNoRunningRun(thread);
     await requireRollbackPoint(tx, thread, toOrdinal);
 
     const withdrawn = withdrawnByRollback(thread, toOrdinal);
@@ -305,8 +300,7 @@ export interface SpawnInput {
 
 /** A child thread for a subagent of a running run; its first run receives the task. */
 export async function spawnSubagent(context: OperationContext, input: SpawnInput): Promise<ThreadRecord> {
-  if (!context.providers.has(input.provider))
-    throw badInput('provider', `unknown provider ${JSON.stringify(input.provider)}`);
+  knownProvider(context.providers, input.provider);
   return context.graph.write(async (tx) => {
     const locked = await lockRunForUpdate(tx, input.parentRunId);
     if (!locked) throw notFound('Run', input.parentRunId);
@@ -361,8 +355,7 @@ export async function completeSubagent(
     const child = await lockThread(tx, childThreadId);
     if (!child) throw notFound('Thread', childThreadId);
     if (child.relationshipToParent !== 'subagent') throw badInput('childThreadId', 'not a subagent thread');
-    if (child.runningRunId !== null)
-      throw new ThreadlineError('RUN_IN_PROGRESS', 'The subagent thread still has a running run.');
+    assertNoRunningRun(child);
     const parentRunId = child.sourcePoint?.runId ?? null;
     if (parentRunId === null) throw badInput('childThreadId', 'the subagent has no parent run to return its result to');
     const parentRun = (await lockRunForUpdate(tx, parentRunId))!;

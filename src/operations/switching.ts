@@ -2,7 +2,7 @@
 // docs/design.md: read the thread, find the best provider thread, decide the strategy
 // (src/domain/planner.ts), generate the handoff, then create or resume the provider thread.
 import { createHash } from 'node:crypto';
-import { ThreadlineError, badInput, notFound, threadDeleted } from '../domain/errors.js';
+import { ThreadlineError, assertNoRunningRun, badInput, notFound, threadDeleted } from '../domain/errors.js';
 import {
   decidePlan,
   measurableDeltaRange,
@@ -16,7 +16,7 @@ import { planForFork, resolveFork, type ForkResolution } from '../domain/forks.j
 import { liveHistory } from '../domain/history.js';
 import { intersect } from '../domain/ranges.js';
 import { DEFAULT_SUMMARY_POLICY } from '../domain/summaryPolicy.js';
-import { deliveryFor } from '../domain/providers.js';
+import { deliveryFor, knownProvider } from '../domain/providers.js';
 import type {
   ContextDelivery,
   ProviderThreadAction,
@@ -183,13 +183,7 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
       }
       if (earlier) return loadStartRunResult(tx, earlier);
     }
-    if (thread.runningRunId !== null) {
-      throw new ThreadlineError(
-        'RUN_IN_PROGRESS',
-        `Thread ${JSON.stringify(input.threadId)} already has a running run.`,
-        { runId: thread.runningRunId },
-      );
-    }
+    assertNoRunningRun(thread);
 
     const planned = await planWithinTransaction(tx, context, input.threadId, request);
     const { plan, snapshot, thread: history, fork } = planned;
@@ -402,12 +396,7 @@ async function replanAfterResumeFailure(
 }
 
 function planRequest(context: OperationContext, input: PlanInput): PlanRequest {
-  const provider = context.providers.get(input.provider);
-  if (!provider)
-    throw badInput(
-      'provider',
-      `unknown provider ${JSON.stringify(input.provider)}; known: ${[...context.providers.keys()].join(', ')}`,
-    );
+  const provider = knownProvider(context.providers, input.provider);
   return { provider, model: input.model, runtimeMode: input.runtimeMode, cleanContext: input.cleanContext };
 }
 

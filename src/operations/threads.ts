@@ -1,4 +1,4 @@
-import { badInput, notFound, threadDeleted, ThreadlineError } from '../domain/errors.js';
+import { assertNoRunningRun, badInput, notFound, threadDeleted } from '../domain/errors.js';
 import { liveHistory, livePiecesFor, segmentsFor } from '../domain/history.js';
 import { contains } from '../domain/ranges.js';
 import type { ListedRunRecord, NewRunFact, RunFactRecord, ThreadRecord } from '../domain/records.js';
@@ -45,12 +45,7 @@ export async function deleteThread(context: OperationContext, id: string): Promi
     const thread = await lockThreadAsItIs(tx, id);
     if (!thread) throw notFound('Thread', id);
     if (thread.deletedAt) return thread;
-    if (thread.runningRunId !== null)
-      throw new ThreadlineError(
-        'RUN_IN_PROGRESS',
-        `Thread ${JSON.stringify(id)} has a running run; end it before deleting the thread.`,
-        { runId: thread.runningRunId },
-      );
+    assertNoRunningRun(thread);
     const deleted = await markThreadDeleted(tx, id);
     await recordChange(tx, id, 'deleted');
     return deleted;

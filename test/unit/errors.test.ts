@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notFound } from '../../src/domain/errors.js';
+import { assertNoRunningRun, notFound } from '../../src/domain/errors.js';
 
 describe('NOT_FOUND', () => {
   it('echoes an ordinary id whole', () => {
@@ -16,5 +16,21 @@ describe('NOT_FOUND', () => {
     expect(error.message.length).toBeLessThan(260);
     expect(error.message).toContain('(100000 characters)');
     expect(String(error.details.id).length).toBeLessThan(230);
+  });
+});
+
+describe('RUN_IN_PROGRESS', () => {
+  it('lets a thread without a running run through', () => {
+    expect(() => assertNoRunningRun({ id: 'thread-1', runningRunId: null })).not.toThrow();
+  });
+
+  it('refuses a thread with a running run, naming the run', () => {
+    expect(() => assertNoRunningRun({ id: 'thread-1', runningRunId: 'run_1' })).toThrow(
+      expect.objectContaining({
+        code: 'RUN_IN_PROGRESS',
+        message: 'Thread "thread-1" has a running run; complete or fail it first.',
+        details: { runId: 'run_1' },
+      }),
+    );
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BUILT_IN_PROVIDERS,
   deliveryFor,
+  knownProvider,
   mergeProviders,
   type ProviderCapabilities,
 } from '../../src/domain/providers.js';
@@ -285,5 +286,32 @@ describe('deliveryFor', () => {
 
   it('falls back to a preamble', () => {
     expect(deliveryFor(none)).toBe('preamble');
+  });
+});
+
+describe('knownProvider', () => {
+  const providers = new Map(BUILT_IN_PROVIDERS.map((provider) => [provider.id, provider]));
+
+  it('answers the configured provider of that name', () => {
+    expect(knownProvider(providers, 'codex')).toBe(providers.get('codex'));
+  });
+
+  it('refuses an unknown name at the field given, listing the known ones, echoing at most 200 characters', () => {
+    const refuse = (name: string, field?: string) => {
+      try {
+        knownProvider(providers, name, field);
+      } catch (error) {
+        return error as { code: string; message: string; details: unknown };
+      }
+      throw new Error(`${name} was taken as known`);
+    };
+    expect(refuse('gemini')).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: `provider: unknown provider "gemini"; known: ${[...providers.keys()].join(', ')}`,
+      details: { field: 'provider' },
+    });
+    expect(refuse('gemini', 'providerThread.provider').details).toEqual({ field: 'providerThread.provider' });
+    expect(refuse('x'.repeat(100_000)).message).toContain('(100000 characters)');
+    expect(refuse('x'.repeat(100_000)).message.length).toBeLessThan(400);
   });
 });
