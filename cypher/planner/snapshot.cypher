@@ -31,7 +31,7 @@ CALL (target) {
   WITH later ORDER BY later.tenant, later.threadId, later.ordinal LIMIT $runWindow
   CALL (later) {
     OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: $threadId, runOrdinal: later.ordinal})
-    RETURN collect(fact {.runOrdinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions} END}) AS facts
+    RETURN collect(fact {.runOrdinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions, previousPath: fact.filePreviousPath} END}) AS facts
   }
   CALL (later) {
     OPTIONAL MATCH (checkpoint:Checkpoint {tenant: $tenant, threadId: $threadId, runOrdinal: later.ordinal})
