@@ -1,7 +1,8 @@
 /**
  * `threadline import [--url URL] [--token T] [--split project|session|none | --thread ID] [--dry-run]
  * [--preview PROVIDER] [--json] PATH...` (also `npm run import --`): records past Codex and Claude Code sessions as runs of
- * app threads, through the service's public GraphQL API (importRuns). PATH is a session file or a
+ * app threads, through the service's public GraphQL API (importRuns; a subagent's thread is made by
+ * importSubagentThread, a child of its main session's thread). PATH is a session file or a
  * folder walked for *.jsonl files (a Codex sessions folder, a Claude Code project folder with its
  * subagents). By default each project (the session's working directory, folded to the git root above
  * it when that folder is on this machine) gets its own app thread; each session becomes one provider
@@ -21,9 +22,12 @@ import {
   createThreadlineClient,
   CreateThreadDocument,
   ImportRunsDocument,
+  ImportSubagentThreadDocument,
+  ImportedRunTimesDocument,
   PreviewRunDocument,
   ProviderThreadsByNativeRefDocument,
   ThreadRunsDocument,
+  type ImportedRunTimesQuery,
   type PreviewRunQuery,
   type ImportedRunInput,
   type ThreadlineClient,
@@ -35,6 +39,9 @@ import { threadOfProject } from './threadIndex.js';
 // Well under the service's 1 MB limit on a request body, whatever the runs hold.
 const BATCH_BYTES = 512 * 1024;
 const TITLE_CHARS = 100;
+/** The service's limits on a thread id and on a subagent's task. */
+const ID_CHARS = 200;
+const TASK_CHARS = 20_000;
 export const SPLITS = ['project', 'session', 'none'] as const;
 type Split = (typeof SPLITS)[number];
 
@@ -155,8 +162,13 @@ export async function importSessions(options: ImportOptions, progress: (done: nu
   if (!options.dryRun) {
     const total = groups.reduce((sum, group) => sum + group.turns.length, 0);
     let done = 0;
-    for (const group of groups) {
-      await createThread(client, group);
+    // Main sessions first: a subagent's thread is made under the thread and run of the session it worked for.
+    const parents = new SubagentParents(client, groups);
+    for (const group of [
+      ...groups.filter((g) => g.subagentOf === null),
+      ...groups.filter((g) => g.subagentOf !== null),
+    ]) {
+      await createThread(client, group, parents);
       await createProviderThreads(client, group);
       duplicateTurns += await sendTurns(client, group, (sent) => progress((done += sent), total));
     }
@@ -272,8 +284,21 @@ async function chooseThread(
   group.created = group.threadId === null;
 }
 
-async function createThread(client: ThreadlineClient, group: Group): Promise<void> {
+async function createThread(client: ThreadlineClient, group: Group, parents: SubagentParents): Promise<void> {
   if (!group.created) return;
+  const parent = group.subagentOf === null ? null : await parents.of(group);
+  if (parent !== null) {
+    const { session, run } = group.turns[0]!;
+    const input = {
+      parentThreadId: parent.threadId,
+      parentRunId: await parents.runAt(parent, run.startedAt),
+      id: `${session.parsed.provider}-subagent-${session.parsed.sessionId}`.slice(0, ID_CHARS),
+      title: titleOf(group),
+      task: run.userMessage.slice(0, TASK_CHARS),
+    };
+    group.threadId = (await client.request(ImportSubagentThreadDocument, { input })).importSubagentThread.id;
+    return;
+  }
   const input = {
     title: titleOf(group),
     project: group.project,
@@ -281,6 +306,75 @@ async function createThread(client: ThreadlineClient, group: Group): Promise<voi
   };
   // createThread answers with an existing thread unchanged, title included.
   group.threadId = (await client.request(CreateThreadDocument, { input })).createThread.id;
+}
+
+/** Where a subagent's main session is: its thread and provider thread. */
+interface ParentSession {
+  threadId: string;
+  providerThreadId: string;
+}
+
+type RunTime = { id: string; providerThreadId: string; startedAt: number };
+
+/**
+ * The main sessions subagents worked for, found among the groups once their threads exist, else
+ * where an earlier import put them; and the runs of their threads, read once per thread.
+ */
+class SubagentParents {
+  private readonly runs = new Map<string, Promise<RunTime[]>>();
+
+  constructor(
+    private readonly client: ThreadlineClient,
+    private readonly groups: Group[],
+  ) {}
+
+  /** Null when the session the subagent worked for is neither read now nor imported before. */
+  async of(group: Group): Promise<ParentSession | null> {
+    const { provider } = group.sessions[0]!.parsed;
+    for (const main of this.groups) {
+      if (main.subagentOf !== null) continue;
+      const session = main.sessions.find(
+        (s) => s.parsed.provider === provider && s.parsed.sessionId === group.subagentOf,
+      );
+      const threadId = session && (session.holderThreadId ?? main.threadId);
+      if (session?.providerThreadId && threadId) return { threadId, providerThreadId: session.providerThreadId };
+    }
+    const [holder] = (
+      await this.client.request(ProviderThreadsByNativeRefDocument, { provider, nativeThreadRef: group.subagentOf! })
+    ).providerThreadsByNativeRef;
+    return holder ? { threadId: holder.threadId, providerThreadId: holder.id } : null;
+  }
+
+  /**
+   * The main session's run current when the subagent started (the session files do not say which
+   * turn spawned it): its last live run that started at or before `startedAt`; null when none did.
+   */
+  async runAt(parent: ParentSession, startedAt: string): Promise<string | null> {
+    let runs = this.runs.get(parent.threadId);
+    if (runs === undefined) this.runs.set(parent.threadId, (runs = this.runsOf(parent.threadId)));
+    const at = Date.parse(startedAt);
+    return (
+      (await runs).findLast((run) => run.providerThreadId === parent.providerThreadId && run.startedAt <= at)?.id ??
+      null
+    );
+  }
+
+  private async runsOf(threadId: string): Promise<RunTime[]> {
+    const runs: RunTime[] = [];
+    for (let after: string | null = null; ;) {
+      const answer: ImportedRunTimesQuery = await this.client.request(ImportedRunTimesDocument, {
+        id: threadId,
+        after,
+      });
+      const page = answer.thread?.runs;
+      for (const { node } of page?.edges ?? []) {
+        if (node.status === 'ROLLED_BACK') continue;
+        runs.push({ id: node.id, providerThreadId: node.providerThread.id, startedAt: Date.parse(node.createdAt) });
+      }
+      if (!page?.pageInfo.hasNextPage) return runs;
+      after = page.pageInfo.endCursor ?? null;
+    }
+  }
 }
 
 /** The threads the sessions are in after the import (or would be, in a dry run), each once. */

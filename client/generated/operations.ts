@@ -547,6 +547,14 @@ export type ImportSubagentThreadMutationVariables = Exact<{
 
 export type ImportSubagentThreadMutation = { importSubagentThread: { id: string, lineage: { sourcePoint: { runId: string | null, runOrdinal: number | null } | null } } };
 
+export type ImportedRunTimesQueryVariables = Exact<{
+  id: Scalars['ID']['input'];
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ImportedRunTimesQuery = { thread: { runs: { edges: Array<{ node: { id: string, status: RunStatus, createdAt: string, providerThread: { id: string } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } } | null };
+
 export type RollbackThreadMutationVariables = Exact<{
   input: RollbackThreadInput;
 }>;
@@ -979,6 +987,28 @@ export const ImportSubagentThreadDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ImportSubagentThreadMutation, ImportSubagentThreadMutationVariables>;
+export const ImportedRunTimesDocument = new TypedDocumentString(`
+    query ImportedRunTimes($id: ID!, $after: String) {
+  thread(id: $id) {
+    runs(first: 500, after: $after) {
+      edges {
+        node {
+          id
+          status
+          createdAt
+          providerThread {
+            id
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ImportedRunTimesQuery, ImportedRunTimesQueryVariables>;
 export const RollbackThreadDocument = new TypedDocumentString(`
     mutation RollbackThread($input: RollbackThreadInput!) {
   rollbackThread(input: $input) {

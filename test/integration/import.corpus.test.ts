@@ -53,6 +53,33 @@ async function userMessages(threadId: string, key = tenant.key): Promise<string[
   return thread.runs.edges.map((edge: { node: { userMessage: string } }) => edge.node.userMessage);
 }
 
+/**
+ * Each subagent thread's place: a SUBAGENT child of the main session's thread, at the ordinal of the
+ * main run current when it started, its task transfer consumed (never delivered again).
+ */
+async function subagentLinks(summary: ImportSummary): Promise<[string | null, number | null, string][]> {
+  const main = summary.threads.find((thread) => thread.subagentOf === null)!;
+  const links: [string | null, number | null, string][] = [];
+  for (const thread of summary.threads.filter((t) => t.subagentOf !== null)) {
+    const { thread: stored } = await t.ok(
+      `query($id: ID!) { thread(id: $id) {
+        lineage { parent { id } relationshipToParent sourcePoint { runOrdinal } }
+        transfers { kind status }
+      } }`,
+      { id: thread.id },
+      tenant.key,
+    );
+    expect(stored.lineage.relationshipToParent).toBe('SUBAGENT');
+    expect(stored.transfers).toEqual([{ kind: 'SUBAGENT_SPAWN', status: 'CONSUMED' }]);
+    links.push([
+      stored.lineage.parent.id === main.id ? 'main' : stored.lineage.parent.id,
+      stored.lineage.sourcePoint.runOrdinal,
+      thread.providerThreads[0]!.nativeThreadRef,
+    ]);
+  }
+  return links;
+}
+
 const MAIN = '8c7d6e5f-2107-4a08-9b28-b2c3d4e5f608';
 const TASK_PROMPT = 'Review src/render.ts, src/lines.ts, src/money.ts and the CSV export';
 
@@ -71,6 +98,10 @@ describe('a Claude Code 2.x session with a subagent folder', () => {
     ]);
     expect(summary.problems).toEqual([]);
     expect(summary.unknownRecordTypes).toEqual({ 'file-history-snapshot': 1 });
+  });
+
+  it("makes the subagent a child of the main thread's run that asked for it", async () => {
+    expect(await subagentLinks(summary)).toEqual([['main', 2, 'a4e91c2']]);
   });
 
   it('plans a return to Claude on the main session, whose turns hold no subagent task', async () => {
@@ -92,6 +123,7 @@ describe('a Claude Code 1.x session with inline sidechains', () => {
     const summary = await importCase('07-claude-1x-inline-sidechains');
     expect(summary.threads.map((thread) => thread.subagentOf)).toEqual([null, main]);
     expect(summary.threads.map((thread) => thread.runsImported)).toEqual([1, 1]);
+    expect(await subagentLinks(summary)).toEqual([['main', 1, expect.any(String)]]);
     expect(await preview(summary.threads[0]!.id!, 'claude')).toMatchObject({ nativeThreadRef: main });
   });
 });
@@ -101,6 +133,7 @@ describe('a Codex session with a spawned subagent', () => {
     const parent = '019a7b8c-0120-7d17-9e17-0a1b2c3d4e17';
     const summary = await importCase('17-codex-compaction-and-subagent');
     expect(summary.threads.map((thread) => thread.subagentOf)).toEqual([null, parent]);
+    expect(await subagentLinks(summary)).toEqual([['main', 2, '019a7b90-0120-7e18-8f18-1b2c3d4e5f18']]);
     expect(await preview(summary.threads[0]!.id!, 'codex')).toMatchObject({ nativeThreadRef: parent });
   });
 });
@@ -113,6 +146,10 @@ describe('Claude Code workflow agents', () => {
     expect(agents.map((thread) => thread.title)).toEqual([
       expect.stringMatching(/^harbor: subagent workflow:collector, step collect: /),
       expect.stringMatching(/^harbor: subagent workflow:writer, step draft: Write the v2.3.0 section/),
+    ]);
+    expect((await subagentLinks(summary)).map(([parent, ordinal]) => [parent, ordinal])).toEqual([
+      ['main', 1],
+      ['main', 1],
     ]);
     const main = summary.threads.find((thread) => thread.subagentOf === null)!;
     expect(await preview(main.id!, 'claude')).toMatchObject({
