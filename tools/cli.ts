@@ -226,6 +226,14 @@ export function buildProgram(): Command {
       });
     });
 
+  withService(program.command('mcp'))
+    .description("Serve Threadline's MCP tools over stdio, for an agent that starts it as a command")
+    .addHelpText('after', '\nExample: claude mcp add --transport stdio threadline -- threadline mcp')
+    .action(async () => {
+      const { runMcpStdio } = await import('../src/mcp/server.js');
+      await runMcpStdio({ url: serviceUrl(), token: serviceToken() ?? null });
+    });
+
   withStore(
     scriptCommand(program, 'query', 'tools/query.ts', 'Run an analytics query (cypher/analytics/) on the graph', true),
   );

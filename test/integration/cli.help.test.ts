@@ -21,6 +21,7 @@ const COMMANDS = [
   'watch',
   'handoff',
   'threads',
+  'mcp',
   'query',
   'export',
   'audit',

@@ -1,5 +1,5 @@
 // The MCP server with the SDK's own client: over streamable HTTP at the service's /mcp, and over stdio
-// as `npm run mcp` runs it, against a running service with API keys.
+// as `threadline mcp` runs it, against a running service with API keys.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -39,9 +39,9 @@ async function stdioClient(token: string): Promise<Client> {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', 'tools/mcp.ts'],
+      args: ['bin/threadline.js', 'mcp', '--url', origin, '--token', token],
       cwd: projectRoot(),
-      env: { PATH: process.env.PATH ?? '', THREADLINE_URL: origin, THREADLINE_TOKEN: token },
+      env: { PATH: process.env.PATH ?? '' },
       stderr: 'pipe',
     }),
   );
@@ -235,7 +235,7 @@ describe('MCP over streamable HTTP at /mcp', () => {
   });
 });
 
-describe('MCP over stdio (npm run mcp)', () => {
+describe('MCP over stdio (threadline mcp)', () => {
   it('lists the same tools, answers through the service, and reports a refused token as UNAUTHENTICATED', async () => {
     const { project, threadId } = await projectThread();
     const client = await stdioClient(KEY);
