@@ -1,8 +1,8 @@
 // The bounded neighbourhood the planner decides from (PlanningSnapshot in src/domain/planner.ts), in
 // one statement: the thread's head run, provider $provider's most recent provider thread on the
 // thread (the target), what the target knows, the live runs since its last native run, oldest
-// first, at most $runWindow of them, with what a delta summary of them needs (their messages, facts
-// and checkpoints: the delta the planner measures lies within them), and the transfers pending into
+// first, at most $runWindow of them, with what a delta summary of them needs (their messages, facts,
+// their subagents' facts and checkpoints: the delta the planner measures lies within them), and the transfers pending into
 // the thread (fork, subagent spawn, merge-back), with a fork's source provider thread
 // and the number of its turns the fork keeps. Every read is an index seek on (tenant, threadId,
 // ordinal | provider | runOrdinal) or on the pending transfers, so the cost does not depend on how
@@ -31,8 +31,17 @@ CALL (target) {
   WITH later ORDER BY later.tenant, later.threadId, later.ordinal LIMIT $runWindow
   CALL (later) {
     OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: $threadId, runOrdinal: later.ordinal})
-    RETURN collect(fact {.runOrdinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions, previousPath: fact.filePreviousPath} END}) AS facts
+    RETURN collect(fact {.runOrdinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions, previousPath: fact.filePreviousPath} END}) AS ownFacts
   }
+  CALL (later) {
+    // The work of the subagents the run spawned, as in summaries/input.cypher.
+    OPTIONAL MATCH (child:Thread {tenant: $tenant, parentThreadId: $threadId})
+    WHERE child.relationshipToParent = 'subagent' AND child.sourceRunOrdinal = later.ordinal
+    OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: child.id})
+    WHERE fact.kind IN ['file_change', 'command', 'test', 'failure']
+    RETURN collect(fact {runOrdinal: later.ordinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions, previousPath: fact.filePreviousPath} END}) AS subagentFacts
+  }
+  WITH later, ownFacts + subagentFacts AS facts
   CALL (later) {
     OPTIONAL MATCH (checkpoint:Checkpoint {tenant: $tenant, threadId: $threadId, runOrdinal: later.ordinal})
     RETURN collect(checkpoint {.*}) AS checkpoints

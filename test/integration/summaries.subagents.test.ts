@@ -76,4 +76,23 @@ describe('the handoff of a thread with subagents', () => {
     expect(context).not.toContain('SUBAGENT_PRIVATE_NOTE');
     expect(context).not.toContain('OTHER_THREAD.md');
   });
+
+  it('a delta since the target’s last run holds them too', async () => {
+    const main = await thread([run('1', '2025-03-01T09:00:00Z')], 'claude');
+    await t.ok(IMPORT_RUNS, {
+      input: {
+        threadId: main,
+        providerThread: { provider: 'codex', nativeThreadRef: uniqueId('session') },
+        runs: [run('2', '2025-03-01T09:10:00Z')],
+      },
+    });
+    const doc = `docs/${uniqueId('guide')}.md`;
+    await subagent(main, 2, [
+      { kind: 'FILE_CHANGE', text: `${doc} added`, file: { path: doc, change: 'ADDED', additions: 3, deletions: 0 } },
+    ]);
+    const context = (await t.ok(PREVIEW, { input: { threadId: main, provider: 'claude' } })).previewRun
+      .context as string;
+    expect(context).toMatch(/^Strategy: delta/m);
+    expect(context).toContain(`- ${doc} (added, +3/-0)`);
+  });
 });
