@@ -1,5 +1,5 @@
 // Resolves a source point on thread $threadId: run $ordinal of its own runs (null: its newest live
-// run that is not running), the checkpoint $checkpointId, or where provider thread
+// run that is stable, $stableRunStatuses), the checkpoint $checkpointId, or where provider thread
 // $providerThreadId last served a run. Returns the run, its status and its provider thread.
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 OPTIONAL MATCH (checkpoint:Checkpoint {tenant: $tenant, id: $checkpointId, threadId: $threadId})
@@ -20,7 +20,7 @@ CALL (thread, ordinal) {
   // ordinal was named) makes the seek empty rather than a scan that filters out every run.
   OPTIONAL MATCH (run:Run {tenant: $tenant, threadId: thread.id})
   WHERE run.ordinal <= CASE WHEN ordinal IS NULL THEN thread.headOrdinal END
-    AND run.status IN ['completed', 'failed', 'interrupted']
+    AND run.status IN $stableRunStatuses
   RETURN run AS newest ORDER BY run.tenant DESC, run.threadId DESC, run.ordinal DESC LIMIT 1
 }
 WITH thread, checkpoint, byProvider, ordinal, coalesce(named, newest) AS run

@@ -5,15 +5,8 @@
 // listens to any more, and is refused before it changes anything. Calls without a token are not
 // fenced, as before tokens existed.
 import { ThreadlineError, badInput } from './errors.js';
-import type { ProviderThreadAction, ProviderThreadRecord, ProviderThreadStatus, RunRecord } from './records.js';
-
-/** A provider thread in one of these was replaced: nothing more is recorded from its sessions. */
-const REPLACED_PROVIDER_THREAD_STATUSES: ReadonlySet<ProviderThreadStatus> = new Set([
-  'stale',
-  'resume_failed',
-  'divergent',
-  'rolled_back',
-]);
+import type { ProviderThreadAction, ProviderThreadRecord, RunRecord } from './records.js';
+import { REPLACED_PROVIDER_THREAD_STATUSES } from './standing.js';
 
 export interface DispatchToken {
   runId: string;
@@ -69,7 +62,7 @@ export function assertCurrentDispatch(
       details,
     );
   }
-  if (REPLACED_PROVIDER_THREAD_STATUSES.has(providerThread.status)) {
+  if (REPLACED_PROVIDER_THREAD_STATUSES.includes(providerThread.status)) {
     throw new ThreadlineError(
       'STALE_DISPATCH',
       `Provider thread ${providerThread.id} of run ${run.id} was replaced (${providerThread.status}); nothing was recorded.`,

@@ -1,7 +1,8 @@
 // How a fork's first run takes in its source: natively when the provider can continue the source's
 // own conversation, else through portable context (docs/design.md, "Fork").
 import { configIncompatibility, type Plan, type PlanRequest } from './planner.js';
-import type { HandoffStrategy, ProviderThreadRecord, TransferResolution } from './records.js';
+import type { HandoffStrategy, ProviderThreadRecord, ProviderThreadStatus, TransferResolution } from './records.js';
+import { REPLACED_PROVIDER_THREAD_STATUSES } from './standing.js';
 
 export interface PendingFork {
   /** The source point's provider thread; null when the fork starts from a checkpoint alone. */
@@ -16,7 +17,11 @@ export type ForkResolution =
   | { kind: 'native'; forkFromTurn: number; reason: string }
   | { kind: 'portable'; strategy: HandoffStrategy; resolution: TransferResolution; reason: string };
 
-const UNFORKABLE_STATUSES = new Set(['divergent', 'stale', 'resume_failed', 'rolled_back', 'closed']);
+/** A replaced provider thread, or a closed one, has no session left to fork natively. */
+const UNFORKABLE_STATUSES: ReadonlySet<ProviderThreadStatus> = new Set([
+  ...REPLACED_PROVIDER_THREAD_STATUSES,
+  'closed',
+]);
 
 export function resolveFork(fork: PendingFork, request: PlanRequest): ForkResolution {
   const source = fork.sourceProviderThread;

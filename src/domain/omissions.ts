@@ -1,9 +1,9 @@
 // Summaries written by a model drop facts (file paths and commands most of all). Every handoff not
 // written locally is checked against the structured data it covers; what it left out is stored and
 // appended in a short, deterministic section so the next provider still sees it.
+import { CLOSED_QUESTION_STATUSES } from './standing.js';
 import type { SummaryCheckpoint, SummaryFact, SummaryRun } from './summary.js';
 
-const OPEN_DONE = new Set(['resolved', 'answered', 'closed', 'approved', 'rejected', 'done']);
 const SECTION_TITLE = '## Facts not in the summary above';
 
 export interface CoveredFacts {
@@ -23,7 +23,7 @@ export function mustMention(covered: CoveredFacts): string[] {
     if (fact.kind === 'file_change') items.push(`file: ${fact.key ?? firstLine(fact.text)}`);
     if (fact.kind === 'command' || fact.kind === 'test')
       items.push(`${fact.kind}: ${fact.key ?? firstLine(fact.text)}`);
-    if ((fact.kind === 'question' || fact.kind === 'approval_request') && !OPEN_DONE.has(status))
+    if ((fact.kind === 'question' || fact.kind === 'approval_request') && !CLOSED_QUESTION_STATUSES.has(status))
       items.push(`${fact.kind === 'question' ? 'question' : 'approval'}: ${firstLine(fact.text)}`);
     if (fact.kind === 'failure') items.push(`failure: ${firstLine(fact.text)}`);
   }

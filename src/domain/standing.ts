@@ -1,7 +1,8 @@
-// Two lineage rules that many reads share, kept here once and handed to every Cypher statement as
-// parameters ($standingStatuses, $coverageKinds, like $tenant) so no statement spells them out.
+// The lineage rules and status sets that code and statements share, kept here once and handed to
+// every Cypher statement as parameters ($standingStatuses, $coverageKinds, $replacedProviderThreadStatuses,
+// $stableRunStatuses, like $tenant) so no statement spells them out.
 
-import type { HandoffStatus, TransferKind } from './records.js';
+import type { HandoffStatus, ProviderThreadStatus, RunStatus, TransferKind } from './records.js';
 
 /**
  * A handoff stands while it is pending or ready: it is, or will be once written, its run's context.
@@ -16,8 +17,37 @@ const STANDING_HANDOFF_STATUSES: readonly HandoffStatus[] = ['pending', 'ready']
  */
 const COVERAGE_TRANSFER_KINDS: readonly TransferKind[] = ['provider_handoff', 'fork'];
 
+/**
+ * A provider thread in one of these was replaced: nothing more is recorded from its sessions, it is
+ * not forked natively, and a newer one marking it stale leaves the more telling status it has.
+ */
+export const REPLACED_PROVIDER_THREAD_STATUSES: readonly ProviderThreadStatus[] = [
+  'stale',
+  'resume_failed',
+  'divergent',
+  'rolled_back',
+];
+
+/** A run in one of these has ended and is live: it can be forked from, rolled back to or merged back. */
+export const STABLE_RUN_STATUSES: readonly RunStatus[] = ['completed', 'failed', 'interrupted'];
+
+/**
+ * A question or approval request whose status is one of these (lowercased) was settled: it is not an open
+ * question a handoff must carry.
+ */
+export const CLOSED_QUESTION_STATUSES: ReadonlySet<string> = new Set([
+  'resolved',
+  'answered',
+  'closed',
+  'approved',
+  'rejected',
+  'done',
+]);
+
 /** The parameters every statement receives beside $tenant. */
 export const LINEAGE_RULE_PARAMETERS = {
   standingStatuses: STANDING_HANDOFF_STATUSES,
   coverageKinds: COVERAGE_TRANSFER_KINDS,
+  replacedProviderThreadStatuses: REPLACED_PROVIDER_THREAD_STATUSES,
+  stableRunStatuses: STABLE_RUN_STATUSES,
 } as const;

@@ -4,6 +4,7 @@
  */
 import { explorationPaths, fixes, isExploration } from './commands.js';
 import { describeOrdinals } from './ranges.js';
+import { CLOSED_QUESTION_STATUSES } from './standing.js';
 import type { FileChangeKind, HandoffStrategy, RunFactKind, RunStatus } from './records.js';
 
 export type SummaryStrategy = HandoffStrategy;
@@ -66,7 +67,6 @@ export interface SummaryInput {
 const HIDDEN_KINDS: ReadonlySet<string> = new Set<SummaryFactKind>(['reasoning', 'protocol', 'tool_output']);
 // 'dropped': a newer plan left the item out (src/sessions/plan.ts), so it is no longer to do.
 const PLAN_DONE: ReadonlySet<string> = new Set(['done', 'completed', 'cancelled', 'canceled', 'dropped']);
-const ASK_CLOSED: ReadonlySet<string> = new Set(['resolved', 'answered', 'closed', 'approved', 'rejected', 'done']);
 const FILE_CHANGES: ReadonlySet<string> = new Set<SummaryFileChangeKind>(['added', 'modified', 'deleted', 'renamed']);
 /** Command statuses that mean it did what it was asked: a later one of these fixes an earlier failure. */
 const COMMAND_OK: ReadonlySet<string> = new Set(['exit 0', 'ok', 'passed', 'success', 'succeeded', 'no match']);
@@ -738,7 +738,7 @@ function openQuestions(facts: readonly SummaryFact[], runs: readonly SummaryRun[
   return facts.filter(
     (f) =>
       (f.kind === 'approval_request' || f.kind === 'question') &&
-      !ASK_CLOSED.has(normStatus(f.status)) &&
+      !CLOSED_QUESTION_STATUSES.has(normStatus(f.status)) &&
       !(f.kind === 'question' && f.runOrdinal < lastRun),
   );
 }

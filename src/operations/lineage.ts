@@ -15,6 +15,7 @@ import {
 } from '../domain/history.js';
 import { firstOrdinals } from '../domain/ranges.js';
 import { deliveryFor, knownProvider } from '../domain/providers.js';
+import { STABLE_RUN_STATUSES } from '../domain/standing.js';
 import type {
   ProviderThreadRecord,
   ProviderThreadRollbackRecord,
@@ -44,7 +45,6 @@ import { lockThread, lockThreadOf, threadsByIds } from '../graph/repositories/th
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 
-const STABLE = new Set(['completed', 'failed', 'interrupted']);
 /** A rollback answers with at most this many of the runs it rolled back; the count and ranges give the rest. */
 const ROLLED_BACK_RUNS_PAGE = 100;
 
@@ -256,7 +256,7 @@ async function resolveSourcePoint(
   if (ordinal <= source.forkOrdinal) return inheritedPoint(tx, source, ordinal);
   const run = found?.run;
   if (!run || run.status === 'rolled_back') throw badInput('fromOrdinal', `run ${ordinal} was rolled back`);
-  if (!STABLE.has(run.status))
+  if (!STABLE_RUN_STATUSES.includes(run.status))
     throw new ThreadlineError('CONFLICT', `Run ${ordinal} is still running; fork from a stable run.`);
   return { ordinal, run, checkpointId: input.checkpointId };
 }
