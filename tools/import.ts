@@ -291,7 +291,7 @@ async function createThread(client: ThreadlineClient, group: Group, parents: Sub
     const { session, run } = group.turns[0]!;
     const input = {
       parentThreadId: parent.threadId,
-      parentRunId: await parents.runAt(parent, run.startedAt),
+      parentRunId: await parents.runAt(parent, spawnTime(parent, session) ?? run.startedAt),
       id: `${session.parsed.provider}-subagent-${session.parsed.sessionId}`.slice(0, ID_CHARS),
       title: titleOf(group),
       task: run.userMessage.slice(0, TASK_CHARS),
@@ -312,6 +312,21 @@ async function createThread(client: ThreadlineClient, group: Group, parents: Sub
 interface ParentSession {
   threadId: string;
   providerThreadId: string;
+  /** Null when an earlier import holds it and this one did not read it. */
+  session: Session | null;
+}
+
+/**
+ * When the main session's turn that started the subagent began, when the adapter can tell: the
+ * turn whose subagent_result fact names the subagent (a Claude Code Task result's agentId, a Codex
+ * spawn's new thread id).
+ */
+function spawnTime(parent: ParentSession, subagent: Session): string | null {
+  const id = subagent.parsed.sessionId;
+  const spawning = parent.session?.parsed.runs.find((run) =>
+    run.facts.some((fact) => fact.kind === 'subagent_result' && fact.key === id),
+  );
+  return spawning?.startedAt ?? null;
 }
 
 type RunTime = { id: string; providerThreadId: string; startedAt: number };
@@ -337,18 +352,16 @@ class SubagentParents {
         (s) => s.parsed.provider === provider && s.parsed.sessionId === group.subagentOf,
       );
       const threadId = session && (session.holderThreadId ?? main.threadId);
-      if (session?.providerThreadId && threadId) return { threadId, providerThreadId: session.providerThreadId };
+      if (session?.providerThreadId && threadId)
+        return { threadId, providerThreadId: session.providerThreadId, session };
     }
     const [holder] = (
       await this.client.request(ProviderThreadsByNativeRefDocument, { provider, nativeThreadRef: group.subagentOf! })
     ).providerThreadsByNativeRef;
-    return holder ? { threadId: holder.threadId, providerThreadId: holder.id } : null;
+    return holder ? { threadId: holder.threadId, providerThreadId: holder.id, session: null } : null;
   }
 
-  /**
-   * The main session's run current when the subagent started (the session files do not say which
-   * turn spawned it): its last live run that started at or before `startedAt`; null when none did.
-   */
+  /** The main session's run current at `startedAt`: its last live run started then or before; null when none. */
   async runAt(parent: ParentSession, startedAt: string): Promise<string | null> {
     let runs = this.runs.get(parent.threadId);
     if (runs === undefined) this.runs.set(parent.threadId, (runs = this.runsOf(parent.threadId)));

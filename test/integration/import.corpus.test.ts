@@ -3,7 +3,9 @@
 // (previewRun): subagents in threads of their own, a return resuming the main session, turns a resume
 // copied stored once, new record types counted, a clock that ran backwards clamped, not refused.
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/graph/projectRoot.js';
@@ -16,11 +18,13 @@ const CORPUS = join(projectRoot(), 'test/fixtures/sessions/corpus');
 const tenant = { key: uniqueId('corpus-key'), tenant: uniqueId('corpus') };
 /** Imports file by file, apart from the corpus cases that import a whole folder. */
 const single = { key: uniqueId('single-key'), tenant: uniqueId('single') };
+/** Corpus cases changed on purpose, in a tenant of their own. */
+const changed = { key: uniqueId('changed-key'), tenant: uniqueId('changed') };
 
 let t: TestService;
 beforeAll(async () => {
   t = await startTestService({
-    THREADLINE_API_KEYS: `${tenant.key}=${tenant.tenant},${single.key}=${single.tenant}`,
+    THREADLINE_API_KEYS: `${tenant.key}=${tenant.tenant},${single.key}=${single.tenant},${changed.key}=${changed.tenant}`,
   });
 });
 afterAll(async () => {
@@ -30,7 +34,7 @@ afterAll(async () => {
 async function importCase(name: string, key = tenant.key): Promise<ImportSummary> {
   const { stdout } = await execFileAsync(
     'npm',
-    ['run', '--silent', 'import', '--', '--json', '--token', key, '--url', t.service.url, join(CORPUS, name)],
+    ['run', '--silent', 'import', '--', '--json', '--token', key, '--url', t.service.url, resolve(CORPUS, name)],
     { cwd: projectRoot(), timeout: 120_000 },
   );
   return JSON.parse(stdout) as ImportSummary;
@@ -57,7 +61,10 @@ async function userMessages(threadId: string, key = tenant.key): Promise<string[
  * Each subagent thread's place: a SUBAGENT child of the main session's thread, at the ordinal of the
  * main run current when it started, its task transfer consumed (never delivered again).
  */
-async function subagentLinks(summary: ImportSummary): Promise<[string | null, number | null, string][]> {
+async function subagentLinks(
+  summary: ImportSummary,
+  key = tenant.key,
+): Promise<[string | null, number | null, string][]> {
   const main = summary.threads.find((thread) => thread.subagentOf === null)!;
   const links: [string | null, number | null, string][] = [];
   for (const thread of summary.threads.filter((t) => t.subagentOf !== null)) {
@@ -67,7 +74,7 @@ async function subagentLinks(summary: ImportSummary): Promise<[string | null, nu
         transfers { kind status }
       } }`,
       { id: thread.id },
-      tenant.key,
+      key,
     );
     expect(stored.lineage.relationshipToParent).toBe('SUBAGENT');
     expect(stored.transfers).toEqual([{ kind: 'SUBAGENT_SPAWN', status: 'CONSUMED' }]);
@@ -135,6 +142,21 @@ describe('a Codex session with a spawned subagent', () => {
     expect(summary.threads.map((thread) => thread.subagentOf)).toEqual([null, parent]);
     expect(await subagentLinks(summary)).toEqual([['main', 2, '019a7b90-0120-7e18-8f18-1b2c3d4e5f18']]);
     expect(await preview(summary.threads[0]!.id!, 'codex')).toMatchObject({ nativeThreadRef: parent });
+  });
+
+  it('links the subagent to the turn whose spawn names it, not to the turn current when its file starts', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'threadline-corpus-'));
+    try {
+      const name = 'rollout-2026-01-05T13-03-12-019a7b90-0120-7e18-8f18-1b2c3d4e5f18.jsonl';
+      await cp(join(CORPUS, '17-codex-compaction-and-subagent'), folder, { recursive: true });
+      // The subagent's records now start before the main session's second turn, which spawned it.
+      const text = await readFile(join(folder, name), 'utf8');
+      await writeFile(join(folder, name), text.replaceAll('2026-01-05T13:03:', '2026-01-05T13:02:'));
+      const summary = await importCase(folder, changed.key);
+      expect(await subagentLinks(summary, changed.key)).toEqual([['main', 2, '019a7b90-0120-7e18-8f18-1b2c3d4e5f18']]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
 
