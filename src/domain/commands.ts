@@ -75,8 +75,20 @@ const READ_ONLY_GIT: ReadonlySet<string> = new Set([
 const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['Read', 'Grep', 'Glob', 'LS', 'WebFetch', 'WebSearch']);
 /** Commands that change nothing by themselves (`cd x && …`). */
 const NEUTRAL_PREFIXES: ReadonlySet<string> = new Set(['cd', 'pushd', 'popd', 'set', 'export']);
-/** Words that run the command after them (`time npm run build` runs `npm run build`). */
-const RUNNERS: ReadonlySet<string> = new Set(['time', 'command', 'nohup']);
+/** Words that run the command after them (`time npm run build`, `do npm test` in a loop runs `npm test`). */
+const RUNNERS: ReadonlySet<string> = new Set([
+  'time',
+  'command',
+  'nohup',
+  'do',
+  'then',
+  'else',
+  'while',
+  'until',
+  'if',
+]);
+/** The parts of a loop or condition that run nothing themselves (`for i in 1 2`, `done`). */
+const SHELL_FRAME: ReadonlySet<string> = new Set(['for', 'done', 'fi', 'esac']);
 const SEARCH_PROGRAMS: ReadonlySet<string> = new Set(['rg', 'grep', 'egrep', 'fgrep', 'ag', 'ack']);
 /** Flags that make an otherwise read-only program write. */
 const WRITING_FLAGS: Readonly<Record<string, readonly string[]>> = {
@@ -256,14 +268,17 @@ function isNumber(word: string): boolean {
   return word !== '' && [...word].every((c) => c >= '0' && c <= '9');
 }
 
-/** The command's simple commands as word lists, with neutral prefixes (`cd x &&`) left out. */
+/**
+ * The command's simple commands that do something, as word lists from their program on: neutral
+ * prefixes (`cd x &&`), loop frames (`for i in 1 2`, `done`) and read-only steps (`| tail -3`) left out.
+ */
 function steps(command: string): string[][] {
-  return segments(unwrapShell(command.trim()))
-    .map((segment) => segment.words)
-    .filter((words) => {
-      const run = program(words);
-      return run !== null && !NEUTRAL_PREFIXES.has(run.name);
-    });
+  return segments(unwrapShell(command.trim())).flatMap((segment) => {
+    const run = program(segment.words);
+    if (run === null || NEUTRAL_PREFIXES.has(run.name) || SHELL_FRAME.has(run.name)) return [];
+    if (segmentReadsOnly(segment)) return [];
+    return [[run.name, ...run.args]];
+  });
 }
 
 /**

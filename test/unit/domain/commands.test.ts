@@ -110,3 +110,16 @@ describe('fixes', () => {
     expect(fixes(failed, later)).toBe(expected);
   });
 });
+
+describe('fixes, in loops and pipelines', () => {
+  it('judges the programs a loop runs, not its frame or the read-only steps around them', () => {
+    const loop = 'for i in 1 2 3 4 5; do npx jest tests/sensor -i --silent 2>&1 | tail -3; done';
+    const later = 'for i in $(seq 1 10); do npx jest tests/sensor -i --silent 2>&1 | tail -1; done | sort | uniq -c';
+    expect(fixes(loop, later)).toBe(true);
+    expect(fixes('npx jest tests/sensor -i --silent', later)).toBe(true);
+    expect(fixes('npm run build', 'time npm run build')).toBe(true);
+    expect(fixes(loop, 'for i in 1 2; do npx tsc --noEmit; done')).toBe(false);
+    // A command that only reads fixes nothing and is fixed by nothing.
+    expect(fixes('cat missing.txt', 'cat missing.txt')).toBe(false);
+  });
+});
