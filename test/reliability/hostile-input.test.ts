@@ -266,6 +266,14 @@ const ROWS: Record<string, Row> = {
     }),
     choices: ['provider'],
   },
+  'Query.previewRun': {
+    select: '{ plan { decision reasons } context }',
+    prepare: async () => ({ threadId: await newThread() }),
+    args: (s) => ({
+      input: { threadId: s.threadId, provider: 'codex', model: hostile(), runtimeMode: hostile(), cleanContext: true },
+    }),
+    choices: ['provider'],
+  },
   'Query.providerThreadsByNativeRef': {
     select: '{ id threadId nativeThreadRef }',
     prepare: importedSession,
@@ -327,6 +335,64 @@ const ROWS: Record<string, Row> = {
       expect((await a.ok('query($id: ID!) { thread(id: $id) { title } }', { id: s.threadId })).thread).toEqual({
         title: 'a',
       });
+    },
+  },
+  'Mutation.renameThread': {
+    select: '{ id title }',
+    prepare: async () => ({ threadId: await newThread() }),
+    args: (s) => ({ input: { id: s.threadId, title: hostile() } }),
+    readBack: (s) => a.ok('query($id: ID!) { thread(id: $id) { id title } }', { id: s.threadId }),
+    isolation: async (s) => {
+      const theirs = await call('Mutation.renameThread', '{ id }', { input: { id: s.threadId, title: 'b' } }, B.key);
+      expect(theirs.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      expect((await a.ok('query($id: ID!) { thread(id: $id) { title } }', { id: s.threadId })).thread).toEqual({
+        title: 'a',
+      });
+    },
+  },
+  'Mutation.deleteThread': {
+    select: '{ id }',
+    prepare: async () => ({ threadId: await newThread() }),
+    args: (s) => ({ input: { id: s.threadId } }),
+    readBack: (s) => a.ok('query($id: ID!) { thread(id: $id) { id } }', { id: s.threadId }),
+    isolation: async (s) => {
+      const theirs = await call('Mutation.deleteThread', '{ id }', { input: { id: s.threadId } }, B.key);
+      expect(theirs.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    },
+  },
+  'Mutation.recordFact': {
+    select: '{ run { id } fact { text key } }',
+    prepare: async () => {
+      const threadId = await newThread();
+      await turn(threadId, 'codex');
+      return { threadId };
+    },
+    args: (s) => ({ input: { threadId: s.threadId, kind: 'NOTE', text: hostile(), key: hostile() } }),
+    readBack: (_s, data) =>
+      a.ok('query($id: ID!) { run(id: $id) { facts(first: 100) { text key } } }', { id: data.recordFact.run.id }),
+  },
+  'Mutation.importSubagentThread': {
+    select: '{ id title }',
+    prepare: async () => {
+      const threadId = await newThread();
+      await turn(threadId, 'codex');
+      return { threadId };
+    },
+    args: (s) => ({
+      input: { parentThreadId: s.threadId, parentRunOrdinal: 1, id: hostile(), title: hostile(), task: hostile() },
+    }),
+    // The task is kept on the spawn transfer, consumed: the subagent's provider already had it.
+    readBack: async (_s, data) => {
+      const { id } = data.importSubagentThread;
+      const { records } = await t.driver.executeQuery(
+        'MATCH (x:ContextTransfer {tenant: $tenant, targetThreadId: $id}) RETURN x.contextText AS task',
+        { tenant: A.tenant, id },
+        { database: inject('neo4j').database },
+      );
+      return [
+        await a.ok('query($id: ID!) { thread(id: $id) { id title } }', { id }),
+        records.map((record) => record.get('task')),
+      ];
     },
   },
   'Mutation.startRun': {

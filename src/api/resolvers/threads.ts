@@ -143,7 +143,7 @@ export const threadResolvers: Resolvers = {
       const [fact] = factsOf('fact', [input]);
       const recorded = await recordFact(
         operations,
-        requiredText('threadId', input.threadId, LIMITS.id),
+        input.threadId,
         fact!,
         LIMITS.facts,
       );
