@@ -141,12 +141,7 @@ export const threadResolvers: Resolvers = {
     recordFact: async (_root, { input }, { operations, loaders }) => {
       if (!RECORDABLE_FACTS.has(input.kind)) throw badInput('kind', 'must be NOTE, DECISION, CONSTRAINT or GOAL');
       const [fact] = factsOf('fact', [input]);
-      const recorded = await recordFact(
-        operations,
-        input.threadId,
-        fact!,
-        LIMITS.facts,
-      );
+      const recorded = await recordFact(operations, input.threadId, fact!, LIMITS.facts);
       return { run: (await loaders.run.load(recorded.runId))!, fact: recorded.fact };
     },
   },
