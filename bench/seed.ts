@@ -21,13 +21,7 @@ import {
   type RunSinceLastNative,
 } from '../src/domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../src/domain/providers.js';
-import {
-  coveredThrough,
-  rollbackActionFor,
-  rollbackReasonFor,
-  servedAfterRollback,
-  servingRun,
-} from '../src/domain/coverage.js';
+import { coveredThrough, rollbackDecision, servedAfterRollback, servingRun } from '../src/domain/coverage.js';
 import { count, highest, intersect, lowest, toLists, union } from '../src/domain/ranges.js';
 import type { HandoffStrategy, OrdinalRange, ProviderThreadRecord } from '../src/domain/records.js';
 import type { Params, Row, Tx } from '../src/graph/transactions.js';
@@ -719,11 +713,8 @@ function rollBack(
     pt.standing = pt.standing.filter((row) => row.handoff.status === 'ready');
     if (!((pt.lastRunOrdinal ?? 0) > toOrdinal || handoffTargets.has(pt.id))) continue;
     const canRollBack = providers.get(pt.provider)?.capabilities.canRollbackThread ?? false;
-    const action = rollbackActionFor(canRollBack, pt.served, null, toOrdinal);
-    pt.statusReason =
-      action === 'rolled_back'
-        ? 'Its native rollback was confirmed.'
-        : rollbackReasonFor(canRollBack, pt.served, null, toOrdinal);
+    const { action, reason } = rollbackDecision(canRollBack, pt.served, null, toOrdinal);
+    pt.statusReason = action === 'rolled_back' ? 'Its native rollback was confirmed.' : reason;
     pt.status = action === 'rolled_back' ? 'idle' : action;
     Object.assign(pt, servedAfterRollback(pt.served, toOrdinal));
   }

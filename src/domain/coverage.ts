@@ -73,43 +73,43 @@ export function turnsDroppedByRollback(served: Ranges, toOrdinal: number): numbe
   return count(subtract(served, [{ from: 1, to: toOrdinal }]));
 }
 
+/** What a rollback does to one provider thread it affects, and why, in words for its statusReason. */
+export interface RollbackDecision {
+  action: ProviderRollbackAction;
+  reason: string;
+  /** How many of its own turns the rollback takes from it. */
+  turnsToDrop: number;
+}
+
 /**
  * Rollback step 4 (the design's "divergent, or rolled back where the provider supports native
  * rollback"): a native rollback is asked for only when the provider can roll back and the provider
  * thread keeps something at or below the rollback point; a thread left with nothing has no state to
  * roll back to, and one whose provider cannot roll back diverges.
  */
-export function rollbackActionFor(
+export function rollbackDecision(
   canRollbackThread: boolean,
   served: Ranges,
   inheritedThroughOrdinal: number | null,
   toOrdinal: number,
-): ProviderRollbackAction {
-  return canRollbackThread && keepsSomethingAt(served, inheritedThroughOrdinal, toOrdinal)
-    ? 'rolled_back'
-    : 'divergent';
-}
-
-function keepsSomethingAt(served: Ranges, inheritedThroughOrdinal: number | null, toOrdinal: number): boolean {
-  const keepsNativeRuns = count(intersect(served, [{ from: 1, to: toOrdinal }])) > 0;
-  return keepsNativeRuns || (toOrdinal > 0 && (inheritedThroughOrdinal ?? 0) >= toOrdinal);
-}
-
-/** Why a rollback left the provider thread rolled back or divergent, in words for its statusReason. */
-export function rollbackReasonFor(
-  canRollbackThread: boolean,
-  served: Ranges,
-  inheritedThroughOrdinal: number | null,
-  toOrdinal: number,
-): string {
-  const dropped = turnsDroppedByRollback(served, toOrdinal);
+): RollbackDecision {
+  const turnsToDrop = turnsDroppedByRollback(served, toOrdinal);
   const what =
-    dropped > 0
-      ? `The rollback to run ${toOrdinal} took ${dropped} of its own turns`
+    turnsToDrop > 0
+      ? `The rollback to run ${toOrdinal} took ${turnsToDrop} of its own turns`
       : `The rollback to run ${toOrdinal} withdrew a handoff it had received`;
-  if (!keepsSomethingAt(served, inheritedThroughOrdinal, toOrdinal))
-    return `${what}, and it knew nothing at or before run ${toOrdinal}: divergent, a new provider thread takes over.`;
-  if (!canRollbackThread)
-    return `${what}; its provider cannot roll back natively: divergent, a new provider thread takes over.`;
-  return `${what}; its provider rolls back natively: awaiting confirmProviderRollback or reportProviderRollbackFailure.`;
+  const keepsNativeRuns = count(intersect(served, [{ from: 1, to: toOrdinal }])) > 0;
+  const keepsSomething = keepsNativeRuns || (toOrdinal > 0 && (inheritedThroughOrdinal ?? 0) >= toOrdinal);
+  const divergent = (why: string) => ({
+    action: 'divergent' as const,
+    reason: `${what}${why}: divergent, a new provider thread takes over.`,
+    turnsToDrop,
+  });
+  if (!keepsSomething) return divergent(`, and it knew nothing at or before run ${toOrdinal}`);
+  if (!canRollbackThread) return divergent('; its provider cannot roll back natively');
+  return {
+    action: 'rolled_back',
+    reason: `${what}; its provider rolls back natively: awaiting confirmProviderRollback or reportProviderRollbackFailure.`,
+    turnsToDrop,
+  };
 }

@@ -1,12 +1,7 @@
 // Rollback, fork, merge-back and subagents (docs/design.md, "Rollback", "Fork" and
 // "The wider lineage model"): each one transaction under the thread's lock.
 import { ThreadlineError, assertNoRunningRun, badInput, notFound } from '../domain/errors.js';
-import {
-  rollbackActionFor,
-  rollbackReasonFor,
-  servedAfterRollback,
-  turnsDroppedByRollback,
-} from '../domain/coverage.js';
+import { rollbackDecision, servedAfterRollback } from '../domain/coverage.js';
 import {
   inheritedByFork,
   rolledBackAfterRollback,
@@ -74,19 +69,7 @@ export async function rollbackThread(
       const canRollBack = context.providers.get(providerThread.provider)?.capabilities.canRollbackThread ?? false;
       return {
         providerThread,
-        turnsToDrop: turnsDroppedByRollback(providerThread.served, toOrdinal),
-        action: rollbackActionFor(
-          canRollBack,
-          providerThread.served,
-          providerThread.inheritedThroughOrdinal,
-          toOrdinal,
-        ),
-        reason: rollbackReasonFor(
-          canRollBack,
-          providerThread.served,
-          providerThread.inheritedThroughOrdinal,
-          toOrdinal,
-        ),
+        ...rollbackDecision(canRollBack, providerThread.served, providerThread.inheritedThroughOrdinal, toOrdinal),
         served: servedAfterRollback(providerThread.served, toOrdinal),
       };
     });

@@ -3,8 +3,7 @@ import {
   coverageOf,
   coveredThrough,
   leavingRun,
-  rollbackActionFor,
-  rollbackReasonFor,
+  rollbackDecision,
   servedAfterRollback,
   servingRun,
   turnsDroppedByRollback,
@@ -171,13 +170,13 @@ describe('native ranges as runs come, move and are rolled back', () => {
   });
 
   it('asks for a native rollback only when the provider can and the thread keeps something', () => {
-    expect(rollbackActionFor(true, [r(1, 5), r(9, 9)], null, 5)).toBe('rolled_back');
-    expect(rollbackActionFor(false, [r(1, 5), r(9, 9)], null, 5)).toBe('divergent');
+    expect(rollbackDecision(true, [r(1, 5), r(9, 9)], null, 5).action).toBe('rolled_back');
+    expect(rollbackDecision(false, [r(1, 5), r(9, 9)], null, 5).action).toBe('divergent');
     // Served only runs above the point: nothing to roll back to.
-    expect(rollbackActionFor(true, [r(6, 8)], null, 5)).toBe('divergent');
+    expect(rollbackDecision(true, [r(6, 8)], null, 5).action).toBe('divergent');
     // A native fork keeps what it inherited through the fork point.
-    expect(rollbackActionFor(true, [r(4, 4)], 3, 3)).toBe('rolled_back');
-    expect(rollbackActionFor(true, [r(4, 4)], 3, 0)).toBe('divergent');
+    expect(rollbackDecision(true, [r(4, 4)], 3, 3).action).toBe('rolled_back');
+    expect(rollbackDecision(true, [r(4, 4)], 3, 0).action).toBe('divergent');
   });
 });
 
@@ -235,26 +234,26 @@ describe('native ranges at their edges', () => {
   });
 });
 
-describe('rollbackReasonFor', () => {
+describe('rollbackDecision', () => {
   it('says what the rollback took and what follows, in each of its three outcomes', () => {
-    expect(rollbackReasonFor(true, [r(1, 5), r(9, 12)], null, 7)).toBe(
+    expect(rollbackDecision(true, [r(1, 5), r(9, 12)], null, 7).reason).toBe(
       'The rollback to run 7 took 4 of its own turns; its provider rolls back natively: awaiting confirmProviderRollback or reportProviderRollbackFailure.',
     );
-    expect(rollbackReasonFor(false, [r(1, 5), r(9, 12)], null, 7)).toBe(
+    expect(rollbackDecision(false, [r(1, 5), r(9, 12)], null, 7).reason).toBe(
       'The rollback to run 7 took 4 of its own turns; its provider cannot roll back natively: divergent, a new provider thread takes over.',
     );
-    expect(rollbackReasonFor(true, [r(6, 8)], null, 5)).toBe(
+    expect(rollbackDecision(true, [r(6, 8)], null, 5).reason).toBe(
       'The rollback to run 5 took 3 of its own turns, and it knew nothing at or before run 5: divergent, a new provider thread takes over.',
     );
   });
 
   it('speaks of a withdrawn handoff when the rollback took none of its own turns', () => {
-    expect(rollbackReasonFor(true, [r(1, 5)], null, 7)).toBe(
+    expect(rollbackDecision(true, [r(1, 5)], null, 7).reason).toBe(
       'The rollback to run 7 withdrew a handoff it had received; its provider rolls back natively: awaiting confirmProviderRollback or reportProviderRollbackFailure.',
     );
   });
 
-  it('agrees with rollbackActionFor at every rollback point', () => {
+  it('says divergent exactly when it decides divergent, at every rollback point', () => {
     const cases: [OrdinalRange[], number | null][] = [
       [[], null],
       [[r(1, 1)], null],
@@ -266,8 +265,8 @@ describe('rollbackReasonFor', () => {
     for (const canRollbackThread of [true, false]) {
       for (const [served, inherited] of cases) {
         for (let toOrdinal = 0; toOrdinal <= 7; toOrdinal++) {
-          const action = rollbackActionFor(canRollbackThread, served, inherited, toOrdinal);
-          const reason = rollbackReasonFor(canRollbackThread, served, inherited, toOrdinal);
+          const { action, reason, turnsToDrop } = rollbackDecision(canRollbackThread, served, inherited, toOrdinal);
+          expect(turnsToDrop).toBe(turnsDroppedByRollback(served, toOrdinal));
           expect(
             reason.endsWith('divergent, a new provider thread takes over.'),
             `${canRollbackThread} ${JSON.stringify(served)} ${inherited} ${toOrdinal}`,
