@@ -25,7 +25,7 @@ import { Graph } from '../src/graph/transactions.js';
 import { plain } from '../src/graph/values.js';
 import type { AnalyticsWindow } from '../src/operations/analytics.js';
 import type { OperationContext } from '../src/operations/context.js';
-import { readSummarySource, summarize } from '../src/operations/summaries.js';
+import { readSummaryMaterial, summarize } from '../src/operations/summaries.js';
 import { planRun } from '../src/operations/switching.js';
 import { startService } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
@@ -414,7 +414,7 @@ async function naivePlan(bench: Bench, c: PlanCase): Promise<Plan> {
         targetProvider: c.provider,
         budgetChars: null,
       };
-      const source = await bench.context.graph.read((tx) => readSummarySource(tx, thread, summaryRequest));
+      const source = await bench.context.graph.read((tx) => readSummaryMaterial(tx, thread, summaryRequest));
       deltaChars = summarize(source, summaryRequest).text.length;
     }
     return decidePlan(snapshot, request, deltaChars, bench.planner);
@@ -460,7 +460,7 @@ function fullSummary(bench: Bench, size: number): Promise<{ chars: number; runsR
       targetProvider: other,
       budgetChars: SUMMARY_BUDGET,
     };
-    const source = await readSummarySource(tx, loaded.thread, summaryRequest);
+    const source = await readSummaryMaterial(tx, loaded.thread, summaryRequest);
     const text = summarize(source, summaryRequest).text;
     return { chars: text.length, runsRead: source.runs.length };
   });

@@ -25,7 +25,7 @@ import { coveredThrough, rollbackDecision, servedAfterRollback, servingRun } fro
 import { count, highest, intersect, lowest, toLists, union } from '../src/domain/ranges.js';
 import type { HandoffStrategy, OrdinalRange, ProviderThreadRecord } from '../src/domain/records.js';
 import type { Params, Row, Tx } from '../src/graph/transactions.js';
-import { readSummarySource, summarize } from '../src/operations/summaries.js';
+import { readSummaryMaterial, summarize } from '../src/operations/summaries.js';
 
 export const TENANT = 'local';
 /** Every seeded provider thread runs in this mode, so asking for another one makes it stale. */
@@ -308,7 +308,7 @@ const FACT_TEXTS: FactText[] = [
 /**
  * Answers `summaries/input` from the simulated history, as Neo4j would once it is written: the newest
  * runs and facts of each live piece of the window within the limits, and the latest checkpoint of the
- * checkpoint pieces. With it the seed runs the service's readSummarySource and summarize unchanged.
+ * checkpoint pieces. With it the seed runs the service's readSummaryMaterial and summarize unchanged.
  */
 function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: string[]): Tx {
   const newest = (piece: LivePiece, limit: number, take: (run: SimRun) => boolean) => {
@@ -483,7 +483,7 @@ async function simulateThread(options: SeedOptions): Promise<SimulatedThread> {
     };
     const deltaChars = deltaRequest
       ? summarize(
-          await readSummarySource(simulatedHistory(threadId, runs, threadProviders), history, deltaRequest),
+          await readSummaryMaterial(simulatedHistory(threadId, runs, threadProviders), history, deltaRequest),
           deltaRequest,
         ).text.length
       : null;
@@ -622,7 +622,7 @@ async function handoffFor(
     targetProvider: provider.id,
     budgetChars: budget,
   };
-  const source = await readSummarySource(simulatedHistory(threadId, runs, at.threadProviders), history, {
+  const source = await readSummaryMaterial(simulatedHistory(threadId, runs, at.threadProviders), history, {
     ...summaryRequest,
     budgetChars: delta ? null : budget,
   });

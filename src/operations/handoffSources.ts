@@ -32,7 +32,7 @@ import type { Graph, Tx } from '../graph/transactions.js';
 import { SummarizerError } from '../summarizers/chatCompletions.js';
 import { newId, type OperationContext } from './context.js';
 import { existingTransfer, mergeBackParts } from './runContext.js';
-import { readSummarySource, receiptOf, summarize } from './summaries.js';
+import { readSummaryMaterial, receiptOf, summarize } from './summaries.js';
 
 const REGENERABLE = new Set(['delta_since_target_last_seen', 'full_thread_summary', 'checkpoint_summary']);
 
@@ -260,7 +260,7 @@ async function completeWithText(
     targetProvider: transfer?.targetProvider ?? '',
     budgetChars: handoff.budgetChars,
   };
-  const covered = await readSummarySource(tx, thread, request);
+  const covered = await readSummaryMaterial(tx, thread, request);
   const omissions = findOmissions(text, covered);
   const delivered = appendOmissions(text, omissions, handoff.budgetChars);
   const submitted = await submitHandoff(
@@ -300,7 +300,7 @@ async function writeReplacement(
     targetProvider: target.id,
     budgetChars: merges.leadBudget,
   };
-  const summary = summarize(await readSummarySource(tx, thread, summaryRequest), summaryRequest);
+  const summary = summarize(await readSummaryMaterial(tx, thread, summaryRequest), summaryRequest);
   return createHandoff(
     tx,
     {

@@ -26,11 +26,11 @@ import {
   type SummaryWriter,
 } from '../domain/summaryPolicy.js';
 import { createHandoff, type NewTransfer } from '../graph/repositories/handoffs.js';
-import type { SummarySource } from '../graph/repositories/planning.js';
+import type { SummaryMaterial } from '../graph/repositories/planning.js';
 import { threadsByIds } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId } from './context.js';
-import { readSummarySource, summarize } from './summaries.js';
+import { readSummaryMaterial, summarize } from './summaries.js';
 
 export interface RunContextRequest {
   plan: Plan;
@@ -44,7 +44,7 @@ export interface RunContextRequest {
   /** For a delta: the last run the target knew. */
   baseOrdinal: number | null;
   /** The delta's source, already read while planning. */
-  reusableSource: SummarySource | null;
+  reusableSource: SummaryMaterial | null;
   /** A fork's pending transfer and how it resolved, at the fork's first run. */
   fork: { transfer: TransferRecord; resolution: ForkResolution } | null;
   subagentSpawn: TransferRecord | null;
@@ -169,7 +169,7 @@ async function switchPart(
     budgetChars: budget,
   };
   const source =
-    isDelta && request.reusableSource ? request.reusableSource : await readSummarySource(tx, thread, summaryRequest);
+    isDelta && request.reusableSource ? request.reusableSource : await readSummaryMaterial(tx, thread, summaryRequest);
   const summaryOf = (strategy: HandoffStrategy) => summarize(source, { ...summaryRequest, strategy });
   let strategy = plan.handoffStrategy;
   let summary = summaryOf(strategy);
@@ -313,7 +313,7 @@ async function mergeBackPart(
     targetProvider: provider.id,
     budgetChars: budget,
   };
-  const summary = summarize(await readSummarySource(tx, fork!, summaryRequest), summaryRequest);
+  const summary = summarize(await readSummaryMaterial(tx, fork!, summaryRequest), summaryRequest);
   return {
     text: summary.text,
     strategy: 'fork_delta_summary',

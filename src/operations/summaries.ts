@@ -12,7 +12,7 @@ import {
   type SummaryFact,
   type SummaryInput,
 } from '../domain/summary.js';
-import { loadSummaryWindow, type SummarySource, type WindowRun } from '../graph/repositories/planning.js';
+import { loadSummaryWindow, type SummaryMaterial, type WindowRun } from '../graph/repositories/planning.js';
 import type { Tx } from '../graph/transactions.js';
 
 // The shortest per-run line and fact the summarizer can print: however the read goes, a summary reads
@@ -54,14 +54,14 @@ export interface LocalSummary {
  * range newest first, a window at a time, until what was read fills the budget (fillsBudget): the
  * read follows the budget, not the thread's length.
  */
-export async function readSummarySource(
+export async function readSummaryMaterial(
   tx: Tx,
   thread: ThreadHistory,
   request: SummaryRequest,
-): Promise<SummarySource> {
+): Promise<SummaryMaterial> {
   const { range, budgetChars } = request;
   const wholeRange = livePiecesFor(thread, range);
-  const source: SummarySource = {
+  const source: SummaryMaterial = {
     threadProviders: [],
     liveRanges: union(wholeRange),
     runs: [],
@@ -96,14 +96,14 @@ export async function readSummarySource(
 /**
  * What an unbounded summary of `request.range` is written from, taken from runs already read (the
  * planning snapshot's window: the live runs since the target's last native run), so measuring a delta
- * costs no read of its own. The same source readSummarySource reads; null when the window lacks a
+ * costs no read of its own. The same source readSummaryMaterial reads; null when the window lacks a
  * live run of the range (a range reaching into a fork's inherited runs), which it must then read.
  */
-export function summarySourceWithin(
+export function summaryMaterialWithin(
   window: readonly WindowRun[],
   thread: ThreadRecord,
   request: SummaryRequest,
-): SummarySource | null {
+): SummaryMaterial | null {
   const { from, to } = request.range;
   const liveRanges = union(livePiecesFor(thread, request.range));
   const inRange = window.filter((run) => run.ordinal >= from && run.ordinal <= to);
@@ -127,7 +127,7 @@ export function summarySourceWithin(
   };
 }
 
-export function summarize(source: SummarySource, request: SummaryRequest): LocalSummary {
+export function summarize(source: SummaryMaterial, request: SummaryRequest): LocalSummary {
   const input = summaryInput(source, request);
   const report = renderSummaryReport(input, request.budgetChars);
   const document = request.budgetChars === null ? report.text : renderSummary(input, null);
@@ -142,11 +142,11 @@ export function summarize(source: SummarySource, request: SummaryRequest): Local
 }
 
 /** The receipt of a text someone else wrote for `request.range` (a provider's or a summarizer's). */
-export function receiptOf(source: SummarySource, request: SummaryRequest, text: string): HandoffReceipt {
+export function receiptOf(source: SummaryMaterial, request: SummaryRequest, text: string): HandoffReceipt {
   return receiptFor(summaryInput(source, request), text);
 }
 
-function summaryInput(source: SummarySource, request: SummaryRequest): SummaryInput {
+function summaryInput(source: SummaryMaterial, request: SummaryRequest): SummaryInput {
   const runs = oldestFirst(source.runs);
   // Rolled-back ordinals in the range are not runs of the history: only live runs left out count.
   const omittedRunCount = Math.max(0, count(source.liveRanges) - runs.length);

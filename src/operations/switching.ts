@@ -34,7 +34,7 @@ import {
   resolveForkNatively,
   supersedeHandoff,
 } from '../graph/repositories/handoffs.js';
-import { loadPlanningSnapshot, type SummarySource } from '../graph/repositories/planning.js';
+import { loadPlanningSnapshot, type SummaryMaterial } from '../graph/repositories/planning.js';
 import {
   bindProviderThread as bindNativeRef,
   createProviderThread,
@@ -54,7 +54,7 @@ import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 import { writeWithConfiguredSummarizer } from './handoffSources.js';
 import { composeRunContext, writeRunContext, type ComposeRequest, type RunContext } from './runContext.js';
-import { readSummarySource, summarize, summarySourceWithin } from './summaries.js';
+import { readSummaryMaterial, summarize, summaryMaterialWithin } from './summaries.js';
 
 export interface PlanInput {
   threadId: string;
@@ -405,7 +405,7 @@ interface PlannedRun {
   snapshot: PlanningSnapshot;
   thread: ThreadRecord;
   headProvider: string | null;
-  deltaSource: SummarySource | null;
+  deltaSource: SummaryMaterial | null;
   /** A fork's first run: its pending fork transfer and how the run takes it in. */
   fork: {
     transfer: TransferRecord;
@@ -428,7 +428,7 @@ async function planWithinTransaction(
   const { snapshot, thread, headProvider, window, pending } = loaded;
   if (thread.deletedAt) throw threadDeleted(threadId);
   const deltaRange = measurableDeltaRange(snapshot, context.planner);
-  let deltaSource: SummarySource | null = null;
+  let deltaSource: SummaryMaterial | null = null;
   let deltaChars: number | null = null;
   if (deltaRange) {
     const summaryRequest = {
@@ -440,7 +440,7 @@ async function planWithinTransaction(
       budgetChars: null,
     };
     deltaSource =
-      summarySourceWithin(window, thread, summaryRequest) ?? (await readSummarySource(tx, thread, summaryRequest));
+      summaryMaterialWithin(window, thread, summaryRequest) ?? (await readSummaryMaterial(tx, thread, summaryRequest));
     deltaChars = summarize(deltaSource, summaryRequest).text.length;
   }
   const switchPlan = decidePlan(snapshot, request, deltaChars, context.planner);

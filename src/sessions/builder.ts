@@ -4,11 +4,11 @@ import { RunActivity } from './activity.js';
 import { PlanTracker } from './plan.js';
 import { shellFileEdits } from './shellEdits.js';
 import { clip, clipOrNull } from './text.js';
+import type { ImportedRunStatus } from '../domain/imports.js';
 import {
   SESSION_LIMITS,
   type ImportedFact,
   type ImportedRun,
-  type ImportedRunStatus,
   type ParsedSession,
   type SessionFormat,
   type SessionProblem,

@@ -1,9 +1,9 @@
 // What the session adapters return: a provider's own session file read as Threadline runs and facts.
 // Plain data, ready for startRun / completeRun / failRun; every string is cleaned, redacted and bounded.
+import type { ImportedRunStatus } from '../domain/imports.js';
 import type { FileChangeKind, RunFactKind } from '../domain/records.js';
 
 export type SessionFormat = 'codex' | 'claude';
-export type ImportedRunStatus = 'completed' | 'failed' | 'interrupted';
 
 // Kept within the service's input limits (LIMITS in src/api/validation.ts, documented in schema/runs.graphql);
 // test/unit/sessions/text.test.ts checks that they stay there.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measurableDeltaRange } from '../../src/domain/planner.js';
 import { loadPlanningSnapshot } from '../../src/graph/repositories/planning.js';
 import { Graph } from '../../src/graph/transactions.js';
-import { readSummarySource, summarySourceWithin } from '../../src/operations/summaries.js';
+import { readSummaryMaterial, summaryMaterialWithin } from '../../src/operations/summaries.js';
 import { completeRun, createThread, PLAN_RUN, startRun } from '../support/lineage.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlpReceiver.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -91,11 +91,11 @@ describe('planRun', () => {
         targetProvider: 'codex',
         budgetChars: null,
       };
-      const read = await readSummarySource(tx, loaded.thread, request);
+      const read = await readSummaryMaterial(tx, loaded.thread, request);
       expect(read.runs.map((run) => run.ordinal)).toEqual([7, 5, 4]);
       expect(read.facts).toHaveLength(9);
       expect(read.latestCheckpoint?.ref).toBe('ref-7');
-      expect(summarySourceWithin(loaded.window, loaded.thread, request)).toEqual(read);
+      expect(summaryMaterialWithin(loaded.window, loaded.thread, request)).toEqual(read);
     });
   });
 });

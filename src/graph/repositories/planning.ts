@@ -109,7 +109,7 @@ function oldestFirst(
   return a.createdAt[0] - b.createdAt[0] || a.createdAt[1] - b.createdAt[1] || (idA < idB ? -1 : idA > idB ? 1 : 0);
 }
 
-export interface SummarySource {
+export interface SummaryMaterial {
   threadProviders: string[];
   /** The live runs of the range, as ranges: more than `runs` when the read stopped before older ones. */
   liveRanges: OrdinalRange[];
@@ -124,7 +124,7 @@ export interface SummarySource {
 export interface SummaryWindow {
   /** The providers of the threads of `checkpointPieces`. */
   threadProviders: string[];
-  runs: SummarySource['runs'];
+  runs: SummaryMaterial['runs'];
   /** Newest first. */
   facts: SummaryFact[];
   /** The latest of `checkpointPieces`; null when there is none or none was asked for. */
