@@ -67,6 +67,13 @@ export default defineConfig(
               message: 'src/api sits below server.',
             },
             {
+              // docs/architecture.md: only the DataLoaders and the thread's window pages read repositories.
+              target: ['./src/api/!(loaders).ts', './src/api/resolvers/!(threads).ts'],
+              from: './src/graph/repositories',
+              message:
+                'src/api goes through src/operations; only loaders.ts and resolvers/threads.ts read repositories (docs/architecture.md).',
+            },
+            {
               target: layer('viewer'),
               from: './src',
               except: ['./viewer'],
