@@ -37,8 +37,12 @@ CALL (target) {
     // The work of the subagents the run spawned, as in summaries/input.cypher.
     OPTIONAL MATCH (child:Thread {tenant: $tenant, parentThreadId: $threadId})
     WHERE child.relationshipToParent = 'subagent' AND child.sourceRunOrdinal = later.ordinal
-    OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: child.id})
-    WHERE fact.kind IN ['file_change', 'command', 'test', 'failure']
+    CALL (child) {
+      OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: child.id})
+      WHERE fact.runOrdinal >= 0 AND fact.kind IN $subagentWorkKinds
+      RETURN collect(fact) AS childFacts
+    }
+    UNWIND childFacts AS fact
     RETURN collect(fact {runOrdinal: later.ordinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions, previousPath: fact.filePreviousPath} END}) AS subagentFacts
   }
   WITH later, ownFacts + subagentFacts AS facts

@@ -41,9 +41,13 @@ CALL (piece) {
 CALL (piece) {
   OPTIONAL MATCH (child:Thread {tenant: $tenant, parentThreadId: piece.threadId})
   WHERE child.relationshipToParent = 'subagent' AND child.sourceRunOrdinal >= piece.from AND child.sourceRunOrdinal <= piece.to
-  OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: child.id})
-  WHERE fact.kind IN ['file_change', 'command', 'test', 'failure']
-  WITH child, fact ORDER BY fact.runOrdinal DESC, fact.seq DESC LIMIT $factLimit
-  RETURN collect(fact {runOrdinal: child.sourceRunOrdinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions, previousPath: fact.filePreviousPath} END}) AS subagentFacts
+  // Each child's facts newest first by its own index, as the piece's are, so the LIMIT stops the read.
+  CALL (child) {
+    OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: child.id})
+    WHERE fact.runOrdinal >= 0 AND fact.kind IN $subagentWorkKinds
+    WITH fact ORDER BY fact.tenant DESC, fact.threadId DESC, fact.runOrdinal DESC LIMIT $factLimit
+    RETURN collect(fact {runOrdinal: child.sourceRunOrdinal, .seq, .kind, .text, .key, .status, file: CASE WHEN fact.filePath IS NULL THEN null ELSE {path: fact.filePath, change: fact.fileChange, additions: fact.fileAdditions, deletions: fact.fileDeletions, previousPath: fact.filePreviousPath} END}) AS childFacts
+  }
+  RETURN reduce(all = [], facts IN collect(childFacts) | all + facts)[0..$factLimit] AS subagentFacts
 }
 RETURN runs, facts + subagentFacts AS facts, checkpoints, threadProviders

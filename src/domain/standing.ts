@@ -1,8 +1,8 @@
 // The lineage rules and status sets that code and statements share, kept here once and handed to
 // every Cypher statement as parameters ($standingStatuses, $coverageKinds, $replacedProviderThreadStatuses,
-// $stableRunStatuses, like $tenant) so no statement spells them out.
+// $stableRunStatuses, $subagentWorkKinds, like $tenant) so no statement spells them out.
 
-import type { HandoffStatus, ProviderThreadStatus, RunStatus, TransferKind } from './records.js';
+import type { HandoffStatus, ProviderThreadStatus, RunFactKind, RunStatus, TransferKind } from './records.js';
 
 /**
  * A handoff stands while it is pending or ready: it is, or will be once written, its run's context.
@@ -44,10 +44,17 @@ export const CLOSED_QUESTION_STATUSES: ReadonlySet<string> = new Set([
   'done',
 ]);
 
+/**
+ * What a subagent did that counts as the work of the run that spawned it, in that run's summaries:
+ * the files it changed, the commands and tests it ran and its failures. Its notes and plans stay its own.
+ */
+const SUBAGENT_WORK_FACT_KINDS: readonly RunFactKind[] = ['file_change', 'command', 'test', 'failure'];
+
 /** The parameters every statement receives beside $tenant. */
 export const LINEAGE_RULE_PARAMETERS = {
   standingStatuses: STANDING_HANDOFF_STATUSES,
   coverageKinds: COVERAGE_TRANSFER_KINDS,
   replacedProviderThreadStatuses: REPLACED_PROVIDER_THREAD_STATUSES,
   stableRunStatuses: STABLE_RUN_STATUSES,
+  subagentWorkKinds: SUBAGENT_WORK_FACT_KINDS,
 } as const;
