@@ -457,22 +457,25 @@ export class WriteLoad {
     try {
       result = await client.execute(document, variables);
     } catch (error) {
-      if (error instanceof ThreadlineClientError)
+      // The typed client answers "no answer" as a client error of status 0, the network's error its cause.
+      const unanswered = error instanceof ThreadlineClientError && error.status === 0;
+      const cause = unanswered ? (error as Error).cause : error;
+      if ((cause as Error | undefined)?.name === 'TimeoutError')
+        throw new Error(
+          `a request sent at ${new Date(sentAt).toISOString()} got no answer within ${REQUEST_TIMEOUT_MS} ms: ${document.toString()}`,
+          { cause: error },
+        );
+      if (error instanceof ThreadlineClientError && !unanswered)
         return {
           ok: false,
           code: `HTTP_${error.status}`,
           error: { message: error.message.slice(0, 500) },
           afterAmbiguity: false,
         };
-      if ((error as Error).name === 'TimeoutError')
-        throw new Error(
-          `a request sent at ${new Date(sentAt).toISOString()} got no answer within ${REQUEST_TIMEOUT_MS} ms: ${document.toString()}`,
-          { cause: error },
-        );
       return {
         ok: false,
         code: 'NETWORK',
-        error: { message: String((error as Error).cause ?? error) },
+        error: { message: String((error as Error).message ?? error).slice(0, 500) },
         afterAmbiguity: false,
       };
     }
