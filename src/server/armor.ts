@@ -56,7 +56,21 @@ export function queryLimitRules() {
  */
 export const parseOptions: ParseOptions = { maxTokens: QUERY_LIMITS.tokens };
 
-/** Production hides "Did you mean ...?" hints, which would reveal the schema that introspection hides. */
+const SUGGESTION = 'Did you mean ';
+
+/**
+ * Production hides "Did you mean ...?" hints, which would reveal the schema that introspection hides.
+ * A scan, not a pattern: the message echoes a client's names, and each hint ends at the next "?", so
+ * once no "?" follows, no later hint can end either and the rest is kept as it is.
+ */
 export function withoutSuggestions(message: string): string {
-  return message.replace(/ ?Did you mean [^?]*\?/g, '');
+  let kept = '';
+  let from = 0;
+  for (;;) {
+    const start = message.indexOf(SUGGESTION, from);
+    const end = start < 0 ? -1 : message.indexOf('?', start + SUGGESTION.length);
+    if (end < 0) return kept + message.slice(from);
+    kept += message.slice(from, start > from && message[start - 1] === ' ' ? start - 1 : start);
+    from = end + 1;
+  }
 }

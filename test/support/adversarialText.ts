@@ -4,6 +4,7 @@
 // (test/unit/sessions/linearTime.test.ts) and by `npm run fuzz`, which adds random mixes of the units.
 import { performance } from 'node:perf_hooks';
 import { LIMITS } from '../../src/api/validation.js';
+import { withoutSuggestions } from '../../src/server/armor.js';
 import { findTestSummary } from '../../src/sessions/testSummary.js';
 import { humanText } from '../../src/sessions/injected.js';
 import { cleanText } from '../../src/sessions/text.js';
@@ -46,6 +47,7 @@ export const ADVERSARIAL_UNITS: readonly string[] = [
   '=',
   'ok x ',
   '? ',
+  'Did you mean ',
 ];
 
 /** `unit` repeated to `length` characters; `tail` variants end in a filler that almost completes it. */
@@ -54,8 +56,9 @@ export function adversarialText(unit: string, length: number, variant: 'repeat' 
   return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 }
 
-/** Every handler of session text the service runs on a client's raw events, on one text. */
+/** Every handler of a client's text the service runs: raw events' session text, errors' messages. */
 export const TEXT_HANDLERS: Readonly<Record<string, (text: string) => unknown>> = {
+  withoutSuggestions,
   cleanText,
   humanText,
   findTestSummary,
