@@ -86,7 +86,7 @@ async function create(id: string, title: string, project: string | null) {
 
 describe('Query.threads with a filter', () => {
   it('finds a project’s threads newest first, page by page, with providers, run count and last activity', async () => {
-    const project = `/work/${uniqueId('proj')}`;
+    const project = `/home/dev/${uniqueId('proj')}`;
     const a = await create(uniqueId('a'), 'first of project', project);
     const b = await create(uniqueId('b'), 'second of project', project);
     const c = await create(uniqueId('c'), 'third of project', project);
