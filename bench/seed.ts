@@ -4,7 +4,7 @@
 // after it); the history is simulated with the real planner (decidePlan) over an in-memory
 // snapshot, so every switch gets the decision, provider thread and handoff the service would have
 // produced, and every rollback the runs, handoffs and provider threads the service would have
-// changed (the native rollbacks confirmed), and the handoff's text, input document and sources come
+// changed (the native rollbacks confirmed), and the handoff's text, digest and sources come
 // from the service's own summarizer over the history simulated so far. How often a thread switches,
 // rolls back and records facts is drawn from one distribution (USAGE) whatever its size, so what
 // grows with switches grows linearly with runs, as in use.
@@ -110,7 +110,6 @@ interface SimRun {
 interface HandoffRow {
   handoff: Record<string, unknown> & {
     summaryText: string;
-    inputDocument: string;
     status: string;
     targetRunOrdinal: number;
     toProviderThreadId: string;
@@ -371,7 +370,7 @@ function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: str
   return { rows, one: async <T = Row>(query: string, params?: Params) => (await rows<T>(query, params))[0] ?? null };
 }
 
-/** Handoffs per write: their texts and input documents make them heavy, so a batch is also bounded by its characters. */
+/** Handoffs per write: their texts make them heavy, so a batch is also bounded by its characters. */
 const HANDOFF_BATCH_ROWS = 500;
 const HANDOFF_BATCH_CHARS = 16_000_000;
 
@@ -657,7 +656,6 @@ async function handoffFor(
       delivery: deliveryFor(provider.capabilities),
       source: 'local',
       targetProvider: provider.id,
-      inputDocument: summary.document,
       inputDigest: summary.inputDigest,
       budgetChars: budget,
       omissions: [],
@@ -843,7 +841,7 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         (end === offset || chars < HANDOFF_BATCH_CHARS);
         end++
       ) {
-        chars += handoffRows[end]!.handoff.summaryText.length + handoffRows[end]!.handoff.inputDocument.length;
+        chars += handoffRows[end]!.handoff.summaryText.length;
       }
       await write(CREATE_HANDOFFS, { handoffs: handoffRows.slice(offset, end) });
       await options.afterBatch?.();

@@ -32,7 +32,10 @@ SET handoff = $handoff,
     handoff.length = size($handoff.summaryText),
     handoff.requestedAt = datetime(),
     handoff.writtenAt = CASE WHEN $handoff.status = 'ready' THEN datetime() END,
-    handoff.usedAt = CASE WHEN $handoff.status = 'ready' THEN datetime() END
+    handoff.usedAt = CASE WHEN $handoff.status = 'ready' THEN datetime() END,
+    // The input document (the whole covered history, up to a few hundred thousand characters) is kept
+    // only while a writer still has to read it: a handoff written now keeps its text, digest and receipt.
+    handoff.inputDocument = CASE WHEN $handoff.status = 'pending' THEN $handoff.inputDocument END
 CREATE (transfer)-[:MATERIALIZED_AS]->(handoff)
 MERGE (transfer)-[:TO_THREAD]->(thread)
 WITH thread, run, target, transfer, handoff

@@ -9,4 +9,6 @@ WITH handoff
 WHERE handoff.status = 'pending'
 SET handoff.status = 'failed', handoff.failureReason = $reason, handoff.updatedAt = datetime(),
     handoff.endedBecause = $endedBecause, handoff.endedAt = datetime()
+// No writer will read its input document any more: only its digest stays (see handoffs/create).
+REMOVE handoff.inputDocument
 RETURN handoff {.*} AS handoff

@@ -10,6 +10,8 @@ MATCH (new:ContextHandoff {tenant: $tenant, id: $newId})
 CREATE (new)-[:SUPERSEDES]->(old)
 SET old.status = CASE old.status WHEN 'failed' THEN 'failed' ELSE 'superseded' END, old.updatedAt = datetime(),
     old.endedBecause = coalesce(old.endedBecause, $endedBecause), old.endedAt = coalesce(old.endedAt, datetime())
+// No writer will read its input document any more: only its digest stays (see handoffs/create).
+REMOVE old.inputDocument
 WITH old
 OPTIONAL MATCH (:Run {tenant: $tenant, id: old.targetRunId})-[uses:USES]->(old)
 DELETE uses

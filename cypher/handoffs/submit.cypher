@@ -11,4 +11,6 @@ SET handoff.summaryText = $summaryText, handoff.length = size($summaryText), han
     handoff.createdByProvider = $createdByProvider, handoff.omissions = $omissions,
     handoff.writtenAt = datetime(), handoff.usedAt = datetime(), handoff.updatedAt = datetime()
 SET handoff += $receipt
+// Its writer has read the input document: only its digest stays (see handoffs/create).
+REMOVE handoff.inputDocument
 RETURN handoff {.*} AS handoff

@@ -5,6 +5,8 @@ MATCH (old:ContextHandoff {tenant: $tenant, id: $oldId})
 MATCH (new:ContextHandoff {tenant: $tenant, id: $newId})
 CREATE (new)-[:SUPERSEDES]->(old)
 SET old.status = 'superseded', old.updatedAt = datetime(), old.endedBecause = 'resume_failed', old.endedAt = datetime()
+// No writer will read its input document any more: only its digest stays (see handoffs/create).
+REMOVE old.inputDocument
 WITH old, new
 // The target run now uses the new handoff only; the old one keeps its targetRunId for the record.
 OPTIONAL MATCH (:Run {tenant: $tenant, id: old.targetRunId})-[uses:USES]->(old)

@@ -7,5 +7,7 @@
 MATCH (handoff:ContextHandoff {tenant: $tenant, threadId: $threadId})
 WHERE handoff.targetRunOrdinal > $toOrdinal AND handoff.status IN $standingStatuses
 SET handoff.status = 'superseded', handoff.updatedAt = datetime(), handoff.endedBecause = 'rolled_back', handoff.endedAt = datetime()
+// No writer will read its input document any more: only its digest stays (see handoffs/create).
+REMOVE handoff.inputDocument
 RETURN handoff {.*} AS handoff
 ORDER BY handoff.createdAt, handoff.id

@@ -41,6 +41,16 @@ afterAll(async () => {
   await summarizerServer?.close();
 });
 
+/** What the graph keeps of a handoff's input document: the document (null when not kept) and its digest. */
+async function storedInput(t: TestService, handoffId: string) {
+  const { records } = await t.driver.executeQuery(
+    'MATCH (h:ContextHandoff {id: $handoffId}) RETURN h.inputDocument AS document, h.inputDigest AS digest',
+    { handoffId },
+    { database: 'neo4j' },
+  );
+  return records[0]!.toObject() as { document: string | null; digest: string | null };
+}
+
 /** Codex run 1 with facts a summary must keep; the next run is on `provider`. */
 async function threadWithFacts(t: TestService) {
   const threadId = await createThread(t, 'facts');
@@ -82,6 +92,8 @@ describe('the provider being entered or left writes the summary', () => {
       budgetChars: 32000,
     });
     expect(started.handoff.summaryRequest.document).toContain('src/stream.ts');
+    // Kept while its writer has to read it, and only then: it holds the covered history whole.
+    expect((await storedInput(t, started.handoff.id)).document).toBe(started.handoff.summaryRequest.document);
     expect(started.dispatch).toMatchObject({ context: null, delivery: null });
     expect(started.plan.reasons.join(' ')).toMatch(/claude \(the entering provider\) is asked/);
 
@@ -109,6 +121,7 @@ describe('the provider being entered or left writes the summary', () => {
     );
     expect(ready.length).toBe(ready.summaryText.length);
     expect(ready.writtenAt).not.toBeNull();
+    expect(await storedInput(t, started.handoff.id)).toEqual({ document: null, digest: ready.inputDigest });
     const run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
     expect(run.dispatch).toEqual({ context: ready.summaryText, delivery: 'SYSTEM' });
     await expectCode(
@@ -154,6 +167,9 @@ describe('the provider being entered or left writes the summary', () => {
       endedBecause: 'EXPIRED',
     });
     expect(Date.parse(failed.endedAt)).toBeGreaterThan(0);
+    // Neither the failed one nor the local one that replaced it keeps an input document; both keep its digest.
+    for (const id of [started.handoff.id, run.contextHandoff.id])
+      expect(await storedInput(t, id)).toEqual({ document: null, digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(run.plan.reasons.join(' ')).toMatch(/failed \(not submitted within 1 s\); a local summary replaced it/);
     expect(run.dispatch.context).toBe(run.contextHandoff.summaryText);
     // Its sweep sees every tenant's handoffs: stop it before other tests leave handoffs pending.
