@@ -5,11 +5,13 @@
  * `cypher/bloom/scene-<name>.cypher` as a scene action, with the phrase text and name taken from the
  * file's first line. `npm run bloom:perspective` writes the file; a unit test fails when it is stale.
  *
- * Neo4j publishes no schema for this file. Its shape is the one Bloom 2.x writes when it exports a
- * perspective (Perspectives -> Export): the fields and their types below follow such exported files. It
- * is checked as far as a machine without Bloom allows (test/unit/bloomPerspective.test.ts and
- * test/integration/bloom-export.test.ts): the shape, the phrases' parameters, and every phrase and
- * scene action EXPLAINed on a real Neo4j, every property and path checked against a real lineage.
+ * Neo4j publishes no schema for this file. Its shape is the one Bloom 2.7 writes when it exports a
+ * perspective (Perspectives -> Export), learned from public exports of Bloom 2.x: the keys, their order
+ * and the forms of ids and types below follow such files, and test/unit/bloomPerspective.test.ts holds
+ * a description of them that the file is compared with. Beyond that shape it is checked as far as a
+ * machine without Bloom allows (that test and test/integration/bloom-export.test.ts): the phrases'
+ * parameters, and every phrase and scene action EXPLAINed on a real Neo4j, every property and path
+ * checked against a real lineage.
  */
 import type {
   HandoffStatus,
@@ -24,9 +26,8 @@ import { createHash } from 'node:crypto';
 export const PERSPECTIVE_FILE = 'docs/bloom-perspective.json';
 
 // Fixed, so that building the file twice gives the same bytes.
-const PERSPECTIVE_ID = '7d3c0a52-5b8e-4c1e-9a43-0f1e6b7a2d10';
 const WRITTEN_AT = Date.UTC(2026, 11, 3);
-const BLOOM_FORMAT_VERSION = '2.6.0';
+const BLOOM_FORMAT_VERSION = '2.7.0';
 
 // ---------------------------------------------------------------------------------------------------
 // What the perspective shows: the styling choices of docs/bloom.md, section 3.
@@ -235,31 +236,27 @@ interface PerspectiveProperty {
 interface StyleRule {
   id: string;
   type: 'single';
-  basedOn: string;
-  condition: 'equals';
-  conditionValue: string;
-  applyColor: true;
-  applySize: false;
-  applyCaption: false;
-  color: string;
   size: number;
   minSize: number;
   maxSize: number;
-  minSizeValue: null;
-  maxSizeValue: null;
   minColor: string;
   midColor: string;
   maxColor: string;
-  minColorValue: null;
-  maxColorValue: null;
   minPoint: string;
   maxPoint: string;
+  applyColor: true;
+  applySize: false;
+  applyCaption: false;
   captionKeys: string[];
+  color: string;
   isTimeZoneConvertEnabled: boolean;
   selectedTimeZone: string;
+  basedOn: string;
   valuesMapper: unknown[];
   existingValues: unknown[];
+  conditionValue: string;
   rangeValue: null;
+  condition: 'equals';
 }
 interface Category {
   id: number;
@@ -327,6 +324,7 @@ export interface Perspective {
   createdAt: number;
   lastEditedAt: number;
   templates: SearchPhrase[];
+  sceneActions: SceneAction[];
   hiddenRelationshipTypes: string[];
   hiddenCategories: number[];
   hideUncategorisedData: boolean;
@@ -337,7 +335,6 @@ export interface Perspective {
     indexes: { label: string; type: 'native'; propertyKeys: { key: string; metadataProp: boolean }[] }[];
     stats: { labels: Record<string, number>; relationshipTypes: Record<string, number> };
   };
-  sceneActions: SceneAction[];
   version: string;
 }
 
@@ -377,8 +374,6 @@ export function bloomQueries(): BloomQuery[] {
     .map((name) => ({ name, cypher: cypher(name) }));
 }
 
-const fileName = (query: BloomQuery) => query.name.replace(/^bloom\//, '');
-
 const PHRASE_HEADER = /^\/\/ Bloom search phrase: "([^"]+)"/;
 const SCENE_HEADER = /^\/\/ Bloom scene action: "([^"]+)", for .* \(offered on the (\w+) category\)/;
 
@@ -387,20 +382,40 @@ export function phraseParameters(text: string): string[] {
   return [...text.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!);
 }
 
-/**
- * A UUID as Bloom gives a scene action, but derived from the file's name so that the file is the same
- * at every build: SHA-1 of the name, with the version (5, name-based) and variant bits set.
- */
-function nameBasedUuid(name: string): string {
-  const hex = createHash('sha1').update(`threadline-bloom:${name}`).digest('hex');
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
-// Bloom names a rule and a search phrase by the moment it was made (`rule:<epoch ms>`,
-// `tmpl:<epoch ms>`); here each gets its own moment after WRITTEN_AT, in the order it is written.
+// Bloom names a perspective and a scene action by a time-based (version 1) UUID of the moment it was
+// made, a rule and a search phrase by that moment itself (`rule:<epoch ms>`, `tmpl:<epoch ms>`). Here
+// each gets its own fixed moment after WRITTEN_AT, in the order it is written, so that every build
+// gives the same file.
 const RULES_FROM = WRITTEN_AT + 1_000;
 const TEMPLATES_FROM = WRITTEN_AT + 2_000;
+const SCENE_ACTIONS_FROM = WRITTEN_AT + 3_000;
+
+// UUID time counts 100 ns steps from 1582-10-15, the Gregorian reform; epoch ms are from 1970.
+const GREGORIAN_TO_UNIX_100NS = 0x01b21dd213814000n;
+// A fixed node and clock sequence where Bloom's generator puts random ones: a random node has the
+// multicast bit (the lowest bit of its first byte) set, so that it can never be a real MAC address.
+const UUID_NODE = Buffer.from(
+  createHash('sha1')
+    .update('threadline-bloom')
+    .digest()
+    .subarray(0, 6)
+    .map((byte, index) => (index === 0 ? byte | 1 : byte)),
+).toString('hex');
+const UUID_CLOCK_SEQUENCE = 0x1f2a;
+
+/** The version 1 UUID of a moment, as Bloom gives a perspective and a scene action. */
+function timeUuid(epochMillis: number): string {
+  const time = BigInt(epochMillis) * 10_000n + GREGORIAN_TO_UNIX_100NS;
+  const hex = (value: bigint, digits: number) => value.toString(16).padStart(digits, '0');
+  const clock = (UUID_CLOCK_SEQUENCE & 0x3fff) | 0x8000;
+  return [
+    hex(time & 0xffffffffn, 8),
+    hex((time >> 32n) & 0xffffn, 4),
+    hex(((time >> 48n) & 0x0fffn) | 0x1000n, 4),
+    clock.toString(16),
+    UUID_NODE,
+  ].join('-');
+}
 
 function searchPhrase(query: BloomQuery, text: string, index: number): SearchPhrase {
   return {
@@ -432,8 +447,8 @@ function sceneAction(query: BloomQuery, name: string, label: string, index: numb
   if (category < 0) throw new Error(`${query.name}: offered on ${label}, which is no category`);
   return {
     name,
-    id: nameBasedUuid(fileName(query)),
-    createdAt: WRITTEN_AT + index,
+    id: timeUuid(SCENE_ACTIONS_FROM + index),
+    createdAt: SCENE_ACTIONS_FROM + index,
     cypher: query.cypher,
     isUpdateQuery: null,
     categories: [categoryId(category)],
@@ -443,36 +458,33 @@ function sceneAction(query: BloomQuery, name: string, label: string, index: numb
 }
 
 function colorRule(id: number, property: string, value: string, color: string): StyleRule {
+  // The keys and their order of a rule in a Bloom 2.7 export. The size and the min/mid/max colours
+  // are Bloom's defaults, unused while applySize is off and the rule is not a range.
   return {
     id: `rule:${id}`,
     type: 'single',
-    // Bloom names the property a rule reads as <property>_<data type>.
-    basedOn: `${property}_string`,
-    condition: 'equals',
-    conditionValue: value,
-    applyColor: true,
-    applySize: false,
-    applyCaption: false,
-    color,
     size: 1,
     minSize: 1,
     maxSize: 2,
-    // The range a range rule maps its sizes and colours over; a single rule has none.
-    minSizeValue: null,
-    maxSizeValue: null,
     minColor: '#D5EEE2',
     midColor: '#81CCA8',
     maxColor: '#428C6A',
-    minColorValue: null,
-    maxColorValue: null,
     minPoint: 'unprocessed',
     maxPoint: 'unprocessed',
+    applyColor: true,
+    applySize: false,
+    applyCaption: false,
     captionKeys: [],
+    color,
     isTimeZoneConvertEnabled: false,
     selectedTimeZone: 'Z',
+    // Bloom names the property a rule reads as <property>_<data type>.
+    basedOn: `${property}_string`,
     valuesMapper: [],
     existingValues: [],
+    conditionValue: value,
     rangeValue: null,
+    condition: 'equals',
   };
 }
 
@@ -519,7 +531,7 @@ export function bloomPerspective(queries: BloomQuery[]): Perspective {
   const rules = colorRules();
   return {
     name: 'Threadline lineage',
-    id: PERSPECTIVE_ID,
+    id: timeUuid(WRITTEN_AT),
     categories: CATEGORIES.map((style, index) => category(style, index, rules[index]!)),
     labels: Object.fromEntries(
       CATEGORIES.map((style) => [
@@ -543,6 +555,7 @@ export function bloomPerspective(queries: BloomQuery[]): Perspective {
     createdAt: WRITTEN_AT,
     lastEditedAt: WRITTEN_AT,
     templates,
+    sceneActions,
     hiddenRelationshipTypes: [],
     hiddenCategories: [],
     // SchemaMigration and ThreadChange nodes are the service's bookkeeping, not lineage.
@@ -558,7 +571,6 @@ export function bloomPerspective(queries: BloomQuery[]): Perspective {
       })),
       stats: { labels: {}, relationshipTypes: {} },
     },
-    sceneActions,
     version: BLOOM_FORMAT_VERSION,
   };
 }
