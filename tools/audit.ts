@@ -1,7 +1,7 @@
 /**
- * `npm run audit`: checks every invariant of cypher/audit/*.cypher against the Neo4j named by
+ * `threadline audit`: checks every invariant of cypher/audit/*.cypher against the Neo4j named by
  * NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE), else the local Neo4j of a running
- * `npm start` (tools/configuredNeo4j.ts), across all tenants, and prints the
+ * `threadline start` (tools/configuredNeo4j.ts), across all tenants, and prints the
  * violations grouped by invariant. Exit 0 when every invariant holds, 1 when any is violated, 2 when
  * the audit could not run. It only reads, and can run beside a live service: a violation is
  * reported only when it is seen again on a second and third reading (src/graph/audit.ts).
@@ -10,7 +10,7 @@ import { AUDIT_INVARIANTS, describeViolations, runAudit } from '../src/graph/aud
 import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 
 async function main(): Promise<number> {
-  const neo4j = await connectConfiguredNeo4j('npm run audit');
+  const neo4j = await connectConfiguredNeo4j('threadline audit');
   if ('problem' in neo4j) {
     console.error(neo4j.problem);
     return 2;
@@ -31,7 +31,7 @@ async function main(): Promise<number> {
     );
     return 1;
   } catch (error) {
-    console.error(`npm run audit: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`threadline audit: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   } finally {
     await driver.close();

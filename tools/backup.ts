@@ -1,8 +1,8 @@
 /**
- * `npm run backup -- [--out FILE] [--store DIR] [--verify] [--force]`: a dump of the graph (the
+ * `threadline backup [--out FILE] [--store DIR] [--verify] [--force]`: a dump of the graph (the
  * database `neo4j`) of the local Neo4j's store, THREADLINE_DATA_DIR/neo4j (default .threadline/neo4j),
  * or of the stopped Neo4j home DIR, made by Neo4j's own dump (src/graph/storeBackup.ts). Neo4j
- * Community dumps only a stopped database: stop `npm start` first, back up, start it again. See
+ * Community dumps only a stopped database: stop `threadline start` first, back up, start it again. See
  * docs/reliability.md, "Backups".
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { dumpStore, loadStore } from '../src/graph/storeBackup.js';
 import { reportStoreCheck, runStoreCommand, stoppedStoreHome } from './storeCommand.js';
 
-const USAGE = `Usage: npm run backup -- [--out FILE] [--store DIR] [--verify] [--force]
+const USAGE = `Usage: threadline backup [--out FILE] [--store DIR] [--verify] [--force]
 
   --out FILE   where to write the dump (default: <THREADLINE_DATA_DIR>/backups/neo4j-<UTC time>.dump)
   --store DIR  the Neo4j home to dump (default: <THREADLINE_DATA_DIR>/neo4j, the local Neo4j's store)
@@ -21,7 +21,7 @@ const USAGE = `Usage: npm run backup -- [--out FILE] [--store DIR] [--verify] [-
                the invariant audit, what it holds
   --force      replace FILE if it exists
 
-The store must be stopped: stop the service (npm start) or the Neo4j server that has it open first.`;
+The store must be stopped: stop the service (threadline start) or the Neo4j server that has it open first.`;
 
 async function main(): Promise<number> {
   let values: { out?: string; store?: string; verify?: boolean; force?: boolean; help?: boolean };

@@ -1,4 +1,4 @@
-// `npm run demo`: replays, through the public GraphQL API of a running service (with the typed client,
+// `threadline demo`: replays, through the public GraphQL API of a running service (with the typed client,
 // client/, and its runTurn), the design's example
 // and the rest of a conversation's life (staleness, rollback, fork with merge-back, a subagent, a
 // provider that resumes blank),
@@ -645,7 +645,7 @@ if (invokedDirectly) {
   main().catch((error: unknown) => {
     if (error instanceof ThreadlineClientError && error.code === 'ECONNREFUSED') {
       console.error(
-        `No Threadline service answers at ${graphqlEndpoint(process.env.THREADLINE_URL || DEFAULT_URL)}: start one with \`npm start\` (or set THREADLINE_URL to its base URL).`,
+        `No Threadline service answers at ${graphqlEndpoint(process.env.THREADLINE_URL || DEFAULT_URL)}: start one with \`threadline start\` (or set THREADLINE_URL to its base URL).`,
       );
     } else {
       console.error(error instanceof Error ? error.message : error);

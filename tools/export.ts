@@ -1,8 +1,8 @@
 /**
- * `npm run export -- --thread ID [--tenant T] [--out FILE]` or `npm run export -- --tenant T [--out FILE]`:
+ * `threadline export --thread ID [--tenant T] [--out FILE]` or `threadline export --tenant T [--out FILE]`:
  * writes a Cypher script that recreates that lineage in an empty Neo4j 5 (Desktop, Aura) for Bloom; see
  * docs/bloom.md. It reads the database named by NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD, NEO4J_DATABASE),
- * else the local Neo4j of a running `npm start`, and never starts a Neo4j itself. Without --out the script goes to stdout (use `npm run --silent export`).
+ * else the local Neo4j of a running `threadline start`, and never starts a Neo4j itself. Without --out the script goes to stdout.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -11,8 +11,8 @@ import { SINGLE_TENANT } from '../src/config.js';
 import { ExportError, exportLineage } from '../src/export/cypherScript.js';
 import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 
-const USAGE = `Usage: npm run export -- --thread ID [--tenant TENANT] [--out FILE]
-       npm run export -- --tenant TENANT [--out FILE]
+const USAGE = `Usage: threadline export --thread ID [--tenant TENANT] [--out FILE]
+       threadline export --tenant TENANT [--out FILE]
 
   --thread ID      export one thread: the thread, its runs, facts, checkpoints, provider threads,
                    handoffs and the transfers into and out of it
@@ -21,7 +21,7 @@ const USAGE = `Usage: npm run export -- --thread ID [--tenant TENANT] [--out FIL
   --out FILE       write the script there instead of stdout
 
 Reads the Neo4j named by NEO4J_URI, NEO4J_USER, NEO4J_PASSWORD and NEO4J_DATABASE; without
-NEO4J_URI, the local Neo4j of a running \`npm start\`.`;
+NEO4J_URI, the local Neo4j of a running \`threadline start\`.`;
 
 async function main(): Promise<number> {
   let values: { thread?: string; tenant?: string; out?: string; help?: boolean };
@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const neo4j = await connectConfiguredNeo4j('npm run export');
+  const neo4j = await connectConfiguredNeo4j('threadline export');
   if ('problem' in neo4j) {
     console.error(neo4j.problem);
     return 2;

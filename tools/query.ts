@@ -1,7 +1,7 @@
 /**
- * `npm run query -- <name> [key=value ...] [--tenant T] [--json | --csv]`: runs
+ * `threadline query <name> [key=value ...] [--tenant T] [--json | --csv]`: runs
  * cypher/analytics/<name>.cypher against the configured Neo4j (NEO4J_URI, NEO4J_USER,
- * NEO4J_PASSWORD, NEO4J_DATABASE; without NEO4J_URI, the local Neo4j of a running `npm start`),
+ * NEO4J_PASSWORD, NEO4J_DATABASE; without NEO4J_URI, the local Neo4j of a running `threadline start`),
  * read-only and scoped to one tenant (default `local`, the single-tenant mode's), and prints the rows
  * as an aligned table (as wide as the terminal, else 100 columns; wider tables print one block per
  * row; the coverage matrix prints one column per provider thread), JSON or CSV.
@@ -42,15 +42,15 @@ function usage(): string {
     (name) => `  ${name.padEnd(24)} ${usageOf(documentedParameters(cypher(`analytics/${name}`)))}`,
   );
   return [
-    'Usage: npm run query -- <name> [key=value ...] [--tenant T] [--json | --csv]',
+    'Usage: threadline query <name> [key=value ...] [--tenant T] [--json | --csv]',
     '',
     "Queries (cypher/analytics/<name>.cypher; each file's header says what it answers):",
     ...lines,
     '',
     'from and to are ISO 8601 date-times, the window from inclusive and to exclusive, for example',
-    '  npm run query -- staleness from=2026-01-01T00:00:00Z to=2026-02-01T00:00:00Z',
+    '  threadline query staleness from=2026-01-01T00:00:00Z to=2026-02-01T00:00:00Z',
     '',
-    'Reads the local Neo4j of a running `npm start`, or the one NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD,',
+    'Reads the local Neo4j of a running `threadline start`, or the one NEO4J_URI (NEO4J_USER, NEO4J_PASSWORD,',
     'NEO4J_DATABASE) names.',
   ].join('\n');
 }
@@ -94,13 +94,13 @@ async function main(argv: readonly string[]): Promise<number> {
     params = resolveParameters(cypher(`analytics/${invocation.name}`), parseAssignments(invocation.assignments));
   } catch (error) {
     if (error instanceof UsageError || error instanceof ArgumentError) {
-      console.error(`npm run query: ${error.message}`);
+      console.error(`threadline query: ${error.message}`);
       return 1;
     }
     throw error;
   }
 
-  const neo4j = await connectConfiguredNeo4j('npm run query');
+  const neo4j = await connectConfiguredNeo4j('threadline query');
   if ('problem' in neo4j) {
     console.error(neo4j.problem);
     return 1;
@@ -124,7 +124,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   } catch (error) {
     console.error(
-      `npm run query: ${invocation.name} failed: ${error instanceof Error ? error.message : String(error)}`,
+      `threadline query: ${invocation.name} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
     return 1;
   } finally {

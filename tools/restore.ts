@@ -1,6 +1,6 @@
 /**
- * `npm run restore -- --from FILE [--store DIR] [--force] [--no-check]`: loads a dump made by
- * `npm run backup` (or by `neo4j-admin database dump`) as the graph of the local Neo4j's store,
+ * `threadline restore --from FILE [--store DIR] [--force] [--no-check]`: loads a dump made by
+ * `threadline backup` (or by `neo4j-admin database dump`) as the graph of the local Neo4j's store,
  * THREADLINE_DATA_DIR/neo4j, or of the stopped Neo4j home DIR, then checks it: Neo4j's consistency
  * check, the invariant audit, what it holds. A store that holds a graph already is replaced only with
  * --force. See docs/reliability.md, "Backups".
@@ -11,7 +11,7 @@ import { loadConfig } from '../src/config.js';
 import { loadStore } from '../src/graph/storeBackup.js';
 import { reportStoreCheck, runStoreCommand, stoppedStoreHome } from './storeCommand.js';
 
-const USAGE = `Usage: npm run restore -- --from FILE [--store DIR] [--force] [--no-check]
+const USAGE = `Usage: threadline restore --from FILE [--store DIR] [--force] [--no-check]
 
   --from FILE  the dump to restore
   --store DIR  the Neo4j home to restore into (default: <THREADLINE_DATA_DIR>/neo4j, the local
@@ -19,7 +19,7 @@ const USAGE = `Usage: npm run restore -- --from FILE [--store DIR] [--force] [--
   --force      replace the graph the store holds (without it, a store with a graph is refused)
   --no-check   skip the check after loading (consistency check, invariant audit)
 
-The store must be stopped: stop the service (npm start) or the Neo4j server that has it open first.`;
+The store must be stopped: stop the service (threadline start) or the Neo4j server that has it open first.`;
 
 async function main(): Promise<number> {
   let values: { from?: string; store?: string; force?: boolean; 'no-check'?: boolean; help?: boolean };

@@ -1,4 +1,4 @@
-// What npm run backup and npm run restore share: the store they work on (which must be stopped),
+// What threadline backup and threadline restore share: the store they work on (which must be stopped),
 // the check of a store, and how they end.
 import path from 'node:path';
 import { ConfigError, type Config } from '../src/config.js';

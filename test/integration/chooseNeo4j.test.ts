@@ -107,7 +107,7 @@ describe('the local Neo4j of npm start, found by the tools', () => {
     const after = await npmRun('query', ['coverage-gaps'], dataDir);
     expect(after.code).toBe(1);
     expect(after.stderr).toContain(
-      'npm run query needs a running Neo4j: NEO4J_URI is not set, and no local Neo4j of `npm start` runs',
+      'threadline query needs a running Neo4j: NEO4J_URI is not set, and no local Neo4j of `npm start` runs',
     );
     expect(after.stderr).toContain('`npm start`');
   }, 240_000);
@@ -129,7 +129,7 @@ describe('the local Neo4j of npm start, found by the tools', () => {
     expect(audit.stderr).toContain(`pid ${gone.pid}`);
     const exported = await npmRun('export', ['--tenant', 'local'], dataDir);
     expect(exported.code).toBe(2);
-    expect(exported.stderr).toContain('npm run export needs a running Neo4j');
+    expect(exported.stderr).toContain('threadline export needs a running Neo4j');
   }, 120_000);
 
   it('asks for the password when npm start was given one', async () => {

@@ -70,6 +70,8 @@ describe('threadline --help', () => {
       const args = ['bin/threadline.js', command, '--help', '--data-dir', store];
       const { stdout } = await run(process.execPath, args, { cwd: root, env, timeout: 60_000 });
       expect(stdout, command).toContain(`Usage: threadline ${command} `);
+      // A tool's own usage, printed after the command's, names the command as the user types it.
+      expect(stdout, command).not.toContain('npm run ');
     }
 
     expect(await gitStatus()).toBe(before.git);
