@@ -66,6 +66,10 @@ export interface SubscriptionSettings {
   maxConnections: number;
   /** Subscriptions one connection holds at once; more are refused with BAD_REQUEST. */
   maxPerConnection: number;
+  /** The most bytes of one subscriber's event; a larger one is sent without its thread (EVENT_TOO_LARGE). */
+  eventMaxBytes: number;
+  /** The most bytes of whole events an instance sends for one change, shared by its subscribers (FAN_OUT_BUDGET). */
+  changeMaxBytes: number;
 }
 
 export interface TracingSettings {
@@ -120,6 +124,8 @@ const envSchema = z.object({
   THREADLINE_SUBSCRIPTION_POLL_MS: integerString(50, 60_000).default(500),
   THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: integerString(0, 100_000).default(128),
   THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: integerString(1, 1_000).default(20),
+  THREADLINE_SUBSCRIPTION_EVENT_MAX_BYTES: integerString(1_024, 1_073_741_824).default(1_048_576),
+  THREADLINE_SUBSCRIPTION_CHANGE_MAX_BYTES: integerString(1_024, 1_073_741_824).default(16_777_216),
   // OpenTelemetry's own variable names, which operators already set for other services.
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
@@ -210,6 +216,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollIntervalMs: vars.THREADLINE_SUBSCRIPTION_POLL_MS,
       maxConnections: vars.THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS,
       maxPerConnection: vars.THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      eventMaxBytes: vars.THREADLINE_SUBSCRIPTION_EVENT_MAX_BYTES,
+      changeMaxBytes: vars.THREADLINE_SUBSCRIPTION_CHANGE_MAX_BYTES,
     },
     tracing: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
       ? { endpoint: vars.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, serviceName: vars.OTEL_SERVICE_NAME }

@@ -7,10 +7,15 @@ import { notFound } from '../domain/errors.js';
 import { changeHead, changesSince, type Watch } from '../graph/repositories/changes.js';
 import type { BackgroundRunner, Graph } from '../graph/transactions.js';
 
+/** Why an event goes out without its thread: the fan-out's byte budget (src/server/fanOutBudget.ts). */
+export type ThreadChangeWithheld = 'event_too_large' | 'fan_out_budget';
+
 /** One change as a subscriber receives it. */
 export interface ThreadChangeEvent extends ThreadChangeRecord {
   /** Changes between the subscriber's last one and this one left the feed before it saw them. */
   resync: boolean;
+  /** Set on the event sent in place of one over the fan-out's budget: its thread is not read. */
+  withheld?: ThreadChangeWithheld;
 }
 
 /**
@@ -121,6 +126,11 @@ export class ChangeFeed {
     if (this.closed) subscriber.end();
     else this.schedule();
     return subscriber;
+  }
+
+  /** How many subscriptions it feeds for one thread of one tenant. */
+  subscribersOf(tenant: string, threadId: string): number {
+    return this.watched.get(`${tenant}\u0000${threadId}`)?.subscribers.size ?? 0;
   }
 
   /** How many subscriptions it feeds. */

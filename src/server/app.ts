@@ -141,9 +141,14 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     pollFailed: (error) => logger.warn({ err: error }, 'change feed poll failed; trying again at the next interval'),
   });
   /** `after`: the bookmarks an HTTP request sent back (bookmarks.ts); its mutations answer theirs. */
-  const contextFor = (tenant: string, statements?: StatementObserver, after?: string[]): RequestContext => {
+  const contextFor = (
+    tenant: string,
+    statements?: StatementObserver,
+    after?: string[],
+    limitBytes = config.limits.maxResponseBytes,
+  ): RequestContext => {
     const operations = operationsFor(tenant, statements, after);
-    const budget = new AnswerBudget(config.limits.maxResponseBytes);
+    const budget = new AnswerBudget(limitBytes);
     return { tenant, operations, loaders: createLoaders(operations.graph, budget), logger, budget, changes };
   };
   const subscriptions = startSubscriptionServer({
@@ -152,7 +157,8 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     limits: config.subscriptions,
     introspection: config.introspection,
     resolveTenant,
-    contextFor,
+    contextFor: (tenant, limitBytes) => contextFor(tenant, undefined, undefined, limitBytes),
+    subscribersOf: (tenant, threadId) => changes.subscribersOf(tenant, threadId),
     formatError: (formatted, error) => formatError(formatted, error, logger, !config.introspection),
     authenticated: (socket) => slots.prove(socket),
     admit: (request) =>

@@ -27,9 +27,11 @@ import type { Logger } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestContext } from '../api/context.js';
 import type { AnswerErrorCode } from '../api/errors.js';
+import type { ThreadChangeEvent } from '../operations/changeFeed.js';
 import { parseOptions, queryLimitRules } from './armor.js';
+import { FanOutBudget, type FanOutLimits } from './fanOutBudget.js';
 
-export interface SubscriptionLimits {
+export interface SubscriptionLimits extends FanOutLimits {
   /** Open WebSocket connections this instance accepts; the next upgrade is answered 503. */
   maxConnections: number;
   /** Subscriptions one connection may hold at once; the next is refused with BAD_REQUEST. */
@@ -42,8 +44,13 @@ export interface SubscriptionServerOptions {
   limits: SubscriptionLimits;
   introspection: boolean;
   resolveTenant(authorization: string | undefined): string | null;
-  /** A fresh context: one per subscription, and one per event, so no event reads another's cached data. */
-  contextFor(tenant: string): RequestContext;
+  /**
+   * A fresh context: one per subscription, and one per event, so no event reads another's cached data;
+   * an event's reads stop at `limitBytes` of long text.
+   */
+  contextFor(tenant: string, limitBytes?: number): RequestContext;
+  /** This instance's subscribers of one thread of one tenant, among whom a change's budget is shared. */
+  subscribersOf(tenant: string, threadId: string): number;
   formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError;
   /** The connection authenticated its connection_init: its socket is no stranger. */
   authenticated(socket: Socket): void;
@@ -100,11 +107,11 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
     ...(options.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
   ];
   // A change is resolved once per tenant and selection: subscribers that asked the same, get the same.
-  const resolving = new Map<string, Promise<ExecutionResult>>();
-  const resolvedOnce = (key: string, run: () => ExecutionResult | Promise<ExecutionResult>) => {
+  const resolving = new Map<string, Promise<Resolved>>();
+  const resolvedOnce = (key: string, run: () => Promise<Resolved>) => {
     let result = resolving.get(key);
     if (result === undefined) {
-      result = Promise.resolve(run());
+      result = run();
       resolving.set(key, result);
       // Subscribers of one change get it within one poll; later ones resolve it anew.
       const forget = () => setTimeout(() => resolving.delete(key), SHARED_RESULT_MS).unref();
@@ -112,6 +119,7 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
     }
     return result;
   };
+  const fanOut = new FanOutBudget(limits);
   const formatted = (errors: readonly GraphQLError[]) =>
     errors.map((error) => options.formatError(error.toJSON(), error));
 
@@ -183,11 +191,26 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
         if (!(Symbol.asyncIterator in events)) return events;
         const tenant = (args.contextValue as RequestContext).tenant;
         const selection = JSON.stringify([print(args.document), args.operationName ?? null, args.variableValues ?? {}]);
-        return mapEvents(events[Symbol.asyncIterator](), (payload) =>
-          resolvedOnce(`${tenant}\n${JSON.stringify(payload)}\n${selection}`, () =>
-            execute({ ...args, rootValue: payload, contextValue: options.contextFor(tenant) }),
-          ),
-        );
+        // The answer and its bytes; reading stops past the subscriber's share of the change's budget.
+        const resolve = (event: ThreadChangeEvent, subscribers: number) =>
+          resolvedOnce(`${tenant}\n${JSON.stringify(event)}\n${selection}`, async () => {
+            const contextValue = options.contextFor(tenant, fanOut.share(subscribers));
+            const result = await execute({ ...args, rootValue: event, contextValue });
+            if (contextValue.budget.exceeded) return { result, bytes: null };
+            return { result, bytes: Buffer.byteLength(JSON.stringify(result)) };
+          });
+        // Subscription.threadChanged, the one subscription field, yields the feed's change events.
+        const changes = events[Symbol.asyncIterator]() as AsyncIterator<ThreadChangeEvent>;
+        return mapEvents(changes, async (event) => {
+          const subscribers = options.subscribersOf(tenant, event.threadId);
+          const whole = await resolve(event, subscribers);
+          const withheld =
+            whole.bytes === null
+              ? fanOut.overShare(subscribers)
+              : fanOut.admit(`${tenant}\n${event.threadId}\n${event.sequence}`, whole.bytes, subscribers);
+          if (withheld === null) return whole.result;
+          return (await resolve({ ...event, resync: true, withheld }, subscribers)).result;
+        });
       },
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: formatted(result.errors) } : undefined,
@@ -219,6 +242,12 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
   };
 }
 
+/** One event's answer, and its bytes as JSON; null when reading it passed its budget. */
+interface Resolved {
+  result: ExecutionResult;
+  bytes: number | null;
+}
+
 function refusal(code: AnswerErrorCode, message: string, details: Record<string, unknown> = {}): GraphQLError {
   return new GraphQLError(message, { extensions: { code, ...details } });
 }
@@ -242,7 +271,7 @@ function refuseUpgrade(socket: Duplex, status: number, reason: string): void {
  */
 function mapEvents<T>(
   source: AsyncIterator<T>,
-  map: (event: T) => Promise<ExecutionResult> | ExecutionResult,
+  map: (event: T) => Promise<ExecutionResult>,
 ): AsyncIterableIterator<ExecutionResult> {
   const end = async (): Promise<IteratorResult<ExecutionResult>> => {
     await source.return?.();

@@ -67,6 +67,8 @@ export function followThread(
           send({ type: 'pong' });
           break;
         case 'next': {
+          // The page reads the thread over HTTP on every change, so an event the service withheld
+          // (over its fan-out budget: no thread, resync) is followed like any other.
           const change = message.payload.data?.threadChanged;
           if (change) {
             last = Math.max(last, change.sequence);

@@ -21,14 +21,18 @@ export interface LiveClient {
   connected: Promise<void>;
   /** Resolves with the first close of the socket. */
   closed: Promise<Closed>;
+  /** Bytes of the messages the server sent on the socket so far. */
+  bytesReceived(): number;
   dispose(): Promise<void>;
 }
 
 export function liveClient(t: TestService, options: ClientOptions = {}): LiveClient {
   const headers = options.headerToken ? { authorization: `Bearer ${options.headerToken}` } : undefined;
+  let received = 0;
   class Socket extends WebSocket {
     constructor(url: string, protocols?: string | string[]) {
       super(url, protocols, { headers });
+      this.on('message', (data: Buffer) => (received += data.length));
     }
   }
   let onClosed: (closed: Closed) => void = () => undefined;
@@ -46,7 +50,7 @@ export function liveClient(t: TestService, options: ClientOptions = {}): LiveCli
         onClosed({ code: (event as { code: number }).code, reason: String((event as { reason: unknown }).reason) }),
     },
   });
-  return { client, connected, closed, dispose: () => client.dispose() as Promise<void> };
+  return { client, connected, closed, bytesReceived: () => received, dispose: () => client.dispose() as Promise<void> };
 }
 
 /** One subscription's results as they arrive, and how it ended. */

@@ -236,8 +236,14 @@ describe('loadConfig time bounds and the connection cap', () => {
 });
 
 describe('subscription settings', () => {
-  it('default to a 500 ms poll, 128 connections and 20 subscriptions per connection', () => {
-    expect(loadConfig({}).subscriptions).toEqual({ pollIntervalMs: 500, maxConnections: 128, maxPerConnection: 20 });
+  it('default to a 500 ms poll, 128 connections, 20 subscriptions per connection, 1 MiB per event, 16 MiB per change', () => {
+    expect(loadConfig({}).subscriptions).toEqual({
+      pollIntervalMs: 500,
+      maxConnections: 128,
+      maxPerConnection: 20,
+      eventMaxBytes: 1_048_576,
+      changeMaxBytes: 16_777_216,
+    });
   });
 
   it('read each one, 0 connections turning subscriptions away, and refuse values out of range', () => {
@@ -245,8 +251,16 @@ describe('subscription settings', () => {
       THREADLINE_SUBSCRIPTION_POLL_MS: '2000',
       THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: '0',
       THREADLINE_MAX_SUBSCRIPTIONS_PER_CONNECTION: '5',
+      THREADLINE_SUBSCRIPTION_EVENT_MAX_BYTES: '65536',
+      THREADLINE_SUBSCRIPTION_CHANGE_MAX_BYTES: '4194304',
     }).subscriptions;
-    expect(settings).toEqual({ pollIntervalMs: 2000, maxConnections: 0, maxPerConnection: 5 });
+    expect(settings).toEqual({
+      pollIntervalMs: 2000,
+      maxConnections: 0,
+      maxPerConnection: 5,
+      eventMaxBytes: 65_536,
+      changeMaxBytes: 4_194_304,
+    });
     expect(configError({ THREADLINE_SUBSCRIPTION_POLL_MS: '10' }).message).toMatch(
       /\bTHREADLINE_SUBSCRIPTION_POLL_MS: /,
     );
@@ -255,6 +269,9 @@ describe('subscription settings', () => {
     );
     expect(configError({ THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: '' }).message).toMatch(
       /\bTHREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: /,
+    );
+    expect(configError({ THREADLINE_SUBSCRIPTION_CHANGE_MAX_BYTES: '100' }).message).toMatch(
+      /\bTHREADLINE_SUBSCRIPTION_CHANGE_MAX_BYTES: /,
     );
   });
 });

@@ -1477,17 +1477,31 @@ export type ThreadTransfersArgs = {
   toOrdinal?: InputMaybe<Scalars['Int']['input']>;
 };
 
-/** One committed change of a thread. */
+/**
+ * One committed change of a thread. An instance sends a bounded number of bytes per change
+ * (docs/live-updates.md): a subscriber whose selection would not fit gets the event without its thread,
+ * with withheld saying why and resync true, and reads the thread again over HTTP.
+ */
 export type ThreadChange = {
   __typename?: 'ThreadChange';
   at: Scalars['DateTime']['output'];
   kind: ThreadChangeKind;
-  /** Changes before this one were not delivered (they left the feed, or this subscriber fell far behind): read the thread again. */
+  /**
+   * Read the thread again: changes before this one were not delivered (they left the feed, or this
+   * subscriber fell far behind), or this event was withheld.
+   */
   resync: Scalars['Boolean']['output'];
   /** 1, 2, 3... per thread, in commit order, without gaps; pass the last one seen as afterSequence when subscribing again. */
   sequence: Scalars['Int']['output'];
-  /** The thread as it is when the event is sent, which may already include later changes; select what the view shows. */
-  thread: Thread;
+  /**
+   * The thread as it is when the event is sent, which may already include later changes; select what
+   * the view shows. Null when the event is withheld.
+   */
+  thread: Maybe<Thread>;
+  /** The thread that changed (the one subscribed to). */
+  threadId: Scalars['ID']['output'];
+  /** Why this event comes without its thread; null when the thread is there. */
+  withheld: Maybe<ThreadChangeWithheld>;
 };
 
 /** What an operation changed; the operation names the field to read again. */
@@ -1525,6 +1539,16 @@ export type ThreadChangeKind =
   | 'subagent_completed'
   /** spawnSubagent, on the parent thread. */
   | 'subagent_spawned';
+
+/** Why a change's event was sent without its thread (docs/live-updates.md). */
+export type ThreadChangeWithheld =
+  /** The selection's answer for this one event would pass THREADLINE_SUBSCRIPTION_EVENT_MAX_BYTES. */
+  | 'event_too_large'
+  /**
+   * The instance's budget for one change (THREADLINE_SUBSCRIPTION_CHANGE_MAX_BYTES), shared equally
+   * by the thread's subscribers on it, has no room for the selection's answer.
+   */
+  | 'fan_out_budget';
 
 export type ThreadConnection = {
   __typename?: 'ThreadConnection';
@@ -1755,6 +1779,7 @@ export type ResolversTypes = {
   Thread: ResolverTypeWrapper<ThreadRecordModel>;
   ThreadChange: ResolverTypeWrapper<ThreadChangeEventModel>;
   ThreadChangeKind: null;
+  ThreadChangeWithheld: null;
   ThreadConnection: ResolverTypeWrapper<Omit<ThreadConnection, 'edges'> & { edges: Array<ResolversTypes['ThreadEdge']> }>;
   ThreadEdge: ResolverTypeWrapper<Omit<ThreadEdge, 'node'> & { node: ResolversTypes['Thread'] }>;
   ThreadFilter: ThreadFilter;
@@ -2324,10 +2349,14 @@ export type ThreadChangeResolvers<ContextType = RequestContext, ParentType exten
   kind?: Resolver<ResolversTypes['ThreadChangeKind'], ParentType, ContextType>;
   resync?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   sequence?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  thread?: Resolver<ResolversTypes['Thread'], ParentType, ContextType>;
+  thread?: Resolver<Maybe<ResolversTypes['Thread']>, ParentType, ContextType>;
+  threadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  withheld?: Resolver<Maybe<ResolversTypes['ThreadChangeWithheld']>, ParentType, ContextType>;
 };
 
 export type ThreadChangeKindResolvers = { DELETED: 'deleted', FACT_RECORDED: 'fact_recorded', FORKED: 'forked', HANDOFF_READY: 'handoff_ready', HANDOFF_REPLACED: 'handoff_replaced', MERGED_BACK: 'merged_back', PROVIDER_ROLLBACK_SETTLED: 'provider_rollback_settled', PROVIDER_THREAD_BOUND: 'provider_thread_bound', RENAMED: 'renamed', ROLLED_BACK: 'rolled_back', RUNS_IMPORTED: 'runs_imported', RUN_COMPLETED: 'run_completed', RUN_FAILED: 'run_failed', RUN_REPLANNED: 'run_replanned', RUN_STARTED: 'run_started', SUBAGENT_COMPLETED: 'subagent_completed', SUBAGENT_SPAWNED: 'subagent_spawned' };
+
+export type ThreadChangeWithheldResolvers = { EVENT_TOO_LARGE: 'event_too_large', FAN_OUT_BUDGET: 'fan_out_budget' };
 
 export type ThreadConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ThreadConnection'] = ResolversParentTypes['ThreadConnection']> = {
   edges?: Resolver<Array<ResolversTypes['ThreadEdge']>, ParentType, ContextType>;
@@ -2417,6 +2446,7 @@ export type Resolvers<ContextType = RequestContext> = {
   Thread?: ThreadResolvers<ContextType>;
   ThreadChange?: ThreadChangeResolvers<ContextType>;
   ThreadChangeKind?: ThreadChangeKindResolvers;
+  ThreadChangeWithheld?: ThreadChangeWithheldResolvers;
   ThreadConnection?: ThreadConnectionResolvers<ContextType>;
   ThreadEdge?: ThreadEdgeResolvers<ContextType>;
   ThreadLineage?: ThreadLineageResolvers<ContextType>;

@@ -12,6 +12,6 @@ export const liveResolvers: Resolvers = {
   },
   ThreadChange: {
     // Threads are never deleted, and the event is the caller's tenant's: the thread is there.
-    thread: async (event, _args, { loaders }) => (await loaders.thread.load(event.threadId))!,
+    thread: async (event, _args, { loaders }) => (event.withheld ? null : (await loaders.thread.load(event.threadId))!),
   },
 };

@@ -458,6 +458,16 @@ export type ThreadChangeKind =
   /** spawnSubagent, on the parent thread. */
   | 'SUBAGENT_SPAWNED';
 
+/** Why a change's event was sent without its thread (docs/live-updates.md). */
+export type ThreadChangeWithheld =
+  /** The selection's answer for this one event would pass THREADLINE_SUBSCRIPTION_EVENT_MAX_BYTES. */
+  | 'EVENT_TOO_LARGE'
+  /**
+   * The instance's budget for one change (THREADLINE_SUBSCRIPTION_CHANGE_MAX_BYTES), shared equally
+   * by the thread's subscribers on it, has no room for the selection's answer.
+   */
+  | 'FAN_OUT_BUDGET';
+
 /** Every given condition must hold. */
 export type ThreadFilter = {
   /** Threads whose project is exactly this (at most 4000 characters). */
