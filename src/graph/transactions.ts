@@ -252,9 +252,8 @@ export class Graph {
     const rows = async <T>(query: string, params: Params = {}): Promise<T[]> => {
       const ended = this.statements?.statementStarted(query);
       try {
-        const result = await tx.run(
-          cypher(query),
-          toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant }),
+        const result = await withoutCallerStack(() =>
+          tx.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant })),
         );
         ended?.();
         return result.records.map((record) => plain(record.toObject()) as T);
@@ -267,5 +266,21 @@ export class Graph {
       rows,
       one: async <T>(query: string, params?: Params) => (await rows<T>(query, params))[0] ?? null,
     };
+  }
+}
+
+/**
+ * Starts a statement without the caller's stack trace the driver captures for every result (to put
+ * on its error if it fails): formatting it was a few per cent of the service's CPU under load (see
+ * docs/benchmarks.md), and a failed statement's error is mapped or logged with its code and message.
+ * The driver captures it synchronously, so the limit is back before anything else runs.
+ */
+function withoutCallerStack<T>(start: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return start();
+  } finally {
+    Error.stackTraceLimit = limit;
   }
 }

@@ -7,6 +7,8 @@ import neo4j from 'neo4j-driver';
  */
 export function plain(value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  // Most values are strings and booleans: they skip the driver's type tests, which add up per row.
+  if (typeof value !== 'object') return value;
   if (neo4j.isInt(value)) {
     if (!value.inSafeRange()) throw new RangeError(`Integer ${value.toString()} is outside the safe JavaScript range`);
     return value.toNumber();

@@ -33,8 +33,8 @@ export const planningResolvers: Resolvers = {
     },
   },
   Mutation: {
-    startRun: (_root, { input }, { operations }) =>
-      startRun(operations, {
+    startRun: async (_root, { input }, { operations, loaders }) => {
+      const started = await startRun(operations, {
         ...planInput(input),
         userMessage: requiredText('userMessage', input.userMessage, LIMITS.userMessage),
         idempotencyKey: optionalText('idempotencyKey', input.idempotencyKey, LIMITS.label),
@@ -42,7 +42,11 @@ export const planningResolvers: Resolvers = {
           input.manualContext === null || input.manualContext === undefined
             ? null
             : requiredText('manualContext', input.manualContext, LIMITS.userMessage),
-      }),
+      });
+      // The plan's provider thread is the one the run was written with: its answer needs no read of its own.
+      loaders.providerThread.prime(started.providerThread.id, started.providerThread);
+      return started;
+    },
   },
   RunPlan: {
     providerThread: (plan, _args, { loaders }) =>
