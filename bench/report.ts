@@ -17,6 +17,7 @@ import {
 } from './product.js';
 import type { SeedResult } from './seed.js';
 import { DEFAULT_ITERATIONS, HEAP, PAGE_CACHE, SUMMARY_BUDGET } from './settings.js';
+import { keptThroughputSection } from './throughputReport.js';
 
 export interface ThroughputFigures {
   cyclesPerSecond: number;
@@ -600,11 +601,11 @@ export function writeResults(report: BenchReport): string {
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
   const file = join(ROOT, 'bench', 'results', `${report.startedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(report, null, 2));
-  writeFileSync(PAGE, renderPage(report));
+  writeFileSync(PAGE, renderPage(report) + keptThroughputSection());
   return file;
 }
 
 /** Rewrites docs/benchmarks.md from a results file, e.g. after editing the notes on missed targets. */
 export function renderResultsFile(file: string): void {
-  writeFileSync(PAGE, renderPage(JSON.parse(readFileSync(file, 'utf8')) as BenchReport));
+  writeFileSync(PAGE, renderPage(JSON.parse(readFileSync(file, 'utf8')) as BenchReport) + keptThroughputSection());
 }
