@@ -16,7 +16,6 @@ import { handoffsByIds, handoffsByThreads, transfersByThreads } from '../graph/r
 import {
   coverageByIds,
   providerThreadsByIds,
-  providerThreadsByThreads,
 } from '../graph/repositories/providerThreads.js';
 import {
   checkpointsByRuns,
@@ -139,7 +138,6 @@ export function createLoaders(graph: Graph, budget: AnswerBudget) {
     coverage: byId<CoverageRecord & { id: string }>(graph, async (tx, ids) =>
       (await coverageByIds(tx, ids)).map((coverage) => ({ ...coverage, id: coverage.providerThreadId })),
     ),
-    providerThreadsOfThread: grouped<ProviderThreadRecord[]>(graph, providerThreadsByThreads, []),
     handoffsOfThread: grouped<HandoffRecord[]>(graph, handoffsByThreads, []),
     transfersOfThread: grouped<TransferRecord[]>(graph, transfersByThreads, []),
     // Keyed by the thread record, which the resolver already holds: its history segments say where to look.

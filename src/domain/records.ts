@@ -62,6 +62,8 @@ export interface ThreadRecord {
   id: string;
   /** Highest ordinal ever allocated; ordinals are never reused. */
   lastOrdinal: number;
+  /** How many provider threads it has (their seq runs 1..providerThreadCount). */
+  providerThreadCount: number;
   /** Ordinals of its history that are not live (see src/domain/history.ts). */
   rolledBack: OrdinalRange[];
   title: string | null;
@@ -132,6 +134,8 @@ export type RunView = RunRecord | ListedRunRecord;
 export interface ProviderThreadRecord {
   id: string;
   threadId: string;
+  /** Its number on the app thread, in creation order from 1. */
+  seq: number;
   provider: string;
   nativeThreadRef: string | null;
   status: ProviderThreadStatus;

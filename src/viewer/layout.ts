@@ -8,16 +8,22 @@ type WindowThread = NonNullable<ThreadWindowQuery['thread']>;
 export type RunPage = WindowThread['runs'];
 export type Run = RunPage['edges'][number]['node'];
 export type ThreadHeader = Omit<WindowThread, 'runs'>;
-type Links = NonNullable<ThreadWindowLinksQuery['thread']>;
+export type Links = NonNullable<ThreadWindowLinksQuery['thread']>;
 export type Handoff = Links['handoffs'][number];
 export type Transfer = Links['transfers'][number];
+type ProviderThread = Links['providerThreads'][number];
 
-/** What has been read of the thread so far: its header, the runs of the window (oldest first), and the handoffs and transfers of those runs. */
+/**
+ * What has been read of the thread so far: its header, the runs of the window (oldest first), and the
+ * handoffs, transfers and provider threads of those runs (a long thread has thousands of provider
+ * threads: only the window's are read).
+ */
 export interface Loaded {
   thread: ThreadHeader;
   runs: Run[];
   handoffs: Map<string, Handoff>;
   transfers: Map<string, Transfer>;
+  providerThreads: Map<string, ProviderThread>;
   earlierCursor: string | null;
   hasEarlier: boolean;
 }
@@ -62,20 +68,29 @@ export function shownFrom(loaded: Loaded): number {
 
 /** The thread's header with nothing of its runs read yet: what the first window is added to. */
 export function nothingRead(thread: ThreadHeader): Loaded {
-  return { thread, runs: [], handoffs: new Map(), transfers: new Map(), earlierCursor: null, hasEarlier: false };
+  return {
+    thread,
+    runs: [],
+    handoffs: new Map(),
+    transfers: new Map(),
+    providerThreads: new Map(),
+    earlierCursor: null,
+    hasEarlier: false,
+  };
 }
 
 /** `loaded` with a page of runs read backwards before its own, and the handoffs and transfers of the ordinals it adds. */
 export function withWindow(
   loaded: Loaded,
   page: RunPage,
-  links: { handoffs: Handoff[]; transfers: Transfer[] },
+  links: Pick<Links, 'handoffs' | 'transfers' | 'providerThreads'>,
 ): Loaded {
   return {
     thread: loaded.thread,
     runs: [...page.edges.map((edge) => edge.node), ...loaded.runs],
     handoffs: new Map([...loaded.handoffs, ...links.handoffs.map((handoff) => [handoff.id, handoff] as const)]),
     transfers: new Map([...loaded.transfers, ...links.transfers.map((transfer) => [transfer.id, transfer] as const)]),
+    providerThreads: new Map([...loaded.providerThreads, ...links.providerThreads.map((pt) => [pt.id, pt] as const)]),
     earlierCursor: page.pageInfo.startCursor ?? loaded.earlierCursor,
     hasEarlier: page.pageInfo.hasPreviousPage,
   };
@@ -84,15 +99,11 @@ export function withWindow(
 // ---------------------------------------------------------------------------------------------
 // The model of the drawing
 
-type ProviderThread = ThreadHeader['providerThreads'][number];
-
 /** One provider thread's lane: the runs it served and the handoffs delivered into it. */
 export interface Lane extends Omit<
   ProviderThread,
   'coverage' | 'nativeThreadRef' | 'model' | 'runtimeMode' | 'createdAt'
 > {
-  /** Its number on the thread, in creation order. */
-  seq: number;
   /** Null for a lane known only from its runs. */
   coverage: ProviderThread['coverage'] | null;
   nativeThreadRef: string | null;
@@ -152,7 +163,9 @@ export function model(loaded: Loaded): Model {
   const { thread, runs } = loaded;
   const from = shownFrom(loaded);
   const forkOrdinal = forkOrdinalOf(thread);
-  const lanes: Lane[] = thread.providerThreads.map((pt, index) => ({ ...pt, seq: index + 1, runs: [], bands: [] }));
+  const lanes: Lane[] = [...loaded.providerThreads.values()]
+    .sort((a, b) => a.seq - b.seq)
+    .map((pt) => ({ ...pt, runs: [], bands: [] }));
   const laneById = new Map(lanes.map((lane) => [lane.id, lane]));
   const runById = new Map(runs.map((run) => [run.id, run]));
   for (const run of runs) {

@@ -2,16 +2,7 @@
 // bearer token): the newest window of runs first, the window before it on demand, and the long texts
 // of one run or handoff when it is clicked.
 import type { HandoffDetailsQuery, RunDetailsQuery } from './generated/graphql.js';
-import {
-  firstPaintLinks,
-  lowestShown,
-  nothingRead,
-  shownFrom,
-  withWindow,
-  type Handoff,
-  type Loaded,
-  type Transfer,
-} from './layout.js';
+import { firstPaintLinks, lowestShown, nothingRead, shownFrom, withWindow, type Loaded, type Links } from './layout.js';
 import {
   EARLIER_RUNS_QUERY,
   HANDOFF_DETAILS_QUERY,
@@ -60,19 +51,15 @@ export class GraphQLClient {
   }
 }
 
-/** The handoffs and transfers of ordinals from..to, read in ranges the API accepts. */
-async function readLinks(
-  client: GraphQLClient,
-  id: string,
-  from: number,
-  to: number,
-): Promise<{ handoffs: Handoff[]; transfers: Transfer[] }> {
-  const links = { handoffs: [] as Handoff[], transfers: [] as Transfer[] };
+/** The handoffs, transfers and provider threads of ordinals from..to, read in ranges the API accepts. */
+async function readLinks(client: GraphQLClient, id: string, from: number, to: number): Promise<Links> {
+  const links: Links = { handoffs: [], transfers: [], providerThreads: [] };
   for (const range of linkRanges(from, to)) {
     const read = (await client.request(LINKS_QUERY, { id, ...range })).thread;
     if (!read) throw new ViewerError(`The thread ${id} is no longer there.`);
     links.handoffs.push(...read.handoffs);
     links.transfers.push(...read.transfers);
+    links.providerThreads.push(...read.providerThreads);
   }
   return links;
 }

@@ -32,7 +32,7 @@ export function renderHeader(loaded: Loaded, model: Model, token: string | null)
     html('span', { class: 'mono', text: thread.id }),
     html('span', { text: `head #${count(thread.headOrdinal)}` }),
     html('span', { id: 'window-range', text: windowText(loaded) }),
-    html('span', { text: `${count(thread.providerThreads.length)} provider threads` }),
+    html('span', { text: `${count(thread.providerThreadCount)} provider threads` }),
     html('span', { text: `${count(model.handoffs.length)} handoffs${loaded.hasEarlier ? ' in view' : ''}` }),
   ];
   const lineage = thread.lineage;

@@ -65,32 +65,7 @@ export const THREAD_QUERY = query<Operations.ThreadWindowQuery, Operations.Threa
           }
         }
       }
-      providerThreads {
-        id
-        provider
-        status
-        nativeThreadRef
-        model
-        runtimeMode
-        createdAt
-        forkedFrom {
-          id
-          threadId
-          provider
-        }
-        coverage {
-          nativeRanges {
-            from
-            to
-          }
-          missingRanges {
-            from
-            to
-          }
-          coveredThroughOrdinal
-          handoffIds
-        }
-      }
+      providerThreadCount
       runs(last: $last) {
         pageInfo {
           hasPreviousPage
@@ -180,6 +155,33 @@ export const LINKS_QUERY = query<Operations.ThreadWindowLinksQuery, Operations.T
           handoff {
             id
             targetRunId
+          }
+        }
+        providerThreads(fromOrdinal: $from, toOrdinal: $to, first: 500) {
+          id
+          provider
+          seq
+          status
+          nativeThreadRef
+          model
+          runtimeMode
+          createdAt
+          forkedFrom {
+            id
+            threadId
+            provider
+          }
+          coverage {
+            nativeRanges {
+              from
+              to
+            }
+            missingRanges {
+              from
+              to
+            }
+            coveredThroughOrdinal
+            handoffIds
           }
         }
       }

@@ -294,10 +294,52 @@ describe('Thread.handoffs and Thread.transfers over an ordinal window', () => {
   });
 });
 
+const PROVIDER_THREADS = `query($id: ID!, $first: Int, $after: ID, $from: Int, $to: Int) {
+  thread(id: $id) { providerThreadCount
+    providerThreads(first: $first, after: $after, fromOrdinal: $from, toOrdinal: $to) { id provider seq coverage { coveredThroughOrdinal } } }
+}`;
+
+describe('Thread.providerThreads: pages, and the window of some runs', () => {
+  const seqs = async (id: string, args: Record<string, unknown>) =>
+    ((await t.ok(PROVIDER_THREADS, { id, ...args })).thread.providerThreads as { seq: number }[]).map((pt) => pt.seq);
+
+  it('pages in creation order; over a window, only those that served its runs or got a handoff for one', async () => {
+    // Codex #1 serves 1-5 and 9-12 (a handoff for run 9), claude #2 serves 6-8 (a handoff for run 6);
+    // codex again with a clean context makes #3 at run 13.
+    const threadId = await switchingThread();
+    await completeRun(t, (await startRun(t, threadId, 'codex', { cleanContext: true })).run.id);
+    const all = (await t.ok(PROVIDER_THREADS, { id: threadId })).thread;
+    expect(all.providerThreadCount).toBe(3);
+    expect(all.providerThreads.map((pt: { provider: string; seq: number }) => [pt.seq, pt.provider])).toEqual([
+      [1, 'codex'],
+      [2, 'claude'],
+      [3, 'codex'],
+    ]);
+    expect(await seqs(threadId, { first: 2 })).toEqual([1, 2]);
+    expect(await seqs(threadId, { first: 2, after: all.providerThreads[1].id })).toEqual([3]);
+    expect(await seqs(threadId, { first: 0 })).toEqual([1]);
+    expect(await seqs(threadId, { from: 6, to: 8 })).toEqual([2]);
+    expect(await seqs(threadId, { from: 9, to: 12 })).toEqual([1]);
+    expect(await seqs(threadId, { from: 5, to: 6 })).toEqual([1, 2]);
+    expect(await seqs(threadId, { from: 13, to: 13 })).toEqual([3]);
+    expect(await seqs(threadId, { from: 5, to: 13, after: all.providerThreads[0].id })).toEqual([2, 3]);
+    expect(await seqs(threadId, { from: 100, to: 200 })).toEqual([]);
+  });
+
+  it('refuses an after of another thread and a bad window as BAD_USER_INPUT', async () => {
+    const [one, other] = [await switchingThread(), await switchingThread()];
+    const foreign = (await t.ok(PROVIDER_THREADS, { id: other })).thread.providerThreads[0].id;
+    await expectCode(t.gql(PROVIDER_THREADS, { id: one, after: foreign }), 'BAD_USER_INPUT');
+    await expectCode(t.gql(PROVIDER_THREADS, { id: one, after: 'pt_missing' }), 'BAD_USER_INPUT');
+    await expectCode(t.gql(PROVIDER_THREADS, { id: one, from: 5 }), 'BAD_USER_INPUT');
+    await expectCode(t.gql(PROVIDER_THREADS, { id: one, from: 1, to: 1001 }), 'BAD_USER_INPUT');
+  });
+});
+
 describe('the window statements', () => {
   // The range seek must be served in index order, so that the LIMIT stops the read: no Sort or Top
   // under a Limit (a sort above it orders the few rows kept), and no scan of a label.
-  it.each(['runs/page-backward', 'handoffs/window', 'transfers/window'])(
+  it.each(['runs/page-backward', 'handoffs/window', 'transfers/window', 'provider-threads/page'])(
     'cypher/%s.cypher seeks an index and stops at its LIMIT',
     async (name) => {
       const { summary } = await t.driver.executeQuery(

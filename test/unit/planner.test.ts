@@ -22,6 +22,7 @@ function providerThread(id: string, overrides: Partial<ProviderThreadRecord> = {
   return {
     id,
     threadId: 'thr_1',
+    seq: 1,
     provider: 'codex',
     nativeThreadRef: `native-${id}`,
     status: 'idle',

@@ -14,6 +14,7 @@ import {
   withWindow,
   type Band,
   type Handoff,
+  type Links,
   type Loaded,
   type Run,
   type RunPage,
@@ -21,6 +22,8 @@ import {
   type Transfer,
 } from '../../src/viewer/layout.js';
 import { linkRanges } from '../../src/viewer/queries.js';
+
+type ProviderThread = Links['providerThreads'][number];
 
 const ROOT = { parent: null, relationshipToParent: null, sourcePoint: null };
 
@@ -34,15 +37,16 @@ function thread(overrides: Partial<ThreadHeader> = {}): ThreadHeader {
     ancestors: [],
     forks: [],
     subagents: [],
-    providerThreads: [lane('C1', 'codex', '2026-01-01T00:00:00Z'), lane('L1', 'claude', '2026-01-01T00:01:00Z')],
+    providerThreadCount: 2,
     ...overrides,
   };
 }
 
-function lane(id: string, provider: string, createdAt: string): ThreadHeader['providerThreads'][number] {
+function lane(id: string, provider: string, createdAt: string, seq: number): ProviderThread {
   return {
     id,
     provider,
+    seq,
     status: 'ACTIVE',
     nativeThreadRef: null,
     model: null,
@@ -117,12 +121,16 @@ function transfer(id: string, overrides: Partial<Transfer>): Transfer {
 function loaded(
   header: ThreadHeader,
   runs: Run[],
-  links: { handoffs?: Handoff[]; transfers?: Transfer[] } = {},
+  links: { handoffs?: Handoff[]; transfers?: Transfer[]; providerThreads?: ProviderThread[] } = {},
   hasEarlier = false,
 ): Loaded {
   return withWindow(nothingRead(header), page(runs, hasEarlier), {
     handoffs: links.handoffs ?? [],
     transfers: links.transfers ?? [],
+    providerThreads: links.providerThreads ?? [
+      lane('C1', 'codex', '2026-01-01T00:00:00Z', 1),
+      lane('L1', 'claude', '2026-01-01T00:01:00Z', 2),
+    ],
   });
 }
 
@@ -196,13 +204,18 @@ describe('the viewer window', () => {
         handoff('a', 1, 200, 'C1', 201, '2026-01-01T00:00:00Z'),
       ],
       transfers: [],
+      providerThreads: [],
     });
     expect(both.runs.map((entry) => entry.ordinal)).toEqual([101, 200, 201, 300]);
     expect([...both.handoffs.keys()]).toEqual(['a', 'b']);
     expect(both.earlierCursor).toBe('cursor-201');
     expect(shownFrom(both)).toBe(101);
     // The first window: nothing earlier, drawn from run 1.
-    const all = withWindow(both, page([run(1, 'C1'), run(100, 'C1')], false), { handoffs: [], transfers: [] });
+    const all = withWindow(both, page([run(1, 'C1'), run(100, 'C1')], false), {
+      handoffs: [],
+      transfers: [],
+      providerThreads: [],
+    });
     expect(all.hasEarlier).toBe(false);
     expect(shownFrom(all)).toBe(1);
     // The window read before is left as it was.
@@ -316,8 +329,8 @@ describe('the viewer model', () => {
       ),
     );
     expect(drawn.lanes.map((entry) => [entry.id, entry.provider, entry.seq, entry.status, entry.coverage])).toEqual([
-      ['C1', 'codex', 1, 'ACTIVE', lane('C1', 'codex', '').coverage],
-      ['L1', 'claude', 2, 'ACTIVE', lane('L1', 'claude', '').coverage],
+      ['C1', 'codex', 1, 'ACTIVE', lane('C1', 'codex', '', 1).coverage],
+      ['L1', 'claude', 2, 'ACTIVE', lane('L1', 'claude', '', 2).coverage],
       ['X9', 'gemini', 3, 'IDLE', null],
     ]);
     expect(drawn.branches.map((branch) => [branch.kind, branch.ordinal, branch.status])).toEqual([['fork', 4, '']]);
@@ -375,10 +388,11 @@ describe('the viewer placement', () => {
       loaded(
         thread({
           headOrdinal: 1,
-          providerThreads: [lane('C1', 'codex', '')],
+          providerThreadCount: 1,
           subagents: [{ id: 's', title: null, lineage: { sourcePoint: { runOrdinal: 1 } } }],
         }),
         [run(1, 'C1')],
+        { providerThreads: [lane('C1', 'codex', '', 1)] },
       ),
     );
     const at = place(drawn, 1440);

@@ -832,6 +832,8 @@ export type ProviderThread = {
   /** The error reportProviderRollbackFailure gave when its native rollback failed. */
   rollbackError: Maybe<Scalars['String']['output']>;
   runtimeMode: Maybe<Scalars['String']['output']>;
+  /** Its number on its app thread, in creation order from 1. */
+  seq: Scalars['Int']['output'];
   status: ProviderThreadStatus;
   /** Why it is in its status, in words, for the statuses a rollback or a resume failure set (and a native rollback's outcome); null otherwise. */
   statusReason: Maybe<Scalars['String']['output']>;
@@ -1397,7 +1399,15 @@ export type Thread = {
   lineage: ThreadLineage;
   /** The project given at creation; a fork or subagent thread has its parent's. */
   project: Maybe<Scalars['String']['output']>;
-  /** Provider threads in creation order. */
+  /** How many provider threads it has: their seq runs from 1 to it. */
+  providerThreadCount: Scalars['Int']['output'];
+  /**
+   * Provider threads in creation order (seq), at most first (default 100, clamped to 1..500); after, the
+   * id of the last one of a page, goes on after it (a provider thread of another thread is
+   * BAD_USER_INPUT). With fromOrdinal and toOrdinal (together, as for handoffs, at most 1000 ordinals)
+   * only those that served a run of that range or received a handoff made for one: what a window of
+   * runs draws, read at the same cost whatever the thread's length.
+   */
   providerThreads: Array<ProviderThread>;
   /** The providers that ran runs on the thread itself, in order of first use (a fork's inherited runs not counted). */
   providers: Array<Scalars['String']['output']>;
@@ -1456,6 +1466,14 @@ export type ThreadHistoryArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
   liveOnly?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type ThreadProviderThreadsArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
+  toOrdinal?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -2149,6 +2167,7 @@ export type ProviderThreadResolvers<ContextType = RequestContext, ParentType ext
   resumeError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   rollbackError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   runtimeMode?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  seq?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ProviderThreadStatus'], ParentType, ContextType>;
   statusReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   threadId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -2335,7 +2354,8 @@ export type ThreadResolvers<ContextType = RequestContext, ParentType extends Res
   latestCheckpoint?: Resolver<Maybe<ResolversTypes['Checkpoint']>, ParentType, ContextType>;
   lineage?: Resolver<ResolversTypes['ThreadLineage'], ParentType, ContextType>;
   project?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  providerThreads?: Resolver<Array<ResolversTypes['ProviderThread']>, ParentType, ContextType>;
+  providerThreadCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  providerThreads?: Resolver<Array<ResolversTypes['ProviderThread']>, ParentType, ContextType, RequireFields<ThreadProviderThreadsArgs, 'first'>>;
   providers?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   runCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   runs?: Resolver<ResolversTypes['RunConnection'], ParentType, ContextType, RequireFields<ThreadRunsArgs, 'first'>>;

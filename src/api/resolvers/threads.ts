@@ -10,6 +10,7 @@ import {
   renameThread,
 } from '../../operations/threads.js';
 import { handoffWindow, transferWindow } from '../../graph/repositories/handoffs.js';
+import { providerThreadPage } from '../../graph/repositories/providerThreads.js';
 import { runPage, runPageBackward } from '../../graph/repositories/runs.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import type { Loaders } from '../loaders.js';
@@ -43,6 +44,9 @@ const threadCursor = (thread: ThreadRecord) => encodeCursor({ createdAt: thread.
 /** The widest ordinal window, and the most rows, that Thread.handoffs and Thread.transfers answer at once. */
 const WINDOW_ORDINALS = 1000;
 const WINDOW_ROWS = 2000;
+/** Provider threads per page of Thread.providerThreads: a long thread has thousands. */
+const PROVIDER_THREADS_DEFAULT = 100;
+const PROVIDER_THREADS_MAX = 500;
 
 /**
  * Whether the query itself passed this argument: the SDL's default (runs' first: 50) is filled in
@@ -204,7 +208,19 @@ export const threadResolvers: Resolvers = {
         },
       };
     },
-    providerThreads: (thread, _args, { loaders }) => loaders.providerThreadsOfThread.load(thread.id),
+    providerThreads: async (thread, { first, after, fromOrdinal, toOrdinal }, { operations, loaders }) => {
+      const window = ordinalWindow(fromOrdinal, toOrdinal);
+      let afterSeq = 0;
+      if (after !== null && after !== undefined) {
+        const last = await loaders.providerThread.load(after);
+        if (!last || last.threadId !== thread.id) throw badInput('after', 'not a provider thread of this thread');
+        afterSeq = last.seq;
+      }
+      const page = { afterSeq, first: clamp(first, PROVIDER_THREADS_DEFAULT, 1, PROVIDER_THREADS_MAX), window };
+      const providerThreads = await operations.graph.read((tx) => providerThreadPage(tx, thread.id, page));
+      for (const providerThread of providerThreads) loaders.providerThread.prime(providerThread.id, providerThread);
+      return providerThreads;
+    },
     handoffs: async (thread, { fromOrdinal, toOrdinal }, { operations, loaders }) => {
       const window = ordinalWindow(fromOrdinal, toOrdinal);
       if (!window) return loaders.handoffsOfThread.load(thread.id);

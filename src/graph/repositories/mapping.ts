@@ -35,6 +35,7 @@ export function toThread(props: Props): ThreadRecord {
     lastActivityAt: String(props.lastActivityAt ?? props.createdAt),
     headOrdinal: Number(props.headOrdinal),
     lastOrdinal: int(props.lastOrdinal) ?? 0,
+    providerThreadCount: int(props.providerThreadCount) ?? 0,
     rolledBack: fromLists(props.rolledBackFrom as number[] | undefined, props.rolledBackTo as number[] | undefined),
     parentThreadId,
     relationshipToParent: (props.relationshipToParent ?? null) as ThreadRecord['relationshipToParent'],
@@ -122,6 +123,7 @@ export function toProviderThread(props: Props): ProviderThreadRecord {
   return {
     id: String(props.id),
     threadId: String(props.threadId),
+    seq: Number(props.seq),
     provider: String(props.provider),
     nativeThreadRef: text(props.nativeThreadRef),
     status: props.status as ProviderThreadRecord['status'],

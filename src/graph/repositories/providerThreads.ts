@@ -33,14 +33,26 @@ export async function providerThreadsByIds(tx: Tx, ids: readonly string[]): Prom
   return rows.map((row) => toProviderThread(row.providerThread));
 }
 
-export async function providerThreadsByThreads(
+/**
+ * A page of a thread's provider threads in creation order, after seq `afterSeq`, at most `first`; with
+ * an ordinal window, only those that served a run of it or received a handoff made for one.
+ */
+export async function providerThreadPage(
   tx: Tx,
-  threadIds: readonly string[],
-): Promise<Map<string, ProviderThreadRecord[]>> {
-  const rows = await tx.rows<{ threadId: string; providerThreads: Props[] }>('provider-threads/by-threads', {
-    threadIds,
-  });
-  return new Map(rows.map((row) => [row.threadId, row.providerThreads.map(toProviderThread)]));
+  threadId: string,
+  page: { afterSeq: number; first: number; window: { from: number; to: number } | null },
+): Promise<ProviderThreadRecord[]> {
+  const { afterSeq, first, window } = page;
+  const rows = window
+    ? await tx.rows<{ providerThread: Props }>('provider-threads/window', {
+        threadId,
+        afterSeq,
+        first,
+        fromOrdinal: window.from,
+        toOrdinal: window.to,
+      })
+    : await tx.rows<{ providerThread: Props }>('provider-threads/page', { threadId, afterSeq, first });
+  return rows.map((row) => toProviderThread(row.providerThread));
 }
 
 export async function bindProviderThread(

@@ -43,6 +43,7 @@ function providerThread(nativeThreadRef: string | null = 'native-C1'): ProviderT
   return {
     id: 'C1',
     threadId: 'thr_1',
+    seq: 1,
     provider: 'codex',
     nativeThreadRef,
     status: 'idle',

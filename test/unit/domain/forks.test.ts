@@ -8,6 +8,7 @@ function source(overrides: Partial<ProviderThreadRecord> = {}): ProviderThreadRe
   return {
     id: 'C1',
     threadId: 'thr_source',
+    seq: 1,
     provider: 'codex',
     nativeThreadRef: 'native-C1',
     status: 'idle',
