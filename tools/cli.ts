@@ -163,7 +163,7 @@ export function buildProgram(): Command {
       });
     });
 
-  withService(program.command('watch'))
+  withStore(withService(program.command('watch')))
     .description(
       'Follow ~/.codex/sessions and ~/.claude/projects (and the folders named), recording each turn as it completes',
     )
@@ -184,6 +184,7 @@ export function buildProgram(): Command {
         defaults: !options.only,
         settleMs: Number(options.settle) * 1000,
         json: options.json ?? false,
+        stateFile: join(process.env.THREADLINE_DATA_DIR!, 'watch.json'),
       });
     });
 

@@ -140,6 +140,8 @@ export interface ImportOptions {
    * on, so it waits (its partial last line always does). Absent: every file is complete.
    */
   lastTurnOpen?: (file: string, text: string) => boolean;
+  /** The text to read for a file, when the caller holds it (threadline watch: what is new, with its context); absent: the whole file. */
+  readText?: (file: string) => Promise<string>;
 }
 
 export async function importSessions(options: ImportOptions, progress: (done: number, total: number) => void) {
@@ -148,7 +150,7 @@ export async function importSessions(options: ImportOptions, progress: (done: nu
   const warnings: Problem[] = [];
   const unknownRecordTypes = new Map<string, number>();
   const files = await sessionFiles(options.paths, problems);
-  const sessions = await readSessions(files, { problems, warnings, unknownRecordTypes }, options.lastTurnOpen);
+  const sessions = await readSessions(files, { problems, warnings, unknownRecordTypes }, options);
   let duplicateTurns = dropCopies(sessions);
   const withTurns = sessions
     .filter((session) => session.parsed.runs.length > 0)
@@ -547,12 +549,12 @@ async function agentMetaOf(file: string): Promise<string | undefined> {
 async function readSessions(
   files: string[],
   found: { problems: Problem[]; warnings: Problem[]; unknownRecordTypes: Map<string, number> },
-  lastTurnOpen?: (file: string, text: string) => boolean,
+  { lastTurnOpen, readText = readSessionFile }: Pick<ImportOptions, 'lastTurnOpen' | 'readText'>,
 ): Promise<Session[]> {
   const { problems, unknownRecordTypes } = found;
   const sessions = new Map<string, Session>();
   for (const file of files) {
-    const read = await readSessionFile(file).catch((error: Error) => error);
+    const read = await readText(file).catch((error: Error) => error);
     // A file being written ends at its last complete line: the rest is not written yet.
     const text = typeof read === 'string' && lastTurnOpen ? read.slice(0, read.lastIndexOf('\n') + 1) : read;
     if (text instanceof Error) {

@@ -9,6 +9,11 @@ export function log(level: Level, message: string, fields: Record<string, unknow
   process.stderr.write(`${line}\n`);
 }
 
+/** What only a log reader wants (how many bytes a read took): a JSON line when stderr is no terminal, nothing on one. */
+export function logDetail(message: string, fields: Record<string, unknown>): void {
+  if (!process.stderr.isTTY) log('info', message, fields);
+}
+
 /** A failure as one sentence: a service that does not answer is named as such, not as a stack. */
 export function describeFailure(error: unknown, url: string): string {
   if (!(error instanceof Error)) return String(error);

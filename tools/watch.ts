@@ -4,18 +4,23 @@
  * thread of its project, the way `threadline import` would (tools/import.ts, with which it shares every
  * rule). A file's partial last line waits for the rest; its last turn waits until the file says the
  * turn ended (Codex's task_complete or turn_aborted, Claude's end_turn) or the file has been quiet for
- * --settle seconds. The service keeps what was recorded (importRuns knows a turn again), so a restart
- * re-reads the files and adds only what is new; a file deleted or rotated away is let go, its turns
- * stay recorded. When the service is away, it says so and tries again, with a growing pause.
+ * --settle seconds. A file that grew is read only from where the last read stopped, with the lines
+ * before it that its new turns need (tools/sessionTail.ts); where each file stopped is kept in the
+ * store, so a restart resumes there, and the service knows a turn sent twice (importRuns), so nothing
+ * is recorded twice. A file deleted or rotated away is let go, its turns stay recorded; one rotated
+ * into its place is read from its start. When the service is away, it says so and tries again, with a
+ * growing pause.
  */
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { parseSession } from '../src/sessions/index.js';
 import { parseJson, asObject } from '../src/sessions/json.js';
 import { ThreadlineClientError } from '../client/index.js';
 import { importSessions } from './import.js';
-import { describeFailure, log } from './log.js';
+import { describeFailure, log, logDetail } from './log.js';
+import { nextTail, readTail, TailStore } from './sessionTail.js';
 
 export interface WatchOptions {
   url: string;
@@ -26,6 +31,8 @@ export interface WatchOptions {
   /** Quiet time after which a file's last turn counts as complete, in ms. */
   settleMs: number;
   json: boolean;
+  /** Where each file's tail (how far it was read) is kept between runs. */
+  stateFile: string;
 }
 
 const RETRY_MS = { first: 1_000, max: 30_000 };
@@ -68,7 +75,7 @@ export async function watchCommand(options: WatchOptions): Promise<number> {
     );
     return 2;
   }
-  const watcher = new SessionWatcher(options);
+  const watcher = new SessionWatcher(options, await TailStore.open(options.stateFile));
   await watcher.start(folders);
   await new Promise<void>((resolve) => {
     const stop = () => void watcher.close().then(resolve);
@@ -88,7 +95,10 @@ class SessionWatcher {
   private away = false;
   private closed = false;
 
-  constructor(private readonly options: WatchOptions) {}
+  constructor(
+    private readonly options: WatchOptions,
+    private readonly tails: TailStore,
+  ) {}
 
   async start(folders: string[]): Promise<void> {
     this.watcher = watch(folders, {
@@ -122,6 +132,7 @@ class SessionWatcher {
     clearTimeout(this.timers.get(file));
     this.timers.delete(file);
     this.queue.delete(file);
+    void this.tails.forget(file).catch((error: Error) => log('warn', `forgetting ${file}: ${error.message}`));
     log('info', `${file} is gone: the turns it held stay recorded`, { file });
   }
 
@@ -156,6 +167,13 @@ class SessionWatcher {
       const modified = (await stat(file).catch(() => null))?.mtimeMs;
       if (modified === undefined) return; // gone meanwhile
       const quiet = Date.now() - modified >= this.options.settleMs;
+      const known = this.tails.get(file);
+      const read = await readTail(file, known).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+      if (read === null) return; // gone meanwhile
+      logDetail(`${file}: read ${read.bytesRead} bytes`, { file, bytesRead: read.bytesRead, fresh: read.fresh });
       const { summary } = await importSessions(
         {
           url: this.options.url,
@@ -167,9 +185,11 @@ class SessionWatcher {
           json: false,
           paths: [file],
           lastTurnOpen: quiet ? undefined : lastTurnOpen,
+          readText: () => Promise.resolve(read.text),
         },
         () => {},
       );
+      await this.tails.set(file, nextTail(file, read, known, parseSession(file, read.text)));
       if (this.away) log('info', `The service answers again at ${this.options.url}`);
       this.away = false;
       this.retryMs = RETRY_MS.first;

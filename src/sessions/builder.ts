@@ -205,6 +205,7 @@ export class SessionBuilder {
       relationship: meta.relationship,
       agentName: clipOrNull(meta.agentName ?? null, SESSION_LIMITS.label),
       runs,
+      runLines: this.drafts.map((draft) => draft.line),
       compactions: this.compactionCount,
       abandonedBranches: this.abandoned,
       unknownRecordTypes: Object.fromEntries(this.unknownTypes),

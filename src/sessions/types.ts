@@ -35,6 +35,8 @@ export interface ParsedSession {
   /** A Claude Code workflow agent's name, from its meta file: its agent type and workflow step. */
   agentName: string | null;
   runs: ImportedRun[];
+  /** The 1-based line of the record that opened each of `runs`, as parsed (a reader that resumes mid-file cuts there). */
+  runLines: number[];
   compactions: number;
   /** Branches left behind by a Claude rewind or a Codex rollback: counted, never imported. */
   abandonedBranches: number;

@@ -1,9 +1,11 @@
 // Issue 28: `threadline watch` follows a folder while this test writes session lines into it, as the
 // agents do: whole turns, a partial last line, a second provider in the same project, a restart of
 // watch, an outage of the service (a proxy in front of it that stops accepting and comes back on the
-// same port), and a file rotated away. The watcher is the bin, a child process, as a user runs it.
+// same port), and a file rotated away; and a large file that grows is read only by what it grew, across
+// a restart, and read whole again once another file takes its place. The watcher is the bin, a child
+// process, as a user runs it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,8 +76,10 @@ interface Watcher {
   stopped: Promise<number | null>;
 }
 
-function startWatch(): Watcher {
-  const args = ['bin/threadline.js', 'watch', '--only', join(work, 'sessions'), '--settle', '3', '--json'];
+function startWatch(folder = join(work, 'sessions')): Watcher {
+  // A store of its own: where each file was read up to is kept there between runs.
+  const store = ['--data-dir', join(work, 'store')];
+  const args = ['bin/threadline.js', 'watch', '--only', folder, '--settle', '3', '--json', ...store];
   const child = spawn(process.execPath, [...args, '--url', `http://127.0.0.1:${proxy.port}`, '--token', key], {
     cwd: projectRoot(),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -98,30 +102,31 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
   throw new Error(`${what}: still ${JSON.stringify(last)}`);
 }
 
-async function runsOfProject(): Promise<{ ordinal: number; provider: string; userMessage: string }[][]> {
+async function runsOfProject(
+  project = PROJECT,
+): Promise<{ ordinal: number; provider: string; userMessage: string }[][]> {
   const { threads } = await t.ok(
     `query($project: String!) { threads(filter: { project: $project }) { edges { node {
       runs(first: 100) { edges { node { ordinal provider userMessage } } } } } } }`,
-    { project: PROJECT },
+    { project },
     key,
   );
   return threads.edges.map((edge: any) => edge.node.runs.edges.map((run: any) => run.node));
 }
 
-const codexMeta = () =>
+const codexMeta = (session = CODEX_SESSION, project = PROJECT) =>
   JSON.stringify({
     timestamp: '2026-03-02T10:00:00.000Z',
     type: 'session_meta',
-    payload: { id: CODEX_SESSION, timestamp: '2026-03-02T10:00:00.000Z', cwd: PROJECT, originator: 'codex_cli_rs' },
+    payload: { id: session, timestamp: '2026-03-02T10:00:00.000Z', cwd: project, originator: 'codex_cli_rs' },
   });
 
-/** One Codex turn's records, minute `minute`, as lines (each ending in a newline). */
-function codexTurn(minute: number, userMessage: string): string[] {
-  const at = (second: number) =>
-    `2026-03-02T10:${String(minute).padStart(2, '0')}:${String(second).padStart(2, '0')}.000Z`;
+/** One Codex turn's records, `minute` minutes after 10:00, as lines (each ending in a newline). */
+function codexTurn(minute: number, userMessage: string, project = PROJECT): string[] {
+  const at = (second: number) => new Date(Date.UTC(2026, 2, 2, 10, minute, second)).toISOString();
   const id = `turn-${minute}`;
   return [
-    { timestamp: at(0), type: 'turn_context', payload: { turn_id: id, cwd: PROJECT, model: 'gpt-5-codex' } },
+    { timestamp: at(0), type: 'turn_context', payload: { turn_id: id, cwd: project, model: 'gpt-5-codex' } },
     { timestamp: at(1), type: 'event_msg', payload: { type: 'user_message', message: userMessage, images: [] } },
     { timestamp: at(5), type: 'event_msg', payload: { type: 'agent_message', message: `Done: ${userMessage}` } },
     { timestamp: at(6), type: 'event_msg', payload: { type: 'task_complete', turn_id: id } },
@@ -232,7 +237,82 @@ describe('threadline watch', () => {
     watcher.child.kill('SIGTERM');
     expect(await watcher.stopped).toBe(0);
   });
+
+  it('reads a large file that grows only by what it grew, resumes there after a restart, and reads a replacement whole', async () => {
+    const project = `/home/dev/${uniqueId('large')}`;
+    const session = `0197c0de-${Math.random().toString(16).slice(2, 6)}-7000-8000-0000000large`;
+    const folder = join(work, 'large');
+    await mkdir(folder, { recursive: true });
+    const file = join(folder, `rollout-2026-03-02T10-00-00-${session}.jsonl`);
+    // 150 turns with long messages: a file of about 700 KB.
+    const padding = 'x'.repeat(2_000);
+    const turns = Array.from({ length: 150 }, (_, i) => codexTurn(i, `Step ${i} ${padding}`, project).join(''));
+    await writeFile(file, `${codexMeta(session, project)}\n${turns.join('')}`);
+    const size = (await stat(file)).size;
+    expect(size).toBeGreaterThan(600_000);
+
+    let watcher = startWatch(folder);
+    const count = () => countOf(project);
+    await eventually(count, (c) => c.runCount === 150, 'the large file recorded');
+    expect(readsOf(watcher.log(), file)).toEqual([{ bytesRead: size, fresh: true }]);
+
+    // It grows by one turn: only those bytes are read (in one read or more), none of what was there.
+    const grown = codexTurn(150, 'One more step', project).join('');
+    await appendFile(file, grown);
+    await eventually(count, (c) => c.runCount === 151, 'the appended turn');
+    const afterAppend = readsOf(watcher.log(), file).slice(1);
+    expect(afterAppend.every((read) => !read.fresh)).toBe(true);
+    expect(afterAppend.reduce((sum, read) => sum + read.bytesRead, 0)).toBe(Buffer.byteLength(grown));
+
+    // Stopped, the file grows by two turns; started again, it reads just those, and records each once.
+    watcher.child.kill('SIGTERM');
+    expect(await watcher.stopped).toBe(0);
+    const whileStopped = [codexTurn(151, 'Step while stopped', project), codexTurn(152, 'And another', project)]
+      .map((lines) => lines.join(''))
+      .join('');
+    await appendFile(file, whileStopped);
+    watcher = startWatch(folder);
+    expect(await eventually(count, (c) => c.runCount === 153, 'the turns written while stopped')).toEqual({
+      runCount: 153,
+      newest: 'And another',
+    });
+    const resumed = readsOf(watcher.log(), file);
+    expect(resumed.every((read) => !read.fresh)).toBe(true);
+    expect(resumed.reduce((sum, read) => sum + read.bytesRead, 0)).toBe(Buffer.byteLength(whileStopped));
+
+    // Another file takes its place under the same name (rotated in): it is read from its start.
+    const next = `${codexMeta(session, project)}\n${codexTurn(160, 'After the rotation', project).join('')}`;
+    await writeFile(`${file}.new`, next);
+    await rename(`${file}.new`, file);
+    await eventually(count, (c) => c.newest === 'After the rotation', 'the turn of the file rotated in');
+    expect(readsOf(watcher.log(), file).at(-1)).toEqual({ bytesRead: Buffer.byteLength(next), fresh: true });
+    expect((await count()).runCount).toBe(154);
+    watcher.child.kill('SIGTERM');
+    expect(await watcher.stopped).toBe(0);
+  }, 120_000);
 });
+
+/** The project's one thread: how many runs it holds and the newest one's message. */
+async function countOf(project: string): Promise<{ runCount: number; newest: string | null }> {
+  const { threads } = await t.ok(
+    `query($project: String!) { threads(filter: { project: $project }) { edges { node {
+      runCount runs(last: 1) { edges { node { userMessage } } } } } } }`,
+    { project },
+    key,
+  );
+  const node = threads.edges[0]?.node;
+  return { runCount: node?.runCount ?? 0, newest: node?.runs.edges[0]?.node.userMessage ?? null };
+}
+
+/** The reads the watcher logged of `file` (JSON lines on its stderr): bytes read and whether from the start. */
+function readsOf(log: string, file: string): { bytesRead: number; fresh: boolean }[] {
+  return log
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.includes('"bytesRead"'))
+    .map((line) => JSON.parse(line) as { file: string; bytesRead: number; fresh: boolean })
+    .filter((entry) => entry.file === file)
+    .map(({ bytesRead, fresh }) => ({ bytesRead, fresh }));
+}
 
 async function threadId(): Promise<string> {
   const { threads } = await t.ok(
