@@ -24,6 +24,7 @@ import { deliveryFor, type ProviderDefinition } from '../src/domain/providers.js
 import { coveredThrough, rollbackDecision, servedAfterRollback, servingRun } from '../src/domain/coverage.js';
 import { count, highest, intersect, lowest, toLists, union } from '../src/domain/ranges.js';
 import type { HandoffStrategy, OrdinalRange, ProviderThreadRecord } from '../src/domain/records.js';
+import type { checkpointSegments as checkpointSegmentsOf } from '../src/graph/repositories/planning.js';
 import type { Params, Row, Tx } from '../src/graph/transactions.js';
 import { readSummaryMaterial, summarize } from '../src/operations/summaries.js';
 
@@ -307,7 +308,7 @@ const FACT_TEXTS: FactText[] = [
 /**
  * Answers `summaries/input` from the simulated history, as Neo4j would once it is written: the newest
  * runs and facts of each live piece of the window within the limits, and the latest checkpoint of the
- * checkpoint pieces. With it the seed runs the service's readSummaryMaterial and summarize unchanged.
+ * checkpoint segments' pieces. With it the seed runs the service's readSummaryMaterial and summarize unchanged.
  */
 function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: string[]): Tx {
   const newest = (piece: LivePiece, limit: number, take: (run: SimRun) => boolean) => {
@@ -325,17 +326,19 @@ function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: str
   };
   const answer = ({
     pieces,
-    checkpointPieces,
+    checkpointSegments,
     runLimit,
     factLimit,
   }: {
     pieces: LivePiece[];
-    checkpointPieces: LivePiece[];
+    checkpointSegments: ReturnType<typeof checkpointSegmentsOf>;
     runLimit: number;
     factLimit: number;
   }): Row[] => {
-    const checkpoints = latestCheckpoint(checkpointPieces);
-    const providersOfRange = checkpointPieces.map(() => [...threadProviders]);
+    const checkpoints = latestCheckpoint(
+      checkpointSegments.flatMap((segment) => segment.pieces.map(([from, to]) => ({ threadId, from, to }))),
+    );
+    const providersOfRange = checkpointSegments.map(() => [...threadProviders]);
     return pieces.map((piece) => {
       const pieceRuns: Row[] = [];
       newest(piece, runLimit, (run) => {
@@ -363,9 +366,7 @@ function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: str
   const rows = async <T = Row>(query: string, params: Params = {}): Promise<T[]> => {
     if (query !== 'summaries/input')
       throw new Error(`the simulated history answers summaries/input only, not ${query}`);
-    return answer(
-      params as { pieces: LivePiece[]; checkpointPieces: LivePiece[]; runLimit: number; factLimit: number },
-    ) as T[];
+    return answer(params as Parameters<typeof answer>[0]) as T[];
   };
   return { rows, one: async <T = Row>(query: string, params?: Params) => (await rows<T>(query, params))[0] ?? null };
 }

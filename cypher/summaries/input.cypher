@@ -1,19 +1,24 @@
 // What the local summarizer needs for part of a thread's history: the newest $runLimit runs and the
 // newest $factLimit facts of the live pieces in $pieces (livePiecesFor in src/domain/history.ts: every
 // ordinal of a piece is a live run of its thread, a fork's inherited runs as they were when it
-// forked), one row per piece, and the latest checkpoint and the providers of the threads of the
-// pieces in $checkpointPieces. A summary
+// forked), one row per piece, and the latest checkpoint and the providers of the threads of
+// $checkpointSegments (the live pieces of a range grouped by thread: {threadId, from, to, pieces:
+// [[from, to], ...]}). A summary
 // reads its range newest first, a window at a time, and stops once what it read fills its budget
 // (readSummarySource), so $pieces is the window and $checkpointPieces the whole range on the first
 // read (empty after it): the latest checkpoint may be older than anything the summary reads. Every
 // subquery reads newest first so that its LIMIT stops the read (sorting a long thread's messages
 // first exhausts the transaction memory).
 CALL () {
-  UNWIND $checkpointPieces AS piece
-  MATCH (thread:Thread {tenant: $tenant, id: piece.threadId})
-  CALL (piece) {
-    OPTIONAL MATCH (checkpoint:Checkpoint {tenant: $tenant, threadId: piece.threadId})
-    WHERE checkpoint.runOrdinal >= piece.from AND checkpoint.runOrdinal <= piece.to
+  UNWIND $checkpointSegments AS segment
+  MATCH (thread:Thread {tenant: $tenant, id: segment.threadId})
+  CALL (segment) {
+    // One read per thread, not per piece: a thread's rollbacks cut its range into a piece each, so
+    // seeking each piece would cost as many reads as the thread has rollbacks. Newest first by the
+    // index, the first checkpoint of a live piece ends the read.
+    OPTIONAL MATCH (checkpoint:Checkpoint {tenant: $tenant, threadId: segment.threadId})
+    WHERE checkpoint.runOrdinal >= segment.from AND checkpoint.runOrdinal <= segment.to
+      AND any(piece IN segment.pieces WHERE piece[0] <= checkpoint.runOrdinal <= piece[1])
     WITH checkpoint ORDER BY checkpoint.tenant DESC, checkpoint.threadId DESC, checkpoint.runOrdinal DESC LIMIT 1
     RETURN checkpoint
   }

@@ -131,6 +131,23 @@ export interface SummaryWindow {
   latestCheckpoint: SummaryCheckpoint | null;
 }
 
+/** Live pieces grouped by their thread, in the order the threads first appear: what summaries/input seeks a checkpoint in. */
+export function checkpointSegments(
+  pieces: LivePiece[],
+): { threadId: string; from: number; to: number; pieces: [number, number][] }[] {
+  const segments = new Map<string, { threadId: string; from: number; to: number; pieces: [number, number][] }>();
+  for (const { threadId, from, to } of pieces) {
+    const segment = segments.get(threadId);
+    if (!segment) segments.set(threadId, { threadId, from, to, pieces: [[from, to]] });
+    else {
+      segment.from = Math.min(segment.from, from);
+      segment.to = Math.max(segment.to, to);
+      segment.pieces.push([from, to]);
+    }
+  }
+  return [...segments.values()];
+}
+
 /**
  * Reads the live runs held by `pieces` (livePiecesFor), newest first and within the limits, and the
  * latest checkpoint held by `checkpointPieces` and the providers of their threads.
@@ -146,7 +163,12 @@ export async function loadSummaryWindow(
     facts: (SummaryFact & { seq: number })[];
     checkpoints: Props[];
     threadProviders: (string[] | null)[];
-  }>('summaries/input', { pieces, checkpointPieces, runLimit: limits.runs, factLimit: limits.facts });
+  }>('summaries/input', {
+    pieces,
+    checkpointSegments: checkpointSegments(checkpointPieces),
+    runLimit: limits.runs,
+    factLimit: limits.facts,
+  });
   const checkpoints = (rows[0]?.checkpoints ?? []).map(toCheckpoint).sort((a, b) => b.runOrdinal - a.runOrdinal);
   const latest = checkpoints[0] ?? null;
   return {
