@@ -17,6 +17,7 @@ import type { OperationContext } from '../src/operations/context.js';
 import { describePlan, type Api, type PlanInput, type PlanView, type RollbackView, type StartedRun } from './api.js';
 import type { Case, Stats, StepTimer } from './measure.js';
 import { seedThread, TENANT } from './seed.js';
+import { THREAD_INDEX_QUERY } from '../src/viewer/queries.js';
 import { viewerFirstPaint } from './viewerFirstPaint.js';
 
 export const EARLY_ROLLBACK_ORDINAL = 5;
@@ -48,6 +49,9 @@ export const OP = {
   coverageHead: 'ProviderThread.coverage, head provider thread',
   coverageOwed: 'ProviderThread.coverage, provider thread owed a delta',
   matrix: 'Thread.coverageMatrix',
+  previewDelta: 'previewRun DELTA_HANDOFF',
+  previewFull: 'previewRun FULL_HANDOFF_NEW',
+  threadIndex: 'thread index page',
   crossProvider: 'analytics.crossProvider',
   staleness: 'analytics.staleness',
   provenance: 'analytics.summaryProvenance',
@@ -272,7 +276,25 @@ function productOperations(main: string, other: string): OperationSpec[] {
       `ranges, counts and the default ordinal lists of the ${main} provider thread that served the head`,
     ),
     op('coverageOwed', 'read', null, `the same for the ${other} provider thread`),
-    op('matrix', 'read', null, 'the first page: 50 runs from ordinal 1, a cell per provider thread'),
+    op(
+      'matrix',
+      'read',
+      null,
+      `the first page: 50 runs from ordinal 1, a cell for each of the first ${MATRIX_COLUMNS} provider threads (the same page at every size: a thread of 1,000 runs has about 28)`,
+    ),
+    op('previewDelta', 'read', null, `Query.previewRun for ${other}: the delta startRun would send, not written`),
+    op(
+      'previewFull',
+      'read',
+      null,
+      `Query.previewRun for ${other} with cleanContext: true: the full summary startRun would send, not written`,
+    ),
+    op(
+      'threadIndex',
+      'read',
+      null,
+      "the thread index's first page (Query.threads, as GET / asks it): the tenant's newest 25 threads, the same store at every size",
+    ),
     op('crossProvider', 'read', null, 'Query.analytics over the time window the size was seeded in'),
     op('staleness', 'read', null, 'Query.analytics over the same window'),
     op('provenance', 'read', null, 'Query.analytics over the same window'),
@@ -285,8 +307,12 @@ function productOperations(main: string, other: string): OperationSpec[] {
 const COVERAGE = `query Coverage($id: ID!) { providerThread(id: $id) { coverage {
   providerThreadId nativeRanges { from to } handoffRanges { from to } missingRanges { from to }
   nativeRunCount missingRunCount coveredThroughOrdinal handoffIds nativeRunOrdinals missingRunOrdinals } } }`;
-const MATRIX = `query Matrix($id: ID!) { thread(id: $id) { coverageMatrix {
+/** Columns of the measured matrix page: fewer than the smallest measured thread has, so every size answers the same page. */
+const MATRIX_COLUMNS = 20;
+const MATRIX = `query Matrix($id: ID!) { thread(id: $id) { coverageMatrix(columns: ${MATRIX_COLUMNS}) {
   providerThreads { id provider status } rows { ordinal run { id provider status } cells { providerThreadId kind } } hasNextPage nextFromOrdinal } } }`;
+const PREVIEW = `query Preview($input: PlanRunInput!) { previewRun(input: $input) {
+  plan { decision providerThreadAction coveredRunOrdinals { from to } } providerThreadAction nativeThreadRef delivery context pendingWriter } }`;
 const CROSS_PROVIDER = `query CrossProvider($from: DateTime!, $to: DateTime!) { analytics(from: $from, to: $to) { crossProvider {
   fromProvider toProvider switches handoffs deltaShare fullShare checkpointShare manualShare meanRunsCovered returns resumed recreated medianLength medianBudgetChars medianBudgetUse } } }`;
 const STALENESS = `query Staleness($from: DateTime!, $to: DateTime!) { analytics(from: $from, to: $to) { staleness { provider signal runs threads providerRuns rate } } }`;
@@ -561,6 +587,12 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
       ['coverageHead', () => api.request(COVERAGE, { id: head })],
       ['coverageOwed', () => api.request(COVERAGE, { id: owed })],
       ['matrix', () => api.request(MATRIX, { id: read.threadId })],
+      ['previewDelta', () => api.request(PREVIEW, { input: { threadId: read.threadId, provider: other } })],
+      [
+        'previewFull',
+        () => api.request(PREVIEW, { input: { threadId: read.threadId, provider: other, cleanContext: true } }),
+      ],
+      ['threadIndex', () => api.request(THREAD_INDEX_QUERY, {})],
       ['crossProvider', () => api.request(CROSS_PROVIDER, windowVariables)],
       ['staleness', () => api.request(STALENESS, windowVariables)],
       ['provenance', () => api.request(PROVENANCE, windowVariables)],

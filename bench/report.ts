@@ -227,6 +227,9 @@ export function productTargets(section: ProductSection): Target[] {
     flat(['viewer'], `the viewer's first paint (${section.viewer.runsSelection})`),
     flat(['coverageHead', 'coverageOwed'], 'ProviderThread.coverage'),
     flat(['matrix'], 'Thread.coverageMatrix'),
+    flat(['completeNoHandoff', 'completeDelta', 'completeFullNew', 'completeFullExisting'], 'completeRun'),
+    flat(['previewDelta', 'previewFull'], 'previewRun (the handoff preview)'),
+    flat(['threadIndex'], 'the thread index page'),
   ];
 
   const perK = section.earlyRollback.msPer1000RolledBackRuns;
