@@ -5,6 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StoreFootprint } from './footprint.js';
+import { CROWD_FLAT, type ManyThreadsFigures } from './manyThreads.js';
 import type { Stats } from './measure.js';
 import {
   EARLY_ROLLBACK_ORDINAL,
@@ -79,6 +80,8 @@ export interface BenchReport {
   machine: Machine;
   ratios: Ratios;
   product: ProductSection;
+  /** Operations on a small thread beside many others against the same alone; null when not measured. */
+  manyThreads?: ManyThreadsFigures | null;
 }
 
 export interface OperationFigures {
@@ -280,6 +283,48 @@ export function productTargets(section: ProductSection): Target[] {
   return targets;
 }
 
+/** One target per operation measured on a small thread beside many others, and one when not measured. */
+function manyThreadsTargets(figures: ManyThreadsFigures | null): Target[] {
+  const name = (what: string) =>
+    `${what} on a small thread beside many threads within ${CROWD_FLAT}x of an otherwise empty store`;
+  if (!figures)
+    return [
+      {
+        name: name('each operation'),
+        status: 'not measured',
+        figure: 'the bench did not boot its own Neo4j, or ran with --many-threads 0',
+      },
+    ];
+  const crowd = `${thousands(figures.crowd)} threads of ${figures.runsPerThread} runs and one of ${thousands(figures.bigThreadRuns)}`;
+  return figures.operations.map((operation) => ({
+    name: name(operation.name),
+    status: operation.ratio === null ? 'missed' : operation.ratio <= CROWD_FLAT ? 'met' : 'missed',
+    figure:
+      operation.ratio === null
+        ? `failed: ${JSON.stringify({ ...operation.empty.errors, ...operation.crowded.errors })}`
+        : `${operation.ratio}x (${operation.empty.medianMs} -> ${operation.crowded.medianMs} ms; ${crowd})`,
+  }));
+}
+
+function renderManyThreads(figures: ManyThreadsFigures | null): string {
+  if (!figures) return '';
+  const rows = figures.operations.map(
+    (operation) =>
+      `| ${operation.name} | ${operation.empty.medianMs} | ${operation.crowded.medianMs} | ${operation.ratio ?? '-'}x | ${operation.empty.p99Ms} / ${operation.crowded.p99Ms} |`,
+  );
+  return `## Many threads
+
+A small thread of ${figures.runsPerThread} runs (the seed's usage) alone in a store, and the same thread in a store that
+also holds ${thousands(figures.crowd)} threads of ${figures.runsPerThread} runs and one of ${thousands(figures.bigThreadRuns)} runs (\`bench/manyThreads.ts\`: two
+local Neo4j stores and a service on each, the crowd seeded in batched \`UNWIND\` writes in ${figures.seedSeconds} s), the
+same operations on both measured in one interleaved run. The target is ${CROWD_FLAT}x.
+
+| operation on the small thread | alone, median ms | beside the crowd, median ms | ratio | p99 ms alone / beside |
+| --- | ---: | ---: | ---: | ---: |
+${rows.join('\n')}
+`;
+}
+
 function failedFigure(operation: OperationFigures): string {
   return operation.errors ? `failed: ${JSON.stringify(operation.errors)}` : 'no samples at one of the sizes';
 }
@@ -444,6 +489,7 @@ function renderPage(report: BenchReport): string {
   const met = (ok: boolean) => (ok ? 'met' : 'missed');
   const targets: Target[] = [
     ...productTargets(report.product),
+    ...manyThreadsTargets(report.manyThreads ?? null),
     {
       name: `planRun at ${thousands(largest)} runs within 1.5x of ${thousands(sizes[0]!)} runs`,
       status: met(worst(r.planRunLargestOverSmallest) <= 1.5),
@@ -486,6 +532,7 @@ rewritten by every full \`npm run bench\`; the raw figures are in \`bench/result
 npm run bench                      # sizes 10, 1000, 10000, 100000; ${DEFAULT_ITERATIONS} iterations; 10 s throughput
 npm run bench -- --quick           # 10, 1000, 10000; 10 iterations; 3 s throughput
 npm run bench -- --sizes 10,1000 --iterations 100 --seconds 5
+npm run bench -- --many-threads 1000   # the crowd beside the small thread (10,000 by default, 1,000 with --quick; 0: none)
 npx tsx bench/run.ts --render bench/results/<timestamp>.json     # this page again from a results file
 \`\`\`
 
@@ -497,8 +544,8 @@ history decided by the real \`decidePlan\` from one usage pattern at every size 
 on codex, then an excursion to claude of 1 to 6 runs (15% of them 8 to 37), a rollback of the last 1
 to 3 runs every 80 to 120 runs (the native rollbacks confirmed), 0 to 2 facts a run, a checkpoint
 every 5, a handoff at every switch with \`COVERS\` edges to the first and last live run of its range
-and the text, input document and sources the service's own summarizer gives it over the history so
-far; so switches, handoffs and provider threads grow linearly with runs), then the threads of the write cases ([The whole product](#the-whole-product)).
+and the text, digest and sources the service's own summarizer gives it over the history so far (the
+input document itself is stored only while a handoff is pending for a writer); so switches, handoffs and provider threads grow linearly with runs), then the threads of the write cases ([The whole product](#the-whole-product)).
 Every case is run once per iteration, round-robin with a rotating order, after a warm-up. Ratios are
 taken at ${thousands(report.product.largestSize)} runs over ${thousands(report.product.referenceSize)} for the whole product, and over ${thousands(sizes[0]!)} runs for the planner.
 
@@ -519,6 +566,7 @@ ${targets.map((target) => `| ${target.name} | ${target.status} | ${target.figure
 ${WHY}
 
 ${renderProduct(report.product, sizes)}
+${renderManyThreads(report.manyThreads ?? null)}
 ## The planner's figures
 ${renderPlannerTables(report)}
 ${

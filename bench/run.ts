@@ -48,7 +48,17 @@ import {
   type ThroughputFigures,
 } from './report.js';
 import { rateSpreads, seedThread, TENANT, type SeedResult } from './seed.js';
-import { DEFAULT_ITERATIONS, HEAP, PAGE_CACHE, SUMMARY_BUDGET } from './settings.js';
+import {
+  CROWD_HEAP,
+  CROWD_PAGE_CACHE,
+  CROWD_THREAD_RUNS,
+  CROWD_THREADS,
+  DEFAULT_ITERATIONS,
+  HEAP,
+  PAGE_CACHE,
+  SUMMARY_BUDGET,
+} from './settings.js';
+import { measureManyThreads, type ManyThreadsFigures } from './manyThreads.js';
 
 export interface BenchOptions {
   sizes: number[];
@@ -57,6 +67,8 @@ export interface BenchOptions {
   seconds: number;
   /** Use this Neo4j instead of NEO4J_URI or a local one. */
   neo4j?: Neo4jConnection;
+  /** Threads of 100 runs beside the measured small one (bench/manyThreads.ts); 0 or unset: not measured. */
+  manyThreads?: number;
   /** Write bench/results/<timestamp>.json and docs/benchmarks.md (off for the smoke test). */
   write: boolean;
   log: (line: string) => void;
@@ -119,6 +131,7 @@ export function parseArgs(argv: string[]): Omit<BenchOptions, 'log' | 'write'> {
   const sizes = value('--sizes')?.split(',').map(Number) ?? (quick ? [10, 1000, 10000] : [10, 1000, 10000, 100000]);
   const iterations = Number(value('--iterations') ?? (quick ? 10 : DEFAULT_ITERATIONS));
   return {
+    manyThreads: Number(value('--many-threads') ?? (quick ? 1000 : CROWD_THREADS)),
     sizes,
     iterations,
     warmup: Math.max(2, Math.round(iterations / 10)),
@@ -168,7 +181,11 @@ export async function main(options: BenchOptions): Promise<BenchReport> {
     await close();
   }
   const stores = await footprint(bench, local, sizes);
-  return report({ ...measured, product: productSection(prepared, sizes, measured.latency, stores) }, options);
+  const manyThreads = await crowd(bench, local, options);
+  return report(
+    { ...measured, product: productSection(prepared, sizes, measured.latency, stores), manyThreads },
+    options,
+  );
 }
 
 /** The Neo4j to measure, the service started in-process on it, and what the steps use of both. */
@@ -712,6 +729,28 @@ async function footprint(bench: Bench, local: LocalNeo4j | null, sizes: number[]
     planner: bench.planner,
     heap: HEAP,
     pageCache: PAGE_CACHE,
+    log: bench.log,
+  });
+}
+
+/** A small thread beside many others against the same alone: only when the bench runs its own Neo4j (it boots two more). */
+async function crowd(
+  bench: Bench,
+  local: LocalNeo4j | null,
+  options: BenchOptions,
+): Promise<ManyThreadsFigures | null> {
+  if (!local || !options.manyThreads) return null;
+  bench.log(`measuring a small thread beside ${options.manyThreads} threads against the same alone`);
+  return measureManyThreads({
+    crowd: options.manyThreads,
+    runsPerThread: CROWD_THREAD_RUNS,
+    bigThreadRuns: options.sizes[options.sizes.length - 1]!,
+    iterations: options.iterations,
+    warmup: options.warmup,
+    providers: bench.providers,
+    planner: bench.planner,
+    heap: CROWD_HEAP,
+    pageCache: CROWD_PAGE_CACHE,
     log: bench.log,
   });
 }

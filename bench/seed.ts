@@ -776,6 +776,19 @@ function describe(threadId: string, sim: SimulatedThread): Omit<SeedResult, 'sec
   return { ...counts, rates: seedRates(counts) };
 }
 
+/** Parameters as Neo4j takes them: integers as integers (not floats), null properties left out. */
+const integers = (value: unknown): unknown => {
+  if (typeof value === 'number' && Number.isInteger(value)) return neo4j.int(value);
+  if (Array.isArray(value)) return value.map(integers);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, integers(v)]),
+    );
+  return value;
+};
+
 /**
  * Seeds one thread of `size` runs. `log` receives a progress line now and then.
  */
@@ -791,21 +804,10 @@ export async function seedThread(driver: Driver, database: string, options: Seed
   }));
   const handoffRows = sim.handoffRows;
   const session = driver.session({ database });
-  const ints = (value: unknown): unknown => {
-    if (typeof value === 'number' && Number.isInteger(value)) return neo4j.int(value);
-    if (Array.isArray(value)) return value.map(ints);
-    if (value && typeof value === 'object')
-      return Object.fromEntries(
-        Object.entries(value)
-          .filter(([, v]) => v !== null)
-          .map(([k, v]) => [k, ints(v)]),
-      );
-    return value;
-  };
   try {
     const write = (query: string, params: Record<string, unknown>) =>
       session.executeWrite((tx) =>
-        tx.run(query, ints({ tenant: TENANT, threadId, ...params }) as Record<string, unknown>),
+        tx.run(query, integers({ tenant: TENANT, threadId, ...params }) as Record<string, unknown>),
       );
     await write(CREATE_THREAD, { id: threadId, title: sim.title });
     await write(CREATE_PROVIDER_THREADS, {
@@ -868,4 +870,101 @@ export async function seedThread(driver: Driver, database: string, options: Seed
   }
   const seconds = (performance.now() - started) / 1000;
   return { ...describe(threadId, sim), seconds, runsPerSecond: size / seconds };
+}
+
+/**
+ * The statements above for many threads at once: each one run per row of $threads inside a CALL, its
+ * per-thread parameters read from that row. So a crowd of small threads is written in a few large
+ * transactions (as the big thread's runs are) rather than a handful of small ones per thread.
+ */
+const PER_THREAD_PARAMETERS = [
+  'threadId',
+  'id',
+  'title',
+  'providerThreads',
+  'runs',
+  'handoffs',
+  'head',
+  'last',
+  'count',
+  'providers',
+  'rolledBackFrom',
+  'rolledBackTo',
+];
+const forEachThread = (statement: string) =>
+  `UNWIND $threads AS seeded CALL (seeded) {\n${statement
+    .replace(new RegExp(`\\$(${PER_THREAD_PARAMETERS.join('|')})\\b`, 'g'), 'seeded.$1')
+    // The row stays in scope through the statement's own WITHs and subqueries.
+    .replace(/^WITH /gm, 'WITH seeded, ')
+    .replace(/CALL \(/g, 'CALL (seeded, ')}\n}`;
+
+/**
+ * Seeds `threadIds.length` threads of `size` runs each, `perWrite` threads per write: the same history
+ * for every one (USAGE from the start), with ids of their own. Returns the runs written per second.
+ */
+export async function seedSmallThreads(
+  driver: Driver,
+  database: string,
+  options: Omit<SeedOptions, 'threadId' | 'afterBatch'> & { threadIds: string[]; perWrite?: number },
+): Promise<{ seconds: number; runsPerSecond: number }> {
+  const started = performance.now();
+  const perWrite = options.perWrite ?? 50;
+  const session = driver.session({ database });
+  let lastLog = 0;
+  try {
+    for (let offset = 0; offset < options.threadIds.length; offset += perWrite) {
+      const threads = await Promise.all(
+        options.threadIds.slice(offset, offset + perWrite).map(async (threadId) => {
+          const sim = await simulateThread({ ...options, threadId });
+          const rolledBack = toLists(sim.rolledBack);
+          return {
+            threadId,
+            id: threadId,
+            title: sim.title,
+            providerThreads: sim.providerThreads.map((pt) => {
+              const { from, to } = toLists(pt.served);
+              return {
+                id: pt.id,
+                provider: pt.provider,
+                seq: pt.seq,
+                status: pt.status,
+                statusReason: pt.statusReason,
+                runtimeMode: SEEDED_RUNTIME_MODE,
+                firstRunOrdinal: pt.firstRunOrdinal,
+                lastRunOrdinal: pt.lastRunOrdinal,
+                servedFrom: from,
+                servedTo: to,
+              };
+            }),
+            runs: sim.runs.map((run) => ({
+              run: run.props,
+              status: run.rolledBack ? 'rolled_back' : 'completed',
+              facts: run.facts,
+              checkpoint: run.checkpoint,
+            })),
+            handoffs: sim.handoffRows,
+            head: sim.head,
+            last: options.size,
+            count: sim.providerThreads.length,
+            providers: sim.threadProviders,
+            rolledBackFrom: rolledBack.from,
+            rolledBackTo: rolledBack.to,
+          };
+        }),
+      );
+      for (const statement of [CREATE_THREAD, CREATE_PROVIDER_THREADS, CREATE_RUNS, CREATE_HANDOFFS, FINISH_THREAD])
+        await session.executeWrite((tx) =>
+          tx.run(forEachThread(statement), integers({ tenant: TENANT, threads }) as Record<string, unknown>),
+        );
+      const done = Math.min(options.threadIds.length, offset + perWrite);
+      if (options.log && (performance.now() - lastLog > 10_000 || done === options.threadIds.length)) {
+        lastLog = performance.now();
+        options.log(`  seeding small threads: ${done}/${options.threadIds.length}`);
+      }
+    }
+  } finally {
+    await session.close();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { seconds, runsPerSecond: (options.threadIds.length * options.size) / seconds };
 }

@@ -5,3 +5,9 @@ export const HEAP = '2g';
 export const PAGE_CACHE = '3g';
 export const SUMMARY_BUDGET = 32000;
 export const DEFAULT_ITERATIONS = 100;
+/** Many threads (bench/manyThreads.ts): this many threads of CROWD_THREAD_RUNS runs beside the measured one. */
+export const CROWD_THREADS = 10_000;
+export const CROWD_THREAD_RUNS = 100;
+/** Each of its two stores: smaller than the main one, which is stopped by then. */
+export const CROWD_HEAP = '1g';
+export const CROWD_PAGE_CACHE = '2g';
