@@ -7,6 +7,8 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ClockWindow } from './cpuProfile.js';
+import { cpuMs } from './serviceProcess.js';
 
 export interface ImportRate {
   variant: string;
@@ -16,6 +18,9 @@ export interface ImportRate {
   seconds: number;
   mibPerSecond: number;
   runsImported: number;
+  /** CPU seconds the tree's service process and Neo4j used during the import; NaN when /proc did not say. */
+  serviceCpuSeconds: number;
+  neo4jCpuSeconds: number;
   load: number;
 }
 
@@ -172,10 +177,12 @@ async function importWithCli(
   url: string,
   file: string,
   threadId: string,
+  profileDir: string | null,
 ): Promise<{ runsImported: number }> {
+  const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const child = spawn(
     process.execPath,
-    [join(root, 'bin/threadline.js'), 'import', '--url', url, '--thread', threadId, '--json', file],
+    [...profiling, join(root, 'bin/threadline.js'), 'import', '--url', url, '--thread', threadId, '--json', file],
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -194,6 +201,8 @@ export interface ImportTarget {
   variant: string;
   root: string;
   url: string;
+  /** The service process the import goes to, whose CPU time is read. */
+  pid: number;
 }
 
 /**
@@ -206,30 +215,47 @@ export async function measureImportRate(
   prefix: string,
   loadNow: () => number,
   log: (line: string) => void,
+  neo4jPid: number | null,
+  /** Where the import commands write their CPU profiles; null: not profiled. */
+  profileDir: string | null,
+  /** Told the clock window of each import, by tree. */
+  timed: (variant: string, window: ClockWindow) => void,
 ): Promise<ImportRate[]> {
   const dir = mkdtempSync(join(tmpdir(), 'threadline-import-bench-'));
   const rates: ImportRate[] = [];
+  let written = 0;
+  /** A session file of its own per import: importing the same native session into a second thread is refused. */
+  const writeSession = async (format: 'codex' | 'claude', bytes: number) => {
+    const sessionId = `0197c0de-${format === 'codex' ? '0b0b' : '0c0c'}-7000-8000-${(Date.now() * 100 + written++).toString(16).padStart(12, '0').slice(-12)}`;
+    const file = join(dir, `${format === 'codex' ? `rollout-2025-06-01T00-00-00-${sessionId}` : sessionId}.jsonl`);
+    const turns = await (format === 'codex' ? writeCodexRollout : writeClaudeSession)(file, bytes, sessionId);
+    return { file, turns };
+  };
   try {
+    // Warm-up, untimed: each tree's import path compiled, in the command and in the service, and
+    // Neo4j's plans for its statements cached, before anything is timed.
+    for (const format of ['codex', 'claude'] as const)
+      for (const { variant, root, url } of targets) {
+        const { file } = await writeSession(format, 2 ** 20);
+        await importWithCli(root, url, file, `${prefix}-${variant}-${format}-warm`, null);
+      }
     for (const format of ['codex', 'claude'] as const) {
       const bytes = mib[format] * 2 ** 20;
       const files = new Map<string, { file: string; turns: number }>();
-      for (const { variant } of targets) {
-        // A session of its own per tree: importing the same native session into a second thread is refused.
-        const sessionId = `0197c0de-${format === 'codex' ? '0b0b' : '0c0c'}-7000-8000-${Date.now().toString(16).padStart(12, '0').slice(-12)}`;
-        const file = join(
-          dir,
-          `${variant}-${format === 'codex' ? `rollout-2025-06-01T00-00-00-${sessionId}` : sessionId}.jsonl`,
-        );
-        const turns = await (format === 'codex' ? writeCodexRollout : writeClaudeSession)(file, bytes, sessionId);
-        files.set(variant, { file, turns });
-      }
-      for (const { variant, root, url } of targets) {
+      for (const { variant } of targets) files.set(variant, await writeSession(format, bytes));
+      for (const { variant, root, url, pid } of targets) {
         const { file, turns } = files.get(variant)!;
         const size = statSync(file).size / 2 ** 20;
         log(`importing a ${size.toFixed(1)} MiB ${format} session (${turns} turns) with the ${variant} tree`);
         const started = performance.now();
-        const { runsImported } = await importWithCli(root, url, file, `${prefix}-${variant}-${format}`);
+        const window: ClockWindow = { fromNs: process.hrtime.bigint(), toNs: 0n };
+        const [serviceBefore, neo4jBefore] = [cpuMs(pid), neo4jPid === null ? null : cpuMs(neo4jPid)];
+        const { runsImported } = await importWithCli(root, url, file, `${prefix}-${variant}-${format}`, profileDir);
         const seconds = (performance.now() - started) / 1000;
+        window.toNs = process.hrtime.bigint();
+        timed(variant, window);
+        const cpuSeconds = (before: number | null, after: number | null) =>
+          before === null || after === null ? NaN : Math.round((after - before) / 100) / 10;
         const rate: ImportRate = {
           variant,
           format,
@@ -238,11 +264,13 @@ export async function measureImportRate(
           seconds: Math.round(seconds * 10) / 10,
           mibPerSecond: Math.round((size / seconds) * 100) / 100,
           runsImported,
+          serviceCpuSeconds: cpuSeconds(serviceBefore, cpuMs(pid)),
+          neo4jCpuSeconds: cpuSeconds(neo4jBefore, neo4jPid === null ? null : cpuMs(neo4jPid)),
           load: loadNow(),
         };
         rates.push(rate);
         log(
-          `  ${variant} ${format}: ${rate.seconds} s, ${rate.mibPerSecond} MiB/s, ${runsImported} runs, load ${rate.load.toFixed(2)}`,
+          `  ${variant} ${format}: ${rate.seconds} s, ${rate.mibPerSecond} MiB/s, ${runsImported} runs, CPU: service ${rate.serviceCpuSeconds} s, Neo4j ${rate.neo4jCpuSeconds} s, load ${rate.load.toFixed(2)}`,
         );
       }
     }

@@ -567,10 +567,10 @@ async function profileSnapshots(
   return { dbHits, profiles };
 }
 
-const totalDbHits = (plan: ProfiledPlan): number =>
+export const totalDbHits = (plan: ProfiledPlan): number =>
   Number(plan.dbHits ?? 0) + plan.children.reduce((total, child) => total + totalDbHits(child), 0);
 
-const operators = (plan: ProfiledPlan, depth: number): string[] => [
+export const operators = (plan: ProfiledPlan, depth: number): string[] => [
   `${'  '.repeat(depth)}${plan.operatorType.replace(/@.*/, '')} dbHits=${Number(plan.dbHits ?? 0)} rows=${Number(plan.rows ?? 0)}`,
   ...plan.children.flatMap((child) => operators(child, depth + 1)),
 ];

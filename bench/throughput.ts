@@ -18,6 +18,7 @@ import { Api, ApiError } from './api.js';
 import { summarizeProfile, type ClockWindow, type ProfileSummary } from './cpuProfile.js';
 import { interleaved, stats, type Case, type Stats } from './measure.js';
 import { measureImportRate, type ImportRate } from './importRate.js';
+import { operators, totalDbHits } from './run.js';
 import { seedThread, TENANT } from './seed.js';
 import { LINEAGE_RULE_PARAMETERS } from '../src/domain/standing.js';
 import { Graph } from '../src/graph/transactions.js';
@@ -150,24 +151,41 @@ export async function main(options: Options): Promise<ThroughputReport> {
       await cycles(variant, 1, options, `${run}-${variant.name}-sampled`);
       statements.set(variant.name, await sampler.stop());
     }
+    const importWindows = new Map<string, ClockWindow[]>();
     const importRate: ImportRate[] = options.importMiB
       ? await measureImportRate(
-          variants.map((v) => ({ variant: v.name, root: v.root, url: v.instances[0]!.process.url })),
+          variants.map((v) => ({
+            variant: v.name,
+            root: v.root,
+            url: v.instances[0]!.process.url,
+            pid: v.instances[0]!.process.pid,
+          })),
           options.importMiB,
           `${run}-import`,
           () => loadavg()[0]!,
           log,
+          chosen.local?.pid ?? null,
+          options.profiles ? profileDir : null,
+          (variant, window) => importWindows.set(variant, [...(importWindows.get(variant) ?? []), window]),
         )
       : [];
     for (const variant of variants) for (const instance of variant.instances) await instance.process.stop();
-    const profiles: Record<string, { cycles: ProfileSummary; plan: ProfileSummary }> = {};
+    const profiles: Record<string, { cycles: ProfileSummary; plan: ProfileSummary; import: ProfileSummary }> = {};
     for (const variant of variants) {
       const file = variant.instances[0]!.process.profile();
       if (!file) continue;
       profiles[variant.name] = {
         cycles: summarizeProfile(file, windows.get(variant.name) ?? []),
         plan: summarizeProfile(file, [floor.windows[variant.name]!]),
+        import: summarizeProfile(file, importWindows.get(variant.name) ?? []),
       };
+    }
+    for (const [variant, { import: summary }] of Object.entries(profiles)) {
+      log(
+        `${variant}: CPU of the service during the imports, ${summary.samples} samples, busy ${summary.busyPercent}%`,
+      );
+      for (const area of summary.byArea) log(`    ${area.percent}% ${area.name}`);
+      for (const fn of summary.topFunctions) log(`      ${fn.percent}% ${fn.name}`);
     }
     for (const [variant, { cycles: summary }] of Object.entries(profiles)) {
       log(
@@ -189,7 +207,7 @@ export async function main(options: Options): Promise<ThroughputReport> {
       },
       machine: { nproc: cpus().length, node: process.version },
       load: { atStart: loadAtStart, atEnd: loadavg() },
-      floor: { latency: floor.latency, ratios: floor.ratios },
+      floor: { latency: floor.latency, ratios: floor.ratios, snapshotProfile: floor.snapshotProfile },
       phases,
       profiles,
       statements: Object.fromEntries([...statements].map(([variant, counts]) => [variant, statementShares(counts)])),
@@ -212,7 +230,12 @@ async function measureFloor(
   variants: Variant[],
   run: string,
   options: Options,
-): Promise<{ latency: Record<string, Stats>; ratios: Record<string, number>; windows: Record<string, ClockWindow> }> {
+): Promise<{
+  latency: Record<string, Stats>;
+  ratios: Record<string, number>;
+  windows: Record<string, ClockWindow>;
+  snapshotProfile: { dbHits: number; operators: string[] } | null;
+}> {
   const config = loadConfig({});
   const [main, other] = config.providers as [ProviderDefinition, ProviderDefinition];
   const threadId = `${run}-plan`;
@@ -276,6 +299,9 @@ async function measureFloor(
           run: async () => void (await api.planRun({ threadId, provider })),
         });
     }
+    const profiled = (await bolt.run(`PROFILE ${cypher('planner/snapshot')}`, snapshotParams)).summary.profile;
+    const snapshotProfile = profiled ? { dbHits: totalDbHits(profiled), operators: operators(profiled, 0) } : null;
+    options.log(`snapshot statement PROFILE (last provider): ${snapshotProfile?.dbHits} db hits`);
     options.log(`measuring the floors and planRun: ${cases.length} cases x ${options.iterations}, interleaved`);
     const fromNs = now();
     const latency = await interleaved(cases, options.iterations, Math.max(5, options.iterations / 10));
@@ -289,7 +315,7 @@ async function measureFloor(
     }
     for (const [name, figures] of Object.entries(latency))
       options.log(`  ${name}: median ${figures.medianMs} ms${ratios[name] ? `, ${ratios[name]}x the floor` : ''}`);
-    return { latency, ratios, windows };
+    return { latency, ratios, windows, snapshotProfile };
   } finally {
     await bolt.close();
   }

@@ -35,9 +35,14 @@ export interface ThroughputReport {
   options: { before: string | null; seconds: number; rounds: number; iterations: number; orchestrators: number };
   machine: { nproc: number; node: string };
   load: { atStart: number[]; atEnd: number[] };
-  floor: { latency: Record<string, Stats>; ratios: Record<string, number> };
+  floor: {
+    latency: Record<string, Stats>;
+    ratios: Record<string, number>;
+    /** PROFILE of planner/snapshot on the 1,000-run thread for the last provider. */
+    snapshotProfile: { dbHits: number; operators: string[] } | null;
+  };
   phases: CyclePhase[];
-  profiles: Record<string, { cycles: ProfileSummary; plan: ProfileSummary }>;
+  profiles: Record<string, { cycles: ProfileSummary; plan: ProfileSummary; import: ProfileSummary }>;
   statements: Record<string, StatementSample[]>;
   importRate: ImportRate[];
 }
@@ -111,6 +116,25 @@ function renderThroughput(report: ThroughputReport): string {
     lines.push(
       `| ${name} | ${s.medianMs} | ${s.p95Ms} | ${report.floor.ratios[name] ? `${report.floor.ratios[name]}x` : ''} |`,
     );
+  const snapshot = report.floor.snapshotProfile;
+  if (snapshot)
+    lines.push(
+      '',
+      `PROFILE of \`planner/snapshot\` on that thread for the last provider: ${snapshot.dbHits} db hits.`,
+      '',
+      '```',
+      ...snapshot.operators,
+      '```',
+    );
+  for (const [variant, { plan }] of Object.entries(report.profiles)) {
+    lines.push(
+      '',
+      `${variant}: the service's CPU during that loop (${plan.samples} samples, busy ${plan.busyPercent}%):`,
+      '',
+    );
+    lines.push('| part of the code | self time |', '| --- | --- |');
+    for (const area of plan.byArea.filter((a) => a.percent >= 0.5)) lines.push(`| ${area.name} | ${area.percent}% |`);
+  }
   lines.push(
     '',
     `### Start+complete cycles per second (issue 29, items 5 and 7)`,
@@ -182,12 +206,12 @@ function renderThroughput(report: ThroughputReport): string {
       "command's start to its end, on synthetic sessions written by `bench/importRate.ts` from the record",
       'shapes of the fixtures (big tool outputs, as in sessions that read files and run tests).',
       '',
-      '| tree | format | MiB | turns | seconds | MiB/s | runs imported | load |',
-      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+      '| tree | format | MiB | turns | seconds | MiB/s | runs imported | service CPU s | Neo4j CPU s | load |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     );
     for (const r of report.importRate)
       lines.push(
-        `| ${r.variant} | ${r.format} | ${r.mib} | ${r.turns} | ${r.seconds} | ${r.mibPerSecond} | ${r.runsImported} | ${round(r.load)} |`,
+        `| ${r.variant} | ${r.format} | ${r.mib} | ${r.turns} | ${r.seconds} | ${r.mibPerSecond} | ${r.runsImported} | ${r.serviceCpuSeconds} | ${r.neo4jCpuSeconds} | ${round(r.load)} |`,
       );
     lines.push('');
   }
