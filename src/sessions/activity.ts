@@ -3,7 +3,7 @@
 import { fixes, isSearchWithoutMatch } from '../domain/commands.js';
 import type { FileChangeKind } from '../domain/records.js';
 import { findTestSummary, type TestSummary } from './testSummary.js';
-import { cleanText, clip, relativePath, tailExcerpt } from './text.js';
+import { clip, relativePath, tailExcerpt, withoutTerminalCodes } from './text.js';
 import { SESSION_LIMITS, type ImportedFact } from './types.js';
 import type { PlanStep } from './plan.js';
 
@@ -305,7 +305,9 @@ function commandCallFacts({ command, result }: CommandCall, fixedLater: boolean)
   ];
   if (result === null) return facts;
   const failed = ((result.exitCode ?? 0) !== 0 && status !== 'no match') || result.error;
-  const tests = findTestSummary(cleanText(result.output));
+  // Only the counts of the summary line are kept: the output is read, not returned, so it is not
+  // redacted (a whole output redacted per command was most of an import's parsing time).
+  const tests = findTestSummary(withoutTerminalCodes(result.output));
   if (tests !== null) facts.push(testFact(command, key, tests, failed));
   if (failed) {
     const output = tailExcerpt(result.output);

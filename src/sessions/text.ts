@@ -8,9 +8,14 @@ const ANSI_ESCAPES = /\u001B\[[0-9;?]*[ -/]*[@-~]|\u001B\][^\u0007\u001B]*(?:\u0
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 const ELLIPSIS = '…';
 
+/** Terminal escapes and control characters removed, secrets left in: for text read, never returned. */
+export function withoutTerminalCodes(value: string): string {
+  return value.replace(ANSI_ESCAPES, '').replace(CONTROL_CHARACTERS, '').toWellFormed();
+}
+
 /** Terminal escapes and control characters removed, secrets redacted; not bounded. */
 export function cleanText(value: string): string {
-  return redactSecrets(value.replace(ANSI_ESCAPES, '').replace(CONTROL_CHARACTERS, '').toWellFormed());
+  return redactSecrets(withoutTerminalCodes(value));
 }
 
 /** Cleaned, redacted and at most `max` characters long (the head is kept). */
