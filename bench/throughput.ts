@@ -117,8 +117,9 @@ export async function main(options: Options): Promise<ThroughputReport> {
     }
     const run = `tp-${Date.now().toString(36)}`;
     const floor = await measureFloor(driver, chosen.connection, variants, run, options);
-    // Warm-up: each tree's code paths compiled and its connections open before anything is timed.
-    for (const variant of variants) await cycles(variant, 2, { ...options, seconds: 2 }, `${run}-${variant.name}-warm`);
+    // Warm-up, a whole phase per tree: its code compiled, its connections open and Neo4j's JIT warm
+    // (the first phases ran at a third of the later ones without it) before anything is timed.
+    for (const variant of variants) await cycles(variant, 2, options, `${run}-${variant.name}-warm`);
     const phases: CyclePhase[] = [];
     const windows = new Map<string, ClockWindow[]>();
     const statements = new Map<string, Map<string, number>>();
