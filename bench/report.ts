@@ -621,6 +621,14 @@ them).** 100,000 runs were not measured in this run (the machine was shared all 
   handoffs, 13 -> 48 db hits), which follow how many handoffs that provider thread has received in
   its life, not the thread's length. Keeping the standing count and highest covered ordinal on the
   provider thread would make it constant.
+- **Many threads: measured beside 1,000 threads of 100 runs, not the target's 10,000** (seeding them
+  takes about 35 minutes at this load: \`npm run bench\` seeds 10,000 by default). 10 of 11 operations
+  on the small thread within 1.2x (most below 1x: the crowded store's service was the warmer one);
+  **previewRun DELTA_HANDOFF 1.48x missed on time**: it plans with the same snapshot statement as
+  planRun (0.68x in the same run) and composes the delta from the snapshot's runs, and no serving
+  statement scans a label (\`test/integration/foundation.test.ts\` checks each plan), so it is
+  likely the noise of 10 iterations at load 15 (p99 21 vs 63 ms); a quiet run with 10,000 threads
+  would settle it.
 - **Not done in this run:** forks and subagents in the seed's rates (the seed has neither yet), and
   100,000 runs.
 
