@@ -580,10 +580,9 @@ ${
 
 const WHY = `### Why a target is missed, and what would reach it
 
-**Flatness, storage and many threads under the realistic seed (issue 29, runs of 2026-12-04 from
-21:13, sizes 1,000 and 10,000, 10 iterations; the first at one-minute load average 9 to 21 on 2 CPUs,
-where single medians move by 1.5x between neighbouring cases: read the db hits quoted here with
-them).** 100,000 runs were not measured in this run (the machine was shared all evening).
+**Flatness, storage and many threads under the realistic seed (issue 29, run of 2026-12-04 at 21:51,
+sizes 1,000 and 10,000, 10 iterations, one-minute load average 1.4 to 1.9 on 2 CPUs; an earlier run
+at 21:13 at load 9 to 21 is quoted where it differs: single medians moved by 1.5x there).** 100,000 runs were not measured in this run (the machine was shared all evening).
 
 - **Storage per run: met (store bytes 1.02x: 3,187 -> 3,239 per run; transaction log 1.08x: 2,954 ->
   3,186; relationships 1.12x: 3.50 -> 3.92).** Before, every handoff stored its summarizer's input
@@ -594,32 +593,32 @@ them).** 100,000 runs were not measured in this run (the machine was shared all 
   migration \`014\`). Relationships per run grow with \`DRAWN_FROM\` (0.38 -> 0.80 per run): a full
   summary draws from the provider threads of the runs it read, all of a short thread's and, past
   about 2,400 runs, the ~1,100 newest: constant from there.
-- **The viewer's first paint: met (0.67x)**, where the run before these changes measured 8.0x (110 ->
+- **The viewer's first paint: met (1.20x: 56 -> 67 ms)**, where the run before these changes measured 8.0x (110 ->
   883 ms). \`Thread.providerThreads\` read every provider thread with its coverage (28 per 1,000
   runs here); it now pages (\`first\`, \`after\`, 100 by default) and takes the window's ordinals,
   and the viewer reads with each window's links only the provider threads that served its runs or
   received a handoff for one (\`provider-threads/window\`, by id through the window's runs and
   handoffs).
-- **Thread.coverageMatrix: met (0.60x).** The bench now asks every size for the same page (50 runs by
+- **Thread.coverageMatrix: met (1.05x).** The bench now asks every size for the same page (50 runs by
   20 provider threads): with the default 50 columns the 1,000-run thread fills 28 of them and the
   10,000-run one 50, which was the whole 2.4x the issue saw (50 columns: 33 -> 48 ms; 20: 28 -> 28 ms).
-- **startRun FULL_HANDOFF_EXISTING (1.76x), previewRun FULL_HANDOFF_NEW (1.60x): missed;
-  FULL_HANDOFF_NEW (1.32x), the portable fork's first run (1.45x), reportResumeFailure (1.45x) just
-  met.** All write or preview a full summary. Its reads are flat (\`summaries/input\` PROFILE: 11,580
-  -> 13,056 db hits, 1.13x) since the latest checkpoint is sought once per thread rather than once per
-  live piece (a piece per rollback: 98 seeks at 10,000 runs, ~1,000 at 100,000; the first window's
-  statement went from 20 to 6 ms). What grows is the reading in windows: 1,000 runs fit the budget in
-  two windows read without a check, 10,000 need four, and each check renders the summary so far
+- **The fork's first run, portable (1.52x: 58 -> 88 ms) and previewRun FULL_HANDOFF_NEW (1.84x: 41 ->
+  76 ms): missed; startRun FULL_HANDOFF_NEW (1.44x) and FULL_HANDOFF_EXISTING (1.46x) just met**
+  (1.32x and 1.76x in the loaded run). All write or preview a full summary. Its reads are flat
+  (\`summaries/input\` PROFILE: 11,580 -> 13,056 db hits, 1.13x) since the latest checkpoint is
+  sought once per thread rather than once per live piece (a piece per rollback: 98 seeks at 10,000
+  runs, ~1,000 at 100,000; the first window's statement went from 20 to 6 ms). What grows is the
+  reading in windows: 1,000 runs fit the budget in two windows read without a check, 10,000 need four,
+  and each check renders the summary so far
   (\`fillsBudget\`): about 20 ms more, the same at 100,000. What would reach 1.5x: measure a window's
   lines as they are added instead of rendering the whole summary at each check, or size the first
   window from the thread's mean line length.
-- **rollbackThread to head-1: missed on time (2.87x: 19 -> 54 ms), flat in work:** PROFILE of every
-  statement of the round at both sizes gives the same db hits (rollback 158, confirm 86, start 162,
-  complete 89); the time is the load of that minute. **planRun at 10,000 within 1.5x of 1,000
-  (1.78x) and the planner's db hits (1.59x, last provider only): missed** on one expansion: the
-  target provider thread's incoming \`DELIVERED_TO\` edges (\`planner/snapshot\`'s standing
-  handoffs, 13 -> 48 db hits), which follow how many handoffs that provider thread has received in
-  its life, not the thread's length. Keeping the standing count and highest covered ordinal on the
+- **rollbackThread to head-1: met (1.07x)**; 2.87x in the loaded run, with the same db hits at both
+  sizes in PROFILE of every statement of the round (rollback 158, confirm 86, start 162, complete 89).
+  **planRun at 10,000 within 1.5x of 1,000: met (1.43x); the planner's db hits: missed (1.59x, the
+  last provider only)** on one expansion: the target provider thread's incoming \`DELIVERED_TO\`
+  edges (\`planner/snapshot\`'s standing handoffs, 13 -> 48 db hits), which follow how many handoffs
+  that provider thread has received in its life, not the thread's length. Keeping the standing count and highest covered ordinal on the
   provider thread would make it constant.
 - **Many threads: met (at most 1.00x, beside 10,000 threads of 100 runs and one of 10,000 runs).**
   Every operation on the small thread, writes and reads, costs the same or less in the crowded store
