@@ -13,10 +13,7 @@ import type {
   TransferRecord,
 } from '../domain/records.js';
 import { handoffsByIds, handoffsByThreads, transfersByThreads } from '../graph/repositories/handoffs.js';
-import {
-  coverageByIds,
-  providerThreadsByIds,
-} from '../graph/repositories/providerThreads.js';
+import { coverageByIds, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import {
   checkpointsByRuns,
   factChars,
