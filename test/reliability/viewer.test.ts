@@ -237,7 +237,9 @@ describe('GET /lineage/:threadId', () => {
     expect(await page.locator('#window-range').textContent()).toBe('runs 61–260 of 260');
     expect(await page.locator('#window').textContent()).toContain('60 earlier runs are not read yet');
     expect(await page.locator('#load-earlier').isVisible()).toBe(true);
-    expect(await page.locator('[data-lane]').count()).toBe(4);
+    // Lanes of the provider threads that served the window (codex 1, claude 2, codex 3); claude's first
+    // one, which served runs 31-40 only, waits for the earlier runs.
+    expect(await page.locator('[data-lane]').count()).toBe(3);
     expect(await page.locator('[data-handoff]').count()).toBe(2);
     const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
     for (const [id, covers] of [
@@ -274,6 +276,7 @@ describe('GET /lineage/:threadId', () => {
     expect(await page.locator('[data-run]').count()).toBe(260);
     expect(await page.locator('#window-range').textContent()).toBe('runs 1–260 of 260');
     expect(await page.locator('#load-earlier').count()).toBe(0);
+    expect(await page.locator('[data-lane]').count()).toBe(4);
     expect(await page.locator('[data-handoff]').count()).toBe(4);
     expect(await page.locator(`[data-handoff="${h31}"]`).getAttribute('data-covers')).toBe('1-30');
     expect(await page.locator(`[data-handoff="${h41}"]`).getAttribute('data-covers')).toBe('31-40');
