@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { Kind, parse } from 'graphql';
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
@@ -15,6 +15,21 @@ function lowercaseEnumValues(): Record<string, Record<string, string>> {
     }
   }
   return mapping;
+}
+
+// Every statement's name, from the files under cypher/ (`threads/lock` for cypher/threads/lock.cypher):
+// tx.rows, tx.one and cypher() take only these, so a renamed or missing statement fails to compile.
+function queryNameType(): string {
+  const names = readdirSync('cypher', { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.cypher'))
+    .map((path) =>
+      path
+        .split(sep)
+        .join('/')
+        .replace(/\.cypher$/, ''),
+    )
+    .sort();
+  return ['export type QueryName =', ...names.map((name) => `  | '${name}'`)].join('\n') + ';\n';
 }
 
 const config: CodegenConfig = {
@@ -54,6 +69,7 @@ const config: CodegenConfig = {
         inputMaybeValue: 'T | null | undefined',
       },
     },
+    'src/graph/generated/queryNames.ts': { plugins: [{ add: { content: queryNameType() } }] },
     // The lineage viewer's answers and variables, from its documents (validated against the schema).
     'src/viewer/generated/graphql.ts': {
       documents: 'src/viewer/queries.ts',

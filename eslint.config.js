@@ -18,6 +18,7 @@ export default defineConfig(
     '.cache/',
     'src/api/generated/',
     'src/viewer/generated/',
+    'src/graph/generated/',
     'client/generated/',
   ]),
   {

@@ -22,7 +22,7 @@ import {
   usageOf,
 } from '../src/analytics/format.js';
 import { connectConfiguredNeo4j } from './configuredNeo4j.js';
-import { cypher } from '../src/graph/queries.js';
+import { cypher, queryName } from '../src/graph/queries.js';
 import { Graph } from '../src/graph/transactions.js';
 import { analyticsQueryNames, runAnalyticsQuery } from '../src/operations/analytics.js';
 
@@ -39,7 +39,7 @@ interface Invocation {
 
 function usage(): string {
   const lines = analyticsQueryNames().map(
-    (name) => `  ${name.padEnd(24)} ${usageOf(documentedParameters(cypher(`analytics/${name}`)))}`,
+    (name) => `  ${name.padEnd(24)} ${usageOf(documentedParameters(cypher(queryName(`analytics/${name}`))))}`,
   );
   return [
     'Usage: threadline query <name> [key=value ...] [--tenant T] [--json | --csv]',
@@ -91,7 +91,10 @@ async function main(argv: readonly string[]): Promise<number> {
       console.log(usage());
       return argv.length === 0 ? 1 : 0;
     }
-    params = resolveParameters(cypher(`analytics/${invocation.name}`), parseAssignments(invocation.assignments));
+    params = resolveParameters(
+      cypher(queryName(`analytics/${invocation.name}`)),
+      parseAssignments(invocation.assignments),
+    );
   } catch (error) {
     if (error instanceof UsageError || error instanceof ArgumentError) {
       console.error(`threadline query: ${error.message}`);

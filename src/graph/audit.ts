@@ -2,7 +2,7 @@
 // invariant of the graph model, so an empty result means the invariant holds.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Driver } from 'neo4j-driver';
-import { cypher, queryNames } from './queries.js';
+import { cypher, queryName, queryNames } from './queries.js';
 import { Graph, type Tx } from './transactions.js';
 
 export interface AuditViolation {
@@ -16,7 +16,7 @@ export const AUDIT_INVARIANTS: readonly string[] = queryNames()
 
 /** The invariant in plain words: the comment line each audit file opens with. */
 function invariantStatement(invariant: string): string {
-  return cypher(`audit/${invariant}`)
+  return cypher(queryName(`audit/${invariant}`))
     .split('\n')[0]!
     .replace(/^\/\/\s*/, '');
 }
@@ -25,7 +25,7 @@ function invariantStatement(invariant: string): string {
 export async function auditPass(tx: Tx, invariants: readonly string[] = AUDIT_INVARIANTS): Promise<AuditViolation[]> {
   const violations: AuditViolation[] = [];
   for (const invariant of invariants) {
-    for (const row of await tx.rows(`audit/${invariant}`)) violations.push({ invariant, row });
+    for (const row of await tx.rows(queryName(`audit/${invariant}`))) violations.push({ invariant, row });
   }
   return violations;
 }

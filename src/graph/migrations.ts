@@ -4,7 +4,7 @@
 // statement is idempotent (IF NOT EXISTS) too, so a holder that crashed between a statement and its
 // record, and whose lease then expired, leaves nothing the next holder cannot finish.
 import { randomUUID } from 'node:crypto';
-import { queryNames, statementsOf } from './queries.js';
+import { type QueryName, queryNames, statementsOf } from './queries.js';
 import type { Graph } from './transactions.js';
 
 /** Longer than a new store's migrations take; a crashed holder's lease passes to another after it. */
@@ -13,11 +13,11 @@ const LEASE_SECONDS = 120;
 /** Another instance holds the migration lease: the migrations are being applied there. */
 export class MigrationsBusy extends Error {}
 
-function schemaMigrationNames(): string[] {
+function schemaMigrationNames(): QueryName[] {
   return queryNames().filter((name) => /^schema\/\d+_/.test(name));
 }
 
-async function pendingMigrations(graph: Graph): Promise<string[]> {
+async function pendingMigrations(graph: Graph): Promise<QueryName[]> {
   const applied = new Set(
     (await graph.read((tx) => tx.rows<{ name: string }>('migrations/applied'))).map((row) => row.name),
   );

@@ -1,8 +1,12 @@
 // The query registry: every Cypher statement lives in cypher/<area>/<name>.cypher and is
-// addressed by "<area>/<name>". Statements take parameters only; nothing is built from input.
+// addressed by "<area>/<name>", a QueryName (generated from the files by `npm run codegen`).
+// Statements take parameters only; nothing is built from input.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import type { QueryName } from './generated/queryNames.js';
 import { projectRoot } from './projectRoot.js';
+
+export type { QueryName };
 
 const CYPHER_DIR = join(projectRoot(), 'cypher');
 
@@ -29,18 +33,28 @@ function loadAll(): Map<string, string> {
 
 const registry = loadAll();
 
-export function cypher(name: string): string {
+function textOf(name: string): string {
   const text = registry.get(name);
   if (text === undefined) throw new Error(`No Cypher file cypher/${name}.cypher`);
   return text;
 }
 
-export function queryNames(): string[] {
-  return [...registry.keys()].sort();
+export function cypher(name: QueryName): string {
+  return textOf(name);
+}
+
+/** A name built at run time (`audit/<invariant>`, a tool's argument) as a QueryName, if a file has it. */
+export function queryName(name: string): QueryName {
+  textOf(name);
+  return name as QueryName;
+}
+
+export function queryNames(): QueryName[] {
+  return [...registry.keys()].sort() as QueryName[];
 }
 
 /** Splits a migration file into its statements (separated by semicolons at line ends). */
-export function statementsOf(name: string): string[] {
+export function statementsOf(name: QueryName): string[] {
   return cypher(name)
     .split(/;\s*$/m)
     .map((statement) => statement.replace(/^\s*\/\/.*$/gm, '').trim())

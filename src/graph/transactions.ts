@@ -1,7 +1,7 @@
 import neo4j, { type BookmarkManager, type Driver, type ManagedTransaction, Neo4jError } from 'neo4j-driver';
 import { ThreadlineError } from '../domain/errors.js';
 import { LINEAGE_RULE_PARAMETERS } from '../domain/standing.js';
-import { cypher } from './queries.js';
+import { cypher, type QueryName } from './queries.js';
 import { plain, toParameters } from './values.js';
 
 export type Row = Record<string, unknown>;
@@ -9,8 +9,8 @@ export type Params = Record<string, unknown>;
 
 /** One transaction, scoped to one tenant: every statement receives $tenant and the lineage rule parameters. */
 export interface Tx {
-  rows<T = Row>(query: string, params?: Params): Promise<T[]>;
-  one<T = Row>(query: string, params?: Params): Promise<T | null>;
+  rows<T = Row>(query: QueryName, params?: Params): Promise<T[]>;
+  one<T = Row>(query: QueryName, params?: Params): Promise<T | null>;
 }
 
 const UNAVAILABLE_CODES = new Set([
@@ -249,7 +249,7 @@ export class Graph {
   }
 
   private wrap(tx: ManagedTransaction): Tx {
-    const rows = async <T>(query: string, params: Params = {}): Promise<T[]> => {
+    const rows = async <T>(query: QueryName, params: Params = {}): Promise<T[]> => {
       const ended = this.statements?.statementStarted(query);
       try {
         const result = await withoutCallerStack(() =>
@@ -264,7 +264,7 @@ export class Graph {
     };
     return {
       rows,
-      one: async <T>(query: string, params?: Params) => (await rows<T>(query, params))[0] ?? null,
+      one: async <T>(query: QueryName, params?: Params) => (await rows<T>(query, params))[0] ?? null,
     };
   }
 }

@@ -2,7 +2,7 @@
 // `npm run query`, and mapped to records for the GraphQL analytics fields.
 import { badInput } from '../domain/errors.js';
 import type { StalenessSignal } from '../domain/records.js';
-import { queryNames } from '../graph/queries.js';
+import { queryName, queryNames } from '../graph/queries.js';
 import type { Graph, Params, Row } from '../graph/transactions.js';
 import type { OperationContext } from './context.js';
 
@@ -18,7 +18,7 @@ export function analyticsQueryNames(): string[] {
 /** Runs cypher/analytics/<name>.cypher in a read transaction of the graph's tenant; rows as plain data. */
 export function runAnalyticsQuery(graph: Graph, name: string, params: Params): Promise<Row[]> {
   if (!analyticsQueryNames().includes(name)) throw badInput('name', `unknown analytics query ${JSON.stringify(name)}`);
-  return graph.read((tx) => tx.rows(`${PREFIX}${name}`, params));
+  return graph.read((tx) => tx.rows(queryName(`${PREFIX}${name}`), params));
 }
 
 export type CoverageKind = 'native' | 'handoff' | 'missing';

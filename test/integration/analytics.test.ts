@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { documentedParameters, isSetByTheService, referencedParameters } from '../../src/analytics/format.js';
-import { cypher } from '../../src/graph/queries.js';
+import { cypher, queryName } from '../../src/graph/queries.js';
 import { plain, toParameters } from '../../src/graph/values.js';
 import { analyticsQueryNames } from '../../src/operations/analytics.js';
 import { projectRoot } from '../../src/graph/projectRoot.js';
@@ -33,7 +33,7 @@ type Row = Record<string, any>;
 /** Runs cypher/analytics/<name>.cypher directly over Bolt, scoped to the test's tenant. */
 async function query(name: string, params: Record<string, unknown> = {}): Promise<Row[]> {
   const { records } = await service.driver.executeQuery(
-    cypher(`analytics/${name}`),
+    cypher(queryName(`analytics/${name}`)),
     toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: TENANT }),
     { database: inject('neo4j').database },
   );
@@ -221,7 +221,7 @@ describe('the analytics Cypher files', () => {
       'summary-provenance',
     ]);
     for (const name of analyticsQueryNames()) {
-      const text = cypher(`analytics/${name}`);
+      const text = cypher(queryName(`analytics/${name}`));
       expect(text.startsWith('// '), name).toBe(true);
       expect(text, name).toMatch(/^\/\/ Parameters:$/m);
       expect(text, name).toMatch(/^\/\/ Columns\b.*:$/m);

@@ -7,7 +7,7 @@ import neo4j, { type Driver, type Transaction } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AUDIT_INVARIANTS, auditPass, confirmedViolations, type AuditViolation } from '../../src/graph/audit.js';
 import { createDriver } from '../../src/graph/driver.js';
-import { cypher } from '../../src/graph/queries.js';
+import { cypher, type QueryName } from '../../src/graph/queries.js';
 import type { Tx } from '../../src/graph/transactions.js';
 import { plain, toParameters } from '../../src/graph/values.js';
 import { uniqueId } from '../support/service.js';
@@ -181,13 +181,13 @@ afterAll(async () => {
 
 /** The project's Tx over an explicit transaction, which sees its own uncommitted writes. */
 function txOf(transaction: Transaction): Tx {
-  const rows = async <T>(query: string, params: Record<string, unknown> = {}): Promise<T[]> =>
+  const rows = async <T>(query: QueryName, params: Record<string, unknown> = {}): Promise<T[]> =>
     (await transaction.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params }))).records.map(
       (record) => plain(record.toObject()) as T,
     );
   return {
     rows,
-    one: async <T>(query: string, params?: Record<string, unknown>) => (await rows<T>(query, params))[0] ?? null,
+    one: async <T>(query: QueryName, params?: Record<string, unknown>) => (await rows<T>(query, params))[0] ?? null,
   };
 }
 

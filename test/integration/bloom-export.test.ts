@@ -14,7 +14,7 @@ import { cypherLiteral, exportLineage, ExportError, scriptStatements } from '../
 import { createDriver } from '../../src/graph/driver.js';
 import { startLocalNeo4j, type LocalNeo4j } from '../../src/graph/localNeo4j.js';
 import { projectRoot } from '../../src/graph/projectRoot.js';
-import { cypher, queryNames } from '../../src/graph/queries.js';
+import { cypher, type QueryName, queryNames } from '../../src/graph/queries.js';
 import { completeRun, createThread, runTurns, startRun } from '../support/lineage.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -177,7 +177,7 @@ interface Scene {
 
 async function draw(
   driver: Driver,
-  name: string,
+  name: QueryName,
   params: Record<string, unknown>,
   database = sourceDatabase,
 ): Promise<Scene> {
@@ -350,7 +350,7 @@ describe('the Bloom search phrases and scene actions (cypher/bloom)', () => {
   });
 
   it('scene actions draw, for the selected nodes, what their search phrases draw', async () => {
-    const same = async (action: string, phrase: string, nodes: string[], params: Record<string, unknown>) => {
+    const same = async (action: QueryName, phrase: QueryName, nodes: string[], params: Record<string, unknown>) => {
       const fromAction = await draw(t.driver, action, { nodes });
       const fromPhrase = await draw(t.driver, phrase, { tenant, ...params });
       expect(fromAction.nodes.size, action).toBeGreaterThan(0);

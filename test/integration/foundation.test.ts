@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { queryNames } from '../../src/graph/queries.js';
+import { type QueryName, queryNames } from '../../src/graph/queries.js';
 import { NEO4J_VERSION } from '../../src/graph/localNeo4jInstall.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -79,7 +79,7 @@ describe('the foundation', () => {
   // Reads whose cost must not follow the thread's length take the newest or next rows of a long
   // range: the index must serve their order, so that LIMIT stops the read. A Sort or Top means
   // Neo4j reads the whole range first (docs/benchmarks.md); a PartialTop only orders ties.
-  const READ_IN_INDEX_ORDER = [
+  const READ_IN_INDEX_ORDER: QueryName[] = [
     'planner/snapshot',
     'summaries/input',
     'threads/latest-checkpoint',
@@ -113,7 +113,7 @@ describe('the foundation', () => {
   });
 });
 
-async function planOperators(name: string): Promise<string[]> {
+async function planOperators(name: QueryName): Promise<string[]> {
   const { cypher } = await import('../../src/graph/queries.js');
   const { summary } = await t.driver.executeQuery(
     `EXPLAIN ${cypher(name)}`,

@@ -2,7 +2,7 @@
 // toOrdinal): a window of a thread read from its newest end, as the lineage viewer opens one.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { encodeCursor } from '../../src/api/cursors.js';
-import { cypher } from '../../src/graph/queries.js';
+import { cypher, type QueryName } from '../../src/graph/queries.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { completeRun, createThread, expectCode, runTurns, startRun } from '../support/lineage.js';
 
@@ -339,7 +339,7 @@ describe('Thread.providerThreads: pages, and the window of some runs', () => {
 describe('the window statements', () => {
   // The range seek must be served in index order, so that the LIMIT stops the read: no Sort or Top
   // under a Limit (a sort above it orders the few rows kept), and no scan of a label.
-  it.each(['runs/page-backward', 'handoffs/window', 'transfers/window', 'provider-threads/page'])(
+  it.each<QueryName>(['runs/page-backward', 'handoffs/window', 'transfers/window', 'provider-threads/page'])(
     'cypher/%s.cypher seeks an index and stops at its LIMIT',
     async (name) => {
       const { summary } = await t.driver.executeQuery(
