@@ -281,6 +281,40 @@ function steps(command: string): string[][] {
   });
 }
 
+/** Steps compared per command at most: a longer command is a script, which no later command is judged to fix. */
+const MAX_COMPARED_STEPS = 64;
+/** Later commands tried per failure at most, nearest first: bounds a run of many commands of one program. */
+const MAX_FIX_CANDIDATES = 64;
+
+/**
+ * The program and its first argument: a step that runs another again, the same or more broadly, shares
+ * them, so that only steps with the same head are ever compared.
+ */
+function headOf(step: readonly string[]): string {
+  return step.length === 1 ? step[0]! : `${step[0]}\u0000${step[1]}`;
+}
+
+function sameStep(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((word, i) => word === b[i]);
+}
+
+/** `wider` runs the program of `narrow` with only some of its words. */
+function broaderStep(wider: readonly string[], narrow: readonly string[]): boolean {
+  if (wider.length < 2 || wider[0] !== narrow[0] || wider[1] !== narrow[1]) return false;
+  const words = new Set(narrow);
+  return wider.every((word) => words.has(word));
+}
+
+/** Every step of `before` ran again, the same or more broadly, in `after`. */
+function runsAgain(before: readonly string[][], after: readonly string[][]): boolean {
+  if (before.length === 0 || after.length === 0) return false;
+  if (before.length > MAX_COMPARED_STEPS || after.length > MAX_COMPARED_STEPS) return false;
+  const byHead = grouped(after.map((step) => [headOf(step), step] as const));
+  return before.every((step) =>
+    (byHead.get(headOf(step)) ?? []).some((other) => sameStep(step, other) || broaderStep(other, step)),
+  );
+}
+
 /**
  * Whether `later`, run successfully after `failed` failed, shows the failure fixed: the same command;
  * a command that runs it among its steps (`cargo build && cargo test`); or the same program run more
@@ -288,15 +322,59 @@ function steps(command: string): string[][] {
  * `npm test -- shelves`).
  */
 export function fixes(failed: string, later: string): boolean {
-  const before = steps(failed);
-  const after = steps(later);
-  if (before.length === 0 || after.length === 0) return false;
-  const same = (a: string[], b: string[]) => a.length === b.length && a.every((word, i) => word === b[i]);
-  const broader = (wider: string[], narrow: string[]) =>
-    wider.length >= 2 &&
-    wider[0] === narrow[0] &&
-    wider[1] === narrow[1] &&
-    wider.every((word) => narrow.includes(word));
-  // Every step of the failed command ran again, the same or more broadly, in the later one.
-  return before.every((step) => after.some((other) => same(step, other) || broader(other, step)));
+  return runsAgain(steps(failed), steps(later));
+}
+
+/**
+ * For a run's commands in order, whether the one at `index` is fixed by a later one that succeeded
+ * (`fixes`), without comparing every pair: each distinct command that succeeded is indexed, at its last
+ * success, by the heads of its steps, and a failure is compared with the nearest later ones that share
+ * its first step's head.
+ */
+export function laterFixes(commands: readonly { command: string; succeeded: boolean }[]): (index: number) => boolean {
+  const known = new Map<string, string[][]>();
+  const stepsOf = (index: number): string[][] => {
+    const { command } = commands[index]!;
+    const found = known.get(command) ?? steps(command);
+    known.set(command, found);
+    return found;
+  };
+  const lastSuccess = new Map<string, number>();
+  commands.forEach(({ command, succeeded }, index) => {
+    if (succeeded) lastSuccess.set(command, index);
+  });
+  const successes = [...lastSuccess.values()].sort((a, b) => a - b);
+  const byHead = grouped(
+    successes.flatMap((index) => [...new Set(stepsOf(index).map(headOf))].map((head) => [head, index] as const)),
+  );
+  return (index) => {
+    const before = stepsOf(index);
+    const later = before[0] === undefined ? [] : (byHead.get(headOf(before[0])) ?? []);
+    const nearest = firstAbove(later, index);
+    return later
+      .slice(nearest, nearest + MAX_FIX_CANDIDATES)
+      .some((candidate) => runsAgain(before, stepsOf(candidate)));
+  };
+}
+
+function grouped<K, V>(entries: readonly (readonly [K, V])[]): Map<K, V[]> {
+  const groups = new Map<K, V[]>();
+  for (const [key, value] of entries) {
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [value]);
+    else group.push(value);
+  }
+  return groups;
+}
+
+/** The position of the first number above `value` in an ascending list (its length when there is none). */
+function firstAbove(ascending: readonly number[], value: number): number {
+  let low = 0;
+  let high = ascending.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ascending[middle]! > value) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }

@@ -1,6 +1,6 @@
 // What one run did, gathered from tool calls and their results (matched by call id, since a call and its
 // result are separate records) and turned into facts when the run ends.
-import { fixes, isSearchWithoutMatch } from '../domain/commands.js';
+import { isSearchWithoutMatch, laterFixes } from '../domain/commands.js';
 import type { FileChangeKind } from '../domain/records.js';
 import { findTestSummary, type TestSummary } from './testSummary.js';
 import { clip, relativePath, tailExcerpt, withoutTerminalCodes } from './text.js';
@@ -39,12 +39,9 @@ export interface SubagentUpdate {
 interface CommandCall {
   command: string;
   result: CommandResult | null;
-  /** Order of the call among the run's commands and patches. */
-  seq: number;
 }
 
 interface PatchCall {
-  seq: number;
   tool: string;
   edits: FileEdit[];
   result: PatchResult | null;
@@ -66,10 +63,9 @@ export class RunActivity {
   private readonly reads: { tool: string; target: string }[] = [];
   /** The newest plan the run wrote (newest state wins); null when it wrote none. */
   plan: PlanStep[] | null = null;
-  private calls = 0;
 
   command(callId: string, command: string): void {
-    if (!this.commands.has(callId)) this.commands.set(callId, { command, result: null, seq: this.calls++ });
+    if (!this.commands.has(callId)) this.commands.set(callId, { command, result: null });
   }
 
   /** `command` registers a call seen only through its result (e.g. a command the user ran). */
@@ -80,7 +76,7 @@ export class RunActivity {
   }
 
   patch(callId: string, tool: string, edits: FileEdit[]): void {
-    if (!this.patches.has(callId)) this.patches.set(callId, { tool, edits, result: null, seq: this.calls++ });
+    if (!this.patches.has(callId)) this.patches.set(callId, { tool, edits, result: null });
   }
 
   /** A patch can be reported twice (a tool output and an event): the list of applied edits is kept. */
@@ -114,92 +110,101 @@ export class RunActivity {
     });
   }
 
-  facts(cwd: string | null): ImportedFact[] {
-    return [
-      ...this.fileFacts(cwd),
-      ...this.commandFacts(),
-      ...this.readFacts(cwd),
-      ...this.failureFacts(cwd),
-      ...this.subagentFacts(),
-    ];
+  /** The run's facts, each built when it is asked for. */
+  *facts(cwd: string | null): Generator<ImportedFact> {
+    yield* this.fileFacts(cwd);
+    yield* this.commandFacts();
+    yield* this.readFacts(cwd);
+    yield* this.failureFacts(cwd);
+    yield* this.subagentFacts();
   }
 
-  private fileFacts(cwd: string | null): ImportedFact[] {
+  private *fileFacts(cwd: string | null): Generator<ImportedFact> {
     const files = new Map<string, FileEdit>();
-    const facts: ImportedFact[] = [];
+    const failed: PatchCall[] = [];
     for (const call of this.patches.values()) {
       // A change counts once its tool reports it applied: a call cut off before its result may not have been.
       if (call.result === null) continue;
-      if (!call.result.applied) {
-        facts.push(patchFailure(call, cwd, this.patchedLater(call)));
-        continue;
-      }
-      for (const edit of call.result.edits ?? call.edits) mergeInto(files, relativeEdit(edit, cwd));
+      if (!call.result.applied) failed.push(call);
+      else for (const edit of call.result.edits ?? call.edits) mergeInto(files, relativeEdit(edit, cwd));
     }
-    return [...[...files.values()].map(fileChangeFact), ...facts];
+    for (const edit of files.values()) yield fileChangeFact(edit);
+    const fixed = this.patchesFixedLater();
+    for (const call of failed) yield patchFailure(call, cwd, fixed.has(call));
   }
 
-  /** A later patch of the run applied a change to every file a failed one named: the failure is fixed. */
-  private patchedLater(failed: PatchCall): boolean {
-    const later = [...this.patches.values()].filter((call) => call.seq > failed.seq && call.result?.applied);
-    const paths = new Set(later.flatMap((call) => (call.result?.edits ?? call.edits).map((edit) => edit.path)));
-    return failed.edits.length > 0 && failed.edits.every((edit) => paths.has(edit.path));
+  /** The failed patches a later patch of the run fixed: it applied a change to every file the failed one named. */
+  private patchesFixedLater(): Set<PatchCall> {
+    const fixed = new Set<PatchCall>();
+    const patchedAfter = new Set<string>();
+    // Newest first, so that the paths patched after a call are known when it is reached.
+    for (const call of [...this.patches.values()].reverse()) {
+      if (call.result === null) continue;
+      if (call.result.applied) for (const edit of call.result.edits ?? call.edits) patchedAfter.add(edit.path);
+      else if (call.edits.length > 0 && call.edits.every((edit) => patchedAfter.has(edit.path))) fixed.add(call);
+    }
+    return fixed;
   }
 
-  private commandFacts(): ImportedFact[] {
+  private *commandFacts(): Generator<ImportedFact> {
     // The last execution of a command is its state at the end of the run.
     const latest = new Map<string, CommandCall>();
     for (const call of this.commands.values()) {
       latest.delete(call.command);
       latest.set(call.command, call);
     }
+    // Calls in the order they were made.
     const calls = [...this.commands.values()];
+    const place = new Map(calls.map((call, index) => [call, index]));
     // A failure a later command of the run fixed (src/domain/commands.ts, `fixes`) is reported fixed.
-    const fixedLater = (call: CommandCall) =>
-      calls.some((other) => other.seq > call.seq && succeeded(other) && fixes(call.command, other.command));
-    return [...latest.values()].flatMap((call) => commandCallFacts(call, fixedLater(call)));
+    const fixedLater = laterFixes(calls.map((call) => ({ command: call.command, succeeded: succeeded(call) })));
+    for (const call of latest.values()) yield* commandCallFacts(call, () => fixedLater(place.get(call)!));
   }
 
   /** One command fact per distinct read, keyed like a command so a repeated read counts once per run. */
-  private readFacts(cwd: string | null): ImportedFact[] {
-    const reads = new Set(this.reads.map(({ tool, target }) => `${tool} ${relativePath(target, cwd)}`));
-    return [...reads].map((read) => ({
-      kind: 'command' as const,
-      text: clip(read, SESSION_LIMITS.factText),
-      key: clip(read, SESSION_LIMITS.label),
-      status: 'ok',
-    }));
+  private *readFacts(cwd: string | null): Generator<ImportedFact> {
+    for (const read of new Set(this.reads.map(({ tool, target }) => `${tool} ${relativePath(target, cwd)}`)))
+      yield {
+        kind: 'command',
+        text: clip(read, SESSION_LIMITS.factText),
+        key: clip(read, SESSION_LIMITS.label),
+        status: 'ok',
+      };
   }
 
-  private failureFacts(cwd: string | null): ImportedFact[] {
-    const failures = new Map(this.failures);
+  private *failureFacts(cwd: string | null): Generator<ImportedFact> {
+    // The newest failure of each key, told when its fact is built.
+    const failures = new Map([...this.failures].map(([key, text]) => [key, () => text]));
     for (const { tool, target, output } of this.toolFailures) {
       const path = target === null ? null : relativePath(target, cwd);
-      const excerpt = tailExcerpt(output);
       const summary = `${tool} failed${path === null ? '' : ` on ${path}`}`;
-      failures.set(path === null ? tool : `${tool} ${path}`, excerpt.length > 0 ? `${summary}: ${excerpt}` : summary);
+      failures.set(path === null ? tool : `${tool} ${path}`, () => {
+        const excerpt = tailExcerpt(output);
+        return excerpt.length > 0 ? `${summary}: ${excerpt}` : summary;
+      });
     }
-    return [...failures].map(([key, text]) => ({
-      kind: 'failure' as const,
-      text: clip(text, SESSION_LIMITS.factText),
-      key: clip(key, SESSION_LIMITS.label),
-      status: null,
-    }));
+    for (const [key, text] of failures)
+      yield {
+        kind: 'failure',
+        text: clip(text(), SESSION_LIMITS.factText),
+        key: clip(key, SESSION_LIMITS.label),
+        status: null,
+      };
   }
 
-  private subagentFacts(): ImportedFact[] {
-    return [...this.subagents].map(([key, agent]) => {
+  private *subagentFacts(): Generator<ImportedFact> {
+    for (const [key, agent] of this.subagents) {
       const lines = [
         agent.task === null ? null : `Task: ${clip(agent.task, SESSION_LIMITS.excerpt)}`,
         agent.result === null ? null : `Result: ${clip(agent.result, SESSION_LIMITS.excerpt)}`,
       ].filter((line) => line !== null);
-      return {
-        kind: 'subagent_result' as const,
+      yield {
+        kind: 'subagent_result',
         text: clip(lines.length > 0 ? lines.join('\n') : `Subagent ${key}`, SESSION_LIMITS.factText),
         key: clip(key, SESSION_LIMITS.label),
         status: agent.status === null ? null : clip(agent.status, SESSION_LIMITS.label),
       };
-    });
+    }
   }
 }
 
@@ -292,7 +297,7 @@ function succeeded(call: CommandCall): boolean {
   );
 }
 
-function commandCallFacts({ command, result }: CommandCall, fixedLater: boolean): ImportedFact[] {
+function commandCallFacts({ command, result }: CommandCall, fixedLater: () => boolean): ImportedFact[] {
   const status = commandStatus(command, result);
   const key = clip(command, SESSION_LIMITS.label);
   const facts: ImportedFact[] = [
@@ -319,7 +324,7 @@ function commandCallFacts({ command, result }: CommandCall, fixedLater: boolean)
         SESSION_LIMITS.factText,
       ),
       key,
-      status: fixedLater ? 'fixed' : null,
+      status: fixedLater() ? 'fixed' : null,
     });
   }
   return facts;

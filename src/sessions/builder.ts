@@ -3,6 +3,7 @@
 import { RunActivity } from './activity.js';
 import { PlanTracker } from './plan.js';
 import { shellFileEdits } from './shellEdits.js';
+import type { Sliced } from './slices.js';
 import { clip, clipOrNull } from './text.js';
 import type { ImportedRunStatus } from '../domain/imports.js';
 import {
@@ -75,13 +76,15 @@ export class RunDraft {
     this.endedAt = at;
   }
 
-  finish(cwd: string | null, plans: PlanTracker, startedAt: string): ImportedRun {
+  /** The run as imported, a slice per fact of what it did. */
+  *finish(cwd: string | null, plans: PlanTracker, startedAt: string): Sliced<ImportedRun> {
     const answer = clipOrNull(this.answer, SESSION_LIMITS.message);
-    const facts = [
-      ...this.activity.facts(cwd),
-      ...(this.activity.plan === null ? [] : plans.facts(this.activity.plan)),
-      ...questionFacts(this.answer),
-    ];
+    const facts: ImportedFact[] = [];
+    for (const fact of this.activity.facts(cwd)) {
+      facts.push(fact);
+      yield;
+    }
+    facts.push(...(this.activity.plan === null ? [] : plans.facts(this.activity.plan)), ...questionFacts(this.answer));
     const completedAt = this.endedAtOrLast;
     return {
       sourceId: clipOrNull(this.sourceId, SESSION_LIMITS.label),
@@ -178,22 +181,23 @@ export class SessionBuilder {
     this.unpairedCompaction = kind;
   }
 
-  build(meta: SessionMeta, subagents: ParsedSession[] = []): ParsedSession {
+  *build(meta: SessionMeta, subagents: ParsedSession[] = []): Sliced<ParsedSession> {
     const plans = new PlanTracker();
     const cwd = clipOrNull(meta.cwd, SESSION_LIMITS.path);
     const warnings: SessionProblem[] = [];
     let previousStart: string | null = null;
-    const runs = this.drafts.map((draft) => {
+    const runs: ImportedRun[] = [];
+    for (const draft of this.drafts) {
       // A clock set back mid-session makes times run backwards: a run never starts before the one
       // before it, nor ends before it starts (ISO 8601 UTC times order as strings).
-      const startedAt = previousStart !== null && draft.startedAt < previousStart ? previousStart : draft.startedAt;
-      const run = draft.finish(meta.cwd, plans, startedAt);
+      const startedAt: string =
+        previousStart !== null && draft.startedAt < previousStart ? previousStart : draft.startedAt;
+      runs.push(yield* draft.finish(meta.cwd, plans, startedAt));
       const ended = draft.endedAtOrLast;
       if (startedAt !== draft.startedAt || (ended !== null && ended < startedAt))
         warnings.push({ line: draft.line, reason: "timestamps run backwards: the turn's times were clamped" });
       previousStart = startedAt;
-      return run;
-    });
+    }
     return {
       format: meta.format,
       sessionId: clip(meta.sessionId, SESSION_LIMITS.label),

@@ -10,6 +10,7 @@ import { SessionBuilder, type RunDraft } from './builder.js';
 import { humanText } from './injected.js';
 import { asArray, asObject, asString, parseJson, readJsonLines, type JsonLine, type JsonObject } from './json.js';
 import { planStatus, type PlanStep } from './plan.js';
+import type { Sliced } from './slices.js';
 import { baseName, isoTimestamp, lineCount } from './text.js';
 import type { ParsedSession } from './types.js';
 
@@ -36,16 +37,17 @@ export function isClaudeRecord(value: JsonObject): boolean {
   );
 }
 
-export function parseClaudeSession(fileName: string, text: string, agentMeta?: string): ParsedSession {
-  const { lines, problems } = readJsonLines(text);
+export function* readClaudeSession(fileName: string, text: string, agentMeta?: string): Sliced<ParsedSession> {
+  const { lines, problems } = yield* readJsonLines(text);
   const session = new SessionBuilder(problems);
   const messages = messageLines(lines, session);
   const subagent = SUBAGENT_FILE.test(baseName(fileName)) || messages[0]?.value.isSidechain === true;
-  if (subagent) return readThread(session, messages, fileName, true, [], agentNameOf(agentMeta));
+  if (subagent) return yield* readThread(session, messages, fileName, true, [], agentNameOf(agentMeta));
   // A main session file may also hold its subagents' messages (isSidechain): they are their own sessions.
-  const inline = sidechains(messages.filter(({ value }) => value.isSidechain === true));
-  const subagents = inline.map((thread) => readThread(new SessionBuilder([]), thread, fileName, true));
-  return readThread(
+  const subagents: ParsedSession[] = [];
+  for (const thread of sidechains(messages.filter(({ value }) => value.isSidechain === true)))
+    subagents.push(yield* readThread(new SessionBuilder([]), thread, fileName, true));
+  return yield* readThread(
     session,
     messages.filter(({ value }) => value.isSidechain !== true),
     fileName,
@@ -66,20 +68,23 @@ function agentNameOf(agentMeta: string | undefined): string | null {
   return step === null ? type : `${type}, step ${step}`;
 }
 
-function readThread(
+function* readThread(
   session: SessionBuilder,
   thread: JsonLine[],
   fileName: string,
   subagent: boolean,
   subagents: ParsedSession[] = [],
   agentName: string | null = null,
-): ParsedSession {
+): Sliced<ParsedSession> {
   const branch = activeBranch(thread);
   session.abandonedBranches(branch.abandoned);
   const reader = new ClaudeReader(session, toolResults(thread));
-  for (const line of branch.path) reader.read(line);
+  for (const line of branch.path) {
+    reader.read(line);
+    yield;
+  }
   const identity = sessionIdentity(fileName, thread, subagent);
-  return session.build({ format: 'claude', model: reader.model, agentName, ...identity }, subagents);
+  return yield* session.build({ format: 'claude', model: reader.model, agentName, ...identity }, subagents);
 }
 
 /**
@@ -94,7 +99,9 @@ function sidechains(lines: JsonLine[]): JsonLine[][] {
     const parent = asString(line.value.parentUuid);
     const root = asString(line.value.agentId) ?? (parent !== null ? rootOf.get(parent) : undefined) ?? uuid;
     rootOf.set(uuid, root);
-    groups.set(root, [...(groups.get(root) ?? []), line]);
+    const group = groups.get(root);
+    if (group === undefined) groups.set(root, [line]);
+    else group.push(line);
   }
   return [...groups.values()];
 }

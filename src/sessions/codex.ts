@@ -19,6 +19,7 @@ import {
   type JsonObject,
 } from './json.js';
 import { planStatus, type PlanStep } from './plan.js';
+import type { Sliced } from './slices.js';
 import { baseName, isoTimestamp, lineCount } from './text.js';
 import type { ParsedSession } from './types.js';
 
@@ -40,11 +41,14 @@ export function isCodexRecord(value: JsonObject): boolean {
   );
 }
 
-export function parseCodexSession(fileName: string, text: string): ParsedSession {
-  const { lines, problems } = readJsonLines(text);
+export function* readCodexSession(fileName: string, text: string): Sliced<ParsedSession> {
+  const { lines, problems } = yield* readJsonLines(text);
   const reader = new CodexReader(new SessionBuilder(problems), lines.some(isUserTurnEvent));
-  for (const line of lines) reader.read(line);
-  return reader.finish(fileName);
+  for (const line of lines) {
+    reader.read(line);
+    yield;
+  }
+  return yield* reader.finish(fileName);
 }
 
 function isUserTurnEvent({ value }: JsonLine): boolean {
@@ -106,7 +110,7 @@ class CodexReader {
     });
   }
 
-  finish(fileName: string): ParsedSession {
+  finish(fileName: string): Sliced<ParsedSession> {
     return this.session.build({
       format: 'codex',
       sessionId: this.sessionId ?? idFromFileName(fileName),

@@ -1,8 +1,9 @@
 // Session import adapters: a provider's own session file (its text and name, no I/O here) read as
 // Threadline runs and facts.
-import { isClaudeRecord, parseClaudeSession } from './claude.js';
-import { isCodexRecord, parseCodexSession } from './codex.js';
+import { isClaudeRecord, readClaudeSession } from './claude.js';
+import { isCodexRecord, readCodexSession } from './codex.js';
 import { asObject, parseJson } from './json.js';
+import { completed, type Sliced } from './slices.js';
 import type { ParsedSession, SessionFormat } from './types.js';
 
 export * from './types.js';
@@ -30,7 +31,12 @@ export function detectFormat(fileName: string, text: string): SessionFormat | nu
  * `agentMeta`: the text of a Claude Code workflow agent's `agent-<id>.meta.json`, read beside its file.
  */
 export function parseSession(fileName: string, text: string, agentMeta?: string): ParsedSession | null {
+  return completed(readSession(fileName, text, agentMeta));
+}
+
+/** parseSession in slices (src/sessions/slices.ts). */
+export function* readSession(fileName: string, text: string, agentMeta?: string): Sliced<ParsedSession | null> {
   const format = detectFormat(fileName, text);
-  if (format === 'codex') return parseCodexSession(fileName, text);
-  return format === 'claude' ? parseClaudeSession(fileName, text, agentMeta) : null;
+  if (format === 'codex') return yield* readCodexSession(fileName, text);
+  return format === 'claude' ? yield* readClaudeSession(fileName, text, agentMeta) : null;
 }

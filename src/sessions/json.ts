@@ -1,5 +1,6 @@
 // Reading JSON Lines and untyped JSON values: session files are written by other programs, so every
 // field is checked before use.
+import type { Sliced } from './slices.js';
 import type { SessionProblem } from './types.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -10,18 +11,22 @@ export interface JsonLine {
   value: JsonObject;
 }
 
-/** The file's JSON objects; a line that is not one is reported (without its content) and skipped. */
-export function readJsonLines(text: string): { lines: JsonLine[]; problems: SessionProblem[] } {
+/**
+ * The file's JSON objects, a slice per line; a line that is not one is reported (without its content)
+ * and skipped.
+ */
+export function* readJsonLines(text: string): Sliced<{ lines: JsonLine[]; problems: SessionProblem[] }> {
   const lines: JsonLine[] = [];
   const problems: SessionProblem[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
-    if (raw.trim().length === 0) return;
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+    if (raw.trim().length === 0) continue;
     const line = index + 1;
     const value = parseJson(raw);
     if (value === undefined) problems.push({ line, reason: 'not valid JSON' });
     else if (asObject(value) === null) problems.push({ line, reason: 'not a JSON object' });
     else lines.push({ line, value: value as JsonObject });
-  });
+    yield;
+  }
   return { lines, problems };
 }
 

@@ -1,7 +1,8 @@
 // A provider's own records of one turn, sent with completeRun, read as a session file by the same
 // adapters that import whole sessions.
-import { detectFormat, parseSession } from './index.js';
+import { detectFormat, readSession } from './index.js';
 import type { FileChangeRecord } from '../domain/records.js';
+import type { Sliced } from './slices.js';
 import type { ImportedFact, SessionFormat, SessionProblem } from './types.js';
 
 // The adapters recognise a session file by its extension before its content.
@@ -13,12 +14,12 @@ export type TurnFacts =
   | { refusal: 'line'; problem: SessionProblem }
   | { refusal: 'no_turn' };
 
-/** The facts of the turns the lines hold, or why they cannot be read as records of `format`. */
-export function factsOfTurn(format: SessionFormat, lines: readonly string[]): TurnFacts {
+/** The facts of the turns the lines hold, or why they cannot be read as records of `format`; in slices. */
+export function* factsOfTurn(format: SessionFormat, lines: readonly string[]): Sliced<TurnFacts> {
   const text = lines.join('\n');
   const detected = detectFormat(TURN_FILE_NAME, text);
   if (detected !== format) return { refusal: 'format', detected };
-  const session = parseSession(TURN_FILE_NAME, text)!;
+  const session = (yield* readSession(TURN_FILE_NAME, text))!;
   const [problem] = session.problems;
   if (problem) return { refusal: 'line', problem };
   if (session.runs.length === 0) return { refusal: 'no_turn' };

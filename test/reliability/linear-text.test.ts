@@ -2,9 +2,11 @@
 // "token." repeated, sent as completeRun's raw events, once at the size that took 16 s and once at the
 // longest line the service accepts. The run completes well within the test's bound (before the fix the
 // first case alone blocked the service for 16 s), and /healthz, asked all the while, answers.
+// Then a body of raw events near the 1 MB limit: reading it leaves /healthz answering all along.
+import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/api/validation.js';
-import { codexTurn } from '../support/adversarialText.js';
+import { codexTurn, commandsTurn } from '../support/adversarialText.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
@@ -28,20 +30,32 @@ async function runningCodexRun(): Promise<string> {
   return startRun.run.id;
 }
 
-/** Asks /healthz one request after another until `work` settles; how many it answered meanwhile. */
-async function healthzDuring<T>(work: Promise<T>): Promise<{ result: T; answered: number }> {
+/**
+ * Asks /healthz one request after another until `work` settles: how many it answered meanwhile, the
+ * longest wait from one answer (or the start) to the next, and how long `work` took.
+ */
+async function healthzDuring<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; answered: number; longestWait: number; took: number }> {
   let done = false;
-  const settled = work.finally(() => {
+  const start = performance.now();
+  let took = 0;
+  const settled = work().finally(() => {
     done = true;
+    took = performance.now() - start;
   });
   let answered = 0;
+  let longestWait = 0;
+  let last = start;
   const healthz = new URL('/healthz', t.service.url);
   do {
     const response = await fetch(healthz);
     expect(await response.json()).toEqual({ status: 'ok' });
     answered++;
+    longestWait = Math.max(longestWait, performance.now() - last);
+    last = performance.now();
   } while (!done);
-  return { result: await settled, answered };
+  return { result: await settled, answered, longestWait, took };
 }
 
 describe('raw events built to make redaction backtrack', () => {
@@ -53,7 +67,7 @@ describe('raw events built to make redaction backtrack', () => {
     const runId = await runningCodexRun();
     const lines = codexTurn(text);
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(LIMITS.rawEventLine);
-    const { result, answered } = await healthzDuring(
+    const { result, answered } = await healthzDuring(() =>
       t.gql<{ completeRun: { status: string; facts: { kind: string; text: string }[] } }>(COMPLETE_RUN, {
         input: { runId, assistantMessage: 'done', rawEvents: { format: 'CODEX', lines } },
       }),
@@ -64,5 +78,35 @@ describe('raw events built to make redaction backtrack', () => {
     const command = result.data!.completeRun.facts.find((fact) => fact.kind === 'COMMAND');
     expect(command?.text).toMatch(/^npm test \(exit 1\)/);
     expect(answered).toBeGreaterThan(0);
+  });
+});
+
+describe('raw events near the body limit', () => {
+  // A turn of many commands, half of them failing, with their outputs: about a megabyte of JSON.
+  const lines = commandsTurn('npm test -- case 1 passed Tests: 1 failed token=abcdef1234 '.repeat(10_800));
+  const body = JSON.stringify({
+    query: COMPLETE_RUN,
+    variables: { input: { runId: '', assistantMessage: 'done', rawEvents: { format: 'CODEX', lines } } },
+  });
+
+  it('are read in slices: /healthz waits a small part of the request at most', { timeout: 60_000 }, async () => {
+    expect(body.length).toBeGreaterThan(0.9 * 1024 * 1024);
+    expect(body.length).toBeLessThan(1024 * 1024);
+    expect(lines.length).toBeLessThanOrEqual(LIMITS.rawEventLines);
+    const runId = await runningCodexRun();
+    const request = body.replace('"runId":""', `"runId":${JSON.stringify(runId)}`);
+    const { result, longestWait, took } = await healthzDuring(async () => {
+      const response = await fetch(t.service.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: request,
+      });
+      return (await response.json()) as { data?: { completeRun: { status: string } }; errors?: unknown };
+    });
+    expect(result.errors).toBeUndefined();
+    expect(result.data?.completeRun.status).toBe('COMPLETED');
+    // Read in one go, the body held the event loop for most of the request: 0.93 of it before the
+    // slices and the fix of the comparison of commands, 0.66 with that fix alone.
+    expect(longestWait / took).toBeLessThan(0.4);
   });
 });

@@ -8,6 +8,7 @@ import { withoutSuggestions } from '../../src/server/armor.js';
 import { findTestSummary } from '../../src/sessions/testSummary.js';
 import { humanText } from '../../src/sessions/injected.js';
 import { cleanText } from '../../src/sessions/text.js';
+import { completed } from '../../src/sessions/slices.js';
 import { factsOfTurn } from '../../src/sessions/turn.js';
 
 /** The openings of what the session text handling looks for: secrets, tags, escapes, test summaries. */
@@ -62,19 +63,52 @@ export const TEXT_HANDLERS: Readonly<Record<string, (text: string) => unknown>> 
   cleanText,
   humanText,
   findTestSummary,
-  codexTurn: (text) => factsOfTurn('codex', codexTurn(text)),
+  codexTurn: (text) => completed(factsOfTurn('codex', codexTurn(text))),
+  commandsTurn: (text) => completed(factsOfTurn('codex', commandsTurn(text))),
 };
+
+/**
+ * A Codex turn of many commands: `text` cut into pieces of COMMAND_PIECE characters, each run as a
+ * command of one program (with an argument of its own) that fails or succeeds in turn and prints its piece. Its work grows with the
+ * number of commands, which a run compares with one another (which later one fixed a failure).
+ */
+export function commandsTurn(text: string): string[] {
+  const [context, message] = codexTurn('run the tests');
+  const commands = Array.from({ length: Math.ceil(text.length / COMMAND_PIECE) }, (_, index) => {
+    const piece = text.slice(index * COMMAND_PIECE, (index + 1) * COMMAND_PIECE);
+    return codexEvent({
+      type: 'exec_command_end',
+      call_id: `c${index}`,
+      command: ['npm', 'test', '--', `case${index}`],
+      exit_code: index % 2,
+      aggregated_output: piece,
+    });
+  });
+  return [context!, message!, ...commands, codexEvent({ type: 'agent_message', message: 'done' })];
+}
+
+const COMMAND_PIECE = 400;
 
 /** A Codex turn whose user message, command output and answer are each `text` (one line each). */
 export function codexTurn(text: string): string[] {
-  const at = '2026-03-02T10:00:00.000Z';
-  const event = (payload: object) => JSON.stringify({ timestamp: at, type: 'event_msg', payload });
   return [
-    JSON.stringify({ timestamp: at, type: 'turn_context', payload: { turn_id: 't', cwd: '/w', model: 'gpt-5' } }),
-    event({ type: 'user_message', message: text, images: [] }),
-    event({ type: 'exec_command_end', call_id: 'c1', command: ['npm', 'test'], exit_code: 1, aggregated_output: text }),
-    event({ type: 'agent_message', message: text }),
+    JSON.stringify({ timestamp: AT, type: 'turn_context', payload: { turn_id: 't', cwd: '/w', model: 'gpt-5' } }),
+    codexEvent({ type: 'user_message', message: text, images: [] }),
+    codexEvent({
+      type: 'exec_command_end',
+      call_id: 'c1',
+      command: ['npm', 'test'],
+      exit_code: 1,
+      aggregated_output: text,
+    }),
+    codexEvent({ type: 'agent_message', message: text }),
   ];
+}
+
+const AT = '2026-03-02T10:00:00.000Z';
+
+function codexEvent(payload: object): string {
+  return JSON.stringify({ timestamp: AT, type: 'event_msg', payload });
 }
 
 const GROWTH = 8;

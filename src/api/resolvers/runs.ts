@@ -42,9 +42,10 @@ export const runResolvers: Resolvers = {
     run: (_root, { id }, { loaders }) => loaders.run.load(id),
   },
   Mutation: {
-    completeRun: (_root, { input }, { operations }) => {
+    completeRun: async (_root, { input }, { operations }) => {
       // The turn's own records add their facts after the hand-made ones, within what a run may record.
-      const facts = [...factsOf('facts', input.facts), ...rawEventFacts(input.rawEvents)].slice(0, LIMITS.facts);
+      const given = factsOf('facts', input.facts);
+      const facts = [...given, ...(await rawEventFacts(input.rawEvents))].slice(0, LIMITS.facts);
       const checkpoint = input.checkpoint && {
         ref: requiredText('checkpoint.ref', input.checkpoint.ref, LIMITS.ref),
         diffSummary: optionalText('checkpoint.diffSummary', input.checkpoint.diffSummary, LIMITS.diffSummary),

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { explorationPaths, fixes, isExploration, isSearchWithoutMatch } from '../../../src/domain/commands.js';
+import {
+  explorationPaths,
+  fixes,
+  laterFixes,
+  isExploration,
+  isSearchWithoutMatch,
+} from '../../../src/domain/commands.js';
 
 describe('isExploration', () => {
   it.each([
@@ -121,5 +127,34 @@ describe('fixes, in loops and pipelines', () => {
     expect(fixes(loop, 'for i in 1 2; do npx tsc --noEmit; done')).toBe(false);
     // A command that only reads fixes nothing and is fixed by nothing.
     expect(fixes('cat missing.txt', 'cat missing.txt')).toBe(false);
+  });
+});
+
+describe('laterFixes', () => {
+  it('finds the later success that fixes a failure, never an earlier one, as fixes judges each pair', () => {
+    const run = [
+      { command: 'npm test -- shelves', succeeded: true },
+      { command: 'npm test -- shelves', succeeded: false },
+      { command: 'cargo build', succeeded: false },
+      { command: 'npm run lint', succeeded: true },
+      { command: 'cargo build && cargo test', succeeded: true },
+      { command: 'pytest tests/a.py', succeeded: false },
+    ];
+    const fixed = laterFixes(run);
+    expect(run.map((_, index) => fixed(index))).toEqual([false, false, true, false, false, false]);
+    const pairs = run.map((failed, index) =>
+      run.slice(index + 1).some((later) => later.succeeded && fixes(failed.command, later.command)),
+    );
+    expect(run.map((_, index) => fixed(index))).toEqual(pairs);
+  });
+
+  it('is fixed by `npm test` run after many other runs of npm test', () => {
+    const others = Array.from({ length: 40 }, (_, i) => ({ command: `npm test -- case${i}`, succeeded: true }));
+    const run = [
+      { command: 'npm test -- shelves', succeeded: false },
+      ...others,
+      { command: 'npm test', succeeded: true },
+    ];
+    expect(laterFixes(run)(0)).toBe(true);
   });
 });

@@ -22,7 +22,7 @@ function appliedFiles(...patches: FileEdit[][]) {
     activity.patch(`p${index}`, 'apply_patch', edits);
     activity.patchResult(`p${index}`, { applied: true, output: '' });
   });
-  return activity.facts('/w').flatMap((fact) => (fact.kind === 'file_change' ? [fact.file] : []));
+  return [...activity.facts('/w')].flatMap((fact) => (fact.kind === 'file_change' ? [fact.file] : []));
 }
 
 describe('RunActivity file changes', () => {
@@ -55,7 +55,7 @@ describe('RunActivity file changes', () => {
     activity.patch('cut-off', 'Edit', [edit('a.ts', 'modified', 1, 0)]);
     activity.patch('failed', 'Edit', [edit('b.ts', 'modified', 1, 0)]);
     activity.patchResult('failed', { applied: false, output: 'String to replace not found' });
-    expect(activity.facts(null)).toEqual([
+    expect([...activity.facts(null)]).toEqual([
       { kind: 'failure', text: 'Edit failed on b.ts: String to replace not found', key: 'Edit b.ts', status: null },
     ]);
   });
@@ -83,21 +83,19 @@ describe('RunActivity commands', () => {
   };
 
   it('does not count a search that found nothing as a failure', () => {
-    expect(run('rg -n missingName src', 1, '').facts(null)).toEqual([
+    expect([...run('rg -n missingName src', 1, '').facts(null)]).toEqual([
       { kind: 'command', text: 'rg -n missingName src (no match)', key: 'rg -n missingName src', status: 'no match' },
     ]);
   });
 
   it('still counts a search that failed with a message', () => {
-    const facts = run('rg foo nowhere', 2, 'rg: nowhere: No such file or directory').facts(null);
+    const facts = [...run('rg foo nowhere', 2, 'rg: nowhere: No such file or directory').facts(null)];
     expect(facts.map((fact) => fact.kind)).toEqual(['command', 'failure']);
   });
 
   it('keeps the end of a failed command output, where the failing test is named', () => {
     const output = `${'collected line\n'.repeat(200)}FAILED tests/test_x.py::test_y - AssertionError`;
-    const failure = run(`pytest ${'-k x '.repeat(300)}`, 1, output)
-      .facts(null)
-      .find((f) => f.kind === 'failure');
+    const failure = [...run(`pytest ${'-k x '.repeat(300)}`, 1, output).facts(null)].find((f) => f.kind === 'failure');
     expect(failure?.text).toMatch(/FAILED tests\/test_x\.py::test_y - AssertionError$/);
   });
 });
@@ -108,7 +106,7 @@ describe('RunActivity reads', () => {
     activity.read('Read', '/w/src/a.ts');
     activity.read('Read', '/w/src/a.ts');
     activity.read('Grep', 'parseSession');
-    expect(activity.facts('/w')).toEqual([
+    expect([...activity.facts('/w')]).toEqual([
       { kind: 'command', text: 'Read src/a.ts', key: 'Read src/a.ts', status: 'ok' },
       { kind: 'command', text: 'Grep parseSession', key: 'Grep parseSession', status: 'ok' },
     ]);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseClaudeSession } from '../../../src/sessions/claude.js';
+import { readClaudeSession } from '../../../src/sessions/claude.js';
+import { completed } from '../../../src/sessions/slices.js';
 import type { ImportedFact, ImportedRun, ParsedSession } from '../../../src/sessions/types.js';
 import { FIXTURES, HIDDEN_MARKER, fixture, jsonl } from './fixtures.js';
+
+const parseClaudeSession = (fileName: string, text: string, agentMeta?: string) =>
+  completed(readClaudeSession(fileName, text, agentMeta));
 
 function parse(path: string): ParsedSession {
   const { fileName, text } = fixture(path);

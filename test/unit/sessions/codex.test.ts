@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseCodexSession } from '../../../src/sessions/codex.js';
+import { readCodexSession } from '../../../src/sessions/codex.js';
+import { completed } from '../../../src/sessions/slices.js';
 import type { ImportedFact, ImportedRun, ParsedSession } from '../../../src/sessions/types.js';
 import { FIXTURES, HIDDEN_MARKER, fixture, jsonl } from './fixtures.js';
+
+const parseCodexSession = (fileName: string, text: string) => completed(readCodexSession(fileName, text));
 
 function parse(path: string): ParsedSession {
   const { fileName, text } = fixture(path);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { completed } from '../../../src/sessions/slices.js';
 import { factsOfTurn } from '../../../src/sessions/turn.js';
 import { FIXTURES, fixture } from './fixtures.js';
 
@@ -13,7 +14,7 @@ function lastClaudeTurn(): string[] {
 
 describe("factsOfTurn: completeRun's raw events", () => {
   it("reads one turn's records with its format's adapter and returns their facts", () => {
-    expect(factsOfTurn('claude', lastClaudeTurn())).toEqual({
+    expect(completed(factsOfTurn('claude', lastClaudeTurn()))).toEqual({
       facts: [
         {
           kind: 'question',
@@ -26,15 +27,15 @@ describe("factsOfTurn: completeRun's raw events", () => {
   });
 
   it('refuses records of another format, naming the one they look like', () => {
-    expect(factsOfTurn('codex', lastClaudeTurn())).toEqual({ refusal: 'format', detected: 'claude' });
-    expect(factsOfTurn('codex', ['{"note": 1}'])).toEqual({ refusal: 'format', detected: null });
+    expect(completed(factsOfTurn('codex', lastClaudeTurn()))).toEqual({ refusal: 'format', detected: 'claude' });
+    expect(completed(factsOfTurn('codex', ['{"note": 1}']))).toEqual({ refusal: 'format', detected: null });
   });
 
   it('refuses a line that is not a record, and records that hold no turn', () => {
-    expect(factsOfTurn('claude', [...lastClaudeTurn(), '{"type": "user"'])).toEqual({
+    expect(completed(factsOfTurn('claude', [...lastClaudeTurn(), '{"type": "user"']))).toEqual({
       refusal: 'line',
       problem: { line: 3, reason: 'not valid JSON' },
     });
-    expect(factsOfTurn('claude', lastClaudeTurn().slice(1))).toEqual({ refusal: 'no_turn' });
+    expect(completed(factsOfTurn('claude', lastClaudeTurn().slice(1)))).toEqual({ refusal: 'no_turn' });
   });
 });
