@@ -1,6 +1,7 @@
-// PENDING handoffs of every tenant requested more than $timeoutSeconds ago (the sweep in src/server).
+// PENDING handoffs of the given tenants requested more than $timeoutSeconds before $now (the sweep in src/server).
 MATCH (handoff:ContextHandoff)
-WHERE handoff.status = 'pending' AND handoff.requestedAt < datetime() - duration({seconds: $timeoutSeconds})
+WHERE handoff.status = 'pending' AND handoff.tenant IN $tenants
+  AND handoff.requestedAt < datetime($now) - duration({seconds: $timeoutSeconds})
 RETURN handoff.tenant AS tenant, handoff.id AS id
 ORDER BY handoff.requestedAt
 LIMIT 100

@@ -213,16 +213,18 @@ export async function failAndReplaceWithLocal(
 }
 
 /**
- * Fails every PENDING handoff older than the policy allows (all tenants) and replaces it with a local
- * summary; returns how many this call replaced. Several instances may sweep at once: each expired
- * handoff is replaced by exactly one of them, and the others count nothing for it.
+ * Fails every PENDING handoff of `tenants` that was older than the policy allows at `now` and
+ * replaces it with a local summary; returns how many this call replaced. Several instances may sweep
+ * at once: each expired handoff is replaced by exactly one of them, and the others count nothing for it.
  */
 export async function sweepExpiredHandoffs(
   rootGraph: Graph,
   contextFor: (tenant: string) => OperationContext,
+  tenants: readonly string[],
+  now: Date,
 ): Promise<number> {
   const timeout = contextFor('').summaries.policy.pendingTimeoutSeconds;
-  const expired = await rootGraph.read((tx) => expiredPendingHandoffs(tx, timeout));
+  const expired = await rootGraph.read((tx) => expiredPendingHandoffs(tx, tenants, now, timeout));
   let replaced = 0;
   for (const { tenant, id } of expired) {
     const context = contextFor(tenant);

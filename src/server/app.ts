@@ -24,7 +24,7 @@ import { lowercaseEnumResolvers } from '../api/enums.js';
 import { createLoaders } from '../api/loaders.js';
 import { mergedResolvers } from '../api/resolvers/index.js';
 import { loadTypeDefs } from '../api/schema.js';
-import type { Config } from '../config.js';
+import { SINGLE_TENANT, type Config } from '../config.js';
 import { applyMigrations } from '../graph/migrations.js';
 import { Graph, type BackgroundRunner, type StatementObserver } from '../graph/transactions.js';
 import { ChangeFeed } from '../operations/changeFeed.js';
@@ -32,6 +32,7 @@ import type { OperationContext } from '../operations/context.js';
 import { sweepExpiredHandoffs } from '../operations/handoffSources.js';
 import { createChatCompletionsSummarizer } from '../summarizers/chatCompletions.js';
 import { answerSizeLimit } from './answerLimit.js';
+import { systemClock, type Clock } from './clock.js';
 import { parseOptions, queryLimitRules, withoutSuggestions } from './armor.js';
 import { createTenantResolver } from './auth.js';
 import { guardConnectionSlots } from './connectionSlots.js';
@@ -53,7 +54,12 @@ const BODY_LIMIT = '1mb';
 const MAX_ERROR_MESSAGE = 1_000;
 const NOT_MIGRATED = 'The service is starting: its database schema is not in place yet; retry later.';
 
-export async function startService(config: Config, driver: Driver, logger: Logger): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  driver: Driver,
+  logger: Logger,
+  clock: Clock = systemClock,
+): Promise<RunningService> {
   const metrics = config.metrics.enabled ? createMetrics() : null;
   const tracing = config.tracing ? createTracing(config.tracing, config.neo4j.database) : null;
   const unobserved = new Graph(driver, config.neo4j.database, '', config.limits.graphDeadlineMs);
@@ -129,10 +135,12 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     return operationsOn(statements ? tenantGraph.withStatementsObservedBy(statements) : tenantGraph);
   };
   const inBackground: BackgroundRunner = tracing ? tracing.background(rootGraph) : (_name, work) => work(rootGraph);
-  const sweeper = startPendingHandoffSweeper(
+  const stopSweeper = startPendingHandoffSweeper(
     inBackground,
     operationsOn,
+    servedTenants(config),
     config.summaries.pendingTimeoutSeconds,
+    clock,
     logger,
     metrics,
   );
@@ -250,7 +258,7 @@ export async function startService(config: Config, driver: Driver, logger: Logge
     port,
     readiness,
     close: () => {
-      clearInterval(sweeper);
+      stopSweeper();
       readiness.stop();
       return closeAll(apollo, httpServer, subscriptions, changes, tracing);
     },
@@ -281,41 +289,48 @@ function answerHttpError(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/** PENDING handoffs nobody submitted in time fail and are replaced by local summaries. */
+/** The tenants this instance answers for: its API keys' tenants, or the single tenant without keys. */
+function servedTenants(config: Config): string[] {
+  return config.apiKeys.size > 0 ? [...new Set(config.apiKeys.values())] : [SINGLE_TENANT];
+}
+
+/**
+ * PENDING handoffs nobody submitted in time fail and are replaced by local summaries. An instance
+ * sweeps the tenants it serves: a database may hold tenants an instance has no key for, and their
+ * pending handoffs are theirs to expire.
+ */
 function startPendingHandoffSweeper(
   inBackground: BackgroundRunner,
   operationsOn: (graph: Graph) => OperationContext,
+  tenants: readonly string[],
   timeoutSeconds: number,
+  clock: Clock,
   logger: Logger,
   metrics: Metrics | null,
-) {
+): () => void {
   let sweeping = false;
-  const sweeper = setInterval(
-    () => {
-      if (sweeping) return;
-      sweeping = true;
-      inBackground(
-        'sweep pending handoffs',
-        // Each tenant's work goes through the sweep's graph, so a traced sweep holds its statements.
-        (rootGraph) => sweepExpiredHandoffs(rootGraph, (tenant) => operationsOn(rootGraph.forTenant(tenant))),
-        (replaced) => ({ 'threadline.handoffs_replaced': replaced }),
-      )
-        .then((count) => {
-          metrics?.sweepEnded('ok', count);
-          if (count > 0) logger.info({ count }, 'expired pending handoffs replaced by local summaries');
-        })
-        .catch((error: unknown) => {
-          metrics?.sweepEnded('failed', 0);
-          logger.warn({ err: error }, 'pending handoff sweep failed');
-        })
-        .finally(() => {
-          sweeping = false;
-        });
-    },
-    Math.min(30_000, (timeoutSeconds * 1000) / 2),
-  );
-  sweeper.unref();
-  return sweeper;
+  return clock.every(Math.min(30_000, (timeoutSeconds * 1000) / 2), async () => {
+    if (sweeping) return;
+    sweeping = true;
+    await inBackground(
+      'sweep pending handoffs',
+      // Each tenant's work goes through the sweep's graph, so a traced sweep holds its statements.
+      (rootGraph) =>
+        sweepExpiredHandoffs(rootGraph, (tenant) => operationsOn(rootGraph.forTenant(tenant)), tenants, clock.now()),
+      (replaced) => ({ 'threadline.handoffs_replaced': replaced }),
+    )
+      .then((count) => {
+        metrics?.sweepEnded('ok', count);
+        if (count > 0) logger.info({ count }, 'expired pending handoffs replaced by local summaries');
+      })
+      .catch((error: unknown) => {
+        metrics?.sweepEnded('failed', 0);
+        logger.warn({ err: error }, 'pending handoff sweep failed');
+      })
+      .finally(() => {
+        sweeping = false;
+      });
+  });
 }
 
 /** WebSocket clients first, with a close frame, before the HTTP drain ends every remaining socket. */

@@ -20,7 +20,14 @@ import {
 } from '../../client/index.js';
 import { projectRoot } from '../../src/graph/projectRoot.js';
 import { refusal } from '../support/lineage.js';
-import { settingsFile, startTestService, uniqueId, type TestService } from '../support/service.js';
+import { manualClock } from '../support/clock.js';
+import {
+  settingsFile,
+  startTestService,
+  uniqueId,
+  type TestService,
+  type TestServiceOptions,
+} from '../support/service.js';
 
 let t: TestService;
 let client: ThreadlineClient;
@@ -305,8 +312,8 @@ describe('runTurn with provider-written summaries', () => {
     await entering?.close();
   });
 
-  async function serviceWithSummaries(policy: unknown): Promise<TestService> {
-    return startTestService({ THREADLINE_SUMMARIES_FILE: settingsFile(policy) });
+  async function serviceWithSummaries(policy: unknown, options?: TestServiceOptions): Promise<TestService> {
+    return startTestService({ THREADLINE_SUMMARIES_FILE: settingsFile(policy) }, options);
   }
 
   /** A thread whose Codex run 1 recorded a goal and an open question; the next Claude run's handoff is PENDING. */
@@ -320,6 +327,20 @@ describe('runTurn with provider-written summaries', () => {
       ],
     }));
     return createThread.id;
+  }
+
+  /** The PENDING handoff of the thread's run 2, once that run has started. */
+  async function pendingHandoffOf(service: TestService, threadId: string): Promise<string> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const { thread } = await service.ok(
+        `query($id: ID!) { thread(id: $id) { runs(last: 1) { edges { node { ordinal contextHandoff { id status } } } } } }`,
+        { id: threadId },
+      );
+      const handoff = thread.runs.edges[0].node.ordinal === 2 ? thread.runs.edges[0].node.contextHandoff : null;
+      if (handoff?.status === 'PENDING') return handoff.id as string;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('no PENDING handoff appeared');
   }
 
   async function contextOf(service: TestService, runId: string) {
@@ -453,25 +474,11 @@ describe('runTurn with provider-written summaries', () => {
     const threadId = await threadOnCodex(enteringClient);
     // Another part of the orchestrator answers summary requests: it finds the PENDING handoff and submits.
     const worker = (async () => {
-      for (let attempt = 0; attempt < 200; attempt++) {
-        const { thread } = await entering.ok(
-          `query($id: ID!) { thread(id: $id) { runs(last: 1) { edges { node { ordinal contextHandoff { id status } } } } } }`,
-          { id: threadId },
-        );
-        const handoff = thread.runs.edges[0].node.ordinal === 2 ? thread.runs.edges[0].node.contextHandoff : null;
-        if (handoff?.status === 'PENDING') {
-          await enteringClient.request(SubmitHandoffSummaryDocument, {
-            input: {
-              handoffId: handoff.id,
-              summaryText: 'Written elsewhere: the parser.',
-              createdByProvider: 'claude',
-            },
-          });
-          return handoff.id as string;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error('no PENDING handoff appeared');
+      const handoffId = await pendingHandoffOf(entering, threadId);
+      await enteringClient.request(SubmitHandoffSummaryDocument, {
+        input: { handoffId, summaryText: 'Written elsewhere: the parser.', createdByProvider: 'claude' },
+      });
+      return handoffId;
     })();
     const calls: AgentCall[] = [];
     const turn = await runTurn(
@@ -488,18 +495,26 @@ describe('runTurn with provider-written summaries', () => {
   });
 
   it('sends the local summary that replaces an expired one, waited for or written too late', async () => {
-    // Its sweep sees every tenant's handoffs: it lives only as long as this test.
-    const expiring = await serviceWithSummaries({ providers: { claude: 'entering' }, pendingTimeoutSeconds: 2 });
+    // Its sweep expires only its own tenant's handoffs, when the test moves its clock on.
+    const clock = manualClock();
+    const expiring = await serviceWithSummaries(
+      { providers: { claude: 'entering' }, pendingTimeoutSeconds: 2 },
+      { clock, tenant: uniqueId('expiry') },
+    );
     try {
       const on = expiring.client;
       const threadId = await threadOnCodex(on);
       const calls: AgentCall[] = [];
-      const turn = await runTurn(
+      const waiting = runTurn(
         on,
         { threadId, provider: 'claude', userMessage: 'Review the parser.' },
         faithfulAgent(calls, 'claude'),
-        { summaryWaitMs: 60_000, summaryPollMs: 200 },
+        { summaryWaitMs: 60_000, summaryPollMs: 50 },
       );
+      // Once the turn waits on its PENDING handoff, a sweep a minute on (past the timeout) replaces it.
+      await pendingHandoffOf(expiring, threadId);
+      await clock.advance(60_000);
+      const turn = await waiting;
       const pendingId = turn.started.handoff!.id;
       expect(turn.started.handoff!.status).toBe('PENDING');
       expect(calls[0]!.handoff).toMatchObject({ status: 'READY', source: 'local', createdByProvider: null });
@@ -527,13 +542,11 @@ describe('runTurn with provider-written summaries', () => {
         faithfulAgent(slowCalls, 'claude'),
         {
           writeSummary: async (request) => {
-            for (let attempt = 0; attempt < 100; attempt++) {
-              const { contextHandoff } = await expiring.ok(`query($id: ID!) { contextHandoff(id: $id) { status } }`, {
-                id: request.handoffId,
-              });
-              if (contextHandoff.status === 'FAILED') break;
-              await new Promise((resolve) => setTimeout(resolve, 200));
-            }
+            await clock.advance(60_000);
+            const { contextHandoff } = await expiring.ok(`query($id: ID!) { contextHandoff(id: $id) { status } }`, {
+              id: request.handoffId,
+            });
+            expect(contextHandoff.status).toBe('FAILED');
             return 'Too late: the parser.';
           },
         },

@@ -4,7 +4,16 @@
 // and omissions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '../support/chatCompletionsServer.js';
-import { codeOf, settingsFile, startTestService, type DriverFaults, type TestService } from '../support/service.js';
+import { manualClock } from '../support/clock.js';
+import {
+  codeOf,
+  settingsFile,
+  startTestService,
+  uniqueId,
+  type DriverFaults,
+  type TestService,
+  type TestServiceOptions,
+} from '../support/service.js';
 import {
   HANDOFF_FIELDS,
   START_RUN,
@@ -24,10 +33,14 @@ const RUN_CONTEXT = `query($id: ID!) { run(id: $id) { plan { reasons handoffStra
 
 let summarizerServer: ChatCompletionsServer;
 const services: TestService[] = [];
-async function serviceWith(summaries: unknown, providers?: unknown, faults?: DriverFaults): Promise<TestService> {
+async function serviceWith(
+  summaries: unknown,
+  providers?: unknown,
+  options?: TestServiceOptions,
+): Promise<TestService> {
   const env: Record<string, string> = { THREADLINE_SUMMARIES_FILE: settingsFile(summaries) };
   if (providers) env.THREADLINE_PROVIDERS_FILE = settingsFile(providers);
-  const service = await startTestService(env, faults);
+  const service = await startTestService(env, options);
   services.push(service);
   return service;
 }
@@ -144,15 +157,19 @@ describe('the provider being entered or left writes the summary', () => {
   });
 
   it('a PENDING handoff not submitted in time FAILS and a local summary supersedes it', async () => {
-    const t = await serviceWith({ default: 'entering', pendingTimeoutSeconds: 1 });
+    const clock = manualClock();
+    const t = await serviceWith({ default: 'entering', pendingTimeoutSeconds: 1 }, undefined, {
+      clock,
+      tenant: uniqueId('expiry'),
+    });
     const threadId = await threadWithFacts(t);
     const started = await startRun(t, threadId, 'claude');
-    let run: any;
-    for (let attempt = 0; attempt < 40; attempt++) {
-      run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
-      if (run.contextHandoff.id !== started.handoff.id) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    // A sweep half a timeout on leaves it pending; one a minute on (past its timeout, however long
+    // the test took so far) replaces it.
+    await clock.advance(500);
+    expect((await t.ok(HANDOFF, { id: started.handoff.id })).contextHandoff.status).toBe('PENDING');
+    await clock.advance(60_000);
+    const run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
     expect(run.contextHandoff).toMatchObject({
       status: 'READY',
       source: 'local',
@@ -172,9 +189,6 @@ describe('the provider being entered or left writes the summary', () => {
       expect(await storedInput(t, id)).toEqual({ document: null, digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(run.plan.reasons.join(' ')).toMatch(/failed \(not submitted within 1 s\); a local summary replaced it/);
     expect(run.dispatch.context).toBe(run.contextHandoff.summaryText);
-    // Its sweep sees every tenant's handoffs: stop it before other tests leave handoffs pending.
-    await t.close();
-    services.splice(services.indexOf(t), 1);
   });
 });
 
@@ -234,11 +248,29 @@ describe('a configured chat-completions summarizer', () => {
   it('a summary that arrives after its handoff expired is dropped; the start and the regeneration still answer', async () => {
     // The summarizer answers well within its own timeout, but after the pending timeout: the sweep
     // replaces the handoff first. The run was started (and the handoff regenerated) all the same.
-    const t = await serviceWith({ ...summaries(20_000), pendingTimeoutSeconds: 1 });
+    const clock = manualClock();
+    const t = await serviceWith({ ...summaries(20_000), pendingTimeoutSeconds: 1 }, undefined, {
+      clock,
+      tenant: uniqueId('expiry'),
+    });
     const threadId = await threadWithFacts(t);
-    summarizerServer.setMode({ kind: 'slow', delayMs: 3500, content: 'too late' });
-    const started = (await t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'continue' } }))
-      .startRun;
+    /** `request`'s answer, with the summarizer holding its summary until a sweep a minute on has run. */
+    const answeredAfterExpiry = async <T>(request: () => Promise<T>): Promise<T> => {
+      let release = () => {};
+      const until = new Promise<void>((resolve) => (release = resolve));
+      summarizerServer.requests.length = 0;
+      summarizerServer.setMode({ kind: 'gated', until, content: 'too late' });
+      const answer = request();
+      while (summarizerServer.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await clock.advance(60_000);
+      release();
+      return answer;
+    };
+    const started = (
+      await answeredAfterExpiry(() =>
+        t.ok(START_RUN, { input: { threadId, provider: 'claude', userMessage: 'continue' } }),
+      )
+    ).startRun;
     const run = (await t.ok(RUN_CONTEXT, { id: started.run.id })).run;
     expect(started.handoff).toMatchObject({ id: run.contextHandoff.id, status: 'READY' });
     expect(run.contextHandoff).toMatchObject({ status: 'READY', source: 'local' });
@@ -250,7 +282,9 @@ describe('a configured chat-completions summarizer', () => {
       summaryText: '',
     });
 
-    const regenerated = (await t.ok(REGENERATE, { input: { handoffId: run.contextHandoff.id } })).regenerateHandoff;
+    const regenerated = (
+      await answeredAfterExpiry(() => t.ok(REGENERATE, { input: { handoffId: run.contextHandoff.id } }))
+    ).regenerateHandoff;
     expect(regenerated).toMatchObject({
       status: 'FAILED',
       endedBecause: 'EXPIRED',
@@ -264,9 +298,6 @@ describe('a configured chat-completions summarizer', () => {
       supersedes: { id: regenerated.id },
     });
     summarizerServer.setMode({ kind: 'reply', content: 'canned summary' });
-    // Its sweep sees every tenant's handoffs: stop it before other tests leave handoffs pending.
-    await t.close();
-    services.splice(services.indexOf(t), 1);
   });
 });
 
@@ -281,7 +312,7 @@ describe('a committed run whose summarizer write fails', () => {
         },
       },
       undefined,
-      faults,
+      { faults },
     );
     const threadId = await threadWithFacts(t);
     summarizerServer.requests.length = 0;

@@ -11,6 +11,7 @@ import { createThreadlineClient, type ThreadlineClient } from '../../client/inde
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDriver } from '../../src/graph/driver.js';
 import { startService, type RunningService } from '../../src/server/app.js';
+import type { Clock } from '../../src/server/clock.js';
 import { createLogger } from '../../src/server/logger.js';
 
 export interface GraphQLResponse<T = Record<string, any>> {
@@ -43,12 +44,31 @@ export interface DriverFaults {
   failWrites: boolean;
 }
 
+/** How a test service differs from one started by `npm start`, besides its environment. */
+export interface TestServiceOptions {
+  faults?: DriverFaults;
+  /** The time its timed work sees and when that work runs: the system's clock by default. */
+  clock?: Clock;
+  /**
+   * A tenant of its own, which its clients (`gql`, `ok`, `client`) are keyed for: what its sweep
+   * expires is this tenant's alone, not the other files' on the shared Neo4j.
+   */
+  tenant?: string;
+}
+
 export async function startTestService(
   env: Record<string, string> = {},
-  faults: DriverFaults = { failWrites: false },
+  { faults = { failWrites: false }, clock, tenant }: TestServiceOptions = {},
 ): Promise<TestService> {
   const neo4j = inject('neo4j');
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const apiKey = tenant ? `key-${randomUUID()}` : undefined;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ...(tenant ? { THREADLINE_API_KEYS: `${apiKey}=${tenant}` } : {}),
+    ...env,
+  });
   const driver = createDriver(neo4j);
   // Every graph round trip of the service opens one session: counting them shows batching at work.
   let sessions = 0;
@@ -67,11 +87,12 @@ export async function startTestService(
     { ...config, neo4j: { ...config.neo4j, database: neo4j.database } },
     countingDriver,
     createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    clock,
   );
   const gql = async <T>(
     query: string,
     variables: Record<string, unknown> = {},
-    token?: string,
+    token = apiKey,
   ): Promise<GraphQLResponse<T>> => {
     const response = await fetch(service.url, {
       method: 'POST',
@@ -86,7 +107,7 @@ export async function startTestService(
     driver,
     config,
     sessionsOpened: () => sessions,
-    client: createThreadlineClient({ url: service.url }),
+    client: createThreadlineClient({ url: service.url, apiKey }),
     gql,
     ok: async <T>(query: string, variables?: Record<string, unknown>, token?: string) => {
       const result = await gql<T>(query, variables, token);

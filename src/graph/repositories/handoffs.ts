@@ -160,9 +160,11 @@ export async function replaceHandoff(tx: Tx, oldId: string, newId: string, ended
 
 export async function expiredPendingHandoffs(
   tx: Tx,
+  tenants: readonly string[],
+  now: Date,
   timeoutSeconds: number,
 ): Promise<{ tenant: string; id: string }[]> {
-  return tx.rows('handoffs/expired-pending', { timeoutSeconds });
+  return tx.rows('handoffs/expired-pending', { tenants, now: now.toISOString(), timeoutSeconds });
 }
 
 export async function mergeBacksCarriedBy(tx: Tx, handoffId: string): Promise<TransferRecord[]> {
