@@ -31,6 +31,16 @@ export default defineConfig({
         extends: true,
         test: { name: 'reliability', include: ['test/reliability/**/*.test.ts'], ...onTheGraph },
       },
+      {
+        // Files that start Neo4j processes of their own (the local Neo4j's life, faults, backups,
+        // startup, a second Neo4j to load an export into): about a minute each, run once by CI.
+        extends: true,
+        test: {
+          name: 'own-neo4j',
+          include: ['test/own-neo4j/**/*.test.ts'],
+          ...onTheGraph,
+        },
+      },
     ],
   },
 });

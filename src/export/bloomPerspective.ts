@@ -9,7 +9,7 @@
  * perspective (Perspectives -> Export), learned from public exports of Bloom 2.x: the keys, their order
  * and the forms of ids and types below follow such files, and test/unit/bloomPerspective.test.ts holds
  * a description of them that the file is compared with. Beyond that shape it is checked as far as a
- * machine without Bloom allows (that test and test/integration/bloom-export.test.ts): the phrases'
+ * machine without Bloom allows (that test and test/own-neo4j/bloom-export.test.ts): the phrases'
  * parameters, and every phrase and scene action EXPLAINed on a real Neo4j, every property and path
  * checked against a real lineage.
  */

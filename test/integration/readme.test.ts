@@ -39,7 +39,7 @@ const COVERED_ELSEWHERE = new Map<string, string>([
     'npm install && npm start',
     'installs the dependencies and runs the service on port 4000 with its local Neo4j until Ctrl-C: CI installs the same way (.ci/run), ' +
       'this file starts the same service (test/support/service.ts), and the local Neo4j of npm start, its record and its stop are tested by ' +
-      'test/integration/localNeo4j.test.ts and chooseNeo4j.test.ts',
+      'test/own-neo4j/localNeo4j.test.ts and chooseNeo4j.test.ts',
   ],
   ['npm test', 'the whole test suite, this file included: it is what CI runs (.ci/run)'],
 ]);

@@ -1,6 +1,6 @@
 // OpenTelemetry traces, as an operator switches them on: spans exported over OTLP/HTTP (JSON) to a
 // real HTTP receiver, one per GraphQL request and one per poll of the change feed, each with its
-// Cypher statements as children. The sweeper's spans: test/reliability/sweeper.instances.test.ts.
+// Cypher statements as children. The sweeper's spans: test/own-neo4j/sweeper.instances.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { START_RUN, createThread } from '../support/lineage.js';
 import { liveClient, subscribe } from '../support/live.js';

@@ -1,6 +1,6 @@
 // The Bloom perspective file (docs/bloom-perspective.json): current with cypher/bloom/, of the shape Bloom
 // 2.7 exports (described below from real exports), and with a colour for every status the API can show. Its Cypher is run on a real Neo4j in
-// test/integration/bloom-export.test.ts.
+// test/own-neo4j/bloom-export.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kind, parse } from 'graphql';

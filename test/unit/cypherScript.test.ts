@@ -1,4 +1,4 @@
-// Cypher literals of the export script (src/export/cypherScript.ts). test/integration/bloom-export.test.ts
+// Cypher literals of the export script (src/export/cypherScript.ts). test/own-neo4j/bloom-export.test.ts
 // checks that a real Neo4j reads them back as the same values.
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
