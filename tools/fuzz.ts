@@ -42,7 +42,22 @@ interface FuzzOptions {
 /** Sequences per fast-check run: the clock is looked at between runs, never during a shrink. */
 const BATCH = 5;
 
-function parseArgs(argv: readonly string[]): FuzzOptions {
+const USAGE = `Usage: npm run fuzz [-- [--seconds N | --minutes N] [--max-steps N] [--seed N] [--instances N] [--pending-timeout S]]
+       npm run fuzz -- --replay FILE
+
+  --seconds N, --minutes N  how long to run random sequences (default 5 minutes)
+  --max-steps N             operations per sequence at most (default 25)
+  --seed N                  the first seed (default: a new one each run)
+  --instances N             services taking the operations in turn (default 1)
+  --pending-timeout S       seconds before a handoff left pending expires (default 2)
+  --replay FILE             runs a script a disagreement printed, once, printing what each operation returned
+
+First feeds the session text handlers adversarial text, then runs random operation sequences against
+the reference model and services of its own (on NEO4J_URI, else a throwaway local Neo4j) until the
+time is up or they disagree. Exit status: 0 without a disagreement, 1 on one, 2 on a usage error.`;
+
+/** The options, or the text to print instead: the usage, or why the arguments are wrong and the usage. */
+function parseArgs(argv: readonly string[]): FuzzOptions | string {
   const options: FuzzOptions = {
     seconds: 300,
     maxSteps: 25,
@@ -51,20 +66,25 @@ function parseArgs(argv: readonly string[]): FuzzOptions {
     instances: 1,
     pendingTimeout: 2,
   };
+  const numbers: Record<string, (number: number) => void> = {
+    '--seconds': (number) => (options.seconds = number),
+    '--minutes': (number) => (options.seconds = number * 60),
+    '--max-steps': (number) => (options.maxSteps = Math.floor(number)),
+    '--seed': (number) => (options.seed = Math.floor(number)),
+    '--instances': (number) => (options.instances = Math.floor(number)),
+    '--pending-timeout': (number) => (options.pendingTimeout = Math.floor(number)),
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
+    if (flag === '--help' || flag === '-h') return USAGE;
     const value = argv[++i];
     const number = Number(value);
-    if (flag === '--replay' && value) options.replay = value;
-    else if (!Number.isFinite(number) || number <= 0)
-      throw new Error(`${flag} needs a positive number (usage: see the header of tools/fuzz.ts)`);
-    else if (flag === '--seconds') options.seconds = number;
-    else if (flag === '--minutes') options.seconds = number * 60;
-    else if (flag === '--max-steps') options.maxSteps = Math.floor(number);
-    else if (flag === '--seed') options.seed = Math.floor(number);
-    else if (flag === '--instances') options.instances = Math.floor(number);
-    else if (flag === '--pending-timeout') options.pendingTimeout = Math.floor(number);
-    else throw new Error(`unknown option ${flag}`);
+    if (flag === '--replay') {
+      if (!value) return `--replay needs a file\n\n${USAGE}`;
+      options.replay = value;
+    } else if (!Object.hasOwn(numbers, flag)) return `unknown option ${flag}\n\n${USAGE}`;
+    else if (!Number.isFinite(number) || number <= 0) return `${flag} needs a positive number\n\n${USAGE}`;
+    else numbers[flag]!(number);
   }
   return options;
 }
@@ -180,4 +200,8 @@ async function fuzz(client: GraphQLClient, graph: GraphChecks, options: FuzzOpti
   return 0;
 }
 
-process.exitCode = await main(parseArgs(process.argv.slice(2)));
+const options = parseArgs(process.argv.slice(2));
+if (typeof options === 'string') {
+  (options === USAGE ? console.log : console.error)(options);
+  process.exitCode = options === USAGE ? 0 : 2;
+} else process.exitCode = await main(options);

@@ -82,6 +82,25 @@ describe('threadline --help', () => {
     expect((await readdir(temp)).filter((entry) => !/^tsx-\d+$/.test(entry))).toEqual([]);
   });
 
+  it("prints the npm scripts' usage as npm runs them, writing nothing", async () => {
+    const before = { git: await gitStatus(), perspective: await stat(join(root, 'docs/bloom-perspective.json')) };
+    for (const [script, tool] of [
+      ['fuzz', 'tools/fuzz.ts'],
+      ['eval:handoffs', 'tools/evalHandoffs.ts'],
+      ['bloom:perspective', 'tools/bloomPerspective.ts'],
+    ]) {
+      const args = ['--import', 'tsx', tool!, '--help'];
+      const { stdout } = await run(process.execPath, args, { cwd: root, timeout: 60_000 });
+      expect(stdout, script).toMatch(new RegExp(`^Usage: npm run ${script}\\b`));
+      const failure = await run(process.execPath, [...args.slice(0, -1), '--sideways'], { cwd: root }).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failure, script).toMatchObject({ code: 2, stderr: expect.stringContaining(`Usage: npm run ${script}`) });
+    }
+    expect(await gitStatus()).toBe(before.git);
+    expect((await stat(join(root, 'docs/bloom-perspective.json'))).mtimeMs).toBe(before.perspective.mtimeMs);
+  });
+
   it('leaves no process behind when npm run import is stopped mid-import', async () => {
     // A service that accepts the connection and never answers: the import waits on it until stopped.
     let asked: () => void;
