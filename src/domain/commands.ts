@@ -325,35 +325,41 @@ export function fixes(failed: string, later: string): boolean {
   return runsAgain(steps(failed), steps(later));
 }
 
+/** A command that succeeded, and when it ran: its place among a run's calls, or its run's ordinal. */
+export interface Success {
+  command: string;
+  at: number;
+}
+
 /**
- * For a run's commands in order, whether the one at `index` is fixed by a later one that succeeded
- * (`fixes`), without comparing every pair: each distinct command that succeeded is indexed, at its last
- * success, by the heads of its steps, and a failure is compared with the nearest later ones that share
- * its first step's head.
+ * For commands that succeeded, the first one that ran after a failed command and fixes it (`fixes`),
+ * found without comparing every pair: each distinct command is indexed, at its last success, by the
+ * heads of its steps, and a failure is compared with the nearest later ones that share its first
+ * step's head, at most MAX_FIX_CANDIDATES of them.
  */
-export function laterFixes(commands: readonly { command: string; succeeded: boolean }[]): (index: number) => boolean {
+export function laterFixes<T extends Success>(succeeded: readonly T[]): (failed: string, at: number) => T | undefined {
   const known = new Map<string, string[][]>();
-  const stepsOf = (index: number): string[][] => {
-    const { command } = commands[index]!;
+  const stepsOf = (command: string): string[][] => {
     const found = known.get(command) ?? steps(command);
     known.set(command, found);
     return found;
   };
-  const lastSuccess = new Map<string, number>();
-  commands.forEach(({ command, succeeded }, index) => {
-    if (succeeded) lastSuccess.set(command, index);
-  });
-  const successes = [...lastSuccess.values()].sort((a, b) => a - b);
+  const last = new Map<string, T>();
+  for (const success of succeeded)
+    if ((last.get(success.command)?.at ?? -Infinity) <= success.at) last.set(success.command, success);
+  const inOrder = [...last.values()].sort((a, b) => a.at - b.at);
   const byHead = grouped(
-    successes.flatMap((index) => [...new Set(stepsOf(index).map(headOf))].map((head) => [head, index] as const)),
+    inOrder.flatMap((success) =>
+      [...new Set(stepsOf(success.command).map(headOf))].map((head) => [head, success] as const),
+    ),
   );
-  return (index) => {
-    const before = stepsOf(index);
+  return (failed, at) => {
+    const before = stepsOf(failed);
     const later = before[0] === undefined ? [] : (byHead.get(headOf(before[0])) ?? []);
-    const nearest = firstAbove(later, index);
+    const nearest = firstAfter(later, at);
     return later
       .slice(nearest, nearest + MAX_FIX_CANDIDATES)
-      .some((candidate) => runsAgain(before, stepsOf(candidate)));
+      .find((success) => runsAgain(before, stepsOf(success.command)));
   };
 }
 
@@ -367,13 +373,13 @@ function grouped<K, V>(entries: readonly (readonly [K, V])[]): Map<K, V[]> {
   return groups;
 }
 
-/** The position of the first number above `value` in an ascending list (its length when there is none). */
-function firstAbove(ascending: readonly number[], value: number): number {
+/** The position of the first success after `at` in a list in the order they ran (its length when none is). */
+function firstAfter(inOrder: readonly Success[], at: number): number {
   let low = 0;
-  let high = ascending.length;
+  let high = inOrder.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (ascending[middle]! > value) high = middle;
+    if (inOrder[middle]!.at > at) high = middle;
     else low = middle + 1;
   }
   return low;

@@ -2,7 +2,7 @@
  * Local deterministic handoff summarizer: renders a Markdown handoff document from structured run
  * data. Pure: the same input always gives byte-identical output.
  */
-import { explorationPaths, fixes, isExploration } from './commands.js';
+import { explorationPaths, isExploration, laterFixes } from './commands.js';
 import { describeOrdinals } from './ranges.js';
 import { CLOSED_QUESTION_STATUSES } from './standing.js';
 import type { FileChangeKind, HandoffStrategy, RunFactKind, RunStatus } from './records.js';
@@ -682,7 +682,15 @@ function currentFailures(
   const ok = commands.filter(
     (command) => COMMAND_OK.has(command.outcome) || /^\d+ passed, 0 failed$/.test(command.outcome),
   );
-  const changed = facts.filter((f) => f.kind === 'file_change' && f.status !== 'deleted');
+  // The runs that changed each file, and the commands that ended well, each looked up by what a failure names.
+  const changedIn = new Map<string, number[]>();
+  for (const change of facts.filter((f) => f.kind === 'file_change' && f.status !== 'deleted')) {
+    const path = factPath(change);
+    const runs = changedIn.get(path);
+    if (runs === undefined) changedIn.set(path, [change.runOrdinal]);
+    else runs.push(change.runOrdinal);
+  }
+  const fixer = laterFixes(ok.map((command) => ({ command: command.key, at: command.runOrdinal })));
   const fromFacts = facts
     .filter((f) => f.kind === 'failure')
     .map((f) => {
@@ -696,9 +704,8 @@ function currentFailures(
           ? f.runOrdinal
           : f.key === null
             ? undefined
-            : (ok.find((command) => command.runOrdinal > f.runOrdinal && fixes(f.key!, command.key))?.runOrdinal ??
-              changed.find((c) => c.runOrdinal > f.runOrdinal && target !== '' && factPath(c) === filePath(target))
-                ?.runOrdinal);
+            : (fixer(f.key, f.runOrdinal)?.at ??
+              (target === '' ? undefined : changedIn.get(filePath(target))?.find((run) => run > f.runOrdinal)));
       return { what, key: f.key, error, runOrdinal: f.runOrdinal, fixedInRun: fixedBy ?? null };
     });
   // A failed or cut-off run is behind the thread once a later run completed.

@@ -153,12 +153,13 @@ export class RunActivity {
       latest.delete(call.command);
       latest.set(call.command, call);
     }
-    // Calls in the order they were made.
+    // Calls in the order they were made: a call is fixed by a success at a later place.
     const calls = [...this.commands.values()];
     const place = new Map(calls.map((call, index) => [call, index]));
     // A failure a later command of the run fixed (src/domain/commands.ts, `fixes`) is reported fixed.
-    const fixedLater = laterFixes(calls.map((call) => ({ command: call.command, succeeded: succeeded(call) })));
-    for (const call of latest.values()) yield* commandCallFacts(call, () => fixedLater(place.get(call)!));
+    const fixer = laterFixes(calls.filter(succeeded).map((call) => ({ command: call.command, at: place.get(call)! })));
+    for (const call of latest.values())
+      yield* commandCallFacts(call, () => fixer(call.command, place.get(call)!) !== undefined);
   }
 
   /** One command fact per distinct read, keyed like a command so a repeated read counts once per run. */

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import {
   answerOutcome,
@@ -832,5 +833,41 @@ describe('failures fixed later', () => {
     expect(section(doc, 'Failures since fixed').join('\n')).toMatch(/Edit failed on src\/a\.ts.*fixed in run 2/);
     expect(section(doc, 'Unresolved failures').join('\n')).toMatch(/Edit failed on src\/b\.ts/);
     expect(section(doc, 'Unresolved failures').join('\n')).not.toMatch(/src\/a\.ts/);
+  });
+});
+
+describe('which later run fixed each failure', () => {
+  /** Runs that each fail one command of a program and run another of it well, and edit a file that failed before. */
+  function manyFailures(count: number): SummaryInput {
+    const runs = Array.from({ length: count }, (_, i) => run(i + 1, 'claude'));
+    const facts = runs.flatMap(({ ordinal }) => [
+      fact(ordinal, 'failure', `Command failed (exit 1): npm test -- case${ordinal}`, `npm test -- case${ordinal}`),
+      fact(ordinal, 'command', `npm test -- other${ordinal} (exit 0)`, `npm test -- other${ordinal}`, 'exit 0'),
+      fact(ordinal, 'failure', `Edit failed on src/f${ordinal}.ts`, `Edit src/f${ordinal}.ts`),
+      fact(ordinal, 'file_change', `src/f${ordinal - 1}.ts`, `src/f${ordinal - 1}.ts`, 'modified'),
+    ]);
+    return baseInput({ covered: { from: 1, to: count }, runs, facts, latestCheckpoint: null });
+  }
+
+  /** The time for `count` runs over GROWTH times that for an eighth of them, the best of a few tries. */
+  function timeRatio(count: number): number {
+    const [small, large] = [manyFailures(count / 8), manyFailures(count)];
+    let best = Infinity;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const start = performance.now();
+      for (let i = 0; i < 8; i++) renderSummary(small, null);
+      const middle = performance.now();
+      renderSummary(large, null);
+      best = Math.min(best, (performance.now() - middle) / (middle - start));
+    }
+    return best;
+  }
+
+  it('is found in time linear in the runs, not by comparing every failure with every command', () => {
+    const doc = renderSummary(manyFailures(40), null);
+    expect(section(doc, 'Failures since fixed').join('\n')).toMatch(/Edit failed on src\/f3\.ts.*fixed in run 4/);
+    expect(section(doc, 'Unresolved failures').join('\n')).toMatch(/npm test -- case3/);
+    // Quadratic work takes about 8 times as long per run at 8 times the runs (before: 5.6, the test 34 s).
+    expect(timeRatio(2_000)).toBeLessThan(4);
   });
 });

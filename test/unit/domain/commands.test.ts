@@ -131,7 +131,7 @@ describe('fixes, in loops and pipelines', () => {
 });
 
 describe('laterFixes', () => {
-  it('finds the later success that fixes a failure, never an earlier one, as fixes judges each pair', () => {
+  it('finds the first later success that fixes a failure, never an earlier one, as fixes judges each pair', () => {
     const run = [
       { command: 'npm test -- shelves', succeeded: true },
       { command: 'npm test -- shelves', succeeded: false },
@@ -139,22 +139,27 @@ describe('laterFixes', () => {
       { command: 'npm run lint', succeeded: true },
       { command: 'cargo build && cargo test', succeeded: true },
       { command: 'pytest tests/a.py', succeeded: false },
+      { command: 'cargo build', succeeded: true },
     ];
-    const fixed = laterFixes(run);
-    expect(run.map((_, index) => fixed(index))).toEqual([false, false, true, false, false, false]);
-    const pairs = run.map((failed, index) =>
-      run.slice(index + 1).some((later) => later.succeeded && fixes(failed.command, later.command)),
+    const successes = run.flatMap(({ command, succeeded }, at) => (succeeded ? [{ command, at }] : []));
+    const fixer = laterFixes(successes);
+    expect(run.map(({ command }, at) => fixer(command, at)?.at)).toEqual([
+      undefined,
+      undefined,
+      4,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    const pairs = run.map(
+      ({ command }, at) => successes.find((later) => later.at > at && fixes(command, later.command))?.at,
     );
-    expect(run.map((_, index) => fixed(index))).toEqual(pairs);
+    expect(run.map(({ command }, at) => fixer(command, at)?.at)).toEqual(pairs);
   });
 
-  it('is fixed by `npm test` run after many other runs of npm test', () => {
-    const others = Array.from({ length: 40 }, (_, i) => ({ command: `npm test -- case${i}`, succeeded: true }));
-    const run = [
-      { command: 'npm test -- shelves', succeeded: false },
-      ...others,
-      { command: 'npm test', succeeded: true },
-    ];
-    expect(laterFixes(run)(0)).toBe(true);
+  it('finds `npm test` run after many other runs of npm test', () => {
+    const others = Array.from({ length: 40 }, (_, at) => ({ command: `npm test -- case${at}`, at: at + 1 }));
+    expect(laterFixes([...others, { command: 'npm test', at: 41 }])('npm test -- shelves', 0)?.at).toBe(41);
   });
 });
