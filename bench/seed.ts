@@ -194,6 +194,27 @@ export function usageSteps(size: number, providers: [string, string]): Step[] {
   return steps.filter((step) => !('rollbackDepth' in step) || step.rollbackDepth > 0);
 }
 
+/** The provider thread's properties FINISH_THREAD writes: its native ranges and its standing coverage. */
+function finishedProviderThread(pt: SimProviderThread) {
+  const { from, to } = toLists(pt.served);
+  return {
+    id: pt.id,
+    status: pt.status,
+    statusReason: pt.statusReason,
+    firstRunOrdinal: pt.firstRunOrdinal,
+    lastRunOrdinal: pt.lastRunOrdinal,
+    servedFrom: from,
+    servedTo: to,
+    standingHandoffCount: pt.standing.length,
+    handoffCoveredThrough: handoffCoveredThrough(pt),
+  };
+}
+
+/** The highest ordinal its standing handoffs cover; null when none stands. */
+function handoffCoveredThrough(pt: SimProviderThread): number | null {
+  return pt.standing.length > 0 ? Math.max(...pt.standing.map((row) => row.handoff.coveredTo)) : null;
+}
+
 function toRecord(pt: SimProviderThread): ProviderThreadRecord {
   return {
     id: pt.id,
@@ -295,7 +316,8 @@ WITH thread
 UNWIND $providerThreads AS p
 MATCH (providerThread:ProviderThread {tenant: $tenant, id: p.id})
 SET providerThread.status = p.status, providerThread.statusReason = p.statusReason, providerThread.firstRunOrdinal = p.firstRunOrdinal, providerThread.lastRunOrdinal = p.lastRunOrdinal,
-    providerThread.servedFrom = p.servedFrom, providerThread.servedTo = p.servedTo`;
+    providerThread.servedFrom = p.servedFrom, providerThread.servedTo = p.servedTo,
+    providerThread.standingHandoffCount = p.standingHandoffCount, providerThread.handoffCoveredThrough = p.handoffCoveredThrough`;
 
 const FACT_TEXTS: FactText[] = [
   { kind: 'goal', text: 'Ship the parser refactor behind a flag', key: 'goal', status: null },
@@ -455,11 +477,7 @@ async function simulateThread(options: SeedOptions): Promise<SimulatedThread> {
       rolledBack,
       target: target && {
         providerThread: toRecord(target),
-        coveredThroughOrdinal: coveredThrough(
-          target.lastRunOrdinal,
-          target.standing.length > 0 ? Math.max(...target.standing.map((row) => row.handoff.coveredTo)) : null,
-          null,
-        ),
+        coveredThroughOrdinal: coveredThrough(target.lastRunOrdinal, handoffCoveredThrough(target), null),
         standingHandoffCount: target.standing.length,
         runsSinceLastNative: liveRunsAfter(runs, target.lastRunOrdinal ?? 0, planner.maxRunsElsewhere + 1),
       },
@@ -858,12 +876,7 @@ export async function seedThread(driver: Driver, database: string, options: Seed
       rolledBackTo: rolledBack.to,
       count: sim.providerThreads.length,
       providers: sim.threadProviders,
-      providerThreads: sim.providerThreads.map(
-        ({ id, status, statusReason, firstRunOrdinal, lastRunOrdinal, served }) => {
-          const { from, to } = toLists(served);
-          return { id, status, statusReason, firstRunOrdinal, lastRunOrdinal, servedFrom: from, servedTo: to };
-        },
-      ),
+      providerThreads: sim.providerThreads.map(finishedProviderThread),
     });
   } finally {
     await session.close();
@@ -921,21 +934,12 @@ export async function seedSmallThreads(
             threadId,
             id: threadId,
             title: sim.title,
-            providerThreads: sim.providerThreads.map((pt) => {
-              const { from, to } = toLists(pt.served);
-              return {
-                id: pt.id,
-                provider: pt.provider,
-                seq: pt.seq,
-                status: pt.status,
-                statusReason: pt.statusReason,
-                runtimeMode: SEEDED_RUNTIME_MODE,
-                firstRunOrdinal: pt.firstRunOrdinal,
-                lastRunOrdinal: pt.lastRunOrdinal,
-                servedFrom: from,
-                servedTo: to,
-              };
-            }),
+            providerThreads: sim.providerThreads.map((pt) => ({
+              ...finishedProviderThread(pt),
+              provider: pt.provider,
+              seq: pt.seq,
+              runtimeMode: SEEDED_RUNTIME_MODE,
+            })),
             runs: sim.runs.map((run) => ({
               run: run.props,
               status: run.rolledBack ? 'rolled_back' : 'completed',

@@ -44,6 +44,13 @@ MERGE (transfer)-[:FROM_THREAD]->(source)
 CREATE (run)-[:USES]->(handoff)
 CREATE (handoff)-[:DELIVERED_TO]->(target)
 SET run.contextHandoffId = handoff.id
+// The target keeps its standing coverage (count and highest covered ordinal) so the planner reads it
+// without expanding every handoff the provider thread ever received; the statements that end a
+// handoff recount it (provider-threads/recount-standing-handoffs).
+FOREACH (_ IN CASE WHEN handoff.status IN $standingStatuses AND handoff.transferKind IN $coverageKinds THEN [1] ELSE [] END |
+  SET target.standingHandoffCount = coalesce(target.standingHandoffCount, 0) + 1,
+      target.handoffCoveredThrough = CASE WHEN coalesce(target.handoffCoveredThrough, -1) >= handoff.coveredTo
+                                          THEN target.handoffCoveredThrough ELSE handoff.coveredTo END)
 WITH transfer, handoff
 CALL (transfer) {
   OPTIONAL MATCH (source:Run {tenant: $tenant, threadId: transfer.sourceThreadId, ordinal: transfer.sourceRunOrdinal})

@@ -15,4 +15,4 @@ REMOVE old.inputDocument
 WITH old
 OPTIONAL MATCH (:Run {tenant: $tenant, id: old.targetRunId})-[uses:USES]->(old)
 DELETE uses
-RETURN old.id AS replacedId
+RETURN old.id AS replacedId, old.toProviderThreadId AS providerThreadId

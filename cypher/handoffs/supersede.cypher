@@ -12,8 +12,12 @@ WITH old, new
 OPTIONAL MATCH (:Run {tenant: $tenant, id: old.targetRunId})-[uses:USES]->(old)
 DELETE uses
 WITH old
-MATCH (oldTransfer:ContextTransfer {tenant: $tenant, id: old.transferId})
-WHERE oldTransfer.handoffId = old.id
-MATCH (newTransfer:ContextTransfer {tenant: $tenant, id: $newTransferId})
-CREATE (newTransfer)-[:SUPERSEDES]->(oldTransfer)
-SET oldTransfer.status = 'superseded', oldTransfer.endedBecause = 'resume_failed', oldTransfer.endedAt = datetime()
+CALL (old) {
+  MATCH (oldTransfer:ContextTransfer {tenant: $tenant, id: old.transferId})
+  WHERE oldTransfer.handoffId = old.id
+  MATCH (newTransfer:ContextTransfer {tenant: $tenant, id: $newTransferId})
+  CREATE (newTransfer)-[:SUPERSEDES]->(oldTransfer)
+  SET oldTransfer.status = 'superseded', oldTransfer.endedBecause = 'resume_failed', oldTransfer.endedAt = datetime()
+}
+// Whose standing coverage to recount (provider-threads/recount-standing-handoffs).
+RETURN old.toProviderThreadId AS providerThreadId

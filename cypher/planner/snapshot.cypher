@@ -18,12 +18,6 @@ CALL (thread) {
   RETURN candidate AS target ORDER BY candidate.tenant DESC, candidate.threadId DESC, candidate.provider DESC, candidate.seq DESC LIMIT 1
 }
 CALL (target) {
-  // Only handoffs of the thread's own history count as coverage, not merge-backs or subagent context.
-  OPTIONAL MATCH (target)<-[:DELIVERED_TO]-(handoff:ContextHandoff)
-  WHERE handoff.status IN $standingStatuses AND handoff.transferKind IN $coverageKinds
-  RETURN count(handoff) AS standingHandoffs, max(handoff.coveredTo) AS handoffCoveredThrough
-}
-CALL (target) {
   OPTIONAL MATCH (later:Run {tenant: $tenant, threadId: $threadId})
   WHERE target IS NOT NULL AND later.ordinal > coalesce(target.lastRunOrdinal, target.inheritedThroughOrdinal, 0) AND later.status <> 'rolled_back'
   // The full key of the (tenant, threadId, ordinal) constraint's index again: read in order, the
@@ -73,7 +67,9 @@ RETURN thread {.*} AS thread,
        head.providerThreadId AS headProviderThreadId,
        head.provider AS headProvider,
        target {.*} AS target,
-       standingHandoffs,
-       handoffCoveredThrough,
+       // Kept on the provider thread by the statements that write and end its handoffs (only a
+       // switch's or a fork's standing handoffs count: see handoffs/create).
+       coalesce(target.standingHandoffCount, 0) AS standingHandoffs,
+       target.handoffCoveredThrough AS handoffCoveredThrough,
        runsSinceLastNative,
        pendingTransfers

@@ -6,7 +6,7 @@ WITH thread, thread.providerThreadCount + 1 AS seq
 SET thread.providerThreadCount = seq
 CREATE (providerThread:ProviderThread {
   tenant: $tenant, id: $id, threadId: $threadId, provider: $provider, seq: seq,
-  status: 'idle', servedFrom: [], servedTo: [], model: $model, runtimeMode: $runtimeMode, createdAt: datetime(),
+  status: 'idle', servedFrom: [], servedTo: [], standingHandoffCount: 0, model: $model, runtimeMode: $runtimeMode, createdAt: datetime(),
   forkedFromId: $forkedFromId, inheritedThroughOrdinal: $inheritedThroughOrdinal,
   caption: $provider + ' #' + toString(seq)
 })

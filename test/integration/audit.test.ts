@@ -19,9 +19,11 @@ const LINEAGE = `
 CREATE (root:Thread {tenant: $tenant, id: 'root', caption: 'root', createdAt: datetime(), headOrdinal: 4, lastOrdinal: 4,
                      providerThreadCount: 2, providers: ['codex', 'claude']})
 CREATE (codex:ProviderThread {tenant: $tenant, id: $tenant + '-codex', threadId: 'root', provider: 'codex', seq: 1,
-                              status: 'idle', firstRunOrdinal: 1, lastRunOrdinal: 3, servedFrom: [1], servedTo: [3], caption: 'codex #1'})
+                              status: 'idle', firstRunOrdinal: 1, lastRunOrdinal: 3, servedFrom: [1], servedTo: [3], caption: 'codex #1',
+                              standingHandoffCount: 0})
 CREATE (claude:ProviderThread {tenant: $tenant, id: $tenant + '-claude', threadId: 'root', provider: 'claude', seq: 2,
-                               status: 'idle', firstRunOrdinal: 4, lastRunOrdinal: 4, servedFrom: [4], servedTo: [4], caption: 'claude #2'})
+                               status: 'idle', firstRunOrdinal: 4, lastRunOrdinal: 4, servedFrom: [4], servedTo: [4], caption: 'claude #2',
+                               standingHandoffCount: 1, handoffCoveredThrough: 3})
 CREATE (root)-[:HAS_PROVIDER_THREAD]->(codex), (root)-[:HAS_PROVIDER_THREAD]->(claude)
 CREATE (r1:Run {tenant: $tenant, id: $tenant + '-r1', threadId: 'root', ordinal: 1, provider: 'codex', providerThreadId: codex.id, status: 'completed'})
 CREATE (r2:Run {tenant: $tenant, id: $tenant + '-r2', threadId: 'root', ordinal: 2, provider: 'codex', providerThreadId: codex.id, status: 'completed'})
@@ -44,7 +46,8 @@ CREATE (fork:Thread {tenant: $tenant, id: 'fork', caption: 'fork', createdAt: da
                      segmentThreadIds: ['root'], segmentTo: [3], segmentAsOf: [toString(datetime() - duration('PT1H'))]})
 CREATE (fork)-[:FORKED_FROM]->(r3)
 CREATE (forkClaude:ProviderThread {tenant: $tenant, id: $tenant + '-fork-claude', threadId: 'fork', provider: 'claude', seq: 1,
-                                   status: 'idle', firstRunOrdinal: 4, lastRunOrdinal: 4, servedFrom: [4], servedTo: [4], caption: 'claude #1'})
+                                   status: 'idle', firstRunOrdinal: 4, lastRunOrdinal: 4, servedFrom: [4], servedTo: [4], caption: 'claude #1',
+                                   standingHandoffCount: 1, handoffCoveredThrough: 3})
 CREATE (fork)-[:HAS_PROVIDER_THREAD]->(forkClaude)
 CREATE (f4:Run {tenant: $tenant, id: $tenant + '-f4', threadId: 'fork', ordinal: 4, provider: 'claude', providerThreadId: forkClaude.id,
                 status: 'completed', contextHandoffId: $tenant + '-hf'})
@@ -100,6 +103,22 @@ const BREAKS: Break[] = [
         handoffId: '{tenant}-h',
         badTargets: ['{tenant}-r4'],
         problems: ['it has more than two COVERS edges', 'it COVERS a run that is not a live run of its range'],
+      },
+    ],
+  },
+  {
+    // H superseded by hand, its provider thread not recounted: it still claims H's coverage.
+    invariant: 'provider-thread-standing-coverage',
+    cypher: `MATCH (h:ContextHandoff {tenant: $tenant, id: $tenant + '-h'}) SET h.status = 'superseded'
+             WITH h MATCH (:Run {tenant: $tenant, id: $tenant + '-r4'})-[uses:USES]->(h) DELETE uses
+             WITH h MATCH (run:Run {tenant: $tenant, id: $tenant + '-r4'}) REMOVE run.contextHandoffId`,
+    rows: [
+      {
+        providerThreadId: '{tenant}-claude',
+        storedCount: 1,
+        standingCount: 0,
+        storedCoveredThrough: 3,
+        coveredThrough: null,
       },
     ],
   },

@@ -52,7 +52,8 @@ CALL (thread) {
 CALL (thread) {
   MATCH (thread)-[:HAS_PROVIDER_THREAD]->(pt:ProviderThread)
   WITH pt ORDER BY pt.seq
-  RETURN collect([pt.seq, pt.provider, pt.status, pt.servedFrom, pt.servedTo, pt.firstRunOrdinal, pt.lastRunOrdinal]) AS providerThreads
+  RETURN collect([pt.seq, pt.provider, pt.status, pt.servedFrom, pt.servedTo, pt.firstRunOrdinal, pt.lastRunOrdinal,
+                  pt.standingHandoffCount, pt.handoffCoveredThrough]) AS providerThreads
 }
 CALL (thread) {
   MATCH (handoff:ContextHandoff {tenant: 'local', threadId: thread.id})-[:DELIVERED_TO]->(to:ProviderThread)

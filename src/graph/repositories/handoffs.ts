@@ -83,7 +83,11 @@ export async function resolveForkNatively(tx: Tx, transferId: string, targetProv
 }
 
 export async function supersedeHandoff(tx: Tx, oldId: string, newId: string, newTransferId: string): Promise<void> {
-  await tx.rows('handoffs/supersede', { oldId, newId, newTransferId });
+  const rows = await tx.rows<{ providerThreadId: string }>('handoffs/supersede', { oldId, newId, newTransferId });
+  await recountStandingCoverage(
+    tx,
+    rows.map((row) => row.providerThreadId),
+  );
 }
 
 export async function handoffsByIds(tx: Tx, ids: readonly string[]): Promise<HandoffRecord[]> {
@@ -150,12 +154,26 @@ export async function failHandoff(
   endedBecause: Extract<EndReason, 'expired' | 'summarizer_failed'>,
 ): Promise<HandoffRecord | null> {
   const row = await tx.one<{ handoff: Props }>('handoffs/fail', { id, reason, endedBecause });
-  return row && toHandoff(row.handoff);
+  if (!row) return null;
+  const failed = toHandoff(row.handoff);
+  await recountStandingCoverage(tx, [failed.toProviderThreadId]);
+  return failed;
 }
 
 /** False when `oldId` no longer stands: another writer replaced it first. */
 export async function replaceHandoff(tx: Tx, oldId: string, newId: string, endedBecause: EndReason): Promise<boolean> {
-  return (await tx.one('handoffs/replace', { oldId, newId, endedBecause })) !== null;
+  const row = await tx.one<{ providerThreadId: string }>('handoffs/replace', { oldId, newId, endedBecause });
+  if (row) await recountStandingCoverage(tx, [row.providerThreadId]);
+  return row !== null;
+}
+
+/**
+ * After handoffs delivered to these provider threads ended: their stored standing coverage, which
+ * the planner reads instead of their handoffs, counted again (handoffs/create only adds to it).
+ */
+export async function recountStandingCoverage(tx: Tx, providerThreadIds: readonly string[]): Promise<void> {
+  if (providerThreadIds.length > 0)
+    await tx.rows('provider-threads/recount-standing-handoffs', { ids: [...new Set(providerThreadIds)] });
 }
 
 export async function expiredPendingHandoffs(

@@ -13,6 +13,7 @@ import type {
 } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
 import { servedProperties, toHandoff, toProviderThread, toRun, toThread, toTransfer } from './mapping.js';
+import { recountStandingCoverage } from './handoffs.js';
 
 type Props = Record<string, unknown>;
 
@@ -146,9 +147,14 @@ export async function supersedeRolledBackHandoffs(
   threadId: string,
   toOrdinal: number,
 ): Promise<HandoffRecord[]> {
-  return (await tx.rows<{ handoff: Props }>('lineage/supersede-rolled-back-handoffs', { threadId, toOrdinal })).map(
-    (row) => toHandoff(row.handoff),
+  const superseded = (
+    await tx.rows<{ handoff: Props }>('lineage/supersede-rolled-back-handoffs', { threadId, toOrdinal })
+  ).map((row) => toHandoff(row.handoff));
+  await recountStandingCoverage(
+    tx,
+    superseded.map((handoff) => handoff.toProviderThreadId),
   );
+  return superseded;
 }
 
 export async function withdrawMergeBacks(tx: Tx, threadId: string, toOrdinal: number): Promise<void> {
