@@ -269,10 +269,36 @@ export function renderSummaryReport(input: SummaryInput, budgetChars: number | n
 }
 
 /** The text's length with every run line bare and nothing left out: the least `input` takes whole. */
-function leastLength(input: SummaryInput): number {
+export function leastLength(input: SummaryInput): number {
   const model = buildModel(input);
   const runs = model.runs?.length ?? 0;
   return render(model, { shortRuns: runs, bareRuns: runs, droppedRuns: 0, hidden: {} }).length;
+}
+
+/**
+ * leastLength of a summary whose runs are read a window at a time: each run's bare line is measured
+ * once, as its window is added, and only the rest of the document (the header and the sections,
+ * which the facts and the newest runs decide) is rendered at each check, not every run line so far.
+ */
+export class LeastLengthMeter {
+  #bareRunChars = 0;
+  #runs = 0;
+
+  /** Measures the runs of a window just read. */
+  add(runs: readonly SummaryRun[]): void {
+    for (const run of runs) this.#bareRunChars += bareRunLine(run).length + 1;
+    this.#runs += runs.length;
+  }
+
+  /** leastLength(input), for an input whose runs are exactly the ones added. */
+  length(input: SummaryInput): number {
+    if (input.runs.length !== this.#runs)
+      throw new Error(`the meter measured ${this.#runs} runs, the input holds ${input.runs.length}`);
+    const model = buildModel(input, false);
+    const rest = linesLength(renderLines({ ...model, runs: null }, NOT_CONDENSED, model.header));
+    if (model.runs === null) return rest;
+    return rest + linesLength(runsSectionHead(model.omittedRuns, 0, this.#runs)) + this.#bareRunChars;
+  }
 }
 
 /**
@@ -287,8 +313,8 @@ export function fillsBudget(
   input: SummaryInput,
   budgetChars: number,
   leastStep: number,
+  least: number = leastLength(input),
 ): { full: true } | { full: false; moreRuns: number } {
-  const least = leastLength(input);
   if (least > budgetChars) return { full: true };
   const perRun = input.runs.length === 0 ? 0 : least / input.runs.length;
   return {
@@ -799,9 +825,14 @@ function requestItems(request: CurrentState['lastRequest']): string[] {
   return [`Run ${request.ordinal}:`, ...lines(text).map((line) => (line.trim() === '' ? '>' : `> ${line}`))];
 }
 
-function runLine(run: SummaryRun): RunLine {
+/** A run's line with neither its request nor its answer: its ordinal, provider and status. */
+function bareRunLine(run: SummaryRun): string {
   const status = run.status === 'completed' ? '' : ` [${String(run.status).replace(/_/g, ' ')}]`;
-  const bare = `- ${run.ordinal} · ${oneLine(run.provider, 40) || '(unknown)'}${status}`;
+  return `- ${run.ordinal} · ${oneLine(run.provider, 40) || '(unknown)'}${status}`;
+}
+
+function runLine(run: SummaryRun): RunLine {
+  const bare = bareRunLine(run);
   const withTexts = (requestMax: number, outcomeMax: number): string => {
     const answer = run.assistantMessage === null ? '' : answerOutcome(run.assistantMessage, outcomeMax);
     return `${bare} · user: ${oneLine(run.userMessage, requestMax) || '(empty)'} → ${answer || '(no answer)'}`;
@@ -832,7 +863,8 @@ function headerLines(input: SummaryInput, caps: HeaderCaps, compact: boolean): s
   return lines;
 }
 
-function buildModel(input: SummaryInput): Model {
+/** `withRunLines` false leaves the run lines out (an empty list where the strategy has them): the meter measures those. */
+function buildModel(input: SummaryInput, withRunLines = true): Model {
   const runs = sortByNumber(input.runs, (r) => r.ordinal);
   const facts = liveFacts(input.facts);
   const ofKind = (...kinds: SummaryFactKind[]): SummaryFact[] => facts.filter((f) => kinds.includes(f.kind));
@@ -867,7 +899,7 @@ function buildModel(input: SummaryInput): Model {
     header: headerLines(input, HEADER_CAPS, false),
     compactHeader: headerLines(input, COMPACT_HEADER_CAPS, true),
     sections: order.map((id) => ({ id, items: items[id] })).filter((s) => s.items.length > 0),
-    runs: withRuns ? runs.map(runLine) : null,
+    runs: withRuns ? (withRunLines ? runs.map(runLine) : []) : null,
     omittedRuns: Math.max(0, Math.floor(input.omittedRunCount) || 0),
   };
 }
@@ -894,18 +926,20 @@ function renderLines(model: Model, c: Condensing, header: string[]): string[] {
   }
   if (model.runs !== null) {
     const dropped = Math.min(c.droppedRuns, model.runs.length);
-    const leftOut = leftOutLine(model.omittedRuns, dropped);
     const shown = model.runs.slice(dropped).map((run, i) => {
       const index = i + dropped;
       return index < c.bareRuns ? run.bare : index < c.shortRuns ? run.short : run.full;
     });
-    if (leftOut !== null || shown.length > 0) {
-      lines.push('', '## Runs');
-      if (leftOut !== null) lines.push(leftOut);
-      lines.push(...shown);
-    }
+    lines.push(...runsSectionHead(model.omittedRuns, dropped, shown.length), ...shown);
   }
   return lines;
+}
+
+/** What the Runs section opens with before its run lines; nothing when it has nothing to say. */
+function runsSectionHead(omittedRuns: number, droppedRuns: number, shownRuns: number): string[] {
+  const leftOut = leftOutLine(omittedRuns, droppedRuns);
+  if (leftOut === null) return shownRuns > 0 ? ['', '## Runs'] : [];
+  return ['', '## Runs', leftOut];
 }
 
 function render(model: Model, c: Condensing): string {

@@ -7,6 +7,7 @@ import type { HandoffStrategy, OrdinalRange } from '../domain/records.js';
 import { createHash } from 'node:crypto';
 import {
   fillsBudget,
+  LeastLengthMeter,
   renderSummary,
   renderSummaryReport,
   type SummaryFact,
@@ -72,6 +73,7 @@ export async function readSummaryMaterial(
   const maxRuns = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_RUN_LINE_CHARS);
   const maxFacts = budgetChars === null ? UNBOUNDED_READ : Math.ceil(budgetChars / MIN_FACT_CHARS);
   let window = budgetChars === null ? range.to - range.from + 1 : FIRST_WINDOW_RUNS;
+  const meter = new LeastLengthMeter();
   for (let to = range.to; to >= range.from;) {
     const from = Math.max(range.from, to - Math.min(window, maxRuns - source.runs.length) + 1);
     const read = await loadSummaryWindow(tx, livePiecesFor(thread, { from, to }), to === range.to ? wholeRange : [], {
@@ -81,12 +83,14 @@ export async function readSummaryMaterial(
     if (to === range.to)
       [source.threadProviders, source.latestCheckpoint] = [read.threadProviders, read.latestCheckpoint];
     source.runs.push(...read.runs);
+    meter.add(read.runs);
     newestFacts.push(...read.facts);
     source.facts = [...newestFacts].reverse();
     to = from - 1;
     if (budgetChars === null || to < range.from) break;
     if (source.runs.length >= maxRuns || newestFacts.length >= maxFacts) break;
-    const fill = fillsBudget(summaryInput(source, request), budgetChars, LEAST_WINDOW_RUNS);
+    const input = summaryInput(source, request);
+    const fill = fillsBudget(input, budgetChars, LEAST_WINDOW_RUNS, meter.length(input));
     if (fill.full) break;
     window = fill.moreRuns;
   }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   answerOutcome,
   fillsBudget,
+  leastLength,
+  LeastLengthMeter,
   renderSummary,
   type SummaryFact,
   type SummaryFactKind,
@@ -763,6 +765,58 @@ describe('fillsBudget: where a summary stops reading', () => {
 
   it('starts from the least step when nothing was read', () => {
     expect(fillsBudget(input(0), 32_000, 64)).toEqual({ full: false, moreRuns: 64 });
+  });
+});
+
+describe('LeastLengthMeter: the least length measured a window at a time', () => {
+  // Read newest first, as readSummaryMaterial reads: runs of every status, facts that change the
+  // sections as older windows arrive (a failure fixed later, the newest plan, an answered question).
+  const history = Array.from({ length: 120 }, (_, index) =>
+    run(index + 1, index % 3 === 0 ? 'codex' : 'claude', {
+      status: index % 17 === 5 ? 'failed' : index % 23 === 7 ? 'interrupted' : 'completed',
+      error: index % 17 === 5 ? `exit ${index}` : null,
+    }),
+  );
+  const facts = history.flatMap((r) =>
+    r.ordinal % 4 === 0
+      ? [
+          fact(r.ordinal, 'test', `npm test: run ${r.ordinal}`, 'npm test', r.ordinal % 8 === 0 ? 'passed' : 'failed'),
+          fact(r.ordinal, 'question', `Keep comments as of run ${r.ordinal}?`, null, 'open'),
+          fact(r.ordinal, 'plan_item', `Step after ${r.ordinal}`, null, 'pending'),
+        ]
+      : [],
+  );
+
+  it.each(['full_thread_summary', 'delta_since_target_last_seen', 'checkpoint_summary', 'fork_delta_summary'] as const)(
+    'equals the rendered least length after every window (%s)',
+    (strategy) => {
+      for (const windowRuns of [1, 7, 50]) {
+        const meter = new LeastLengthMeter();
+        const read: SummaryRun[] = [];
+        for (let to = history.length; to >= 1; to -= windowRuns) {
+          const window = history.slice(Math.max(0, to - windowRuns), to).reverse();
+          read.push(...window);
+          meter.add(window);
+          const oldest = Math.min(...read.map((r) => r.ordinal));
+          const input = baseInput({
+            strategy,
+            covered: { from: 1, to: history.length },
+            runs: [...read].reverse(),
+            omittedRunCount: oldest - 1,
+            facts: facts.filter((f) => f.runOrdinal >= oldest),
+          });
+          expect(meter.length(input), `${strategy}, ${read.length} runs in windows of ${windowRuns}`).toBe(
+            leastLength(input),
+          );
+        }
+      }
+    },
+  );
+
+  it('refuses an input whose runs it did not measure', () => {
+    const meter = new LeastLengthMeter();
+    meter.add(history.slice(0, 3));
+    expect(() => meter.length(baseInput({ runs: history.slice(0, 4) }))).toThrow(/measured 3 runs/);
   });
 });
 
