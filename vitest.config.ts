@@ -16,7 +16,7 @@ const onTheGraph = {
  * boot Neo4j processes of their own, then the reliability tier, then the rest. Within a tier,
  * vitest's own order (slowest of the last run first, else the largest file).
  */
-const TIER_ORDER = ['own-neo4j', 'reliability', 'integration', 'unit'];
+const TIER_ORDER = ['own-neo4j', 'reliability', 'integration', 'graph', 'unit'];
 
 class LongestTiersFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -43,6 +43,11 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'unit', include: ['test/unit/**/*.test.ts'] },
+      },
+      {
+        // The repositories and their mapping on the real graph, without the service or HTTP.
+        extends: true,
+        test: { name: 'graph', include: ['test/graph/**/*.test.ts'], ...onTheGraph },
       },
       {
         // The service's behaviour: the real graph through HTTP.
