@@ -25,7 +25,8 @@ import { coveredThrough, rollbackDecision, servedAfterRollback, servingRun } fro
 import { count, highest, intersect, lowest, toLists, union } from '../src/domain/ranges.js';
 import type { HandoffStrategy, OrdinalRange, ProviderThreadRecord } from '../src/domain/records.js';
 import type { checkpointSegments as checkpointSegmentsOf } from '../src/graph/repositories/planning.js';
-import type { Params, Row, Tx } from '../src/graph/transactions.js';
+import type { QueryName } from '../src/graph/queries.js';
+import { txOf, type Params, type Row, type Tx } from '../src/graph/transactions.js';
 import { readSummaryMaterial, summarize } from '../src/operations/summaries.js';
 
 export const TENANT = 'local';
@@ -385,12 +386,12 @@ function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: str
     });
   };
   // eslint-disable-next-line @typescript-eslint/require-await -- async so a throw rejects, like the real Tx.rows
-  const rows = async <T = Row>(query: string, params: Params = {}): Promise<T[]> => {
+  const rows = async <T = Row>(query: QueryName, params: Params = {}): Promise<T[]> => {
     if (query !== 'summaries/input')
       throw new Error(`the simulated history answers summaries/input only, not ${query}`);
     return answer(params as Parameters<typeof answer>[0]) as T[];
   };
-  return { rows, one: async <T = Row>(query: string, params?: Params) => (await rows<T>(query, params))[0] ?? null };
+  return txOf(rows);
 }
 
 /** Handoffs per write: their texts make them heavy, so a batch is also bounded by its characters. */

@@ -34,7 +34,7 @@ export function documentedParameters(text: string): QueryParameter[] {
     const [, name, rest] = match as unknown as [string, string, string];
     const parameter: QueryParameter = { name, description: rest.replace(DEFAULT_MARK, '').trim() };
     const mark = DEFAULT_MARK.exec(rest);
-    if (mark) parameter.default = parseValue(mark[1]!);
+    if (mark) parameter.default = parseValue(mark[1] ?? '');
     parameters.push(parameter);
   }
   return parameters;
@@ -45,7 +45,7 @@ export function referencedParameters(text: string): string[] {
   const names = new Set<string>();
   let i = 0;
   while (i < text.length) {
-    const char = text[i]!;
+    const char = text.charAt(i);
     if (char === '/' && text[i + 1] === '/') {
       i = text.indexOf('\n', i);
       if (i < 0) break;
@@ -121,8 +121,9 @@ export function resolveParameters(text: string, given: Record<string, unknown>):
   const params: Record<string, unknown> = {};
   const missing: string[] = [];
   for (const name of used) {
+    const byDefault = documented.get(name)?.default;
     if (name in given) params[name] = given[name];
-    else if (documented.get(name)?.default !== undefined) params[name] = documented.get(name)!.default;
+    else if (byDefault !== undefined) params[name] = byDefault;
     else missing.push(name);
   }
   if (missing.length > 0)
@@ -188,12 +189,12 @@ export function formatTable(rows: readonly Row[], width = TABLE_WIDTH): string {
   const numeric = columns.map((column) =>
     rows.every((row) => row[column] === null || row[column] === undefined || typeof row[column] === 'number'),
   );
-  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((line) => line[i]!.length)));
+  const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((line) => (line[i] ?? '').length)));
   if (widths.reduce((sum, columnWidth) => sum + columnWidth, 2 * (columns.length - 1)) > width)
     return formatRecords(rows, width);
   const render = (line: string[]) =>
     line
-      .map((text, i) => (numeric[i] ? text.padStart(widths[i]!) : text.padEnd(widths[i]!)))
+      .map((text, i) => (numeric[i] ? text.padStart(widths[i] ?? 0) : text.padEnd(widths[i] ?? 0)))
       .join('  ')
       .trimEnd();
   const lines = [

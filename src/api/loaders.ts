@@ -67,9 +67,10 @@ function runTextLoaders(graph: Graph, budget: AnswerBudget) {
   const texts = new DataLoader<RunTextKey & { maxChars: number | null }, string | null, string>(
     async (keys) => {
       let chars = 0;
-      for (const [index, length] of (await lengths.loadMany(keys)).entries()) {
+      const read = await lengths.loadMany(keys);
+      for (const [index, { maxChars }] of keys.entries()) {
+        const length = read[index];
         if (length instanceof Error) throw length;
-        const maxChars = keys[index]!.maxChars;
         chars += maxChars === null ? (length ?? 0) : Math.min(length ?? 0, maxChars);
       }
       budget.reading(chars);

@@ -25,7 +25,7 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 export function requiredText(field: string, value: string, max: number): string {
   if (value.trim().length === 0) throw badInput(field, 'must not be empty');
-  return optionalText(field, value, max)!;
+  return checkedText(field, value, max);
 }
 
 /** A dispatch's fencing token as the caller echoed it; its meaning is checked by src/domain/fencing.ts. */
@@ -34,7 +34,10 @@ export function fencingTokenOf(input: { fencingToken?: string | null }): string 
 }
 
 export function optionalText(field: string, value: string | null | undefined, max: number): string | null {
-  if (value === null || value === undefined) return null;
+  return value === null || value === undefined ? null : checkedText(field, value, max);
+}
+
+function checkedText(field: string, value: string, max: number): string {
   if (value.length > max) throw badInput(field, `must be at most ${max} characters (got ${value.length})`);
   if (CONTROL_CHARACTERS.test(value)) throw badInput(field, 'must not contain control characters');
   if (!value.isWellFormed()) throw badInput(field, 'must be well-formed Unicode');

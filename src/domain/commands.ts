@@ -137,7 +137,7 @@ function segments(command: string): Segment[] {
     redirect = false;
   };
   for (let i = 0; i < command.length; i += 1) {
-    const c = command[i]!;
+    const c = command.charAt(i);
     if (quote !== null) {
       if (c === quote) quote = null;
       else word += c;
@@ -179,13 +179,10 @@ function segments(command: string): Segment[] {
 
 /** The program a simple command runs, past variable assignments, neutral wrappers and a path. */
 function program(words: readonly string[]): { name: string; args: string[] } | null {
-  let i = 0;
-  while (
-    i < words.length &&
-    (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.slice(0, 64)) || (RUNNERS.has(words[i]!) && i + 1 < words.length))
-  )
-    i += 1;
-  const first = words[i];
+  const i = words.findIndex(
+    (word, at) => !(/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.slice(0, 64)) || (RUNNERS.has(word) && at + 1 < words.length)),
+  );
+  const first = i < 0 ? undefined : words[i];
   if (first === undefined) return null;
   const slash = first.lastIndexOf('/');
   return { name: slash >= 0 ? first.slice(slash + 1) : first, args: words.slice(i + 1) };
@@ -213,7 +210,7 @@ function segmentReadsOnly(segment: Segment): boolean {
 export function isExploration(command: string): boolean {
   const trimmed = command.trim();
   if (trimmed === '') return false;
-  const tool = trimmed.split(' ', 1)[0]!;
+  const [tool = ''] = trimmed.split(' ', 1);
   if (READ_ONLY_TOOLS.has(tool)) return true;
   const parts = segments(unwrapShell(trimmed));
   return parts.length > 0 && parts.every(segmentReadsOnly);
@@ -227,7 +224,7 @@ function unwrapShell(command: string): string {
   const run = first && program(first.words);
   if (!run || !SHELL_WRAPPERS.has(run.name)) return command;
   const flagAt = run.args.findIndex((arg) => /^-[a-z]*c[a-z]*$/.test(arg));
-  return flagAt >= 0 && run.args[flagAt + 1] !== undefined ? run.args[flagAt + 1]! : command;
+  return (flagAt >= 0 ? run.args[flagAt + 1] : undefined) ?? command;
 }
 
 /**
@@ -247,7 +244,7 @@ export function isSearchWithoutMatch(command: string, exitCode: number | null, o
 /** The paths an exploring command reads (its file operands), for the "most read" list. */
 export function explorationPaths(command: string): string[] {
   const trimmed = command.trim();
-  const tool = trimmed.split(' ', 1)[0]!;
+  const [tool = ''] = trimmed.split(' ', 1);
   if (tool === 'Read' || tool === 'LS') {
     const path = trimmed.slice(tool.length).trim();
     return path === '' ? [] : [path];

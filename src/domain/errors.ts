@@ -73,3 +73,21 @@ export const responseTooLarge = (limitBytes: number) =>
     `The answer would be larger than the service's limit of ${limitBytes} bytes: ask for fewer items (first, last), shorter texts (maxChars) or fewer fields.`,
     { limitBytes },
   );
+
+/**
+ * Something the code holds to exist was not there: a statement that always answers one row answered
+ * none, or a record read back under the lock that wrote it is gone. Not the caller's to act on (no
+ * extensions.code): a bug, or a change no lock covers, reported as an internal error that names it.
+ */
+export class MissingRecordError extends Error {
+  constructor(readonly what: string) {
+    super(`Missing ${what}`);
+    this.name = 'MissingRecordError';
+  }
+}
+
+/** `value`, which the caller holds to exist; MissingRecordError naming `what` when it does not. */
+export function present<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new MissingRecordError(what);
+  return value;
+}

@@ -80,7 +80,7 @@ export function resumedBlank(
   action: ProviderThreadAction,
   dispatchedNativeRef: string | null,
   boundNativeRef: string,
-): boolean {
+): dispatchedNativeRef is string {
   return (
     (action === 'resume' || action === 'reuse') &&
     dispatchedNativeRef !== null &&

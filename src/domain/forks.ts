@@ -14,7 +14,7 @@ export interface PendingFork {
 }
 
 export type ForkResolution =
-  | { kind: 'native'; forkFromTurn: number; reason: string }
+  | { kind: 'native'; providerThreadId: string; forkFromTurn: number; reason: string }
   | { kind: 'portable'; strategy: HandoffStrategy; resolution: TransferResolution; reason: string };
 
 /** A replaced provider thread, or a closed one, has no session left to fork natively. */
@@ -31,6 +31,7 @@ export function resolveFork(fork: PendingFork, request: PlanRequest): ForkResolu
   if (source && why === null) {
     return {
       kind: 'native',
+      providerThreadId: source.id,
       forkFromTurn: fork.sourceTurns,
       reason: `Provider thread ${source.id} is forked natively at its turn ${fork.sourceTurns} (run ${fork.sourceRunOrdinal}).`,
     };
@@ -66,12 +67,12 @@ function whyNotNative(fork: PendingFork, source: ProviderThreadRecord, request: 
 }
 
 /** The fork's first-run plan: the planner's (a new provider thread with a full summary), or a native fork. */
-export function planForFork(plan: Plan, resolution: ForkResolution, source: ProviderThreadRecord | null): Plan {
+export function planForFork(plan: Plan, resolution: ForkResolution): Plan {
   if (resolution.kind === 'native') {
     return {
       decision: 'no_handoff',
       providerThreadAction: 'native_fork',
-      providerThreadId: source!.id,
+      providerThreadId: resolution.providerThreadId,
       handoffStrategy: null,
       coveredRunOrdinals: null,
       stalenessSignals: [],

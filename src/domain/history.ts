@@ -7,6 +7,7 @@
 // keeps the ranges of its history that are not live (`rolledBack`): the runs its own rollbacks
 // withdrew, and for a fork the ordinals its source had rolled back before the fork was made. A
 // fork copies them once, at creation, which is the as-of rule: what the fork inherited never changes.
+import { present } from './errors.js';
 import { intersect, subtract, union } from './ranges.js';
 import type { OrdinalRange } from './records.js';
 
@@ -52,7 +53,10 @@ export function segmentsFor(thread: ThreadHistory, range: OrdinalRange): History
 
 /** The segment holding one ordinal of the thread's history. */
 export function segmentHolding(thread: ThreadHistory, ordinal: number): HistorySegment {
-  return segmentsFor(thread, { from: ordinal, to: ordinal })[0]!;
+  return present(
+    segmentsFor(thread, { from: ordinal, to: ordinal })[0],
+    `segment of run ${ordinal} in thread ${thread.id}`,
+  );
 }
 
 /**
@@ -96,7 +100,7 @@ export function rangeEnds(thread: ThreadHistory, range: OrdinalRange): RunAt[] {
     { threadId: first.threadId, ordinal: first.from },
     { threadId: last.threadId, ordinal: last.to },
   ];
-  return ends[0]!.ordinal === ends[1]!.ordinal ? [ends[0]!] : ends;
+  return first.from === last.to ? ends.slice(0, 1) : ends;
 }
 
 /** A rollback to toOrdinal withdraws every ordinal above it: the thread's rolled-back ranges after it. */

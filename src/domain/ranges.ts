@@ -93,6 +93,6 @@ export function toLists(ranges: Ranges): { from: number[]; to: number[] } {
 export function describeOrdinals(ranges: Ranges): string {
   const normal = normalize(ranges);
   if (normal.length === 0) return 'no runs';
-  const single = normal.length === 1 && normal[0]!.from === normal[0]!.to;
+  const single = normal.length === 1 && normal.every(({ from, to }) => from === to);
   return `${single ? 'run' : 'runs'} ${normal.map(({ from, to }) => (from === to ? `${from}` : `${from}-${to}`)).join(', ')}`;
 }

@@ -629,10 +629,11 @@ function ranCommand(fact: SummaryFact): CurrentCommand {
       runOrdinal: fact.runOrdinal,
       fixedInRun: null,
     };
-  const tally = fact.text.slice(fact.key!.length + 2);
+  // Counted: the fact has a key, so `key` is it.
+  const tally = fact.text.slice(key.length + 2);
   return {
     key,
-    command: fact.key!,
+    command: key,
     outcome: status === 'failed' && !/[1-9]\d* failed/.test(tally) ? `${tally}, failed` : tally,
     runOrdinal: fact.runOrdinal,
     fixedInRun: null,
@@ -644,8 +645,11 @@ function currentCommands(facts: readonly SummaryFact[]): { commands: CurrentComm
   // Long threads run the same commands again and again: each is judged once.
   const judged = new Map<string, boolean>();
   const explores = (command: string): boolean => {
-    if (!judged.has(command)) judged.set(command, isExploration(command));
-    return judged.get(command)!;
+    const known = judged.get(command);
+    if (known !== undefined) return known;
+    const verdict = isExploration(command);
+    judged.set(command, verdict);
+    return verdict;
   };
   const exploring = new Set(ran.filter((f) => explores(f.key ?? commandOf(f))));
   // One entry per command, at its newest run; in one run a test result says more than the exit status.
@@ -684,18 +688,18 @@ function explorationTally(exploration: readonly SummaryFact[]): ExplorationTally
 function splitFailure(fact: SummaryFact): { what: string; error: string } {
   const all = lines(fact.text);
   const head = all.findIndex((line) => line.trim() !== '');
-  const first = head < 0 ? '' : all[head]!.trim();
+  const first = (all[head] ?? '').trim();
   // On one line, what failed ends with the key when the text names it ("…: npm test"), else at the first ": ".
   const named = fact.key === null ? -1 : first.indexOf(fact.key);
-  const end = named >= 0 ? named + fact.key!.length : first.indexOf(': ');
+  const end = named >= 0 ? named + (fact.key?.length ?? 0) : first.indexOf(': ');
   const [what, error] =
     head >= 0 && head < all.length - 1
       ? [first, all.slice(head + 1).join('\n')]
       : end > 0
         ? [first.slice(0, end), first.slice(end).replace(/^:\s*/, '')]
         : [first, ''];
-  const space = fact.key === null ? -1 : fact.key.indexOf(' ');
-  const target = space < 0 ? '' : fact.key!.slice(space + 1);
+  const space = fact.key?.indexOf(' ') ?? -1;
+  const target = space < 0 ? '' : (fact.key ?? '').slice(space + 1);
   return { what: target === '' || fact.text.includes(target) ? what : `${what} (${target})`, error };
 }
 
@@ -723,14 +727,15 @@ function currentFailures(
       const { what, error } = splitFailure(f);
       // The adapter saw a later call of the same run fix it; else a later run's command did, or (a failed
       // edit or read, keyed by its tool and path) a later run changed that file.
-      const tool = f.key === null ? '' : f.key.split(' ', 1)[0]!;
-      const target = tool !== '' && f.text.startsWith(`${tool} failed`) ? f.key!.slice(tool.length + 1) : '';
+      const key = f.key ?? '';
+      const [tool = ''] = key.split(' ', 1);
+      const target = tool !== '' && f.text.startsWith(`${tool} failed`) ? key.slice(tool.length + 1) : '';
       const fixedBy =
         normStatus(f.status) === 'fixed'
           ? f.runOrdinal
           : f.key === null
             ? undefined
-            : (fixer(f.key, f.runOrdinal)?.at ??
+            : (fixer(key, f.runOrdinal)?.at ??
               (target === '' ? undefined : changedIn.get(filePath(target))?.find((run) => run > f.runOrdinal)));
       return { what, key: f.key, error, runOrdinal: f.runOrdinal, fixedInRun: fixedBy ?? null };
     });

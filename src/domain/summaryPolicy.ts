@@ -61,11 +61,12 @@ export function parseSummaryPolicy(content: unknown, source: string): SummaryPol
   const parsed = summaryPolicySchema.safeParse(content);
   if (!parsed.success) throw new Error(`${source}: ${z.prettifyError(parsed.error)}`);
   const policy = parsed.data;
-  for (const [where, value] of [
+  const named: [string, string][] = [
     ['default', policy.default],
-    ...Object.entries(policy.providers).map(([provider, value]) => [`providers.${provider}`, value]),
-  ]) {
-    if (!BUILT_IN_SOURCES.has(value!) && !Object.hasOwn(policy.summarizers, value!)) {
+    ...Object.entries(policy.providers).map(([provider, value]): [string, string] => [`providers.${provider}`, value]),
+  ];
+  for (const [where, value] of named) {
+    if (!BUILT_IN_SOURCES.has(value) && !Object.hasOwn(policy.summarizers, value)) {
       throw new Error(`${source}: ${where}: "${value}" is not local, leaving, entering or a configured summarizer`);
     }
   }

@@ -379,7 +379,7 @@ const SCENE_HEADER = /^\/\/ Bloom scene action: "([^"]+)", for .* \(offered on t
 
 /** The `$parameters` a phrase's text names, in order. */
 export function phraseParameters(text: string): string[] {
-  return [...text.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!);
+  return [...text.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1] ?? '');
 }
 
 // Bloom names a perspective and a scene action by a time-based (version 1) UUID of the moment it was
@@ -419,7 +419,7 @@ function timeUuid(epochMillis: number): string {
 
 function searchPhrase(query: BloomQuery, text: string, index: number): SearchPhrase {
   return {
-    name: text.split(' $')[0]!,
+    name: text.split(' $', 1)[0] ?? text,
     id: `tmpl:${TEMPLATES_FROM + index}`,
     createdAt: TEMPLATES_FROM + index,
     text,
@@ -520,11 +520,11 @@ export function bloomPerspective(queries: BloomQuery[]): Perspective {
   const templates: SearchPhrase[] = [];
   const sceneActions: SceneAction[] = [];
   for (const query of queries) {
-    const firstLine = query.cypher.split('\n', 1)[0]!;
+    const [firstLine = ''] = query.cypher.split('\n', 1);
     const phrase = PHRASE_HEADER.exec(firstLine);
     const scene = SCENE_HEADER.exec(firstLine);
-    if (phrase) templates.push(searchPhrase(query, phrase[1]!, templates.length));
-    else if (scene) sceneActions.push(sceneAction(query, scene[1]!, scene[2]!, sceneActions.length));
+    if (phrase) templates.push(searchPhrase(query, phrase[1] ?? '', templates.length));
+    else if (scene) sceneActions.push(sceneAction(query, scene[1] ?? '', scene[2] ?? '', sceneActions.length));
     else throw new Error(`${query.name}: the first line names neither a search phrase nor a scene action`);
   }
   const relationshipTypes = [...new Set(PATH_SEGMENTS.map(([, type]) => type))].sort();
@@ -532,7 +532,7 @@ export function bloomPerspective(queries: BloomQuery[]): Perspective {
   return {
     name: 'Threadline lineage',
     id: timeUuid(WRITTEN_AT),
-    categories: CATEGORIES.map((style, index) => category(style, index, rules[index]!)),
+    categories: CATEGORIES.map((style, index) => category(style, index, rules[index] ?? [])),
     labels: Object.fromEntries(
       CATEGORIES.map((style) => [
         style.label,

@@ -12,6 +12,7 @@
  */
 import neo4j, { type Driver } from 'neo4j-driver';
 import { cypher, queryNames, statementsOf } from '../graph/queries.js';
+import { present } from '../domain/errors.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Cypher literals
@@ -21,7 +22,7 @@ export function cypherString(text: string): string {
   let out = "'";
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    const char = text[i]!;
+    const char = text.charAt(i);
     if (char === '\\') out += '\\\\';
     else if (char === "'") out += "\\'";
     else if (char === '\n') out += '\\n';
@@ -149,6 +150,9 @@ const NODE_KEYS: ReadonlyArray<readonly [label: string, key: readonly string[]]>
 const LABEL_ORDER = new Map(NODE_KEYS.map(([label], index) => [label, index]));
 const KEY_OF = new Map<string, readonly string[]>(NODE_KEYS);
 
+/** The key properties of an exported label (every exported label has them). */
+const keyOf = (label: string): readonly string[] => present(KEY_OF.get(label), `key properties of ${label}`);
+
 /** At most this many rows, and about this many characters, per UNWIND statement. */
 const BATCH_ROWS = 100;
 const BATCH_CHARS = 256 * 1024;
@@ -244,8 +248,8 @@ export async function exportLineage(
   }
   const byElementId = new Map(nodes.map((node) => [node.elementId, node]));
   const relationships: ExportedRelationship[] = relationshipRows.map((row) => ({
-    from: byElementId.get(row.fromId)!,
-    to: byElementId.get(row.toId)!,
+    from: present(byElementId.get(row.fromId), `exported node ${row.fromId}`),
+    to: present(byElementId.get(row.toId), `exported node ${row.toId}`),
     type: row.type,
     properties: row.properties,
   }));
@@ -327,7 +331,7 @@ function nodeStatements(nodes: ExportedNode[]): string[] {
 
 /** The key properties first, then the caption, then the rest by name: stable and easy to read. */
 function orderedProperties(node: ExportedNode): Record<string, unknown> {
-  const first = [...KEY_OF.get(node.primary)!, 'caption'];
+  const first = [...keyOf(node.primary), 'caption'];
   const names = Object.keys(node.properties).sort((a, b) => {
     const rank = (name: string) => (first.includes(name) ? first.indexOf(name) : first.length);
     return rank(a) - rank(b) || compareText(a, b);
@@ -342,7 +346,7 @@ function relationshipStatements(relationships: ExportedRelationship[]): string[]
     (relationship) => `${relationship.type}\u0000${relationship.from.primary}\u0000${relationship.to.primary}`,
   );
   for (const group of grouped.values()) {
-    const { type, from, to } = group[0]!;
+    const { type, from, to } = present(group[0], 'relationship of a group');
     const withProperties = group.some((relationship) => Object.keys(relationship.properties).length > 0);
     const rows = group.map((relationship) =>
       cypherMap({
@@ -366,7 +370,7 @@ function relationshipStatements(relationships: ExportedRelationship[]): string[]
 }
 
 function keyPattern(variable: string, label: string): string {
-  return `{${KEY_OF.get(label)!
+  return `{${keyOf(label)
     .map((property) => `${cypherName(property)}: ${variable}.${cypherName(property)}`)
     .join(', ')}}`;
 }

@@ -16,9 +16,8 @@ export const AUDIT_INVARIANTS: readonly string[] = queryNames()
 
 /** The invariant in plain words: the comment line each audit file opens with. */
 function invariantStatement(invariant: string): string {
-  return cypher(queryName(`audit/${invariant}`))
-    .split('\n')[0]!
-    .replace(/^\/\/\s*/, '');
+  const [opening = ''] = cypher(queryName(`audit/${invariant}`)).split('\n', 1);
+  return opening.replace(/^\/\/\s*/, '');
 }
 
 /** One reading of the given invariants, in one transaction. */

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ensureLocalNeo4jInstalled, JDK_HINT, lastLines } from './localNeo4jInstall.js';
+import { present } from '../domain/errors.js';
 
 const READY_LINE = /^THREADLINE_NEO4J_READY (bolt:\/\/\S+) version=(\S+)$/;
 const LAUNCHER_FAILURE = '[launcher] Neo4j failed to start: ';
@@ -195,13 +196,13 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
     }
   });
 
-  const uri = ready[1]!;
+  const [, uri = '', version = ''] = ready;
   opts.progress?.(`Neo4j ${ready[2]} ready at ${uri} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   return {
     uri,
     port: Number(new URL(uri).port),
-    version: ready[2]!,
-    pid: child.pid!,
+    version,
+    pid: present(child.pid, 'process id of the started Neo4j'),
     stop,
   };
 }

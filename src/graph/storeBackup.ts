@@ -16,6 +16,7 @@ import type { AuditViolation } from './audit.js';
 import { runAudit } from './audit.js';
 import { createDriver } from './driver.js';
 import { runNeo4jAdmin, startLocalNeo4j } from './localNeo4j.js';
+import { present } from '../domain/errors.js';
 
 const BACKUP_DATABASE = 'neo4j';
 
@@ -147,7 +148,7 @@ export async function checkStore(opts: { home: string }): Promise<StoreCheck> {
         nodes: Object.fromEntries(
           nodes.records.map((record) => [record.get('label') as string, Number(record.get('nodes'))]),
         ),
-        relationships: Number(relationships.records[0]!.get('relationships')),
+        relationships: Number(present(relationships.records[0], 'relationship count').get('relationships')),
         violations: await runAudit(driver, BACKUP_DATABASE),
       };
     } finally {

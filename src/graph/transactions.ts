@@ -1,5 +1,5 @@
 import neo4j, { type BookmarkManager, type Driver, type ManagedTransaction, Neo4jError } from 'neo4j-driver';
-import { ThreadlineError } from '../domain/errors.js';
+import { present, ThreadlineError } from '../domain/errors.js';
 import { LINEAGE_RULE_PARAMETERS } from '../domain/standing.js';
 import { cypher, type QueryName } from './queries.js';
 import { plain, toParameters } from './values.js';
@@ -11,6 +11,19 @@ export type Params = Record<string, unknown>;
 export interface Tx {
   rows<T = Row>(query: QueryName, params?: Params): Promise<T[]>;
   one<T = Row>(query: QueryName, params?: Params): Promise<T | null>;
+  /** The one row of a statement that always answers one (it creates, or reads what the caller holds); MissingRecordError naming `what` otherwise. */
+  single<T = Row>(query: QueryName, params: Params, what: string): Promise<T>;
+}
+
+/** A Tx over a way to run a statement: `one` and `single` read what `rows` answers. */
+export function txOf(rows: <T = Row>(query: QueryName, params?: Params) => Promise<T[]>): Tx {
+  const one = async <T>(query: QueryName, params?: Params) => (await rows<T>(query, params))[0] ?? null;
+  return {
+    rows,
+    one,
+    single: async <T>(query: QueryName, params: Params, what: string) =>
+      present(await one<T>(query, params), `${what} (cypher/${query}.cypher answered no row)`),
+  };
 }
 
 const UNAVAILABLE_CODES = new Set([
@@ -227,17 +240,18 @@ export class Graph {
   private async withinDeadline<T>(start: () => Promise<T>): Promise<T> {
     if (this.missedDeadline) throw this.missedDeadline;
     const work = start();
-    if (this.deadlineMs === null) return work;
+    const deadlineMs = this.deadlineMs;
+    if (deadlineMs === null) return work;
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => {
         const missed = new ThreadlineError(
           'SERVICE_UNAVAILABLE',
-          `The graph database did not answer within ${this.deadlineMs} ms; retry later.`,
+          `The graph database did not answer within ${deadlineMs} ms; retry later.`,
         );
         if (this.scopedToOneRequest) this.missedDeadline = missed;
         reject(missed);
-      }, this.deadlineMs!);
+      }, deadlineMs);
     });
     // The abandoned work settles later; its outcome is nobody's to handle.
     work.catch(() => undefined);
@@ -262,10 +276,7 @@ export class Graph {
         throw error;
       }
     };
-    return {
-      rows,
-      one: async <T>(query: QueryName, params?: Params) => (await rows<T>(query, params))[0] ?? null,
-    };
+    return txOf(rows);
   }
 }
 

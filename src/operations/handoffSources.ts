@@ -2,7 +2,7 @@
 // entered) through submitHandoffSummary, or a configured chat-completions summarizer. Whatever they
 // write is checked for dropped facts; whatever fails or never arrives is replaced by a local summary,
 // so a run is never stuck. Regeneration writes a new handoff; nothing is edited in place.
-import { ThreadlineError, badInput, notFound } from '../domain/errors.js';
+import { ThreadlineError, badInput, notFound, present } from '../domain/errors.js';
 import { rangeEnds } from '../domain/history.js';
 import { appendOmissions, findOmissions } from '../domain/omissions.js';
 import { deliveryFor, type ProviderDefinition } from '../domain/providers.js';
@@ -22,6 +22,7 @@ import {
   mergeBacksCarriedBy,
   replaceHandoff,
   submitHandoff,
+  transferById,
   transfersByIds,
 } from '../graph/repositories/handoffs.js';
 import { recordChange } from '../graph/repositories/changes.js';
@@ -72,15 +73,16 @@ export async function writeWithConfiguredSummarizer(context: OperationContext, h
 }
 
 async function summarizeAndWrite(context: OperationContext, handoff: HandoffRecord): Promise<void> {
-  const name = handoff.summaryRequest!.writer;
+  const request = present(handoff.summaryRequest, `summary request of handoff ${handoff.id}`);
+  const name = request.writer;
   const summarizer = context.summaries.summarizers.get(name);
   let text: string;
   try {
     if (!summarizer) throw new SummarizerError(name, 'invalid_response', `summarizer ${name} is not configured`);
     text = await summarizer.summarize({
-      document: handoff.summaryRequest!.document,
+      document: request.document,
       budgetChars: handoff.budgetChars,
-      targetProvider: handoff.summaryRequest!.targetProvider,
+      targetProvider: request.targetProvider,
       strategy: handoff.strategy,
     });
     if (handoff.budgetChars !== null && text.length > handoff.budgetChars) {
@@ -143,7 +145,9 @@ export async function regenerateHandoff(
   });
   if (created.status === 'pending' && created.source.startsWith('configured:')) {
     await writeWithConfiguredSummarizer(context, created);
-    return context.graph.read(async (tx) => (await handoffsByIds(tx, [created.id]))[0]!);
+    return context.graph.read(async (tx) =>
+      present(await handoffById(tx, created.id), `handoff ${created.id} after its summarizer`),
+    );
   }
   return created;
 }
@@ -291,7 +295,7 @@ async function writeReplacement(
 ): Promise<HandoffRecord> {
   if (!REGENERABLE.has(old.strategy))
     throw badInput('handoffId', `a ${old.strategy} handoff has no summary to write again`);
-  const [transfer] = await transfersByIds(tx, [old.transferId]);
+  const transfer = await transferById(tx, old.transferId);
   const merges = await mergeBackParts(tx, target, mergeBacks);
   const range = old.coveredRunOrdinals;
   const summaryRequest = {
@@ -327,7 +331,7 @@ async function writeReplacement(
       omissions: [],
       receipt: writer.name ? null : summary.receipt,
     },
-    { ...existingTransfer(transfer!), status: transfer!.status, resolution: transfer!.resolution },
+    { ...existingTransfer(transfer), status: transfer.status, resolution: transfer.resolution },
     rangeEnds(thread, range),
     merges.parts.map((part) => part.transfer.id),
   );

@@ -61,11 +61,15 @@ export async function importRuns(context: OperationContext, input: ImportInput):
     if (!thread) throw notFound('Thread', input.threadId);
     assertNoRunningRun(thread);
     const providerThread = await sessionProviderThread(tx, thread, input);
-    const keys = input.runs.map((run) => importKeyOf(input.provider, input.nativeThreadRef, run.sourceKey));
-    const present = await presentImportKeys(tx, keys);
-    const unseen = input.runs.flatMap((run, index) =>
-      present.has(keys[index]!) ? [] : [{ run, importKey: keys[index]! }],
+    const keyed = input.runs.map((run) => ({
+      run,
+      importKey: importKeyOf(input.provider, input.nativeThreadRef, run.sourceKey),
+    }));
+    const present = await presentImportKeys(
+      tx,
+      keyed.map(({ importKey }) => importKey),
     );
+    const unseen = keyed.filter(({ importKey }) => !present.has(importKey));
     const alreadyPresent = input.runs.length - unseen.length;
     const sourceIds = unseen.flatMap(({ run }) => run.sourceId ?? []);
     const fresh = withoutCopies(unseen, await heldSourceIds(tx, thread.id, input.provider, sourceIds));
@@ -120,7 +124,7 @@ async function sessionProviderThread(tx: Tx, thread: LockedThread, input: Import
     model: input.model,
     runtimeMode: null,
   });
-  return (await bindProviderThread(tx, created.id, input.nativeThreadRef))!;
+  return bindProviderThread(tx, created.id, input.nativeThreadRef);
 }
 
 /** The runs after the thread's last ordinal, each with the plan it would have had. */

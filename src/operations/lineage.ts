@@ -1,6 +1,6 @@
 // Rollback, fork, merge-back and subagents (docs/design.md, "Rollback", "Fork" and
 // "The wider lineage model"): each one transaction under the thread's lock.
-import { ThreadlineError, assertNoRunningRun, badInput, notFound } from '../domain/errors.js';
+import { ThreadlineError, assertNoRunningRun, badInput, notFound, present } from '../domain/errors.js';
 import { rollbackDecision, servedAfterRollback } from '../domain/coverage.js';
 import {
   inheritedByFork,
@@ -104,7 +104,7 @@ export async function rollbackThread(
     await recordChange(tx, threadId, 'rolled_back');
     const [after] = await threadsByIds(tx, [threadId]);
     return {
-      thread: after!,
+      thread: present(after, `thread ${threadId} after its rollback`),
       rolledBackRanges: withdrawn,
       rolledBackRunCount: rolledBack.rolledBackRunCount,
       rolledBackRuns: rolledBack.page,
@@ -152,7 +152,7 @@ async function settle(
   return context.graph.write(async (tx) => {
     if (!(await lockThreadOf(tx, async () => (await providerThreadsByIds(tx, [id]))[0])))
       throw notFound('ProviderThread', id);
-    const settled = (await settleProviderRollback(tx, id, status, error))!;
+    const settled = await settleProviderRollback(tx, id, status, error);
     if (!settled.settles)
       throw new ThreadlineError(
         'CONFLICT',
@@ -341,7 +341,7 @@ export async function completeSubagent(
     assertNoRunningRun(child);
     const parentRunId = child.sourcePoint?.runId ?? null;
     if (parentRunId === null) throw badInput('childThreadId', 'the subagent has no parent run to return its result to');
-    const parentRun = (await lockRunForUpdate(tx, parentRunId))!;
+    const parentRun = present(await lockRunForUpdate(tx, parentRunId), `parent run ${parentRunId} of a subagent`);
     // Locked first, so a rollback of the parent that committed meanwhile is seen here.
     if (parentRun.run.status === 'rolled_back') {
       throw new ThreadlineError(

@@ -27,7 +27,7 @@ import {
 } from '../domain/summaryPolicy.js';
 import { createHandoff, type NewTransfer } from '../graph/repositories/handoffs.js';
 import type { SummaryMaterial } from '../graph/repositories/planning.js';
-import { threadsByIds } from '../graph/repositories/threads.js';
+import { threadById } from '../graph/repositories/threads.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId } from './context.js';
 import { readSummaryMaterial, summarize } from './summaries.js';
@@ -303,22 +303,22 @@ async function mergeBackPart(
   transfer: TransferRecord,
   budget: number | null,
 ): Promise<Part> {
-  const [fork] = await threadsByIds(tx, [transfer.sourceThreadId]);
+  const fork = await threadById(tx, transfer.sourceThreadId);
   const range = { from: (transfer.basePoint?.runOrdinal ?? 0) + 1, to: transfer.sourcePoint.runOrdinal ?? 0 };
   const summaryRequest = {
-    threadId: fork!.id,
-    title: fork!.title,
+    threadId: fork.id,
+    title: fork.title,
     range,
     strategy: 'fork_delta_summary' as const,
     targetProvider: provider.id,
     budgetChars: budget,
   };
-  const summary = summarize(await readSummaryMaterial(tx, fork!, summaryRequest), summaryRequest);
+  const summary = summarize(await readSummaryMaterial(tx, fork, summaryRequest), summaryRequest);
   return {
     text: summary.text,
     strategy: 'fork_delta_summary',
     range,
-    coverageEnds: rangeEnds(fork!, range),
+    coverageEnds: rangeEnds(fork, range),
     sourceProviderThreadIds: summary.sourceProviderThreadIds,
     transfer: { ...existingTransfer(transfer), resolution: 'delta_context', targetProvider: provider.id },
     source: 'local',

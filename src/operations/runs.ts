@@ -1,10 +1,12 @@
 // The end of a run's life cycle: completion and failure, fenced when the caller echoes its dispatch's token.
-import { ThreadlineError, notFound } from '../domain/errors.js';
+import { ThreadlineError, notFound, present } from '../domain/errors.js';
 import { assertCurrentDispatch, parseFencingToken } from '../domain/fencing.js';
 import type { RunRecord } from '../domain/records.js';
 import { recordChange } from '../graph/repositories/changes.js';
 import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { finishRun, lockRunForUpdate, type RunOutcome } from '../graph/repositories/runs.js';
+import type { LockedThread } from '../graph/repositories/threads.js';
+import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 
 export type CompletionInput = Omit<RunOutcome, 'status' | 'error' | 'checkpoint'> & {
@@ -42,13 +44,9 @@ async function endRun(
   outcome: RunOutcome,
   fencingToken: string | null,
 ): Promise<RunRecord> {
-  const token = fencingToken === null ? null : parseFencingToken(fencingToken);
   return context.graph.write(async (tx) => {
-    const locked = await lockRunForUpdate(tx, runId);
-    if (!locked) throw notFound('Run', runId);
     // A replaced dispatch's late answer is refused before the run's status is looked at: it says why.
-    if (token)
-      assertCurrentDispatch(token, locked.run, (await providerThreadsByIds(tx, [locked.run.providerThreadId]))[0]!);
+    const locked = await lockDispatchedRun(tx, runId, fencingToken);
     if (locked.run.status !== 'running') {
       throw new ThreadlineError('CONFLICT', `Run ${runId} is ${locked.run.status}, not running.`, {
         status: locked.run.status,
@@ -58,4 +56,24 @@ async function endRun(
     await recordChange(tx, locked.run.threadId, outcome.status === 'completed' ? 'run_completed' : 'run_failed');
     return finished;
   });
+}
+
+/**
+ * The run and its thread under the thread's lock, for a call about the run's dispatch: NOT_FOUND when
+ * there is no such run, and, when the caller echoes a fencing token, STALE_DISPATCH unless it is the
+ * run's current dispatch.
+ */
+export async function lockDispatchedRun(
+  tx: Tx,
+  runId: string,
+  fencingToken: string | null,
+): Promise<{ run: RunRecord; thread: LockedThread }> {
+  const token = fencingToken === null ? null : parseFencingToken(fencingToken);
+  const locked = await lockRunForUpdate(tx, runId);
+  if (!locked) throw notFound('Run', runId);
+  if (token) {
+    const [providerThread] = await providerThreadsByIds(tx, [locked.run.providerThreadId]);
+    assertCurrentDispatch(token, locked.run, present(providerThread, `provider thread of run ${runId}`));
+  }
+  return locked;
 }

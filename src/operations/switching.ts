@@ -2,7 +2,7 @@
 // docs/design.md: read the thread, find the best provider thread, decide the strategy
 // (src/domain/planner.ts), generate the handoff, then create or resume the provider thread.
 import { createHash } from 'node:crypto';
-import { ThreadlineError, assertNoRunningRun, badInput, notFound, threadDeleted } from '../domain/errors.js';
+import { ThreadlineError, assertNoRunningRun, badInput, notFound, present, threadDeleted } from '../domain/errors.js';
 import {
   decidePlan,
   measurableDeltaRange,
@@ -29,21 +29,21 @@ import type {
 } from '../domain/records.js';
 import { recordChange } from '../graph/repositories/changes.js';
 import {
-  handoffsByIds,
   mergeBacksCarriedBy,
   resolveForkNatively,
   supersedeHandoff,
+  handoffById,
 } from '../graph/repositories/handoffs.js';
 import { loadPlanningSnapshot, type SummaryMaterial } from '../graph/repositories/planning.js';
 import {
   bindProviderThread as bindNativeRef,
   createProviderThread,
   markProviderThreadStale,
+  providerThreadById,
   providerThreadsByIds,
 } from '../graph/repositories/providerThreads.js';
 import {
   createRun,
-  lockRunForUpdate,
   moveRunToProviderThread,
   runByIdempotencyKey,
   runsByIds,
@@ -53,6 +53,7 @@ import { lockThread, lockThreadOf, type LockedThread } from '../graph/repositori
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 import { writeWithConfiguredSummarizer } from './handoffSources.js';
+import { lockDispatchedRun } from './runs.js';
 import { composeRunContext, writeRunContext, type ComposeRequest, type RunContext } from './runContext.js';
 import { readSummaryMaterial, summarize, summaryMaterialWithin } from './summaries.js';
 
@@ -151,7 +152,10 @@ function contextRequest(
     leavingProvider: headProvider ? (context.providers.get(headProvider) ?? null) : null,
     manualContext: input.manualContext,
     policy: context.summaries.policy,
-    baseOrdinal: plan.decision === 'delta_handoff' ? snapshot.target!.coveredThroughOrdinal : null,
+    baseOrdinal:
+      plan.decision === 'delta_handoff'
+        ? present(snapshot.target, 'the target of a delta handoff').coveredThroughOrdinal
+        : null,
     reusableSource: planned.deltaSource,
     fork,
     subagentSpawn: pending.find((transfer) => transfer.kind === 'subagent_spawn') ?? null,
@@ -235,7 +239,9 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
   if (started.handoff?.status === 'pending' && started.handoff.source.startsWith('configured:')) {
     await writeWithConfiguredSummarizer(context, started.handoff);
     return context.graph
-      .read(async (tx) => loadStartRunResult(tx, (await runsByIds(tx, [started.run.id]))[0]!))
+      .read(async (tx) =>
+        loadStartRunResult(tx, present((await runsByIds(tx, [started.run.id]))[0], `run ${started.run.id}`)),
+      )
       .catch(() => started);
   }
   return started;
@@ -269,12 +275,8 @@ export async function reportResumeFailure(
   error: string,
   fencingToken: string | null,
 ): Promise<StartRunResult> {
-  const token = fencingToken === null ? null : parseFencingToken(fencingToken);
   return context.graph.write(async (tx) => {
-    const locked = await lockRunForUpdate(tx, runId);
-    if (!locked) throw notFound('Run', runId);
-    if (token)
-      assertCurrentDispatch(token, locked.run, (await providerThreadsByIds(tx, [locked.run.providerThreadId]))[0]!);
+    const locked = await lockDispatchedRun(tx, runId, fencingToken);
     const replanned = await replanAfterResumeFailure(tx, context, locked.run, locked.thread, error);
     await recordChange(tx, locked.run.threadId, 'run_replanned');
     return replanned;
@@ -323,13 +325,12 @@ export async function bindProviderThread(context: OperationContext, input: BindI
         context,
         dispatched,
         thread,
-        resumedBlankError(providerThread.nativeThreadRef!, input.nativeThreadRef),
+        resumedBlankError(providerThread.nativeThreadRef, input.nativeThreadRef),
       );
-      const [failed] = await providerThreadsByIds(tx, [providerThread.id]);
       await recordChange(tx, thread.id, 'run_replanned');
-      return { providerThread: failed!, replanned };
+      return { providerThread: await providerThreadById(tx, providerThread.id), replanned };
     }
-    const bound = (await bindNativeRef(tx, providerThread.id, input.nativeThreadRef))!;
+    const bound = await bindNativeRef(tx, providerThread.id, input.nativeThreadRef);
     await recordChange(tx, thread.id, 'provider_thread_bound');
     return { providerThread: bound, replanned: null };
   });
@@ -361,13 +362,12 @@ async function replanAfterResumeFailure(
     model: run.model,
     runtimeMode: run.runtimeMode,
   });
-  const [failed] = await providerThreadsByIds(tx, [failedId]);
-  const moved = await moveRunToProviderThread(tx, run, failed!, replacement, error);
+  const moved = await moveRunToProviderThread(tx, run, await providerThreadById(tx, failedId), replacement, error);
   // Rolled-back ordinals below the run are not history: the summary ends at the live run before it.
   const liveBefore = intersect(liveHistory(thread), [{ from: 1, to: run.ordinal - 1 }]);
   const plan = planAfterResumeFailure(failedId, provider.id, error, liveBefore);
   const replanned = await setRunPlan(tx, run.id, plan);
-  const [current] = await providerThreadsByIds(tx, [replacement.id]);
+  const current = await providerThreadById(tx, replacement.id);
   // The run is still the delivery of the merge-backs its old handoff carried: the new one takes them on.
   const mergeBacks = run.contextHandoffId ? await mergeBacksCarriedBy(tx, run.contextHandoffId) : [];
   // Re-planning must not wait on another writer: the replacement summary is always local.
@@ -376,7 +376,7 @@ async function replanAfterResumeFailure(
     run: moved,
     thread,
     provider,
-    providerThread: current!,
+    providerThread: current,
     sourceProviderThreadId: null,
     leavingProvider: null,
     baseOrdinal: null,
@@ -392,7 +392,7 @@ async function replanAfterResumeFailure(
     await supersedeHandoff(tx, run.contextHandoffId, handoff.id, handoff.transferId);
     handoff.supersedesId = run.contextHandoffId;
   }
-  return { run: { ...replanned, contextHandoffId: handoff?.id ?? null }, providerThread: current!, handoff };
+  return { run: { ...replanned, contextHandoffId: handoff?.id ?? null }, providerThread: current, handoff };
 }
 
 function planRequest(context: OperationContext, input: PlanInput): PlanRequest {
@@ -458,7 +458,7 @@ async function planWithinTransaction(
     },
     request,
   );
-  const plan = planForFork(switchPlan, resolution, sourceProviderThread);
+  const plan = planForFork(switchPlan, resolution);
   return {
     plan,
     snapshot,
@@ -478,7 +478,8 @@ async function ensureProviderThread(
   thread: ThreadRecord,
 ): Promise<ProviderThreadRecord> {
   const nativeFork = plan.providerThreadAction === 'native_fork';
-  if (!nativeFork && plan.providerThreadAction !== 'create') return snapshot.target!.providerThread;
+  if (!nativeFork && plan.providerThreadAction !== 'create')
+    return present(snapshot.target, 'the provider thread a plan reuses').providerThread;
   if (plan.replacedProviderThreadId) await markProviderThreadStale(tx, plan.replacedProviderThreadId);
   return createProviderThread(tx, {
     id: newId('pt'),
@@ -486,14 +487,19 @@ async function ensureProviderThread(
     provider: input.provider,
     model: input.model,
     runtimeMode: input.runtimeMode,
-    forkedFrom: nativeFork ? { id: plan.providerThreadId!, inheritedThroughOrdinal: thread.forkOrdinal } : undefined,
+    forkedFrom: nativeFork
+      ? {
+          id: present(plan.providerThreadId, 'the provider thread a native fork forks'),
+          inheritedThroughOrdinal: thread.forkOrdinal,
+        }
+      : undefined,
   });
 }
 
 async function loadStartRunResult(tx: Tx, run: RunRecord): Promise<StartRunResult> {
-  const [providerThread] = await providerThreadsByIds(tx, [run.providerThreadId]);
-  const [handoff] = run.contextHandoffId ? await handoffsByIds(tx, [run.contextHandoffId]) : [];
-  return { run, providerThread: providerThread!, handoff: handoff ?? null };
+  const providerThread = await providerThreadById(tx, run.providerThreadId);
+  const handoff = run.contextHandoffId ? await handoffById(tx, run.contextHandoffId) : null;
+  return { run, providerThread, handoff };
 }
 
 function fingerprintOf(input: StartInput): string {

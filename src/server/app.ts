@@ -16,7 +16,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { Driver } from 'neo4j-driver';
 import type { Logger } from 'pino';
 import type { AnswerErrorCode } from '../api/errors.js';
-import { ThreadlineError } from '../domain/errors.js';
+import { present, ThreadlineError } from '../domain/errors.js';
 import type { RequestContext } from '../api/context.js';
 import { bookmarkAnswers, bookmarkHeaderLimit, bookmarksOf } from './bookmarks.js';
 import { AnswerBudget } from '../api/answerBudget.js';
@@ -239,7 +239,7 @@ export async function startService(
     expressMiddleware(apollo, {
       // eslint-disable-next-line @typescript-eslint/require-await -- async so a throw rejects, as Apollo expects
       context: async ({ req }): Promise<RequestContext & BaseContext> => {
-        const tenant = resolveTenant(req.headers.authorization)!;
+        const tenant = present(resolveTenant(req.headers.authorization), 'tenant requireTenant resolved');
         const after = bookmarksOf(req);
         return tracing
           ? tracing.traced((statements) => contextFor(tenant, statements, after))

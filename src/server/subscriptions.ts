@@ -30,6 +30,7 @@ import type { AnswerErrorCode } from '../api/errors.js';
 import type { ThreadChangeEvent } from '../operations/changeFeed.js';
 import { parseOptions, queryLimitRules } from './armor.js';
 import { FanOutBudget, type FanOutLimits } from './fanOutBudget.js';
+import { present } from '../domain/errors.js';
 
 export interface SubscriptionLimits extends FanOutLimits {
   /** Open WebSocket connections this instance accepts; the next upgrade is answered 503. */
@@ -183,7 +184,7 @@ export function startSubscriptionServer(options: SubscriptionServerOptions): Sub
           document,
           operationName: payload.operationName,
           variableValues: payload.variables,
-          contextValue: options.contextFor(ctx.extra.tenant!),
+          contextValue: options.contextFor(present(ctx.extra.tenant, 'tenant of the connection')),
         };
       },
       subscribe: async (args) => {

@@ -38,7 +38,7 @@ function withoutInjectedBlocks(text: string): string {
   let at = 0;
   INJECTED_OPENING.lastIndex = 0;
   for (let opening = INJECTED_OPENING.exec(text); opening; opening = INJECTED_OPENING.exec(text)) {
-    const tag = opening[1]!;
+    const [, tag = ''] = opening;
     if (unclosed.has(tag)) continue;
     const closing = `</${tag}>`;
     const end = text.indexOf(closing, INJECTED_OPENING.lastIndex);

@@ -168,7 +168,7 @@ function namesSecret(identifier: string): boolean {
   SECRET_WORD.lastIndex = 0;
   for (let word = SECRET_WORD.exec(identifier); word; word = SECRET_WORD.exec(identifier)) {
     const next = identifier[SECRET_WORD.lastIndex] ?? '';
-    const last = word[0].at(-1)!;
+    const last = word[0].slice(-1);
     // Continued by a lowercase letter, or by any letter in an UPPERCASE word: a longer word (tokens, TOKENS).
     const continued = /[a-z]/.test(next) || (/[A-Z]/.test(next) && /[A-Z]/.test(last));
     if (!continued) return true;

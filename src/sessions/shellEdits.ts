@@ -23,7 +23,7 @@ function sequentialParts(command: string): string[] | null {
   let start = 0;
   let quote: string | null = null;
   for (let i = 0; i < command.length; i += 1) {
-    const c = command[i]!;
+    const c = command.charAt(i);
     if (quote !== null) {
       if (c === quote) quote = null;
     } else if (c === "'" || c === '"') quote = c;
@@ -70,7 +70,7 @@ function sedFiles(args: string[]): string[] {
   const operands: string[] = [];
   let scriptOption = false;
   for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
+    const arg = args[index] ?? '';
     if (SED_SCRIPT_OPTIONS.has(arg)) {
       scriptOption = true;
       index += 1;
@@ -88,7 +88,7 @@ function words(part: string): string[] | null {
   const result: string[] = [];
   for (const match of part.trim().matchAll(/'([^']*)'|"([^"\\$`]*)"|([^\s'"\\]+)|(\S)/g)) {
     if (match[4] !== undefined) return null;
-    result.push(match[1] ?? match[2] ?? match[3]!);
+    result.push(match[1] ?? match[2] ?? match[3] ?? '');
   }
   return result;
 }

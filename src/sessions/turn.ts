@@ -4,6 +4,7 @@ import { detectFormat, readSession } from './index.js';
 import type { FileChangeRecord } from '../domain/records.js';
 import type { Sliced } from './slices.js';
 import type { ImportedFact, SessionFormat, SessionProblem } from './types.js';
+import { present } from '../domain/errors.js';
 
 // The adapters recognise a session file by its extension before its content.
 const TURN_FILE_NAME = 'turn.jsonl';
@@ -19,7 +20,7 @@ export function* factsOfTurn(format: SessionFormat, lines: readonly string[]): S
   const text = lines.join('\n');
   const detected = detectFormat(TURN_FILE_NAME, text);
   if (detected !== format) return { refusal: 'format', detected };
-  const session = (yield* readSession(TURN_FILE_NAME, text))!;
+  const session = present(yield* readSession(TURN_FILE_NAME, text), `a ${format} session of the detected format`);
   const [problem] = session.problems;
   if (problem) return { refusal: 'line', problem };
   if (session.runs.length === 0) return { refusal: 'no_turn' };

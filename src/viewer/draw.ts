@@ -47,6 +47,7 @@ export class Palette {
     if (own) return own;
     let colour = this.assigned.get(provider);
     if (!colour) {
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- an index modulo the palette's length is in it
       colour = PALETTE[this.assigned.size % PALETTE.length]!;
       this.assigned.set(provider, colour);
     }
@@ -116,7 +117,7 @@ export function draw(
   const arrows = svg('g', { class: 'arrows' });
   const laneX = forkOrdinal >= from ? colX(forkOrdinal + 1) - 3 : 0;
   for (const lane of lanes) {
-    const box = at.lanes.get(lane.id)!;
+    const box = placed(at.lanes.get(lane.id), `lane ${lane.id}`);
     const colour = palette.of(lane.provider);
     const alert = lane.status === 'DIVERGENT' || lane.status === 'RESUME_FAILED';
     const group = svg('g', {
@@ -155,7 +156,7 @@ export function draw(
   }
   root.append(arrows);
   branches.forEach((branch, index) =>
-    root.append(drawBranch(scene, branch, at.branchRowY[index]!, colCx(branch.ordinal))),
+    root.append(drawBranch(scene, branch, placed(at.branchRowY[index], `branch ${index}`), colCx(branch.ordinal))),
   );
 
   const previous = drawing.querySelector('.drawing-scroll');
@@ -365,7 +366,7 @@ function drawBand(
   const { colX, colCx } = at;
   const x1 = band.clipped ? colX(span.from) : colX(span.from) + 3;
   const x2 = colX(span.to + 1) - 3;
-  const yTop = box.bandTop + at.bandRows.get(band.id)! * (BAND_H + BAND_GAP);
+  const yTop = box.bandTop + placed(at.bandRows.get(band.id), `band ${band.id}`) * (BAND_H + BAND_GAP);
   const colour = palette.of(band.sourceProvider ?? lane.provider);
   const standing = band.status === 'READY' || band.status === 'PENDING';
   const node = svg('g', {
@@ -406,10 +407,8 @@ function drawBand(
     band.coveredRunOrdinals.to > 0 ? ` ${range(band.coveredRunOrdinals.from, band.coveredRunOrdinals.to)}` : '';
   const shown = band.atTarget ? '' : covers;
   const suffix = band.status === 'READY' ? '' : ` · ${band.status.toLowerCase()}`;
-  const short = band.label
-    .split(' ')[0]!
-    .replace('-back', '')
-    .replace('subagent', band.label.endsWith('task') ? 'task' : 'result');
+  const [kind = ''] = band.label.split(' ', 1);
+  const short = kind.replace('-back', '').replace('subagent', band.label.endsWith('task') ? 'task' : 'result');
   const candidates = [
     `${band.name} · ${band.label}${shown}${suffix}`,
     `${band.name} · ${band.label}${shown}`,
@@ -435,7 +434,7 @@ function drawBand(
   const targetLane = target ? model.laneById.get(target.providerThread.id) : undefined;
   if (!target || !targetLane) return;
   const tx = colCx(target.ordinal);
-  const ty = at.lanes.get(targetLane.id)!.runTop - 1;
+  const ty = placed(at.lanes.get(targetLane.id), `lane ${targetLane.id}`).runTop - 1;
   const by = yTop + BAND_H;
   let d;
   if (tx >= x1 && tx <= x2 && targetLane === lane) d = `M${tx},${by} L${tx},${ty}`;
@@ -624,4 +623,10 @@ export function drawLegend(model: Model, palette: Palette): void {
     ),
   );
   byId('legend').replaceChildren(...items);
+}
+
+/** What layout.ts placed: it places every lane, band and branch of the model it is given. */
+function placed<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`The layout placed no ${what}`);
+  return value;
 }

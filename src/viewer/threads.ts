@@ -59,6 +59,7 @@ class Index {
     this.next = threads.pageInfo.hasNextPage ? (threads.pageInfo.endCursor ?? null) : null;
     if (this.next) this.starts.push(this.next);
     const rows = threads.edges.map((edge) => rowOf(edge.node, this.token));
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- threads.html holds the table's body
     table.querySelector('tbody')!.replaceChildren(...rows);
     const searched = Object.keys(this.filter).length > 0;
     setStatus(rows.length === 0 ? (searched ? 'No thread matches this search.' : 'No threads yet.') : '');

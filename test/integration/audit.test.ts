@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AUDIT_INVARIANTS, auditPass, confirmedViolations, type AuditViolation } from '../../src/graph/audit.js';
 import { createDriver } from '../../src/graph/driver.js';
 import { cypher, type QueryName } from '../../src/graph/queries.js';
-import type { Tx } from '../../src/graph/transactions.js';
+import { txOf, type Tx } from '../../src/graph/transactions.js';
 import { plain, toParameters } from '../../src/graph/values.js';
 import { uniqueId } from '../support/service.js';
 
@@ -199,15 +199,12 @@ afterAll(async () => {
 });
 
 /** The project's Tx over an explicit transaction, which sees its own uncommitted writes. */
-function txOf(transaction: Transaction): Tx {
-  const rows = async <T>(query: QueryName, params: Record<string, unknown> = {}): Promise<T[]> =>
+function txIn(transaction: Transaction): Tx {
+  return txOf(async <T>(query: QueryName, params: Record<string, unknown> = {}): Promise<T[]> =>
     (await transaction.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params }))).records.map(
       (record) => plain(record.toObject()) as T,
-    );
-  return {
-    rows,
-    one: async <T>(query: QueryName, params?: Record<string, unknown>) => (await rows<T>(query, params))[0] ?? null,
-  };
+    ),
+  );
 }
 
 /** Writes the lineage for a new tenant, lets `use` change and audit it, then rolls everything back. */
@@ -239,7 +236,7 @@ describe('the invariant audit', () => {
 
   it('finds nothing wrong with the lineage as written', async () => {
     const violations = await withLineage(async (tenant, transaction) =>
-      about(tenant, await auditPass(txOf(transaction))),
+      about(tenant, await auditPass(txIn(transaction))),
     );
     expect(violations).toEqual([]);
   });
@@ -249,7 +246,7 @@ describe('the invariant audit', () => {
     async ({ invariant, cypher: breaking, rows }) => {
       await withLineage(async (tenant, transaction) => {
         await transaction.run(breaking, { tenant });
-        const violations = about(tenant, await auditPass(txOf(transaction)));
+        const violations = about(tenant, await auditPass(txIn(transaction)));
         expect(new Set(violations.map((violation) => violation.invariant))).toEqual(new Set([invariant]));
         expect(violations.map((violation) => violation.row)).toEqual(
           expect.arrayContaining(rows.map((row) => expect.objectContaining(withTenant(tenant, row)))),
@@ -261,7 +258,7 @@ describe('the invariant audit', () => {
 
   it('keeps a violation that every confirming pass sees again, and drops one that was gone on the next', async () => {
     await withLineage(async (tenant, transaction) => {
-      const tx = txOf(transaction);
+      const tx = txIn(transaction);
       await transaction.run(BREAKS[0]!.cypher, { tenant });
       const lasting = about(tenant, await confirmedViolations((invariants) => auditPass(tx, invariants)));
       expect(lasting.map((violation) => violation.invariant)).toEqual(['ordinals-unique-gapless']);

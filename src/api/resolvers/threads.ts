@@ -1,5 +1,5 @@
 import { Kind, type GraphQLResolveInfo } from 'graphql';
-import { badInput } from '../../domain/errors.js';
+import { badInput, present } from '../../domain/errors.js';
 import type { ListedRunRecord, ThreadRecord } from '../../domain/records.js';
 import {
   createThread,
@@ -145,8 +145,8 @@ export const threadResolvers: Resolvers = {
     recordFact: async (_root, { input }, { operations, loaders }) => {
       if (!RECORDABLE_FACTS.has(input.kind)) throw badInput('kind', 'must be NOTE, DECISION, CONSTRAINT or GOAL');
       const [fact] = factsOf('fact', [input]);
-      const recorded = await recordFact(operations, input.threadId, fact!, LIMITS.facts);
-      return { run: (await loaders.run.load(recorded.runId))!, fact: recorded.fact };
+      const recorded = await recordFact(operations, input.threadId, present(fact, 'the fact read'), LIMITS.facts);
+      return { run: present(await loaders.run.load(recorded.runId), `run ${recorded.runId}`), fact: recorded.fact };
     },
   },
   Thread: {

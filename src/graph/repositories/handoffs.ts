@@ -1,3 +1,4 @@
+import { present } from '../../domain/errors.js';
 import type {
   ContextDelivery,
   EndReason,
@@ -69,13 +70,17 @@ export async function createHandoff(
   alsoResolves: string[] = [],
 ): Promise<HandoffRecord> {
   const { receipt, ...props } = handoff;
-  const row = await tx.one<{ handoff: Props }>('handoffs/create', {
-    handoff: { ...props, ...receiptProps(receipt) },
-    transfer,
-    coverageEnds,
-    alsoResolves,
-  });
-  return toHandoff(row!.handoff);
+  const row = await tx.single<{ handoff: Props }>(
+    'handoffs/create',
+    {
+      handoff: { ...props, ...receiptProps(receipt) },
+      transfer,
+      coverageEnds,
+      alsoResolves,
+    },
+    'the created handoff',
+  );
+  return toHandoff(row.handoff);
 }
 
 export async function resolveForkNatively(tx: Tx, transferId: string, targetProvider: string): Promise<void> {
@@ -189,6 +194,16 @@ export async function mergeBacksCarriedBy(tx: Tx, handoffId: string): Promise<Tr
   return (await tx.rows<{ transfer: Props }>('transfers/merge-backs-carried-by', { handoffId })).map((row) =>
     toTransfer(row.transfer),
   );
+}
+
+/** A handoff the caller holds to exist; MissingRecordError otherwise. */
+export async function handoffById(tx: Tx, id: string): Promise<HandoffRecord> {
+  return present((await handoffsByIds(tx, [id]))[0], `handoff ${id}`);
+}
+
+/** A transfer the caller holds to exist; MissingRecordError otherwise. */
+export async function transferById(tx: Tx, id: string): Promise<TransferRecord> {
+  return present((await transfersByIds(tx, [id]))[0], `transfer ${id}`);
 }
 
 export async function transfersByIds(tx: Tx, ids: readonly string[]): Promise<TransferRecord[]> {

@@ -3,6 +3,7 @@ import type { ImportedRunInput } from '../../domain/imports.js';
 import type { ProviderThreadRecord, RunPlanRecord, RunRecord, ThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
 import { planProperties, servedProperties, toProviderThread, toRun, toThread } from './mapping.js';
+import { present } from '../../domain/errors.js';
 
 type Props = Record<string, unknown>;
 
@@ -57,18 +58,22 @@ export async function appendImportedRuns(
   model: string | null,
   runs: readonly NewImportedRun[],
 ): Promise<{ thread: ThreadRecord; providerThread: ProviderThreadRecord; runs: RunRecord[] }> {
-  const row = await tx.one<{ thread: Props; providerThread: Props; runs: Props[] }>('runs/import', {
-    threadId,
-    providerThreadId: providerThread.id,
-    lastOrdinal: runs.at(-1)!.ordinal,
-    model: model ?? runs.findLast((run) => run.input.model !== null)?.input.model ?? null,
-    served: servedProperties(servedWith(providerThread, runs)),
-    runs: runs.map(importedRunParameters),
-  });
+  const row = await tx.single<{ thread: Props; providerThread: Props; runs: Props[] }>(
+    'runs/import',
+    {
+      threadId,
+      providerThreadId: providerThread.id,
+      lastOrdinal: present(runs.at(-1), 'the last run to import').ordinal,
+      model: model ?? runs.findLast((run) => run.input.model !== null)?.input.model ?? null,
+      served: servedProperties(servedWith(providerThread, runs)),
+      runs: runs.map(importedRunParameters),
+    },
+    'the imported runs',
+  );
   return {
-    thread: toThread(row!.thread),
-    providerThread: toProviderThread(row!.providerThread),
-    runs: row!.runs.map(toRun),
+    thread: toThread(row.thread),
+    providerThread: toProviderThread(row.providerThread),
+    runs: row.runs.map(toRun),
   };
 }
 

@@ -87,12 +87,16 @@ export interface NewChildThread {
 export async function createChildThread(tx: Tx, child: NewChildThread): Promise<ThreadRecord> {
   const { rolledBack, ...fields } = child;
   const lists = toLists(rolledBack);
-  const row = await tx.one<{ thread: Props }>('lineage/create-child-thread', {
-    ...fields,
-    rolledBackFrom: lists.from,
-    rolledBackTo: lists.to,
-  });
-  return toThread(row!.thread);
+  const row = await tx.single<{ thread: Props }>(
+    'lineage/create-child-thread',
+    {
+      ...fields,
+      rolledBackFrom: lists.from,
+      rolledBackTo: lists.to,
+    },
+    'the created child thread',
+  );
+  return toThread(row.thread);
 }
 
 export async function childrenOf(
@@ -115,9 +119,13 @@ export async function createMergeBack(
   ordinal: number,
   transferId: string,
 ): Promise<TransferRecord> {
-  const row = await tx.one<{ transfer: Props }>('lineage/create-merge-back', { forkId, ordinal, transferId });
+  const row = await tx.single<{ transfer: Props }>(
+    'lineage/create-merge-back',
+    { forkId, ordinal, transferId },
+    'the created merge-back',
+  );
   await tx.rows('lineage/supersede-merge-backs', { transferId });
-  return toTransfer(row!.transfer);
+  return toTransfer(row.transfer);
 }
 
 /** Rollback step 1: marks the `withdrawn` runs rolled back; their count, and the runs at `pageOrdinals`. */
@@ -128,17 +136,21 @@ export async function rollBackRuns(
   ranges: { withdrawn: OrdinalRange[]; rolledBack: OrdinalRange[]; pageOrdinals: number[] },
 ): Promise<{ rolledBackRunCount: number; page: RunRecord[] }> {
   const lists = toLists(ranges.rolledBack);
-  const row = await tx.one<{ rolledBackRunCount: number; page: Props[] }>('lineage/roll-back-runs', {
-    threadId,
-    toOrdinal,
-    withdrawn: ranges.withdrawn,
-    rolledBackFrom: lists.from,
-    rolledBackTo: lists.to,
-    pageOrdinals: ranges.pageOrdinals,
-  });
+  const row = await tx.single<{ rolledBackRunCount: number; page: Props[] }>(
+    'lineage/roll-back-runs',
+    {
+      threadId,
+      toOrdinal,
+      withdrawn: ranges.withdrawn,
+      rolledBackFrom: lists.from,
+      rolledBackTo: lists.to,
+      pageOrdinals: ranges.pageOrdinals,
+    },
+    'the rolled-back runs',
+  );
   return {
-    rolledBackRunCount: row!.rolledBackRunCount,
-    page: row!.page.map(toRun).sort((a, b) => a.ordinal - b.ordinal),
+    rolledBackRunCount: row.rolledBackRunCount,
+    page: row.page.map(toRun).sort((a, b) => a.ordinal - b.ordinal),
   };
 }
 
@@ -196,13 +208,13 @@ export async function settleProviderRollback(
   id: string,
   status: 'idle' | 'divergent',
   error: string | null,
-): Promise<{ providerThread: ProviderThreadRecord; settles: boolean } | null> {
-  const row = await tx.one<{ providerThread: Props; settles: boolean }>('lineage/settle-provider-rollback', {
-    id,
-    status,
-    error,
-  });
-  return row && { providerThread: toProviderThread(row.providerThread), settles: row.settles };
+): Promise<{ providerThread: ProviderThreadRecord; settles: boolean }> {
+  const row = await tx.single<{ providerThread: Props; settles: boolean }>(
+    'lineage/settle-provider-rollback',
+    { id, status, error },
+    'the settled provider thread',
+  );
+  return { providerThread: toProviderThread(row.providerThread), settles: row.settles };
 }
 
 export async function recordSubagentResult(
@@ -212,11 +224,15 @@ export async function recordSubagentResult(
   delivery: string,
   ids: { transferId: string; handoffId: string },
 ): Promise<TransferRecord> {
-  const row = await tx.one<{ transfer: Props }>('lineage/record-subagent-result', {
-    childId,
-    result,
-    delivery,
-    ...ids,
-  });
-  return toTransfer(row!.transfer);
+  const row = await tx.single<{ transfer: Props }>(
+    'lineage/record-subagent-result',
+    {
+      childId,
+      result,
+      delivery,
+      ...ids,
+    },
+    'the recorded subagent result',
+  );
+  return toTransfer(row.transfer);
 }

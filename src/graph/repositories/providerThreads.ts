@@ -1,3 +1,4 @@
+import { present } from '../../domain/errors.js';
 import { coverageOf } from '../../domain/coverage.js';
 import { liveHistory } from '../../domain/history.js';
 import { fromLists } from '../../domain/ranges.js';
@@ -20,17 +21,26 @@ export interface NewProviderThread {
 
 export async function createProviderThread(tx: Tx, providerThread: NewProviderThread): Promise<ProviderThreadRecord> {
   const { forkedFrom, ...fields } = providerThread;
-  const row = await tx.one<{ providerThread: Props }>('provider-threads/create', {
-    ...fields,
-    forkedFromId: forkedFrom?.id ?? null,
-    inheritedThroughOrdinal: forkedFrom?.inheritedThroughOrdinal ?? null,
-  });
-  return toProviderThread(row!.providerThread);
+  const row = await tx.single<{ providerThread: Props }>(
+    'provider-threads/create',
+    {
+      ...fields,
+      forkedFromId: forkedFrom?.id ?? null,
+      inheritedThroughOrdinal: forkedFrom?.inheritedThroughOrdinal ?? null,
+    },
+    'the created provider thread',
+  );
+  return toProviderThread(row.providerThread);
 }
 
 export async function providerThreadsByIds(tx: Tx, ids: readonly string[]): Promise<ProviderThreadRecord[]> {
   const rows = await tx.rows<{ providerThread: Props }>('provider-threads/by-ids', { ids });
   return rows.map((row) => toProviderThread(row.providerThread));
+}
+
+/** A provider thread the caller holds to exist; MissingRecordError otherwise. */
+export async function providerThreadById(tx: Tx, id: string): Promise<ProviderThreadRecord> {
+  return present((await providerThreadsByIds(tx, [id]))[0], `provider thread ${id}`);
 }
 
 /**
@@ -55,13 +65,13 @@ export async function providerThreadPage(
   return rows.map((row) => toProviderThread(row.providerThread));
 }
 
-export async function bindProviderThread(
-  tx: Tx,
-  id: string,
-  nativeThreadRef: string,
-): Promise<ProviderThreadRecord | null> {
-  const row = await tx.one<{ providerThread: Props }>('provider-threads/bind', { id, nativeThreadRef });
-  return row ? toProviderThread(row.providerThread) : null;
+export async function bindProviderThread(tx: Tx, id: string, nativeThreadRef: string): Promise<ProviderThreadRecord> {
+  const row = await tx.single<{ providerThread: Props }>(
+    'provider-threads/bind',
+    { id, nativeThreadRef },
+    'the bound provider thread',
+  );
+  return toProviderThread(row.providerThread);
 }
 
 export async function markProviderThreadStale(tx: Tx, id: string): Promise<void> {

@@ -37,12 +37,16 @@ export async function createRun(
   providerThread: ProviderThreadRecord,
 ): Promise<{ run: RunRecord; providerThread: ProviderThreadRecord }> {
   const { plan, ...fields } = run;
-  const row = await tx.one<{ run: Props; providerThread: Props }>('runs/create', {
-    run: { ...fields, ...planProperties(plan), dispatchEpoch: 1 },
-    providerThreadId: providerThread.id,
-    served: servedProperties(servingRun(providerThread.served, run.ordinal)),
-  });
-  return { run: toRun(row!.run), providerThread: toProviderThread(row!.providerThread) };
+  const row = await tx.single<{ run: Props; providerThread: Props }>(
+    'runs/create',
+    {
+      run: { ...fields, ...planProperties(plan), dispatchEpoch: 1 },
+      providerThreadId: providerThread.id,
+      served: servedProperties(servingRun(providerThread.served, run.ordinal)),
+    },
+    'the created run',
+  );
+  return { run: toRun(row.run), providerThread: toProviderThread(row.providerThread) };
 }
 
 export async function runsByIds(tx: Tx, ids: readonly string[]): Promise<RunRecord[]> {
@@ -139,15 +143,19 @@ export async function finishRun(tx: Tx, runId: string, outcome: RunOutcome): Pro
     filesJson: JSON.stringify(outcome.checkpoint.files),
     fileCount: outcome.checkpoint.files.length,
   };
-  const row = await tx.one<{ run: Props }>('runs/finish', {
-    runId,
-    status: outcome.status,
-    assistantMessage: outcome.assistantMessage,
-    error: outcome.error,
-    facts: outcome.facts,
-    checkpoint,
-  });
-  return toRun(row!.run);
+  const row = await tx.single<{ run: Props }>(
+    'runs/finish',
+    {
+      runId,
+      status: outcome.status,
+      assistantMessage: outcome.assistantMessage,
+      error: outcome.error,
+      facts: outcome.facts,
+      checkpoint,
+    },
+    'the finished run',
+  );
+  return toRun(row.run);
 }
 
 /** Resume failure: the running run leaves `from` for `to` (both as read under the thread lock). */
@@ -158,20 +166,28 @@ export async function moveRunToProviderThread(
   to: ProviderThreadRecord,
   error: string,
 ): Promise<RunRecord> {
-  const row = await tx.one<{ run: Props }>('runs/move-to-provider-thread', {
-    runId: run.id,
-    fromId: from.id,
-    toId: to.id,
-    error,
-    fromServed: servedProperties(leavingRun(from.served, run.ordinal)),
-    toServed: servedProperties(servingRun(to.served, run.ordinal)),
-  });
-  return toRun(row!.run);
+  const row = await tx.single<{ run: Props }>(
+    'runs/move-to-provider-thread',
+    {
+      runId: run.id,
+      fromId: from.id,
+      toId: to.id,
+      error,
+      fromServed: servedProperties(leavingRun(from.served, run.ordinal)),
+      toServed: servedProperties(servingRun(to.served, run.ordinal)),
+    },
+    'the moved run',
+  );
+  return toRun(row.run);
 }
 
 export async function setRunPlan(tx: Tx, runId: string, plan: RunPlanRecord): Promise<RunRecord> {
-  const row = await tx.one<{ run: Props }>('runs/set-plan', { runId, plan: planProperties(plan) });
-  return toRun(row!.run);
+  const row = await tx.single<{ run: Props }>(
+    'runs/set-plan',
+    { runId, plan: planProperties(plan) },
+    'the replanned run',
+  );
+  return toRun(row.run);
 }
 
 /** Which facts of a run to read: `first` from `offset`, texts cut to `maxChars` characters (null: whole). */

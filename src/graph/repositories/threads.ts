@@ -1,4 +1,4 @@
-import { threadDeleted } from '../../domain/errors.js';
+import { threadDeleted, present } from '../../domain/errors.js';
 import { livePiecesFor } from '../../domain/history.js';
 import type { CheckpointRecord, ThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
@@ -17,13 +17,18 @@ export async function createThread(
   title: string | null,
   project: string | null,
 ): Promise<ThreadRecord> {
-  const row = await tx.one<{ thread: Props }>('threads/create', { id, title, project });
-  return toThread(row!.thread);
+  const row = await tx.single<{ thread: Props }>('threads/create', { id, title, project }, 'the created thread');
+  return toThread(row.thread);
 }
 
 export async function threadsByIds(tx: Tx, ids: readonly string[]): Promise<ThreadRecord[]> {
   const rows = await tx.rows<{ thread: Props }>('threads/by-ids', { ids });
   return rows.map((row) => toThread(row.thread));
+}
+
+/** A thread the caller holds to exist; MissingRecordError otherwise. */
+export async function threadById(tx: Tx, id: string): Promise<ThreadRecord> {
+  return present((await threadsByIds(tx, [id]))[0], `thread ${id}`);
 }
 
 /** What Query.threads narrows to; null is no condition. `text` is lower case. */
@@ -65,13 +70,13 @@ export async function lockThreadAsItIs(tx: Tx, threadId: string): Promise<Locked
 }
 
 export async function renameThread(tx: Tx, threadId: string, title: string): Promise<ThreadRecord> {
-  const row = await tx.one<{ thread: Props }>('threads/rename', { threadId, title });
-  return toThread(row!.thread);
+  const row = await tx.single<{ thread: Props }>('threads/rename', { threadId, title }, 'the renamed thread');
+  return toThread(row.thread);
 }
 
 export async function markThreadDeleted(tx: Tx, threadId: string): Promise<ThreadRecord> {
-  const row = await tx.one<{ thread: Props }>('threads/delete', { threadId });
-  return toThread(row!.thread);
+  const row = await tx.single<{ thread: Props }>('threads/delete', { threadId }, 'the deleted thread');
+  return toThread(row.thread);
 }
 
 /**

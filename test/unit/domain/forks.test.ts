@@ -36,6 +36,7 @@ describe('resolveFork', () => {
   it('forks natively at the source point turn when the same provider can continue the source', () => {
     expect(resolveFork(fork(), request())).toEqual({
       kind: 'native',
+      providerThreadId: 'C1',
       forkFromTurn: 5,
       reason: 'Provider thread C1 is forked natively at its turn 5 (run 5).',
     });
@@ -156,8 +157,13 @@ describe('planForFork', () => {
   };
 
   it('replaces the planner plan with a native fork of the source provider thread, without a handoff', () => {
-    const native: ForkResolution = { kind: 'native', forkFromTurn: 3, reason: 'Forked natively.' };
-    expect(planForFork(plannerPlan, native, source())).toEqual({
+    const native: ForkResolution = {
+      kind: 'native',
+      providerThreadId: 'C1',
+      forkFromTurn: 3,
+      reason: 'Forked natively.',
+    };
+    expect(planForFork(plannerPlan, native)).toEqual({
       decision: 'no_handoff',
       providerThreadAction: 'native_fork',
       providerThreadId: 'C1',
@@ -177,7 +183,7 @@ describe('planForFork', () => {
       resolution: 'checkpoint_context',
       reason: 'From a checkpoint.',
     };
-    expect(planForFork(plannerPlan, checkpoint, null)).toEqual({
+    expect(planForFork(plannerPlan, checkpoint)).toEqual({
       ...plannerPlan,
       handoffStrategy: 'checkpoint_summary',
       reasons: ['The planner said so.', 'From a checkpoint.'],
@@ -197,7 +203,7 @@ describe('planForFork', () => {
       resolution: 'portable_context',
       reason: 'Portable.',
     };
-    expect(planForFork(withoutHandoff, portable, source())).toEqual({
+    expect(planForFork(withoutHandoff, portable)).toEqual({
       ...withoutHandoff,
       reasons: ['The planner said so.', 'Portable.'],
     });
