@@ -108,6 +108,11 @@ export default defineConfig(
     },
   },
   {
+    // A value assumed present is checked where it is read (a named error, or a commented exception).
+    files: ['src/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
+  },
+  {
     // GraphQL clients read answers as untyped JSON (`any`); typing every answer would only restate the schema.
     files: ['test/**/*.ts'],
     rules: {
