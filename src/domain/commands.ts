@@ -288,7 +288,7 @@ const MAX_FIX_CANDIDATES = 64;
  * them, so that only steps with the same head are ever compared.
  */
 function headOf(step: readonly string[]): string {
-  return step.length === 1 ? step[0]! : `${step[0]}\u0000${step[1]}`;
+  return step.slice(0, 2).join('\u0000');
 }
 
 function sameStep(a: readonly string[], b: readonly string[]): boolean {
@@ -376,6 +376,7 @@ function firstAfter(inOrder: readonly Success[], at: number): number {
   let high = inOrder.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- low <= middle < high <= length
     if (inOrder[middle]!.at > at) high = middle;
     else low = middle + 1;
   }

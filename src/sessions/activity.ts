@@ -6,6 +6,7 @@ import { findTestSummary, type TestSummary } from './testSummary.js';
 import { clip, relativePath, tailExcerpt, withoutTerminalCodes } from './text.js';
 import { SESSION_LIMITS, type ImportedFact } from './types.js';
 import type { PlanStep } from './plan.js';
+import { present } from '../domain/errors.js';
 
 export interface FileEdit {
   path: string;
@@ -157,9 +158,14 @@ export class RunActivity {
     const calls = [...this.commands.values()];
     const place = new Map(calls.map((call, index) => [call, index]));
     // A failure a later command of the run fixed (src/domain/commands.ts, `fixes`) is reported fixed.
-    const fixer = laterFixes(calls.filter(succeeded).map((call) => ({ command: call.command, at: place.get(call)! })));
+    const fixer = laterFixes(
+      calls.flatMap((call, index) => (succeeded(call) ? [{ command: call.command, at: index }] : [])),
+    );
     for (const call of latest.values())
-      yield* commandCallFacts(call, () => fixer(call.command, place.get(call)!) !== undefined);
+      yield* commandCallFacts(
+        call,
+        () => fixer(call.command, present(place.get(call), `place of call ${call.command}`)) !== undefined,
+      );
   }
 
   /** One command fact per distinct read, keyed like a command so a repeated read counts once per run. */
