@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertNoRunningRun, notFound } from '../../src/domain/errors.js';
+import { MissingRecordError, assertNoRunningRun, notFound, present } from '../../src/domain/errors.js';
 
 describe('NOT_FOUND', () => {
   it('echoes an ordinary id whole', () => {
@@ -32,5 +32,30 @@ describe('RUN_IN_PROGRESS', () => {
         details: { runId: 'run_1' },
       }),
     );
+  });
+});
+
+describe('present', () => {
+  it('gives back what is there, zero and empty text included', () => {
+    expect(present(0, 'a count')).toBe(0);
+    expect(present('', 'a text')).toBe('');
+  });
+
+  it('names what is missing, as an internal error with no code for the caller', () => {
+    for (const missing of [null, undefined]) {
+      const error = (() => {
+        try {
+          present(missing, 'thread t1 after its rollback');
+        } catch (thrown) {
+          return thrown;
+        }
+      })();
+      expect(error).toBeInstanceOf(MissingRecordError);
+      expect(error).toMatchObject({
+        what: 'thread t1 after its rollback',
+        message: 'Missing thread t1 after its rollback',
+      });
+      expect(error).not.toHaveProperty('code');
+    }
   });
 });
