@@ -1,40 +1,80 @@
 // Plain data the graph access layer returns and the domain and API layers work on.
-// Enum-like fields hold the lowercase strings stored in Neo4j (the seed's spelling).
+// Enum-like fields hold the lowercase strings stored in Neo4j (the seed's spelling); the lists of those
+// the graph layer checks what it reads against are here, each with the type it names.
 import type { HistorySegment } from './history.js';
 import type { HandoffReceipt } from './receipt.js';
 
-export type RunStatus = 'running' | 'completed' | 'failed' | 'interrupted' | 'rolled_back';
-export type ProviderThreadStatus =
-  'active' | 'idle' | 'stale' | 'resume_failed' | 'divergent' | 'rolled_back' | 'closed';
-export type HandoffStrategy =
-  | 'delta_since_target_last_seen'
-  | 'full_thread_summary'
-  | 'checkpoint_summary'
-  | 'manual_context'
-  | 'fork_delta_summary';
-export type HandoffStatus = 'pending' | 'ready' | 'failed' | 'superseded';
-export type ContextDelivery = 'developer' | 'system' | 'synthetic_user' | 'preamble';
-export type PlanDecision =
-  'no_handoff' | 'delta_handoff' | 'full_handoff_existing' | 'full_handoff_new' | 'unsupported';
-export type ProviderThreadAction = 'reuse' | 'resume' | 'create' | 'none' | 'native_fork';
-export type ThreadRelationship = 'fork' | 'subagent';
+export const RUN_STATUSES = ['running', 'completed', 'failed', 'interrupted', 'rolled_back'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const PROVIDER_THREAD_STATUSES = [
+  'active',
+  'idle',
+  'stale',
+  'resume_failed',
+  'divergent',
+  'rolled_back',
+  'closed',
+] as const;
+export type ProviderThreadStatus = (typeof PROVIDER_THREAD_STATUSES)[number];
+export const HANDOFF_STRATEGIES = [
+  'delta_since_target_last_seen',
+  'full_thread_summary',
+  'checkpoint_summary',
+  'manual_context',
+  'fork_delta_summary',
+] as const;
+export type HandoffStrategy = (typeof HANDOFF_STRATEGIES)[number];
+export const HANDOFF_STATUSES = ['pending', 'ready', 'failed', 'superseded'] as const;
+export type HandoffStatus = (typeof HANDOFF_STATUSES)[number];
+export const CONTEXT_DELIVERIES = ['developer', 'system', 'synthetic_user', 'preamble'] as const;
+export type ContextDelivery = (typeof CONTEXT_DELIVERIES)[number];
+export const PLAN_DECISIONS = [
+  'no_handoff',
+  'delta_handoff',
+  'full_handoff_existing',
+  'full_handoff_new',
+  'unsupported',
+] as const;
+export type PlanDecision = (typeof PLAN_DECISIONS)[number];
+export const PROVIDER_THREAD_ACTIONS = ['reuse', 'resume', 'create', 'none', 'native_fork'] as const;
+export type ProviderThreadAction = (typeof PROVIDER_THREAD_ACTIONS)[number];
+export const THREAD_RELATIONSHIPS = ['fork', 'subagent'] as const;
+export type ThreadRelationship = (typeof THREAD_RELATIONSHIPS)[number];
 export type ProviderRollbackAction = 'rolled_back' | 'divergent';
-export type StalenessSignal =
-  | 'too_many_runs_elsewhere'
-  | 'too_many_chained_handoffs'
-  | 'incompatible_config'
-  | 'resume_failed'
-  | 'rolled_back_or_divergent'
-  | 'clean_context_requested'
-  | 'summary_exceeds_policy';
-export type TransferKind = 'fork' | 'provider_handoff' | 'merge_back' | 'subagent_spawn' | 'subagent_result';
-export type TransferStatus = 'pending' | 'consumed' | 'superseded';
+export const STALENESS_SIGNALS = [
+  'too_many_runs_elsewhere',
+  'too_many_chained_handoffs',
+  'incompatible_config',
+  'resume_failed',
+  'rolled_back_or_divergent',
+  'clean_context_requested',
+  'summary_exceeds_policy',
+] as const;
+export type StalenessSignal = (typeof STALENESS_SIGNALS)[number];
+export const TRANSFER_KINDS = ['fork', 'provider_handoff', 'merge_back', 'subagent_spawn', 'subagent_result'] as const;
+export type TransferKind = (typeof TRANSFER_KINDS)[number];
+export const TRANSFER_STATUSES = ['pending', 'consumed', 'superseded'] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 /** Why a handoff or transfer stopped standing (see src/domain/standing.ts). */
-export type EndReason =
-  'regenerated' | 'rolled_back' | 'expired' | 'resume_failed' | 'summarizer_failed' | 'replaced_by_newer_merge_back';
-export type TransferResolution =
-  'native_fork' | 'portable_context' | 'delta_context' | 'checkpoint_context' | 'imported';
-export type TransferActor = 'user' | 'agent' | 'system';
+export const END_REASONS = [
+  'regenerated',
+  'rolled_back',
+  'expired',
+  'resume_failed',
+  'summarizer_failed',
+  'replaced_by_newer_merge_back',
+] as const;
+export type EndReason = (typeof END_REASONS)[number];
+export const TRANSFER_RESOLUTIONS = [
+  'native_fork',
+  'portable_context',
+  'delta_context',
+  'checkpoint_context',
+  'imported',
+] as const;
+export type TransferResolution = (typeof TRANSFER_RESOLUTIONS)[number];
+export const TRANSFER_ACTORS = ['user', 'agent', 'system'] as const;
+export type TransferActor = (typeof TRANSFER_ACTORS)[number];
 export type FileChangeKind = 'added' | 'modified' | 'deleted' | 'renamed';
 export type RunFactKind =
   | 'goal'

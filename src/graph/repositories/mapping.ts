@@ -2,78 +2,238 @@
 import type { ServedRuns } from '../../domain/coverage.js';
 import { fromLists, toLists } from '../../domain/ranges.js';
 import { RECEIPT_KINDS, type HandoffReceipt, type ReceiptKind } from '../../domain/receipt.js';
-import type {
-  CheckpointRecord,
-  FileChangeRecord,
-  HandoffRecord,
-  ListedRunRecord,
-  ProviderThreadRecord,
-  RunPlanRecord,
-  RunRecord,
-  ThreadRecord,
-  TransferRecord,
+import { z } from 'zod';
+import {
+  CONTEXT_DELIVERIES,
+  END_REASONS,
+  HANDOFF_STATUSES,
+  HANDOFF_STRATEGIES,
+  PLAN_DECISIONS,
+  PROVIDER_THREAD_ACTIONS,
+  PROVIDER_THREAD_STATUSES,
+  RUN_STATUSES,
+  STALENESS_SIGNALS,
+  THREAD_RELATIONSHIPS,
+  TRANSFER_ACTORS,
+  TRANSFER_KINDS,
+  TRANSFER_RESOLUTIONS,
+  TRANSFER_STATUSES,
+  type CheckpointRecord,
+  type FileChangeRecord,
+  type HandoffRecord,
+  type ListedRunRecord,
+  type ProviderThreadRecord,
+  type RunPlanRecord,
+  type RunRecord,
+  type ThreadRecord,
+  type TransferRecord,
 } from '../../domain/records.js';
 
 type Props = Record<string, unknown>;
+
+// The shapes of the nodes the statements return, checked once per node as it is read: a property of
+// the wrong type, or an enum value the domain does not know, fails here with the node's label and
+// the property, not later where the record is used. Absent properties (older nodes) are nullish.
+const absent = <T extends z.ZodType>(type: T) => type.nullish();
+const ordinals = absent(z.array(z.number()));
+
+/** `props` as `schema` says a `label` node is; an error naming the node and property otherwise. */
+function checked<T extends z.ZodType>(schema: T, label: string, props: Props): z.infer<T> {
+  const parsed = schema.safeParse(props);
+  if (!parsed.success) throw new Error(`A ${label} node read from the graph: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+const threadNode = z.object({
+  id: z.string(),
+  title: absent(z.string()),
+  project: absent(z.string()),
+  createdAt: z.string(),
+  deletedAt: absent(z.string()),
+  providers: absent(z.array(z.string())),
+  lastActivityAt: absent(z.string()),
+  headOrdinal: z.number(),
+  lastOrdinal: absent(z.number()),
+  providerThreadCount: absent(z.number()),
+  rolledBackFrom: ordinals,
+  rolledBackTo: ordinals,
+  parentThreadId: absent(z.string()),
+  relationshipToParent: absent(z.enum(THREAD_RELATIONSHIPS)),
+  rootThreadId: absent(z.string()),
+  sourceRunId: absent(z.string()),
+  sourceRunOrdinal: absent(z.number()),
+  sourceCheckpointId: absent(z.string()),
+  sourceProviderThreadId: absent(z.string()),
+  forkOrdinal: absent(z.number()),
+  changeSequence: absent(z.number()),
+  segmentThreadIds: absent(z.array(z.string())),
+  segmentTo: ordinals,
+  segmentAsOf: absent(z.array(z.string())),
+});
+
+const listedRunShape = {
+  id: z.string(),
+  threadId: z.string(),
+  ordinal: z.number(),
+  provider: z.string(),
+  model: absent(z.string()),
+  runtimeMode: absent(z.string()),
+  status: z.enum(RUN_STATUSES),
+  providerThreadId: z.string(),
+  contextHandoffId: absent(z.string()),
+  planDecision: z.enum(PLAN_DECISIONS),
+  planAction: z.enum(PROVIDER_THREAD_ACTIONS),
+  planProviderThreadId: absent(z.string()),
+  planStrategy: absent(z.enum(HANDOFF_STRATEGIES)),
+  planCoveredFrom: absent(z.number()),
+  planCoveredTo: absent(z.number()),
+  planSignals: absent(z.array(z.enum(STALENESS_SIGNALS))),
+  planReasons: absent(z.array(z.string())),
+  planForkFromTurn: absent(z.number()),
+  dispatchEpoch: absent(z.number()),
+  createdAt: z.string(),
+  completedAt: absent(z.string()),
+};
+const listedRunNode = z.object(listedRunShape);
+
+const runNode = z.object({
+  ...listedRunShape,
+  userMessage: z.string(),
+  assistantMessage: absent(z.string()),
+  error: absent(z.string()),
+});
+
+const providerThreadNode = z.object({
+  id: z.string(),
+  threadId: z.string(),
+  seq: z.number(),
+  provider: z.string(),
+  nativeThreadRef: absent(z.string()),
+  status: z.enum(PROVIDER_THREAD_STATUSES),
+  model: absent(z.string()),
+  runtimeMode: absent(z.string()),
+  firstRunOrdinal: absent(z.number()),
+  lastRunOrdinal: absent(z.number()),
+  servedFrom: ordinals,
+  servedTo: ordinals,
+  statusReason: absent(z.string()),
+  resumeError: absent(z.string()),
+  rollbackError: absent(z.string()),
+  forkedFromId: absent(z.string()),
+  inheritedThroughOrdinal: absent(z.number()),
+  createdAt: z.string(),
+});
+
+const handoffNode = z.object({
+  id: z.string(),
+  transferId: z.string(),
+  threadId: z.string(),
+  targetRunId: z.string(),
+  fromProviderThreadIds: absent(z.array(z.string())),
+  toProviderThreadId: z.string(),
+  coveredFrom: z.number(),
+  coveredTo: z.number(),
+  strategy: z.enum(HANDOFF_STRATEGIES),
+  summaryText: absent(z.string()),
+  status: z.enum(HANDOFF_STATUSES),
+  createdByProvider: absent(z.string()),
+  delivery: z.enum(CONTEXT_DELIVERIES),
+  supersedesId: absent(z.string()),
+  supersededById: absent(z.string()),
+  source: absent(z.string()),
+  inputDigest: absent(z.string()),
+  budgetChars: absent(z.number()),
+  length: absent(z.number()),
+  requestedAt: absent(z.string()),
+  writtenAt: absent(z.string()),
+  usedAt: absent(z.string()),
+  failureReason: absent(z.string()),
+  endedBecause: absent(z.enum(END_REASONS)),
+  endedAt: absent(z.string()),
+  omissions: absent(z.array(z.string())),
+  writer: absent(z.string()),
+  targetProvider: absent(z.string()),
+  inputDocument: absent(z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+const transferNode = z.object({
+  id: z.string(),
+  kind: z.enum(TRANSFER_KINDS),
+  sourceThreadId: z.string(),
+  targetThreadId: z.string(),
+  sourceProvider: absent(z.string()),
+  targetProvider: absent(z.string()),
+  status: z.enum(TRANSFER_STATUSES),
+  resolution: absent(z.enum(TRANSFER_RESOLUTIONS)),
+  handoffId: absent(z.string()),
+  contextText: absent(z.string()),
+  createdBy: z.enum(TRANSFER_ACTORS),
+  createdAt: z.string(),
+  consumedAt: absent(z.string()),
+  endedBecause: absent(z.enum(END_REASONS)),
+  endedAt: absent(z.string()),
+});
 
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 const int = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
 export function toThread(props: Props): ThreadRecord {
-  const segmentThreadIds = strings(props.segmentThreadIds);
-  const segmentTo = (props.segmentTo as number[] | undefined) ?? [];
-  const segmentAsOf = strings(props.segmentAsOf);
-  const parentThreadId = text(props.parentThreadId);
+  const node = checked(threadNode, 'Thread', props);
+  const segmentTo = node.segmentTo ?? [];
+  const segmentAsOf = node.segmentAsOf ?? [];
+  const parentThreadId = node.parentThreadId ?? null;
   return {
-    id: String(props.id),
-    title: text(props.title),
-    project: text(props.project),
-    createdAt: String(props.createdAt),
-    deletedAt: text(props.deletedAt),
-    providers: strings(props.providers),
-    lastActivityAt: String(props.lastActivityAt ?? props.createdAt),
-    headOrdinal: Number(props.headOrdinal),
-    lastOrdinal: int(props.lastOrdinal) ?? 0,
-    providerThreadCount: int(props.providerThreadCount) ?? 0,
-    rolledBack: fromLists(props.rolledBackFrom as number[] | undefined, props.rolledBackTo as number[] | undefined),
+    id: node.id,
+    title: node.title ?? null,
+    project: node.project ?? null,
+    createdAt: node.createdAt,
+    deletedAt: node.deletedAt ?? null,
+    providers: node.providers ?? [],
+    lastActivityAt: node.lastActivityAt ?? node.createdAt,
+    headOrdinal: node.headOrdinal,
+    lastOrdinal: node.lastOrdinal ?? 0,
+    providerThreadCount: node.providerThreadCount ?? 0,
+    rolledBack: fromLists(node.rolledBackFrom ?? undefined, node.rolledBackTo ?? undefined),
     parentThreadId,
-    relationshipToParent: (props.relationshipToParent ?? null) as ThreadRecord['relationshipToParent'],
-    rootThreadId: text(props.rootThreadId) ?? String(props.id),
+    relationshipToParent: node.relationshipToParent ?? null,
+    rootThreadId: node.rootThreadId ?? node.id,
     sourcePoint:
       parentThreadId === null
         ? null
         : {
             threadId: parentThreadId,
-            runId: text(props.sourceRunId),
-            runOrdinal: int(props.sourceRunOrdinal),
-            checkpointId: text(props.sourceCheckpointId),
-            providerThreadId: text(props.sourceProviderThreadId),
+            runId: node.sourceRunId ?? null,
+            runOrdinal: node.sourceRunOrdinal ?? null,
+            checkpointId: node.sourceCheckpointId ?? null,
+            providerThreadId: node.sourceProviderThreadId ?? null,
           },
-    forkOrdinal: int(props.forkOrdinal) ?? 0,
-    changeSequence: int(props.changeSequence) ?? 0,
-    inherited: segmentThreadIds.map((threadId, index) => ({
+    forkOrdinal: node.forkOrdinal ?? 0,
+    changeSequence: node.changeSequence ?? 0,
+    inherited: (node.segmentThreadIds ?? []).map((threadId, index) => ({
       threadId,
-      from: index === 0 ? 1 : Number(segmentTo[index - 1]) + 1,
-      to: Number(segmentTo[index]),
+      from: index === 0 ? 1 : (segmentTo[index - 1] ?? 0) + 1,
+      to: segmentTo[index] ?? 0,
       asOf: segmentAsOf[index] ?? null,
     })),
   };
 }
 
 /** The plan is stored flat on the run (plan* properties) so analysts can query decisions directly. */
-function toPlan(props: Props): RunPlanRecord {
-  const from = int(props.planCoveredFrom);
-  const to = int(props.planCoveredTo);
+function toPlan(node: z.infer<typeof listedRunNode>): RunPlanRecord {
+  const from = node.planCoveredFrom ?? null;
+  const to = node.planCoveredTo ?? null;
   return {
-    decision: props.planDecision as RunPlanRecord['decision'],
-    providerThreadAction: props.planAction as RunPlanRecord['providerThreadAction'],
-    providerThreadId: text(props.planProviderThreadId),
-    handoffStrategy: (props.planStrategy ?? null) as RunPlanRecord['handoffStrategy'],
+    decision: node.planDecision,
+    providerThreadAction: node.planAction,
+    providerThreadId: node.planProviderThreadId ?? null,
+    handoffStrategy: node.planStrategy ?? null,
     coveredRunOrdinals: from !== null && to !== null ? { from, to } : null,
-    stalenessSignals: strings(props.planSignals) as RunPlanRecord['stalenessSignals'],
-    reasons: strings(props.planReasons),
-    forkFromTurn: int(props.planForkFromTurn),
+    stalenessSignals: node.planSignals ?? [],
+    reasons: node.planReasons ?? [],
+    forkFromTurn: node.planForkFromTurn ?? null,
   };
 }
 
@@ -93,99 +253,108 @@ export function planProperties(plan: RunPlanRecord): Props {
 
 /** A run read without its long texts (runs/page, runs/listed-by-ids). */
 export function toListedRun(props: Props): ListedRunRecord {
-  const { userMessage: _userMessage, assistantMessage: _assistantMessage, error: _error, ...listed } = toRun(props);
-  return listed;
+  return listedRun(checked(listedRunNode, 'Run', props));
 }
 
 export function toRun(props: Props): RunRecord {
+  const node = checked(runNode, 'Run', props);
+  return Object.assign(listedRun(node), {
+    userMessage: node.userMessage,
+    assistantMessage: node.assistantMessage ?? null,
+    error: node.error ?? null,
+  });
+}
+
+function listedRun(node: z.infer<typeof listedRunNode>): ListedRunRecord {
   return {
-    id: String(props.id),
-    threadId: String(props.threadId),
-    ordinal: Number(props.ordinal),
-    provider: String(props.provider),
-    model: text(props.model),
-    runtimeMode: text(props.runtimeMode),
-    status: props.status as RunRecord['status'],
-    userMessage: String(props.userMessage),
-    assistantMessage: text(props.assistantMessage),
-    error: text(props.error),
-    providerThreadId: String(props.providerThreadId),
-    contextHandoffId: text(props.contextHandoffId),
-    plan: toPlan(props),
+    id: node.id,
+    threadId: node.threadId,
+    ordinal: node.ordinal,
+    provider: node.provider,
+    model: node.model ?? null,
+    runtimeMode: node.runtimeMode ?? null,
+    status: node.status,
+    providerThreadId: node.providerThreadId,
+    contextHandoffId: node.contextHandoffId ?? null,
+    plan: toPlan(node),
     // Runs written before fencing have no epoch: theirs is the first dispatch.
-    dispatchEpoch: int(props.dispatchEpoch) ?? 1,
-    createdAt: String(props.createdAt),
-    completedAt: text(props.completedAt),
+    dispatchEpoch: node.dispatchEpoch ?? 1,
+    createdAt: node.createdAt,
+    completedAt: node.completedAt ?? null,
   };
 }
 
 export function toProviderThread(props: Props): ProviderThreadRecord {
+  const node = checked(providerThreadNode, 'ProviderThread', props);
   return {
-    id: String(props.id),
-    threadId: String(props.threadId),
-    seq: Number(props.seq),
-    provider: String(props.provider),
-    nativeThreadRef: text(props.nativeThreadRef),
-    status: props.status as ProviderThreadRecord['status'],
-    model: text(props.model),
-    runtimeMode: text(props.runtimeMode),
-    firstRunOrdinal: int(props.firstRunOrdinal),
-    lastRunOrdinal: int(props.lastRunOrdinal),
-    served: fromLists(props.servedFrom as number[] | undefined, props.servedTo as number[] | undefined),
-    statusReason: text(props.statusReason),
-    resumeError: text(props.resumeError),
-    rollbackError: text(props.rollbackError),
-    forkedFromId: text(props.forkedFromId),
-    inheritedThroughOrdinal: int(props.inheritedThroughOrdinal),
-    createdAt: String(props.createdAt),
+    id: node.id,
+    threadId: node.threadId,
+    seq: node.seq,
+    provider: node.provider,
+    nativeThreadRef: node.nativeThreadRef ?? null,
+    status: node.status,
+    model: node.model ?? null,
+    runtimeMode: node.runtimeMode ?? null,
+    firstRunOrdinal: node.firstRunOrdinal ?? null,
+    lastRunOrdinal: node.lastRunOrdinal ?? null,
+    served: fromLists(node.servedFrom ?? undefined, node.servedTo ?? undefined),
+    statusReason: node.statusReason ?? null,
+    resumeError: node.resumeError ?? null,
+    rollbackError: node.rollbackError ?? null,
+    forkedFromId: node.forkedFromId ?? null,
+    inheritedThroughOrdinal: node.inheritedThroughOrdinal ?? null,
+    createdAt: node.createdAt,
   };
 }
 
 export function toHandoff(props: Props): HandoffRecord {
+  const node = checked(handoffNode, 'ContextHandoff', props);
+  const summaryText = node.summaryText ?? '';
   return {
-    id: String(props.id),
-    transferId: String(props.transferId),
-    threadId: String(props.threadId),
-    targetRunId: String(props.targetRunId),
-    fromProviderThreadIds: strings(props.fromProviderThreadIds),
-    toProviderThreadId: String(props.toProviderThreadId),
-    coveredRunOrdinals: { from: Number(props.coveredFrom), to: Number(props.coveredTo) },
-    strategy: props.strategy as HandoffRecord['strategy'],
-    summaryText: String(props.summaryText ?? ''),
-    status: props.status as HandoffRecord['status'],
-    createdByProvider: text(props.createdByProvider),
-    delivery: props.delivery as HandoffRecord['delivery'],
-    supersedesId: text(props.supersedesId),
-    supersededById: text(props.supersededById),
-    source: text(props.source) ?? 'local',
-    inputDigest: text(props.inputDigest),
-    budgetChars: int(props.budgetChars),
-    length: int(props.length) ?? String(props.summaryText ?? '').length,
-    requestedAt: text(props.requestedAt) ?? String(props.createdAt),
-    writtenAt: text(props.writtenAt),
-    usedAt: text(props.usedAt),
-    failureReason: text(props.failureReason),
-    endedBecause: (props.endedBecause ?? null) as HandoffRecord['endedBecause'],
-    endedAt: text(props.endedAt),
-    omissions: strings(props.omissions),
+    id: node.id,
+    transferId: node.transferId,
+    threadId: node.threadId,
+    targetRunId: node.targetRunId,
+    fromProviderThreadIds: node.fromProviderThreadIds ?? [],
+    toProviderThreadId: node.toProviderThreadId,
+    coveredRunOrdinals: { from: node.coveredFrom, to: node.coveredTo },
+    strategy: node.strategy,
+    summaryText,
+    status: node.status,
+    createdByProvider: node.createdByProvider ?? null,
+    delivery: node.delivery,
+    supersedesId: node.supersedesId ?? null,
+    supersededById: node.supersededById ?? null,
+    source: node.source ?? 'local',
+    inputDigest: node.inputDigest ?? null,
+    budgetChars: node.budgetChars ?? null,
+    length: node.length ?? summaryText.length,
+    requestedAt: node.requestedAt ?? node.createdAt,
+    writtenAt: node.writtenAt ?? null,
+    usedAt: node.usedAt ?? null,
+    failureReason: node.failureReason ?? null,
+    endedBecause: node.endedBecause ?? null,
+    endedAt: node.endedAt ?? null,
+    omissions: node.omissions ?? [],
     receipt: receiptFromProps(props),
     summaryRequest:
-      props.status === 'pending' && props.writer
+      node.status === 'pending' && node.writer
         ? {
-            handoffId: String(props.id),
-            writer: String(props.writer),
-            targetProvider: String(props.targetProvider),
-            strategy: props.strategy as HandoffRecord['strategy'],
-            document: String(props.inputDocument ?? ''),
-            budgetChars: int(props.budgetChars),
+            handoffId: node.id,
+            writer: node.writer,
+            targetProvider: node.targetProvider ?? '',
+            strategy: node.strategy,
+            document: node.inputDocument ?? '',
+            budgetChars: node.budgetChars ?? null,
           }
         : null,
-    createdAt: String(props.createdAt),
-    updatedAt: String(props.updatedAt),
+    createdAt: node.createdAt,
+    updatedAt: node.updatedAt,
   };
 }
 
 export function toTransfer(props: Props): TransferRecord {
+  const node = checked(transferNode, 'ContextTransfer', props);
   const point = (prefix: 'source' | 'base', threadId: unknown) =>
     props[`${prefix}RunOrdinal`] === undefined || props[`${prefix}RunOrdinal`] === null
       ? null
@@ -197,10 +366,10 @@ export function toTransfer(props: Props): TransferRecord {
           providerThreadId: text(props[`${prefix}ProviderThreadId`]),
         };
   return {
-    id: String(props.id),
-    kind: props.kind as TransferRecord['kind'],
-    sourceThreadId: String(props.sourceThreadId),
-    targetThreadId: String(props.targetThreadId),
+    id: node.id,
+    kind: node.kind,
+    sourceThreadId: node.sourceThreadId,
+    targetThreadId: node.targetThreadId,
     sourcePoint: point('source', props.sourceThreadId) ?? {
       threadId: String(props.sourceThreadId),
       runId: null,
@@ -209,17 +378,17 @@ export function toTransfer(props: Props): TransferRecord {
       providerThreadId: text(props.sourceProviderThreadId),
     },
     basePoint: point('base', props.sourceThreadId),
-    sourceProvider: text(props.sourceProvider),
-    targetProvider: text(props.targetProvider),
-    status: props.status as TransferRecord['status'],
-    resolution: (props.resolution ?? null) as TransferRecord['resolution'],
-    handoffId: text(props.handoffId),
-    contextText: text(props.contextText),
-    createdBy: props.createdBy as TransferRecord['createdBy'],
-    createdAt: String(props.createdAt),
-    consumedAt: text(props.consumedAt),
-    endedBecause: (props.endedBecause ?? null) as TransferRecord['endedBecause'],
-    endedAt: text(props.endedAt),
+    sourceProvider: node.sourceProvider ?? null,
+    targetProvider: node.targetProvider ?? null,
+    status: node.status,
+    resolution: node.resolution ?? null,
+    handoffId: node.handoffId ?? null,
+    contextText: node.contextText ?? null,
+    createdBy: node.createdBy,
+    createdAt: node.createdAt,
+    consumedAt: node.consumedAt ?? null,
+    endedBecause: node.endedBecause ?? null,
+    endedAt: node.endedAt ?? null,
   };
 }
 
