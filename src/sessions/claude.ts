@@ -8,8 +8,17 @@
 import type { FileEdit } from './activity.js';
 import { SessionBuilder, type RunDraft } from './builder.js';
 import { humanText } from './injected.js';
-import { asArray, asObject, asString, parseJson, readJsonLines, type JsonLine, type JsonObject } from './json.js';
-import { planStatus, type PlanStep } from './plan.js';
+import {
+  asArray,
+  asObject,
+  asString,
+  blockTexts,
+  parseJson,
+  readJsonLines,
+  type JsonLine,
+  type JsonObject,
+} from './json.js';
+import { planSteps } from './plan.js';
 import type { Sliced } from './slices.js';
 import { baseName, isoTimestamp, lineCount } from './text.js';
 import type { ParsedSession } from './types.js';
@@ -289,7 +298,7 @@ class ClaudeReader {
     else if (FILE_TOOLS.has(name)) readFileTool(run, id, name, input, result);
     else if (SUBAGENT_TOOLS.has(name)) readSubagent(run, id, input, result);
     else if (name === 'TodoWrite') {
-      if (result?.isError !== true) run.activity.plan = todoSteps(input.todos);
+      if (result?.isError !== true) run.activity.plan = planSteps(input.todos, 'content');
     } else {
       const target = [input.file_path, input.path, input.pattern, input.url]
         .map(asString)
@@ -382,20 +391,9 @@ function readSubagent(run: RunDraft, id: string, input: JsonObject, result: Tool
   });
 }
 
-function todoSteps(todos: unknown): PlanStep[] {
-  return asArray(todos).flatMap((item) => {
-    const text = asString(asObject(item)?.content);
-    return text === null ? [] : [{ text, status: planStatus(asObject(item)?.status) }];
-  });
-}
-
 /** The text of message content: a string, or the text blocks of a block list. */
 function messageText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return asArray(content)
-    .map((block) => (asObject(block)?.type === 'text' ? asString(asObject(block)?.text) : null))
-    .filter((text): text is string => text !== null)
-    .join('\n\n');
+  return typeof content === 'string' ? content : blockTexts(content, 'text').join('\n\n');
 }
 
 function hasBlock(content: unknown, type: string): boolean {

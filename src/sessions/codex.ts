@@ -13,12 +13,13 @@ import {
   asInteger,
   asObject,
   asString,
+  blockTexts,
   parseJson,
   readJsonLines,
   type JsonLine,
   type JsonObject,
 } from './json.js';
-import { planStatus, type PlanStep } from './plan.js';
+import { planSteps } from './plan.js';
 import type { Sliced } from './slices.js';
 import { baseName, isoTimestamp, lineCount } from './text.js';
 import type { ParsedSession } from './types.js';
@@ -185,7 +186,7 @@ class CodexReader {
     const name = asString(call.name);
     const callId = asString(call.call_id);
     const args = asObject(parseJson(asString(call.arguments) ?? '')) ?? {};
-    if (name === 'update_plan') run.activity.plan = planSteps(args.plan);
+    if (name === 'update_plan') run.activity.plan = planSteps(args.plan, 'step');
     else if (name === 'apply_patch') this.patchCall(run, callId, asString(args.input) ?? '');
     else this.commandCall(run, callId, shellCommand(name, args) ?? '');
   }
@@ -374,10 +375,7 @@ function strings(value: unknown): string[] {
 }
 
 function contentText(content: unknown): string {
-  return asArray(content)
-    .map((item) => asString(asObject(item)?.text))
-    .filter((text): text is string => text !== null)
-    .join('\n');
+  return blockTexts(content).join('\n');
 }
 
 /** The command line of a shell tool's arguments; null for other tools. */
@@ -408,13 +406,6 @@ function commandLine(argv: string[]): string {
     return script ?? '';
   }
   return argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`)).join(' ');
-}
-
-function planSteps(plan: unknown): PlanStep[] {
-  return asArray(plan).flatMap((item) => {
-    const step = asString(asObject(item)?.step);
-    return step === null ? [] : [{ text: step, status: planStatus(asObject(item)?.status) }];
-  });
 }
 
 /**

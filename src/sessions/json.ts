@@ -54,3 +54,15 @@ export function asArray(value: unknown): unknown[] {
 export function asInteger(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) ? value : null;
 }
+
+/**
+ * The texts of a list of content blocks (`{type, text}`), in order; only blocks of `type` when named.
+ * Both providers write message and tool-result content so.
+ */
+export function blockTexts(blocks: unknown, type?: string): string[] {
+  return asArray(blocks)
+    .map((block) => asObject(block))
+    .filter((block) => block !== null && (type === undefined || block.type === type))
+    .map((block) => asString(block?.text))
+    .filter((text): text is string => text !== null);
+}

@@ -1,5 +1,6 @@
 // Plan and todo lists (Codex update_plan, Claude TodoWrite) are rewritten whole each time: the newest
 // state wins, within a run and across runs.
+import { asArray, asObject, asString } from './json.js';
 import { clip } from './text.js';
 import { SESSION_LIMITS, type ImportedFact } from './types.js';
 
@@ -11,9 +12,17 @@ export interface PlanStep {
 }
 
 /** Both providers spell step states pending / in_progress / completed. */
-export function planStatus(raw: unknown): PlanStatus {
+function planStatus(raw: unknown): PlanStatus {
   if (raw === 'completed') return 'done';
   return raw === 'in_progress' ? 'in_progress' : 'open';
+}
+
+/** A plan list's steps: each item's text under `textField` (Codex `step`, Claude `content`) and its status. */
+export function planSteps(items: unknown, textField: 'step' | 'content'): PlanStep[] {
+  return asArray(items).flatMap((item) => {
+    const text = asString(asObject(item)?.[textField]);
+    return text === null ? [] : [{ text, status: planStatus(asObject(item)?.status) }];
+  });
 }
 
 export class PlanTracker {
