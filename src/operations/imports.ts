@@ -58,7 +58,6 @@ export async function importRuns(context: OperationContext, input: ImportInput):
   checkImportedRuns(input.runs);
   return context.graph.write(async (tx) => {
     const thread = await lockThread(tx, input.threadId);
-    if (!thread) throw notFound('Thread', input.threadId);
     assertNoRunningRun(thread);
     const providerThread = await sessionProviderThread(tx, thread, input);
     const keyed = input.runs.map((run) => ({
@@ -167,7 +166,6 @@ export async function importSubagentThread(
     throw badInput('input', 'give at most one of parentRunOrdinal and parentRunId');
   return context.graph.write(async (tx) => {
     const parent = await lockThread(tx, input.parentThreadId);
-    if (!parent) throw notFound('Thread', input.parentThreadId);
     const parentRun = await importedSubagentParentRun(tx, parent, input);
     const [existing] = await threadsByIds(tx, [input.id]);
     if (existing) {

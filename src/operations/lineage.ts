@@ -50,7 +50,6 @@ export async function rollbackThread(
 ): Promise<RollbackResult> {
   return context.graph.write(async (tx) => {
     const thread = await lockThread(tx, threadId);
-    if (!thread) throw notFound('Thread', threadId);
     assertNoRunningRun(thread);
     await requireRollbackPoint(tx, thread, toOrdinal);
 
@@ -178,7 +177,6 @@ export async function forkThread(context: OperationContext, input: ForkInput): P
   if (chosen.length > 1) throw badInput('input', 'give at most one of fromOrdinal, checkpointId and providerThreadId');
   return context.graph.write(async (tx) => {
     const source = await lockThread(tx, input.sourceThreadId);
-    if (!source) throw notFound('Thread', input.sourceThreadId);
     const point = await resolveSourcePoint(tx, source, input);
     if (input.id !== null) await ensureUnusedThreadId(tx, input.id);
     await recordChange(tx, source.id, 'forked');
@@ -262,7 +260,6 @@ async function inheritedPoint(
 export async function mergeBack(context: OperationContext, forkThreadId: string): Promise<TransferRecord> {
   return context.graph.write(async (tx) => {
     const fork = await lockThread(tx, forkThreadId);
-    if (!fork) throw notFound('Thread', forkThreadId);
     if (fork.relationshipToParent !== 'fork') throw badInput('forkThreadId', 'not a fork');
     const latest = await lookUpSourcePoint(tx, fork.id, { ordinal: null, checkpointId: null, providerThreadId: null });
     if (!latest?.run) throw badInput('forkThreadId', 'the fork has no stable run of its own to merge back');
@@ -336,7 +333,6 @@ export async function completeSubagent(
 ): Promise<TransferRecord> {
   return context.graph.write(async (tx) => {
     const child = await lockThread(tx, childThreadId);
-    if (!child) throw notFound('Thread', childThreadId);
     if (child.relationshipToParent !== 'subagent') throw badInput('childThreadId', 'not a subagent thread');
     assertNoRunningRun(child);
     const parentRunId = child.sourcePoint?.runId ?? null;

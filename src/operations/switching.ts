@@ -176,7 +176,6 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
   const fingerprint = input.idempotencyKey === null ? null : fingerprintOf(input);
   const started = await context.graph.write(async (tx) => {
     const thread = await lockThread(tx, input.threadId);
-    if (!thread) throw notFound('Thread', input.threadId);
     if (input.idempotencyKey !== null) {
       const earlier = await runByIdempotencyKey(tx, input.threadId, input.idempotencyKey);
       if (earlier && earlier.idempotencyFingerprint !== fingerprint) {

@@ -29,7 +29,7 @@ export async function createThread(
 
 export async function renameThread(context: OperationContext, id: string, title: string): Promise<ThreadRecord> {
   return context.graph.write(async (tx) => {
-    if (!(await lockThread(tx, id))) throw notFound('Thread', id);
+    await lockThread(tx, id);
     const renamed = await setTitle(tx, id, title);
     await recordChange(tx, id, 'renamed');
     return renamed;
@@ -65,7 +65,6 @@ export async function recordFact(
 ): Promise<{ runId: string; fact: RunFactRecord & { textLength: number } }> {
   return context.graph.write(async (tx) => {
     const thread = await lockThread(tx, threadId);
-    if (!thread) throw notFound('Thread', threadId);
     const run = thread.headOrdinal > thread.forkOrdinal ? await liveRunAt(tx, thread, thread.headOrdinal) : null;
     if (!run) throw badInput('threadId', 'the thread has no live run of its own yet to record the fact on');
     const recorded = await appendFact(tx, run.id, fact, maxFacts);

@@ -1,4 +1,4 @@
-import { threadDeleted, present } from '../../domain/errors.js';
+import { threadDeleted, present, notFound } from '../../domain/errors.js';
 import { livePiecesFor } from '../../domain/history.js';
 import type { CheckpointRecord, ThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
@@ -54,12 +54,14 @@ export async function threadPage(
 }
 
 /**
- * The thread's lock, for an operation that changes it or its lineage: a deleted thread is refused
- * (THREAD_DELETED), so nothing is written to it once deleteThread committed.
+ * The thread's lock, for an operation that changes it or its lineage: a thread that does not exist
+ * is refused (NOT_FOUND), and a deleted one (THREAD_DELETED), so nothing is written to it once
+ * deleteThread committed.
  */
-export async function lockThread(tx: Tx, threadId: string): Promise<LockedThread | null> {
+export async function lockThread(tx: Tx, threadId: string): Promise<LockedThread> {
   const thread = await lockThreadAsItIs(tx, threadId);
-  if (thread?.deletedAt) throw threadDeleted(threadId);
+  if (!thread) throw notFound('Thread', threadId);
+  if (thread.deletedAt) throw threadDeleted(threadId);
   return thread;
 }
 
