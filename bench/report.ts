@@ -611,8 +611,12 @@ run again here).
   read is still four windows (four round trips, three checks) where 1,000 runs take two.
 - **completeRun after DELTA_HANDOFF: missed in this run (1.83x: 15.5 -> 28.4 ms, p99 47 -> 150 ms),
   0.95x before**, with the same statements as before (none of these changes touches completeRun or
-  its statements) and 10 samples at load 4 to 10: taken as noise until a quieter run says otherwise;
-  the other completeRun cases are 0.81x to 1.06x.
+  its statements) and 10 samples at load 4 to 10. A second run right after (06:27, load 4.9 to 12.6,
+  the same code) measured it at 1.17x, and previewRun FULL_HANDOFF_NEW 1.37x, startRun
+  FULL_HANDOFF_NEW 1.27x and FULL_HANDOFF_EXISTING 1.09x, the fork's portable first run 0.98x, the
+  planner's db hits 1.07x again; at that load planRun (1.60x) and rollbackThread to head-1 (1.52x)
+  passed 1.5x instead, with db hits unchanged: single medians of 10 samples move by that much here,
+  so these two and completeRun want a quiet run to settle.
 - **Storage per run: met (store bytes 1.01x: 3,203 -> 3,245 per run; transaction log 1.08x: 2,958 ->
   3,189; relationships 1.12x: 3.50 -> 3.92).** Before, every handoff stored its summarizer's input
   document, the covered history whole (up to 190,000 characters at every switch), and the same run
