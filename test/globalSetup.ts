@@ -7,9 +7,11 @@ import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../src/config.js';
 import { chooseNeo4j, type ChosenNeo4j } from '../src/graph/chooseNeo4j.js';
-import type { Neo4jConnection } from '../src/graph/driver.js';
+import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
+import { applyMigrations } from '../src/graph/migrations.js';
 import { NEO4J_VERSION } from '../src/graph/localNeo4jInstall.js';
 import { projectRoot } from '../src/graph/projectRoot.js';
+import { Graph } from '../src/graph/transactions.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -55,7 +57,16 @@ async function startNeo4j(): Promise<{ connection: TestNeo4j; stop: () => Promis
     progress: () => undefined,
     instead: startContainerIfDockerAnswers,
   });
-  return { connection: { ...chosen.connection, source: chosen.source }, stop: () => chosen.close() };
+  const connection = { ...chosen.connection, source: chosen.source };
+  // The schema in place before any file starts: files run side by side, and a service that finds
+  // another applying the migrations answers 503 until it is done.
+  const driver = createDriver(connection);
+  try {
+    await applyMigrations(new Graph(driver, connection.database, ''));
+  } finally {
+    await driver.close();
+  }
+  return { connection, stop: () => chosen.close() };
 }
 
 async function startContainerIfDockerAnswers(): Promise<ChosenNeo4j | null> {

@@ -1,11 +1,9 @@
 // The thread repository and its mapping (src/graph/repositories/threads.ts, mapping.ts) on the real
 // graph, without the service: what a statement writes is what its record reads back, per tenant.
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ThreadlineError } from '../../src/domain/errors.js';
 import { createDriver } from '../../src/graph/driver.js';
-import { applyMigrations, MigrationsBusy } from '../../src/graph/migrations.js';
 import {
   createThread,
   lockThread,
@@ -20,25 +18,13 @@ import { uniqueId } from '../support/service.js';
 let driver: Driver;
 let graph: Graph;
 
-/** The schema in place, as a starting service would leave it; another file's service may be applying it. */
-async function migrated(on: Graph): Promise<void> {
-  for (;;) {
-    try {
-      await applyMigrations(on.withoutDeadline());
-      return;
-    } catch (error) {
-      if (!(error instanceof MigrationsBusy)) throw error;
-      await delay(200);
-    }
-  }
-}
-
-beforeAll(async () => {
+beforeAll(() => {
   const neo4j = inject('neo4j');
   driver = createDriver(neo4j);
-  // A tenant of this file's own: nothing another file writes is read here.
+  // A tenant of this file's own: nothing another file writes is read here. The schema is left to
+  // the services of the other files (these statements need none of it): applying it here would keep
+  // their services waiting.
   graph = new Graph(driver, neo4j.database, uniqueId('graph-threads'));
-  await migrated(graph);
 });
 afterAll(async () => {
   await driver?.close();
