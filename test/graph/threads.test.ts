@@ -68,7 +68,8 @@ describe('the thread repository', () => {
     await graph.write((tx) => createThread(tx, id, null, null));
     const other = new Graph(driver, inject('neo4j').database, uniqueId('graph-threads-other'));
     expect(await other.read((tx) => threadsByIds(tx, [id]))).toEqual([]);
-    expect(await other.write((tx) => lockThread(tx, id))).toBeNull();
+    expect(await other.write((tx) => lockThreadAsItIs(tx, id))).toBeNull();
+    await expect(other.write((tx) => lockThread(tx, id))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('renames, then deletes: a deleted thread is locked as it is, and refused by lockThread', async () => {
