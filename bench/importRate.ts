@@ -1,14 +1,15 @@
 // How fast `threadline import` records sessions: a synthetic Codex rollout and a synthetic Claude
-// Code session of a given size (written here from the record shapes of test/fixtures/sessions, big
-// tool outputs as real sessions have, never committed), each imported by the CLI of a source tree
-// into a fresh thread through that tree's service, timed from the command's start to its end.
+// Code session of a given size, shaped like a day's work (bench/sessionShapes.ts), each imported by
+// the CLI of a source tree into a fresh thread through that tree's service, timed from the command's
+// start to its end.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClockWindow } from './cpuProfile.js';
 import { cpuMs } from './serviceProcess.js';
+import { writeClaudeSession, writeCodexRollout } from './sessionShapes.js';
 
 export interface ImportRate {
   variant: string;
@@ -22,153 +23,6 @@ export interface ImportRate {
   serviceCpuSeconds: number;
   neo4jCpuSeconds: number;
   load: number;
-}
-
-/** About this much of every turn is the tool's output, as in a session that reads files and runs tests. */
-const OUTPUT_CHARS = 24_000;
-
-const filler = (turn: number, chars: number) => {
-  const line = `line ${turn}: src/module${turn % 97}.ts passes its checks; nothing else to report here.\n`;
-  return line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
-};
-
-const at = (turn: number, step: number) => new Date(Date.UTC(2025, 5, 1) + turn * 60_000 + step * 1000).toISOString();
-
-async function writeLines(file: string, targetBytes: number, line: (turn: number) => string[]): Promise<number> {
-  const out = createWriteStream(file);
-  let bytes = 0;
-  let turn = 0;
-  while (bytes < targetBytes) {
-    for (const record of line(turn)) {
-      const text = `${record}\n`;
-      bytes += Buffer.byteLength(text);
-      if (!out.write(text)) await once(out, 'drain');
-    }
-    turn++;
-  }
-  out.end();
-  await once(out, 'finish');
-  return turn;
-}
-
-/** A Codex rollout: session_meta, then per turn its context, the user's message, a shell call with a long output and the answer. */
-function writeCodexRollout(file: string, bytes: number, sessionId: string): Promise<number> {
-  const cwd = '/home/dev/bench';
-  return writeLines(file, bytes, (turn) => [
-    ...(turn === 0
-      ? [
-          JSON.stringify({
-            timestamp: at(0, 0),
-            type: 'session_meta',
-            payload: { id: sessionId, timestamp: at(0, 0), cwd, originator: 'codex_cli_rs', cli_version: '0.40.0' },
-          }),
-        ]
-      : []),
-    JSON.stringify({
-      timestamp: at(turn, 1),
-      type: 'turn_context',
-      payload: {
-        turn_id: `turn-${turn}`,
-        cwd,
-        approval_policy: 'on-request',
-        sandbox_policy: { type: 'workspace-write' },
-        model: 'gpt-5-codex',
-      },
-    }),
-    JSON.stringify({
-      timestamp: at(turn, 1),
-      type: 'event_msg',
-      payload: { type: 'task_started', turn_id: `turn-${turn}` },
-    }),
-    JSON.stringify({
-      timestamp: at(turn, 2),
-      type: 'response_item',
-      payload: {
-        type: 'message',
-        role: 'user',
-        content: [{ type: 'input_text', text: `Step ${turn}: run the tests and fix what fails` }],
-      },
-    }),
-    JSON.stringify({
-      timestamp: at(turn, 2),
-      type: 'event_msg',
-      payload: { type: 'user_message', message: `Step ${turn}: run the tests and fix what fails`, images: [] },
-    }),
-    JSON.stringify({
-      timestamp: at(turn, 3),
-      type: 'response_item',
-      payload: {
-        type: 'function_call',
-        name: 'shell',
-        arguments: JSON.stringify({ command: ['bash', '-lc', 'npm test'], workdir: cwd }),
-        call_id: `call-${turn}`,
-      },
-    }),
-    JSON.stringify({
-      timestamp: at(turn, 4),
-      type: 'response_item',
-      payload: {
-        type: 'function_call_output',
-        call_id: `call-${turn}`,
-        output: JSON.stringify({
-          output: filler(turn, OUTPUT_CHARS),
-          metadata: { exit_code: 0, duration_seconds: 1.2 },
-        }),
-      },
-    }),
-    JSON.stringify({
-      timestamp: at(turn, 5),
-      type: 'response_item',
-      payload: {
-        type: 'message',
-        role: 'assistant',
-        content: [{ type: 'output_text', text: `Step ${turn}: the tests pass.` }],
-      },
-    }),
-    JSON.stringify({
-      timestamp: at(turn, 5),
-      type: 'event_msg',
-      payload: { type: 'task_complete', turn_id: `turn-${turn}` },
-    }),
-  ]);
-}
-
-/** A Claude Code session: per turn the user's prompt, a Bash tool call, its long result and the answer, each record chained to the one before. */
-function writeClaudeSession(file: string, bytes: number, sessionId: string): Promise<number> {
-  const cwd = '/home/dev/bench';
-  const record = (turn: number, step: number, type: 'user' | 'assistant', message: unknown) =>
-    JSON.stringify({
-      parentUuid: turn === 0 && step === 0 ? null : step === 0 ? `u-${turn - 1}-3` : `u-${turn}-${step - 1}`,
-      isSidechain: false,
-      userType: 'external',
-      cwd,
-      sessionId,
-      version: '2.0.0',
-      type,
-      message,
-      uuid: `u-${turn}-${step}`,
-      timestamp: at(turn, step),
-    });
-  const model = 'claude-sonnet-4-5-20250929';
-  return writeLines(file, bytes, (turn) => [
-    record(turn, 0, 'user', { role: 'user', content: `Step ${turn}: run the tests and fix what fails` }),
-    record(turn, 1, 'assistant', {
-      id: `msg-${turn}-a`,
-      role: 'assistant',
-      model,
-      content: [{ type: 'tool_use', id: `toolu-${turn}`, name: 'Bash', input: { command: 'npm test' } }],
-    }),
-    record(turn, 2, 'user', {
-      role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: `toolu-${turn}`, content: filler(turn, OUTPUT_CHARS) }],
-    }),
-    record(turn, 3, 'assistant', {
-      id: `msg-${turn}-b`,
-      role: 'assistant',
-      model,
-      content: [{ type: 'text', text: `Step ${turn}: the tests pass.` }],
-    }),
-  ]);
 }
 
 /** One `threadline import` of `file` into thread `threadId` by the CLI of `root` against `url`; its summary. */
