@@ -22,30 +22,36 @@ export function union(...sets: Ranges[]): OrdinalRange[] {
 }
 
 export function intersect(a: Ranges, b: Ranges): OrdinalRange[] {
+  // One sweep over both sorted sets: a thread's history holds a range per rollback, so comparing
+  // every pair would grow with the square of its rollbacks.
+  const [left, right] = [normalize(a), normalize(b)];
   const result: OrdinalRange[] = [];
-  for (const left of normalize(a)) {
-    for (const right of normalize(b)) {
-      const from = Math.max(left.from, right.from);
-      const to = Math.min(left.to, right.to);
-      if (from <= to) result.push({ from, to });
-    }
+  let [i, j] = [0, 0];
+  for (let l = left[i], r = right[j]; l && r; l = left[i], r = right[j]) {
+    const from = Math.max(l.from, r.from);
+    const to = Math.min(l.to, r.to);
+    if (from <= to) result.push({ from, to });
+    if (l.to < r.to) i++;
+    else j++;
   }
-  return normalize(result);
+  return result;
 }
 
-/** The ordinals of `a` that are not in `b`. */
+/** The ordinals of `a` that are not in `b`, in one sweep over both sorted sets. */
 export function subtract(a: Ranges, b: Ranges): OrdinalRange[] {
-  let remaining = normalize(a);
-  for (const cut of normalize(b)) {
-    remaining = remaining.flatMap((range) => {
-      if (cut.to < range.from || cut.from > range.to) return [range];
-      const pieces: OrdinalRange[] = [];
-      if (range.from < cut.from) pieces.push({ from: range.from, to: cut.from - 1 });
-      if (cut.to < range.to) pieces.push({ from: cut.to + 1, to: range.to });
-      return pieces;
-    });
+  const cuts = normalize(b);
+  const result: OrdinalRange[] = [];
+  let first = 0;
+  for (const range of normalize(a)) {
+    let from = range.from;
+    while ((cuts[first]?.to ?? Infinity) < from) first++;
+    for (let k = first, cut = cuts[k]; cut && cut.from <= range.to && from <= range.to; cut = cuts[++k]) {
+      if (cut.from > from) result.push({ from, to: cut.from - 1 });
+      from = Math.max(from, cut.to + 1);
+    }
+    if (from <= range.to) result.push({ from, to: range.to });
   }
-  return remaining;
+  return result;
 }
 
 export function contains(ranges: Ranges, ordinal: number): boolean {

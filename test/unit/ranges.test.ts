@@ -34,6 +34,21 @@ describe('ordinal ranges', () => {
     expect(subtract([r(5, 5)], [])).toEqual([r(5, 5)]);
   });
 
+  it('intersects and subtracts as the sets of ordinals do, however the ranges interleave', () => {
+    let state = 7;
+    const next = (bound: number) => (state = (state * 48271) % 2147483647) % bound;
+    const randomRanges = () => Array.from({ length: next(8) }, () => next(40)).map((from) => r(from, from + next(6)));
+    const ordinals = (ranges: ReturnType<typeof randomRanges>) =>
+      new Set(ranges.flatMap(({ from, to }) => Array.from({ length: to - from + 1 }, (_, i) => from + i)));
+    const asRanges = (set: Set<number>) => normalize([...set].map((ordinal) => r(ordinal, ordinal)));
+    for (let round = 0; round < 500; round++) {
+      const [a, b] = [randomRanges(), randomRanges()];
+      const [inA, inB] = [ordinals(a), ordinals(b)];
+      expect(intersect(a, b)).toEqual(asRanges(new Set([...inA].filter((ordinal) => inB.has(ordinal)))));
+      expect(subtract(a, b)).toEqual(asRanges(new Set([...inA].filter((ordinal) => !inB.has(ordinal)))));
+    }
+  });
+
   it('counts, finds the ends and tests membership', () => {
     expect(count([r(1, 3), r(10, 10)])).toBe(4);
     expect(count([])).toBe(0);
