@@ -239,20 +239,10 @@ function planTransfer(request: ComposeRequest, range: OrdinalRange, isDelta: boo
 function manualPart(request: ComposeRequest): Part | null {
   if (request.manualContext === null) return null;
   const range = request.plan.coveredRunOrdinals ?? { from: 0, to: 0 };
-  return {
-    text: request.manualContext,
-    strategy: 'manual_context',
-    range,
+  return userWrittenPart(request.manualContext, range, {
     coverageEnds: request.plan.coveredRunOrdinals ? rangeEnds(request.thread, range) : [],
-    sourceProviderThreadIds: [],
     transfer: { ...planTransfer(request, range, false), createdBy: 'user' },
-    source: 'user',
-    writer: null,
-    createdByProvider: null,
-    document: null,
-    inputDigest: null,
-    receipt: null,
-  };
+  });
 }
 
 /** A subagent's first run: its task, as written, is the whole context. */
@@ -260,13 +250,23 @@ function subagentTaskPart(request: ComposeRequest, budget: number | null): Part 
   const spawn = request.subagentSpawn;
   if (!spawn) return null;
   const task = spawn.contextText ?? '';
+  const text = budget === null ? task : task.slice(0, Math.max(0, budget));
+  return userWrittenPart(text, { from: 0, to: 0 }, { coverageEnds: [], transfer: spawnTransfer(request, spawn) });
+}
+
+/** Context a user (or the spawning run, for a subagent) wrote: delivered as written, with no summary behind it. */
+function userWrittenPart(
+  text: string,
+  range: OrdinalRange,
+  { coverageEnds, transfer }: Pick<Part, 'coverageEnds' | 'transfer'>,
+): Part {
   return {
-    text: budget === null ? task : task.slice(0, Math.max(0, budget)),
+    text,
     strategy: 'manual_context',
-    range: { from: 0, to: 0 },
-    coverageEnds: [],
+    range,
+    coverageEnds,
     sourceProviderThreadIds: [],
-    transfer: spawnTransfer(request, spawn),
+    transfer,
     source: 'user',
     writer: null,
     createdByProvider: null,
