@@ -17,18 +17,14 @@ import { toLockedThread, type LockedThread } from './threads.js';
 
 type Props = Record<string, unknown>;
 
-export interface NewRun {
-  id: string;
-  threadId: string;
-  ordinal: number;
-  provider: string;
-  model: string | null;
-  runtimeMode: string | null;
-  userMessage: string;
+/** A run as startRun creates it: what the request and the plan say, and the key a retry is matched by. */
+export type NewRun = Pick<
+  RunRecord,
+  'id' | 'threadId' | 'ordinal' | 'provider' | 'model' | 'runtimeMode' | 'userMessage' | 'plan'
+> & {
   idempotencyKey: string | null;
   idempotencyFingerprint: string | null;
-  plan: RunPlanRecord;
-}
+};
 
 /** Creates the run, served by `providerThread` (as read under the thread lock); returns both as updated. */
 export async function createRun(
