@@ -3,9 +3,9 @@ import { ThreadlineError, notFound, present } from '../domain/errors.js';
 import { assertCurrentDispatch, parseFencingToken } from '../domain/fencing.js';
 import type { RunRecord } from '../domain/records.js';
 import { recordChange } from '../graph/repositories/changes.js';
-import { providerThreadsByIds } from '../graph/repositories/providerThreads.js';
 import { finishRun, lockRunForUpdate, type RunOutcome } from '../graph/repositories/runs.js';
 import type { LockedThread } from '../graph/repositories/threads.js';
+import { inOrder } from '../graph/pipeline.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 
@@ -52,8 +52,11 @@ async function endRun(
         status: locked.run.status,
       });
     }
-    const finished = await finishRun(tx, runId, outcome);
-    await recordChange(tx, locked.run.threadId, outcome.status === 'completed' ? 'run_completed' : 'run_failed');
+    // The change record needs nothing the run's end answers: sent with it, one round trip.
+    const [finished] = await inOrder([
+      finishRun(tx, runId, outcome),
+      recordChange(tx, locked.run.threadId, outcome.status === 'completed' ? 'run_completed' : 'run_failed'),
+    ] as const);
     return finished;
   });
 }
@@ -71,9 +74,7 @@ export async function lockDispatchedRun(
   const token = fencingToken === null ? null : parseFencingToken(fencingToken);
   const locked = await lockRunForUpdate(tx, runId);
   if (!locked) throw notFound('Run', runId);
-  if (token) {
-    const [providerThread] = await providerThreadsByIds(tx, [locked.run.providerThreadId]);
-    assertCurrentDispatch(token, locked.run, present(providerThread, `provider thread of run ${runId}`));
-  }
+  if (token)
+    assertCurrentDispatch(token, locked.run, present(locked.providerThread, `provider thread of run ${runId}`));
   return locked;
 }

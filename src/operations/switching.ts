@@ -34,7 +34,7 @@ import {
   supersedeHandoff,
   handoffById,
 } from '../graph/repositories/handoffs.js';
-import { loadPlanningSnapshot, type SummaryMaterial } from '../graph/repositories/planning.js';
+import { loadPlanningSnapshot, type PlanningRead, type SummaryMaterial } from '../graph/repositories/planning.js';
 import {
   bindProviderThread as bindNativeRef,
   createProviderThread,
@@ -50,6 +50,7 @@ import {
   setRunPlan,
 } from '../graph/repositories/runs.js';
 import { lockThread, lockThreadOf, type LockedThread } from '../graph/repositories/threads.js';
+import { inOrder } from '../graph/pipeline.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 import { writeWithConfiguredSummarizer } from './handoffSources.js';
@@ -175,20 +176,23 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
   }
   const fingerprint = input.idempotencyKey === null ? null : fingerprintOf(input);
   const started = await context.graph.write(async (tx) => {
-    const thread = await lockThread(tx, input.threadId);
-    if (input.idempotencyKey !== null) {
-      const earlier = await runByIdempotencyKey(tx, input.threadId, input.idempotencyKey);
-      if (earlier && earlier.idempotencyFingerprint !== fingerprint) {
-        throw new ThreadlineError(
-          'CONFLICT',
-          `idempotencyKey ${JSON.stringify(input.idempotencyKey)} was already used with different input.`,
-        );
-      }
-      if (earlier) return loadStartRunResult(tx, earlier);
+    // The reads after the lock do not depend on its answer: sent with it, they cost one round trip.
+    // Neo4j still runs them after the lock is taken, and the checks below refuse in the same order.
+    const [thread, earlier, loaded] = await inOrder([
+      lockThread(tx, input.threadId),
+      input.idempotencyKey === null ? null : runByIdempotencyKey(tx, input.threadId, input.idempotencyKey),
+      loadSnapshot(tx, context, input.threadId, request),
+    ] as const);
+    if (earlier && earlier.idempotencyFingerprint !== fingerprint) {
+      throw new ThreadlineError(
+        'CONFLICT',
+        `idempotencyKey ${JSON.stringify(input.idempotencyKey)} was already used with different input.`,
+      );
     }
+    if (earlier) return loadStartRunResult(tx, earlier);
     assertNoRunningRun(thread);
 
-    const planned = await planWithinTransaction(tx, context, input.threadId, request);
+    const planned = await planFrom(tx, context, input.threadId, request, loaded);
     const { plan, snapshot, thread: history, fork } = planned;
     if (plan.decision === 'unsupported') {
       throw new ThreadlineError(
@@ -199,33 +203,36 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
 
     const providerThread = await ensureProviderThread(tx, input, plan, snapshot, history);
     if (fork?.resolution.kind === 'native') await resolveForkNatively(tx, fork.transfer.id, request.provider.id);
-    const created = await createRun(
-      tx,
-      {
-        id: newId('run'),
-        threadId: input.threadId,
-        ordinal: thread.lastOrdinal + 1,
-        provider: request.provider.id,
-        model: input.model,
-        runtimeMode: input.runtimeMode,
-        userMessage: input.userMessage,
-        idempotencyKey: input.idempotencyKey,
-        idempotencyFingerprint: fingerprint,
-        plan: {
-          ...plan,
-          providerThreadId:
-            plan.providerThreadAction === 'create' ? null : (plan.providerThreadId ?? providerThread.id),
+    // The change record needs nothing the run's write answers: sent with it, one round trip.
+    const [created] = await inOrder([
+      createRun(
+        tx,
+        {
+          id: newId('run'),
+          threadId: input.threadId,
+          ordinal: thread.lastOrdinal + 1,
+          provider: request.provider.id,
+          model: input.model,
+          runtimeMode: input.runtimeMode,
+          userMessage: input.userMessage,
+          idempotencyKey: input.idempotencyKey,
+          idempotencyFingerprint: fingerprint,
+          plan: {
+            ...plan,
+            providerThreadId:
+              plan.providerThreadAction === 'create' ? null : (plan.providerThreadId ?? providerThread.id),
+          },
         },
-      },
-      providerThread,
-    );
+        providerThread,
+      ),
+      recordChange(tx, input.threadId, 'run_started'),
+    ] as const);
     const written = await writeRunContext(tx, {
       ...contextRequest(context, input, request, planned),
       run: created.run,
       providerThread: created.providerThread,
     });
     const run = await recordContextOnPlan(tx, created.run, written);
-    await recordChange(tx, input.threadId, 'run_started');
     return {
       run: { ...run, contextHandoffId: written.handoff?.id ?? null },
       providerThread: created.providerThread,
@@ -422,7 +429,26 @@ async function planWithinTransaction(
   threadId: string,
   request: PlanRequest,
 ): Promise<PlannedRun> {
-  const loaded = await loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
+  return planFrom(tx, context, threadId, request, await loadSnapshot(tx, context, threadId, request));
+}
+
+function loadSnapshot(
+  tx: Tx,
+  context: OperationContext,
+  threadId: string,
+  request: PlanRequest,
+): Promise<PlanningRead | null> {
+  return loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
+}
+
+/** The planner's decision on the inputs read (null: no such thread), and a pending fork's on top. */
+async function planFrom(
+  tx: Tx,
+  context: OperationContext,
+  threadId: string,
+  request: PlanRequest,
+  loaded: PlanningRead | null,
+): Promise<PlannedRun> {
   if (!loaded) throw notFound('Thread', threadId);
   const { snapshot, thread, headProvider, window, pending } = loaded;
   if (thread.deletedAt) throw threadDeleted(threadId);

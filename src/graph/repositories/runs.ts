@@ -110,16 +110,19 @@ export async function runByIdempotencyKey(
   return row ? { ...toRun(row.run), idempotencyFingerprint: String(row.run.idempotencyFingerprint) } : null;
 }
 
-/** The run and its thread, with the thread's write lock held for the rest of the transaction. */
+/** The run, its thread and the provider thread serving it, with the thread's write lock held for the rest of the transaction. */
 export async function lockRunForUpdate(
   tx: Tx,
   runId: string,
-): Promise<{ run: RunRecord; thread: LockedThread } | null> {
-  const row = await tx.one<{ run: Props; thread: Props }>('runs/lock-for-update', { runId });
+): Promise<{ run: RunRecord; thread: LockedThread; providerThread: ProviderThreadRecord | null } | null> {
+  const row = await tx.one<{ run: Props; thread: Props; providerThread: Props | null }>('runs/lock-for-update', {
+    runId,
+  });
   if (!row) return null;
   return {
     run: toRun(row.run),
     thread: toLockedThread(row.thread),
+    providerThread: row.providerThread && toProviderThread(row.providerThread),
   };
 }
 
