@@ -457,12 +457,13 @@ export function renderPlannerTables(report: BenchReport): string {
     '',
     'Events per 1,000 runs of the seed (`USAGE` in `bench/seed.ts`; the bench fails when a rate differs by more than 10% between sizes from 1,000 runs):',
     '',
-    '| seeded size | switches | handoffs | provider threads | rollbacks | rolled-back runs | facts |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| seeded size | switches | handoffs | provider threads | rollbacks | rolled-back runs | facts | forks | fork runs | merge-backs | subagents | subagent runs |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
+  // Results files from before forks and subagents were seeded have no such rates.
   for (const [size, { rates }] of Object.entries(report.seeding))
     lines.push(
-      `| ${size} | ${rates.switches} | ${rates.handoffs} | ${rates.providerThreads} | ${rates.rollbacks} | ${rates.rolledBackRuns} | ${rates.facts} |`,
+      `| ${size} | ${rates.switches} | ${rates.handoffs} | ${rates.providerThreads} | ${rates.rollbacks} | ${rates.rolledBackRuns} | ${rates.facts} | ${rates.forks ?? ''} | ${rates.forkRuns ?? ''} | ${rates.mergeBacks ?? ''} | ${rates.subagents ?? ''} | ${rates.subagentRuns ?? ''} |`,
     );
   lines.push(
     '',

@@ -258,7 +258,7 @@ async function seed(
     seeding[size] = seeded;
     read.set(size, { threadId: seeded.threadId, window });
     log(
-      `  ${size} runs: ${seeded.providerThreads} provider threads, ${seeded.handoffs} handoffs, ${seeded.rollbacks} rollbacks, ${seeded.coversEdges} COVERS, ${seeded.facts} facts, ${seeded.checkpoints} checkpoints in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.runsPerSecond)} runs/s)`,
+      `  ${size} runs: ${seeded.providerThreads} provider threads, ${seeded.handoffs} handoffs, ${seeded.rollbacks} rollbacks, ${seeded.coversEdges} COVERS, ${seeded.facts} facts, ${seeded.checkpoints} checkpoints, ${seeded.forks} forks (${seeded.mergeBacks} merged back), ${seeded.subagents} subagents in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.runsPerSecond)} runs/s)`,
     );
     log(`  ${size} runs, events per 1,000 runs: ${JSON.stringify(seeded.rates)}`);
   }

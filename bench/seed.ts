@@ -5,12 +5,23 @@
 // snapshot, so every switch gets the decision, provider thread and handoff the service would have
 // produced, and every rollback the runs, handoffs and provider threads the service would have
 // changed (the native rollbacks confirmed), and the handoff's text, digest and sources come
-// from the service's own summarizer over the history simulated so far. How often a thread switches,
-// rolls back and records facts is drawn from one distribution (USAGE) whatever its size, so what
-// grows with switches grows linearly with runs, as in use.
-import { createHash, randomUUID } from 'node:crypto';
+// from the service's own summarizer over the history simulated so far. Forks (forkThread, their runs,
+// mergeBack) and subagents (importSubagentThread and their runs) are written as child threads with
+// the shapes of cypher/lineage/create-child-thread and create-merge-back. How often a thread
+// switches, rolls back, forks, spawns subagents and records facts is drawn from one distribution
+// (USAGE) whatever its size, so what grows with them grows linearly with runs, as in use.
+import { createHash } from 'node:crypto';
 import neo4j, { type Driver } from 'neo4j-driver';
-import { liveHistory, type LivePiece, type ThreadHistory } from '../src/domain/history.js';
+import {
+  inheritedByFork,
+  rangeEnds,
+  rolledBackInheritedByFork,
+  type HistorySegment,
+  type LivePiece,
+  type RunAt,
+  type ThreadHistory,
+} from '../src/domain/history.js';
+import { planForFork, resolveFork } from '../src/domain/forks.js';
 import {
   decidePlan,
   fallsBackToCheckpointSummary,
@@ -22,7 +33,7 @@ import {
 } from '../src/domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../src/domain/providers.js';
 import { coveredThrough, rollbackDecision, servedAfterRollback, servingRun } from '../src/domain/coverage.js';
-import { count, highest, intersect, lowest, toLists, union } from '../src/domain/ranges.js';
+import { count, toLists, union } from '../src/domain/ranges.js';
 import type { HandoffStrategy, OrdinalRange, ProviderThreadRecord } from '../src/domain/records.js';
 import type { checkpointSegments as checkpointSegmentsOf } from '../src/graph/repositories/planning.js';
 import type { QueryName } from '../src/graph/queries.js';
@@ -36,8 +47,10 @@ const SEEDED_RUNTIME_MODE = 'workspace-write';
 /**
  * How a thread is used, the same at every size: long stretches on the main provider, short
  * excursions to the other (now and then a longer stay), a rollback of the last few runs every so
- * often, and zero to two facts a run. Intervals are drawn from narrow ranges so that a thousand runs
- * already show the rates of a hundred thousand.
+ * often, zero to two facts a run, now and then a fork of the newest run with runs of its own (some
+ * merged back), and subagents under some runs. Intervals are drawn from narrow ranges, and the
+ * rarer events one per window of runs, so that a thousand runs already show the rates of a hundred
+ * thousand.
  */
 const USAGE = {
   mainStretch: { min: 25, max: 60 },
@@ -49,7 +62,29 @@ const USAGE = {
   /** Chances of 0, 1 and 2 facts on a run. */
   factsPerRun: [0.55, 0.35, 0.1],
   checkpointEvery: 5,
+  /**
+   * A fork once in every 200 runs, at a run drawn from the first half of the 200 (so forks come 100
+   * to 300 runs apart), on the main provider; each round of five forks takes these run counts and
+   * merge-backs in a shuffled order.
+   */
+  forkWindow: 200,
+  forks: [
+    { runs: 3, mergeBack: true },
+    { runs: 8, mergeBack: false },
+    { runs: 12, mergeBack: true },
+    { runs: 16, mergeBack: false },
+    { runs: 20, mergeBack: false },
+  ],
+  /** A subagent under one run in every 25, on that run's provider, with 1 to 5 runs (a shuffled round). */
+  subagentWindow: 25,
+  subagentRuns: [1, 2, 3, 4, 5],
 } as const;
+/**
+ * A fork or subagent comes only after a run that the next run continues on the same provider, with
+ * no rollback within this many runs: no rollback withdraws its source run, and a merge-back is taken
+ * in by a run that makes no switch handoff of its own.
+ */
+const LINEAGE_QUIET_RUNS = 6;
 /** One stream for every size: a shorter thread's history is the start of a longer one's. */
 const USAGE_SEED = 20_261_204;
 
@@ -61,6 +96,12 @@ export interface SeedRates {
   rollbacks: number;
   rolledBackRuns: number;
   facts: number;
+  forks: number;
+  /** The forks' own runs. */
+  forkRuns: number;
+  mergeBacks: number;
+  subagents: number;
+  subagentRuns: number;
 }
 
 /** Sizes below this hold too few switches and rollbacks for their rates to say anything. */
@@ -118,8 +159,8 @@ interface HandoffRow {
     coveredTo: number;
   };
   transfer: Record<string, unknown>;
-  /** The first and last live run of its range, which its COVERS edges point to. */
-  coverageEnds: number[];
+  /** The first and last live run of its range, which its COVERS edges point to (a fork's may be its source's). */
+  coverageEnds: RunAt[];
 }
 
 export interface SeedResult {
@@ -134,6 +175,11 @@ export interface SeedResult {
   coversEdges: number;
   facts: number;
   checkpoints: number;
+  forks: number;
+  forkRuns: number;
+  mergeBacks: number;
+  subagents: number;
+  subagentRuns: number;
   rates: SeedRates;
   seconds: number;
   runsPerSecond: number;
@@ -155,14 +201,46 @@ function rng(seed: number): () => number {
 const between = (random: () => number, { min, max }: { min: number; max: number }) =>
   min + Math.floor(random() * (max - min + 1));
 
-/** One step of a thread's use: a run on a provider, or a rollback of its newest `depth` live runs. */
-export type Step = { provider: string } | { rollbackDepth: number };
+/**
+ * One step of a thread's use: a run on a provider, a rollback of its newest `depth` live runs, a
+ * fork of its newest run (forkThread, `forkRuns` runs on the main provider in the fork, then
+ * mergeBack when `mergeBack`: the next run takes it in), or a subagent under its newest run
+ * (importSubagentThread, then `subagentRuns` runs on that run's provider in the child).
+ */
+export type Step =
+  | { provider: string }
+  | { rollbackDepth: number }
+  | { forkRuns: number; mergeBack: boolean }
+  | { subagentRuns: number };
+
+/** The items in a new shuffled order every round, round after round. */
+function* shuffledRounds<T>(random: () => number, items: readonly T[]): Generator<T, never> {
+  for (;;) {
+    const round = [...items];
+    for (let i = round.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [round[i], round[j]] = [round[j]!, round[i]!];
+    }
+    yield* round;
+  }
+}
+
+/** One event per window of runs, at a run drawn from the window's first half: when each is due. */
+function dueInWindows(random: () => number, window: number): () => number {
+  let start = 0;
+  return () => {
+    const due = start + Math.floor(random() * (window / 2));
+    start += window;
+    return due;
+  };
+}
 
 /**
- * A thread's use as `size` runs and the rollbacks between them, drawn from USAGE. The thread ends
- * with 25 runs on the main provider (the other one's old thread is stale by then), a short
- * excursion to the other provider and three runs back on the main one: the last provider reuses its
- * thread, the other one is owed a delta, and every size ends in the same neighbourhood.
+ * A thread's use as `size` runs and the rollbacks, forks and subagents between them, drawn from
+ * USAGE. The thread ends with 25 runs on the main provider (the other one's old thread is stale by
+ * then), a short excursion to the other provider and three runs back on the main one: the last
+ * provider reuses its thread, the other one is owed a delta, and every size ends in the same
+ * neighbourhood, with no fork or subagent in it.
  */
 export function usageSteps(size: number, providers: [string, string]): Step[] {
   const [main, other] = providers;
@@ -180,19 +258,44 @@ export function usageSteps(size: number, providers: [string, string]): Step[] {
       : between(random, random() < USAGE.longExcursionShare ? USAGE.longExcursion : USAGE.shortExcursion);
     for (let i = 0; i < length && sequence.length < size - ending.length; i++) sequence.push(onMain ? main : other);
   }
+  const beforeEnding = sequence.length;
   sequence.push(...ending);
-  const steps: Step[] = [];
+  // Never in the ending, which must stay as it is; never deeper than the runs before it.
   const rollbacks = rng(USAGE_SEED + 1);
-  let nextRollback = between(rollbacks, USAGE.rollbackInterval);
+  const rollbackAfter = new Map<number, number>();
+  for (
+    let next = between(rollbacks, USAGE.rollbackInterval);
+    next - 1 < beforeEnding;
+    next += between(rollbacks, USAGE.rollbackInterval)
+  )
+    rollbackAfter.set(next - 1, Math.min(between(rollbacks, USAGE.rollbackDepth), next - 1));
+  const lineage = rng(USAGE_SEED + 3);
+  const forks = shuffledRounds(lineage, USAGE.forks);
+  const subagentRuns = shuffledRounds(lineage, USAGE.subagentRuns);
+  const [nextFork, nextSubagent] = [
+    dueInWindows(lineage, USAGE.forkWindow),
+    dueInWindows(lineage, USAGE.subagentWindow),
+  ];
+  let [forkDue, subagentDue] = [nextFork(), nextSubagent()];
+  const waiting: Step[] = [];
+  const quiet = (index: number) =>
+    index + 1 < beforeEnding &&
+    sequence[index + 1] === sequence[index] &&
+    Array.from({ length: LINEAGE_QUIET_RUNS + 1 }, (_, d) => index + d).every((at) => !rollbackAfter.has(at));
+  const steps: Step[] = [];
   sequence.forEach((provider, index) => {
     steps.push({ provider });
-    // Never in the ending, which must stay as it is; never deeper than the runs before it.
-    if (index + 1 === nextRollback && index < size - ending.length) {
-      steps.push({ rollbackDepth: Math.min(between(rollbacks, USAGE.rollbackDepth), index) });
-      nextRollback += between(rollbacks, USAGE.rollbackInterval);
+    const depth = rollbackAfter.get(index);
+    if (depth) steps.push({ rollbackDepth: depth });
+    for (; forkDue <= index; forkDue = nextFork()) {
+      const fork = forks.next().value;
+      waiting.push({ forkRuns: fork.runs, mergeBack: fork.mergeBack });
     }
+    for (; subagentDue <= index; subagentDue = nextSubagent())
+      waiting.push({ subagentRuns: subagentRuns.next().value });
+    if (waiting.length > 0 && quiet(index)) steps.push(waiting.shift()!);
   });
-  return steps.filter((step) => !('rollbackDepth' in step) || step.rollbackDepth > 0);
+  return steps;
 }
 
 /** The provider thread's properties FINISH_THREAD writes: its native ranges and its standing coverage. */
@@ -227,6 +330,7 @@ function toRecord(pt: SimProviderThread): ProviderThreadRecord {
     model: null,
     runtimeMode: SEEDED_RUNTIME_MODE,
     inheritedThroughOrdinal: null,
+    nativeThreadRef: null,
   } as unknown as ProviderThreadRecord;
 }
 
@@ -267,36 +371,94 @@ FOREACH (checkpoint IN CASE WHEN r.checkpoint IS NULL THEN [] ELSE [r.checkpoint
     fileCount: checkpoint.fileCount, status: CASE WHEN r.status = 'rolled_back' THEN 'stale' ELSE 'current' END, caption: checkpoint.ref, createdAt: datetime()
   }))`;
 
+/**
+ * The forks and subagents (cypher/lineage/create-child-thread): the child thread with the history
+ * it inherits, its edge to the source run and its transfer, a fork's pending until its first run
+ * takes it in, an imported subagent's consumed.
+ */
+const CREATE_CHILD_THREADS = `
+UNWIND $children AS c
+MATCH (parent:Thread {tenant: $tenant, id: c.parentId})
+MATCH (sourceRun:Run {tenant: $tenant, id: c.sourceRunId})
+CREATE (child:Thread {
+  tenant: $tenant, id: c.id, title: c.title, caption: coalesce(c.title, c.id), project: parent.project, createdAt: datetime(), lastActivityAt: datetime(),
+  parentThreadId: parent.id, relationshipToParent: c.relationship, rootThreadId: coalesce(parent.rootThreadId, parent.id),
+  sourceRunId: sourceRun.id, sourceRunOrdinal: sourceRun.ordinal, sourceProviderThreadId: sourceRun.providerThreadId,
+  forkOrdinal: c.forkOrdinal, headOrdinal: c.forkOrdinal, lastOrdinal: c.forkOrdinal, providerThreadCount: 0, providers: [],
+  segmentThreadIds: [segment IN c.segments | segment.threadId], segmentTo: [segment IN c.segments | segment.to],
+  segmentAsOf: [segment IN c.segments | toString(datetime())],
+  rolledBackFrom: c.rolledBackFrom, rolledBackTo: c.rolledBackTo
+})
+FOREACH (_ IN CASE WHEN c.relationship = 'fork' THEN [1] ELSE [] END | CREATE (child)-[:FORKED_FROM]->(sourceRun))
+FOREACH (_ IN CASE WHEN c.relationship = 'subagent' THEN [1] ELSE [] END | CREATE (child)-[:SPAWNED_BY]->(sourceRun))
+CREATE (transfer:ContextTransfer {
+  tenant: $tenant, id: c.transfer.id, kind: c.transfer.kind, createdBy: c.transfer.createdBy,
+  status: c.transfer.status, resolution: c.transfer.resolution,
+  consumedAt: CASE WHEN c.transfer.status = 'consumed' THEN datetime() END,
+  sourceThreadId: parent.id, targetThreadId: child.id,
+  sourceRunId: sourceRun.id, sourceRunOrdinal: sourceRun.ordinal,
+  sourceProviderThreadId: sourceRun.providerThreadId, sourceProvider: sourceRun.provider,
+  contextText: c.transfer.contextText, createdAt: datetime(), caption: c.transfer.kind + ' ' + child.id
+})
+CREATE (transfer)-[:FROM_THREAD]->(parent)
+CREATE (transfer)-[:TO_THREAD]->(child)
+CREATE (transfer)-[:FROM_RUN]->(sourceRun)`;
+
+/** The pending merge-backs of forks into their source (cypher/lineage/create-merge-back), which a handoff then takes in. */
+const CREATE_MERGE_BACKS = `
+UNWIND $mergeBacks AS m
+MATCH (fork:Thread {tenant: $tenant, id: m.forkId})
+MATCH (source:Thread {tenant: $tenant, id: fork.parentThreadId})
+MATCH (run:Run {tenant: $tenant, threadId: fork.id, ordinal: m.ordinal})
+CREATE (transfer:ContextTransfer {
+  tenant: $tenant, id: m.id, kind: 'merge_back', status: 'pending', createdBy: 'user',
+  sourceThreadId: fork.id, targetThreadId: source.id,
+  sourceRunId: run.id, sourceRunOrdinal: run.ordinal, sourceProviderThreadId: run.providerThreadId,
+  sourceProvider: run.provider, baseRunOrdinal: fork.forkOrdinal, baseRunId: fork.sourceRunId,
+  createdAt: datetime(), caption: 'merge_back ' + fork.id
+})
+CREATE (transfer)-[:FROM_THREAD]->(fork)
+CREATE (transfer)-[:TO_THREAD]->(source)
+CREATE (transfer)-[:FROM_RUN]->(run)`;
+
+/**
+ * The handoffs, as cypher/handoffs/create writes them: a switch's with a transfer of its own, a
+ * fork's first run's and a merge-back's resolving the transfer that already exists.
+ */
 const CREATE_HANDOFFS = `
-MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 UNWIND $handoffs AS h
+MATCH (thread:Thread {tenant: $tenant, id: h.handoff.threadId})
 MATCH (run:Run {tenant: $tenant, id: h.handoff.targetRunId})
 MATCH (target:ProviderThread {tenant: $tenant, id: h.handoff.toProviderThreadId})
-CREATE (transfer:ContextTransfer)
-SET transfer = h.transfer, transfer.tenant = $tenant, transfer.caption = h.transfer.kind + ' ' + h.handoff.id,
-    transfer.createdAt = datetime(), transfer.handoffId = h.handoff.id, transfer.consumedAt = datetime()
+MERGE (transfer:ContextTransfer {id: h.transfer.id})
+ON CREATE SET transfer = h.transfer, transfer.tenant = $tenant, transfer.caption = h.transfer.kind + ' ' + h.handoff.id,
+    transfer.createdAt = datetime()
+SET transfer.status = h.transfer.status, transfer.resolution = h.transfer.resolution, transfer.targetProvider = h.transfer.targetProvider,
+    transfer.handoffId = h.handoff.id, transfer.consumedAt = datetime()
 CREATE (handoff:ContextHandoff)
-SET handoff = h.handoff, handoff.tenant = $tenant, handoff.transferId = h.transfer.id, handoff.transferKind = h.transfer.kind,
+SET handoff = h.handoff, handoff.tenant = $tenant, handoff.transferId = h.transfer.id, handoff.transferKind = transfer.kind,
     handoff.targetRunOrdinal = run.ordinal,
     handoff.caption = h.handoff.strategy + ' ' + toString(h.handoff.coveredFrom) + '-' + toString(h.handoff.coveredTo),
     handoff.createdAt = datetime(), handoff.updatedAt = datetime(), handoff.length = size(h.handoff.summaryText),
     handoff.endedAt = CASE WHEN h.handoff.endedBecause IS NULL THEN null ELSE datetime() END,
     handoff.requestedAt = datetime(), handoff.writtenAt = datetime(), handoff.usedAt = datetime()
 CREATE (transfer)-[:MATERIALIZED_AS]->(handoff)
-CREATE (transfer)-[:TO_THREAD]->(thread)
-CREATE (transfer)-[:FROM_THREAD]->(thread)
+MERGE (transfer)-[:TO_THREAD]->(thread)
+WITH run, target, transfer, handoff, h
+MATCH (sourceThread:Thread {tenant: $tenant, id: transfer.sourceThreadId})
+MERGE (transfer)-[:FROM_THREAD]->(sourceThread)
 CREATE (run)-[:USES]->(handoff)
 CREATE (handoff)-[:DELIVERED_TO]->(target)
 SET run.contextHandoffId = h.handoff.id
-WITH thread, transfer, handoff, h
-CALL (transfer, h) {
-  MATCH (source:Run {tenant: $tenant, threadId: $threadId, ordinal: h.transfer.sourceRunOrdinal})
-  CREATE (transfer)-[:FROM_RUN]->(source)
-  SET transfer.sourceRunId = source.id
+WITH transfer, handoff, h
+CALL (transfer) {
+  MATCH (source:Run {tenant: $tenant, threadId: transfer.sourceThreadId, ordinal: transfer.sourceRunOrdinal})
+  MERGE (transfer)-[:FROM_RUN]->(source)
+  SET transfer.sourceRunId = source.id, transfer.sourceProvider = coalesce(transfer.sourceProvider, source.provider)
 }
-CALL (transfer, h) {
-  OPTIONAL MATCH (base:Run {tenant: $tenant, threadId: $threadId, ordinal: h.transfer.baseRunOrdinal})
-  FOREACH (_ IN CASE WHEN base IS NULL THEN [] ELSE [1] END | CREATE (transfer)-[:BASE_RUN]->(base) SET transfer.baseRunId = base.id)
+CALL (transfer) {
+  OPTIONAL MATCH (base:Run {tenant: $tenant, threadId: transfer.sourceThreadId, ordinal: transfer.baseRunOrdinal})
+  FOREACH (_ IN CASE WHEN base IS NULL THEN [] ELSE [1] END | MERGE (transfer)-[:BASE_RUN]->(base) SET transfer.baseRunId = base.id)
 }
 CALL (handoff, h) {
   UNWIND h.handoff.fromProviderThreadIds AS sourceId
@@ -305,7 +467,7 @@ CALL (handoff, h) {
 }
 CALL (handoff, h) {
   UNWIND h.coverageEnds AS end
-  MATCH (covered:Run {tenant: $tenant, threadId: $threadId, ordinal: end})
+  MATCH (covered:Run {tenant: $tenant, threadId: end.threadId, ordinal: end.ordinal})
   CREATE (handoff)-[:COVERS]->(covered)
 }`;
 
@@ -333,7 +495,7 @@ const FACT_TEXTS: FactText[] = [
  * runs and facts of each live piece of the window within the limits, and the latest checkpoint of the
  * checkpoint segments' pieces. With it the seed runs the service's readSummaryMaterial and summarize unchanged.
  */
-function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: string[]): Tx {
+function simulatedHistory(runs: SimRun[], providersOf: (threadId: string) => string[]): Tx {
   const newest = (piece: LivePiece, limit: number, take: (run: SimRun) => boolean) => {
     for (let ordinal = piece.to; ordinal >= piece.from && limit > 0; ordinal--) if (take(runs[ordinal - 1]!)) limit--;
   };
@@ -342,7 +504,7 @@ function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: str
     for (const piece of pieces)
       newest(piece, 1, (run) => {
         if (run.checkpoint && (checkpoint === null || (checkpoint.runOrdinal as number) < run.ordinal))
-          checkpoint = { ...run.checkpoint, runOrdinal: run.ordinal, threadId, status: 'current' };
+          checkpoint = { ...run.checkpoint, runOrdinal: run.ordinal, threadId: piece.threadId, status: 'current' };
         return run.checkpoint !== null;
       });
     return checkpoint === null ? [] : [checkpoint];
@@ -359,9 +521,11 @@ function simulatedHistory(threadId: string, runs: SimRun[], threadProviders: str
     factLimit: number;
   }): Row[] => {
     const checkpoints = latestCheckpoint(
-      checkpointSegments.flatMap((segment) => segment.pieces.map(([from, to]) => ({ threadId, from, to }))),
+      checkpointSegments.flatMap((segment) =>
+        segment.pieces.map(([from, to]) => ({ threadId: segment.threadId, from, to })),
+      ),
     );
-    const providersOfRange = checkpointSegments.map(() => [...threadProviders]);
+    const providersOfRange = checkpointSegments.map((segment) => [...providersOf(segment.threadId)]);
     return pieces.map((piece) => {
       const pieceRuns: Row[] = [];
       newest(piece, runLimit, (run) => {
@@ -415,21 +579,87 @@ export interface SeedOptions {
   afterBatch?: () => Promise<void>;
 }
 
-/** A thread's simulated history, ready to write. */
-interface SimulatedThread {
+/** One thread of the simulated history: the read thread, or a fork or subagent of it. */
+interface SimThread {
+  id: string;
   title: string;
+  /** Its history's runs by ordinal (runs[ordinal - 1]): a fork's first are its source's up to the fork point. */
   runs: SimRun[];
+  forkOrdinal: number;
+  inherited: HistorySegment[];
   providerThreads: SimProviderThread[];
+  /** Each provider's newest provider thread. */
+  latest: Map<string, SimProviderThread>;
+  /** Its switches' and a fork's first run's handoffs, which a rollback supersedes. */
   handoffRows: HandoffRow[];
-  rolledBack: OrdinalRange[];
+  /** The handoffs that took merge-backs in. */
+  mergeBackRows: HandoffRow[];
   threadProviders: string[];
+  rolledBack: OrdinalRange[];
+  /** Its newest live run. */
+  head: number;
+  /** A fork's transfer until its first run takes it in, and the provider thread of its source run. */
+  pendingFork: { transfer: TransferRow; source: SimProviderThread } | null;
+  /** A merge-back its next run takes in. */
+  pendingMergeBack: MergeBack | null;
+}
+
+/** A transfer's own properties, as create-child-thread or a handoff writes them. */
+type TransferRow = Record<string, unknown> & { id: string; kind: string };
+
+interface MergeBack {
+  id: string;
+  fork: SimThread;
+  /** The fork's run it merges back from. */
+  ordinal: number;
+}
+
+interface SimChild {
+  thread: SimThread;
+  relationship: 'fork' | 'subagent';
+  parentId: string;
+  sourceRun: SimRun;
+  transfer: TransferRow;
+  mergeBack: MergeBack | null;
+}
+
+/** A thread's simulated history, ready to write: the read thread and its forks and subagents. */
+interface SimulatedThread {
+  main: SimThread;
+  children: SimChild[];
   decisions: Record<string, number>;
   switches: number;
   rollbacks: number;
-  /** Its newest live run. */
-  head: number;
   lastProvider: string;
 }
+
+function newSimThread(id: string, title: string, inherited?: { from: SimThread; at: number }): SimThread {
+  const source = inherited && historyOf(inherited.from);
+  return {
+    id,
+    title,
+    runs: inherited ? inherited.from.runs.slice(0, inherited.at) : [],
+    forkOrdinal: inherited?.at ?? 0,
+    inherited: source ? inheritedByFork(source, inherited.at) : [],
+    providerThreads: [],
+    latest: new Map(),
+    handoffRows: [],
+    mergeBackRows: [],
+    threadProviders: [],
+    rolledBack: source ? rolledBackInheritedByFork(source, inherited.at) : [],
+    head: inherited?.at ?? 0,
+    pendingFork: null,
+    pendingMergeBack: null,
+  };
+}
+
+const historyOf = (thread: SimThread): ThreadHistory => ({
+  id: thread.id,
+  forkOrdinal: thread.forkOrdinal,
+  inherited: thread.inherited,
+  lastOrdinal: thread.runs.length,
+  rolledBack: thread.rolledBack,
+});
 
 /** The runs a thread's history holds live from `after` on, oldest first, at most `limit` of them. */
 function liveRunsAfter(runs: SimRun[], after: number, limit: number): RunSinceLastNative[] {
@@ -441,163 +671,242 @@ function liveRunsAfter(runs: SimRun[], after: number, limit: number): RunSinceLa
   return found;
 }
 
-/** The thread's use played through the planner, the summarizer and the rollback rules, in memory. */
+/** What every simulated run needs besides its thread: the settings, the threads' providers, ids. */
+interface Play {
+  planner: PlannerSettings;
+  /** The providers each simulated thread has used so far, as summaries/input reads them. */
+  providersOf: (threadId: string) => string[];
+  newId: (kind: string) => string;
+}
+
+/**
+ * One startRun on `thread` and its completeRun, as the service would write them: the plan from the
+ * snapshot (a fork's first run resolved as a pending fork), the provider thread created or reused,
+ * and the handoff of a switch, of a fork's first run or of a merge-back taken in.
+ */
+async function playRun(
+  play: Play,
+  thread: SimThread,
+  provider: ProviderDefinition,
+  cleanContext: boolean,
+  facts: FactText[],
+): Promise<Plan> {
+  const { planner } = play;
+  const { runs, head } = thread;
+  const ordinal = runs.length + 1;
+  const target = thread.latest.get(provider.id) ?? null;
+  // The snapshot reads the head among the thread's own runs: a fork's first run sees none.
+  const headRun = head > thread.forkOrdinal ? runs[head - 1]! : null;
+  const snapshot: PlanningSnapshot = {
+    headOrdinal: head,
+    headProviderThreadId: headRun?.providerThreadId ?? null,
+    rolledBack: thread.rolledBack,
+    target: target && {
+      providerThread: toRecord(target),
+      coveredThroughOrdinal: coveredThrough(target.lastRunOrdinal, handoffCoveredThrough(target), null),
+      standingHandoffCount: target.standing.length,
+      runsSinceLastNative: liveRunsAfter(runs, target.lastRunOrdinal ?? 0, planner.maxRunsElsewhere + 1),
+    },
+  };
+  const range = measurableDeltaRange(snapshot, planner);
+  const history = historyOf(thread);
+  const deltaRequest = range && {
+    threadId: thread.id,
+    title: thread.title,
+    range,
+    strategy: 'delta_since_target_last_seen' as const,
+    targetProvider: provider.id,
+    budgetChars: null,
+  };
+  const deltaChars = deltaRequest
+    ? summarize(
+        await readSummaryMaterial(simulatedHistory(runs, play.providersOf), history, deltaRequest),
+        deltaRequest,
+      ).text.length
+    : null;
+  const request = { provider, model: null, runtimeMode: null, cleanContext };
+  let plan: Plan = decidePlan(snapshot, request, deltaChars, planner);
+  const fork = thread.pendingFork;
+  const resolution =
+    fork &&
+    resolveFork(
+      {
+        sourceProviderThread: toRecord(fork.source),
+        sourceRunOrdinal: thread.forkOrdinal,
+        sourceTurns: 0,
+        fromCheckpoint: false,
+      },
+      request,
+    );
+  // The seeded provider threads have no native id: a fork takes its source in as portable context.
+  if (resolution?.kind === 'native') throw new Error(`a seeded fork cannot fork natively: ${resolution.reason}`);
+  if (resolution) plan = planForFork(plan, resolution);
+  let pt: SimProviderThread;
+  if (plan.providerThreadAction === 'create') {
+    if (plan.replacedProviderThreadId) {
+      const replaced = thread.providerThreads.find((candidate) => candidate.id === plan.replacedProviderThreadId)!;
+      if (!['resume_failed', 'divergent', 'rolled_back'].includes(replaced.status)) replaced.status = 'stale';
+    }
+    pt = {
+      id: play.newId('pt'),
+      provider: provider.id,
+      seq: thread.providerThreads.length + 1,
+      firstRunOrdinal: null,
+      lastRunOrdinal: null,
+      served: [],
+      status: 'idle',
+      statusReason: null,
+      standing: [],
+    };
+    thread.providerThreads.push(pt);
+    thread.latest.set(provider.id, pt);
+  } else {
+    pt = target!;
+  }
+  Object.assign(pt, servingRun(pt.served, ordinal));
+  pt.status = 'idle';
+  if (!thread.threadProviders.includes(provider.id)) thread.threadProviders.push(provider.id);
+  const userMessage = `Turn ${ordinal}: continue the parser work on ${provider.id}`;
+  const assistantMessage = `Done with step ${ordinal}: updated the grammar and its tests.`;
+  const props: Record<string, unknown> = {
+    id: play.newId('run'),
+    ordinal,
+    provider: provider.id,
+    providerThreadId: pt.id,
+    userMessage,
+    assistantMessage,
+    planDecision: plan.decision,
+    planAction: plan.providerThreadAction,
+    planProviderThreadId: plan.providerThreadAction === 'create' ? null : pt.id,
+    planStrategy: plan.handoffStrategy,
+    planCoveredFrom: plan.coveredRunOrdinals?.from ?? null,
+    planCoveredTo: plan.coveredRunOrdinals?.to ?? null,
+    planSignals: plan.stalenessSignals,
+    planReasons: plan.reasons,
+  };
+  const at = { thread, history, play, provider, pt, props };
+  if (plan.handoffStrategy && plan.coveredRunOrdinals) {
+    // The usage places a merge-back only before a run that stays on its provider.
+    if (thread.pendingMergeBack)
+      throw new Error(`run ${ordinal} of ${thread.id} would carry a merge-back and a switch`);
+    const forkTransfer = fork && resolution && { ...fork.transfer, resolution: resolution.resolution };
+    const row = await handoffFor(plan, at, forkTransfer);
+    thread.handoffRows.push(row);
+    pt.standing.push(row);
+  } else if (thread.pendingMergeBack) {
+    thread.mergeBackRows.push(await mergeBackHandoff(thread.pendingMergeBack, at));
+  }
+  thread.pendingFork = null;
+  thread.pendingMergeBack = null;
+  const checkpoint =
+    ordinal % USAGE.checkpointEvery === 0
+      ? {
+          id: play.newId('cp'),
+          ref: `git:${createHash('sha1').update(String(ordinal)).digest('hex').slice(0, 12)}`,
+          diffSummary: `Run ${ordinal}: 3 files changed`,
+          filesJson: JSON.stringify([{ path: 'src/parser.ts', change: 'modified', additions: 12, deletions: 4 }]),
+          fileCount: 1,
+        }
+      : null;
+  runs.push({
+    ordinal,
+    provider: provider.id,
+    providerThreadId: pt.id,
+    userMessage,
+    assistantMessage,
+    facts,
+    checkpoint,
+    rolledBack: false,
+    props,
+  });
+  thread.head = ordinal;
+  return plan;
+}
+
+/**
+ * The thread's use played through the planner, the summarizer and the rollback rules, in memory:
+ * its runs and rollbacks, and its forks and subagents with their own runs.
+ */
 async function simulateThread(options: SeedOptions): Promise<SimulatedThread> {
   const { threadId, size, planner } = options;
-  const title = `Bench ${size}`;
   const byId = new Map(options.providers.map((p) => [p.id, p]));
-  const [main, other] = [options.providers[0]!.id, options.providers[1]!.id];
-  const steps = usageSteps(size, [main, other]);
+  const [mainProvider, otherProvider] = [options.providers[0]!, options.providers[1]!];
+  const steps = usageSteps(size, [mainProvider.id, otherProvider.id]);
   const random = rng(USAGE_SEED + 2);
-  const providerThreads: SimProviderThread[] = [];
-  const latest = new Map<string, SimProviderThread>();
-  const runs: SimRun[] = [];
+  const forkFacts = rng(USAGE_SEED + 4);
+  const main = newSimThread(threadId, `Bench ${size}`);
+  const threads = new Map([[main.id, main]]);
+  let ids = 0;
+  const play: Play = {
+    planner,
+    providersOf: (id) => threads.get(id)!.threadProviders,
+    newId: (kind) => `${kind}_${threadId}-${++ids}`,
+  };
+  const children: SimChild[] = [];
   const decisions: Record<string, number> = {};
-  const handoffRows: HandoffRow[] = [];
-  const threadProviders: string[] = [];
-  let rolledBack: OrdinalRange[] = [];
-  let head = 0;
   let switches = 0;
   let rollbacks = 0;
+  const child = (relationship: SimChild['relationship'], title: string, inherits: boolean) => {
+    const sourceRun = main.runs[main.head - 1]!;
+    const thread = newSimThread(
+      `${threadId}-${relationship}-${children.length + 1}`,
+      `${title} of run ${main.head}`,
+      inherits ? { from: main, at: main.head } : undefined,
+    );
+    threads.set(thread.id, thread);
+    return { thread, sourceRun };
+  };
 
   for (const step of steps) {
     if ('rollbackDepth' in step) {
       rollbacks++;
-      head = rollBack(runs, head, step.rollbackDepth, providerThreads, handoffRows, byId);
-      rolledBack = union(rolledBack, [{ from: head + 1, to: runs.length }]);
+      main.head = rollBack(main.runs, main.head, step.rollbackDepth, main.providerThreads, main.handoffRows, byId);
+      main.rolledBack = union(main.rolledBack, [{ from: main.head + 1, to: main.runs.length }]);
       continue;
     }
-    const ordinal = runs.length + 1;
-    const provider = byId.get(step.provider)!;
-    const target = latest.get(provider.id) ?? null;
-    const headRun = head > 0 ? runs[head - 1]! : null;
-    if (headRun && headRun.provider !== provider.id) switches++;
-    const snapshot: PlanningSnapshot = {
-      headOrdinal: head,
-      headProviderThreadId: headRun?.providerThreadId ?? null,
-      rolledBack,
-      target: target && {
-        providerThread: toRecord(target),
-        coveredThroughOrdinal: coveredThrough(target.lastRunOrdinal, handoffCoveredThrough(target), null),
-        standingHandoffCount: target.standing.length,
-        runsSinceLastNative: liveRunsAfter(runs, target.lastRunOrdinal ?? 0, planner.maxRunsElsewhere + 1),
-      },
-    };
-    const range = measurableDeltaRange(snapshot, planner);
-    const cleanContext = options.owed === 'full-existing' && ordinal >= size - 1 && provider.id === main;
-    const history: ThreadHistory = {
-      id: threadId,
-      forkOrdinal: 0,
-      inherited: [],
-      lastOrdinal: runs.length,
-      rolledBack,
-    };
-    const deltaRequest = range && {
-      threadId,
-      title,
-      range,
-      strategy: 'delta_since_target_last_seen' as const,
-      targetProvider: provider.id,
-      budgetChars: null,
-    };
-    const deltaChars = deltaRequest
-      ? summarize(
-          await readSummaryMaterial(simulatedHistory(threadId, runs, threadProviders), history, deltaRequest),
-          deltaRequest,
-        ).text.length
-      : null;
-    const plan: Plan = decidePlan(
-      snapshot,
-      { provider, model: null, runtimeMode: null, cleanContext },
-      deltaChars,
-      planner,
-    );
-    decisions[plan.decision] = (decisions[plan.decision] ?? 0) + 1;
-    let pt: SimProviderThread;
-    if (plan.providerThreadAction === 'create') {
-      if (plan.replacedProviderThreadId) {
-        const replaced = providerThreads.find((candidate) => candidate.id === plan.replacedProviderThreadId)!;
-        if (!['resume_failed', 'divergent', 'rolled_back'].includes(replaced.status)) replaced.status = 'stale';
-      }
-      pt = {
-        id: `pt_${randomUUID()}`,
-        provider: provider.id,
-        seq: providerThreads.length + 1,
-        firstRunOrdinal: null,
-        lastRunOrdinal: null,
-        served: [],
-        status: 'idle',
-        statusReason: null,
-        standing: [],
+    if ('forkRuns' in step) {
+      const { thread, sourceRun } = child('fork', 'Fork', true);
+      const transfer: TransferRow = { id: play.newId('tr'), kind: 'fork', createdBy: 'user', status: 'pending' };
+      thread.pendingFork = {
+        transfer,
+        source: main.providerThreads.find((pt) => pt.id === sourceRun.providerThreadId)!,
       };
-      providerThreads.push(pt);
-      latest.set(provider.id, pt);
-    } else {
-      pt = target!;
+      for (let i = 0; i < step.forkRuns; i++) await playRun(play, thread, mainProvider, false, factsFor(forkFacts));
+      const mergeBack = step.mergeBack ? { id: play.newId('tr'), fork: thread, ordinal: thread.head } : null;
+      main.pendingMergeBack = mergeBack;
+      children.push({ thread, relationship: 'fork', parentId: main.id, sourceRun, transfer, mergeBack });
+      continue;
     }
-    Object.assign(pt, servingRun(pt.served, ordinal));
-    pt.status = 'idle';
-    if (!threadProviders.includes(provider.id)) threadProviders.push(provider.id);
-    const runId = `run_${randomUUID()}`;
-    const userMessage = `Turn ${ordinal}: continue the parser work on ${provider.id}`;
-    const assistantMessage = `Done with step ${ordinal}: updated the grammar and its tests.`;
-    const props: Record<string, unknown> = {
-      id: runId,
-      ordinal,
-      provider: provider.id,
-      providerThreadId: pt.id,
-      userMessage,
-      assistantMessage,
-      planDecision: plan.decision,
-      planAction: plan.providerThreadAction,
-      planProviderThreadId: plan.providerThreadAction === 'create' ? null : pt.id,
-      planStrategy: plan.handoffStrategy,
-      planCoveredFrom: plan.coveredRunOrdinals?.from ?? null,
-      planCoveredTo: plan.coveredRunOrdinals?.to ?? null,
-      planSignals: plan.stalenessSignals,
-      planReasons: plan.reasons,
-    };
-    if (plan.handoffStrategy && plan.coveredRunOrdinals) {
-      const row = await handoffFor(plan, { threadId, title, runs, history, threadProviders, provider, pt, props });
-      handoffRows.push(row);
-      pt.standing.push(row);
+    if ('subagentRuns' in step) {
+      const { thread, sourceRun } = child('subagent', 'Subagent', false);
+      // The provider gave the subagent its task itself (importSubagentThread): the transfer is consumed.
+      const transfer: TransferRow = {
+        id: play.newId('tr'),
+        kind: 'subagent_spawn',
+        createdBy: 'agent',
+        status: 'consumed',
+        resolution: 'imported',
+        contextText: `Run the parser tests for run ${sourceRun.ordinal} and report what fails`,
+      };
+      // Its runs record no facts: a subagent's work facts would join its parent run's summaries.
+      for (let i = 0; i < step.subagentRuns; i++) await playRun(play, thread, byId.get(sourceRun.provider)!, false, []);
+      children.push({ thread, relationship: 'subagent', parentId: main.id, sourceRun, transfer, mergeBack: null });
+      continue;
     }
-    const facts = factsFor(random);
-    const checkpoint =
-      ordinal % USAGE.checkpointEvery === 0
-        ? {
-            id: `cp_${randomUUID()}`,
-            ref: `git:${createHash('sha1').update(String(ordinal)).digest('hex').slice(0, 12)}`,
-            diffSummary: `Run ${ordinal}: 3 files changed`,
-            filesJson: JSON.stringify([{ path: 'src/parser.ts', change: 'modified', additions: 12, deletions: 4 }]),
-            fileCount: 1,
-          }
-        : null;
-    runs.push({
-      ordinal,
-      provider: provider.id,
-      providerThreadId: pt.id,
-      userMessage,
-      assistantMessage,
-      facts,
-      checkpoint,
-      rolledBack: false,
-      props,
-    });
-    head = ordinal;
+    const ordinal = main.runs.length + 1;
+    const headRun = main.head > 0 ? main.runs[main.head - 1]! : null;
+    if (headRun && headRun.provider !== step.provider) switches++;
+    const cleanContext = options.owed === 'full-existing' && ordinal >= size - 1 && step.provider === mainProvider.id;
+    const plan = await playRun(play, main, byId.get(step.provider)!, cleanContext, factsFor(random));
+    decisions[plan.decision] = (decisions[plan.decision] ?? 0) + 1;
   }
   return {
-    title,
-    runs,
-    providerThreads,
-    handoffRows,
-    rolledBack,
-    threadProviders,
+    main,
+    children,
     decisions,
     switches,
     rollbacks,
-    head,
-    lastProvider: runs[runs.length - 1]!.provider,
+    lastProvider: main.runs[main.runs.length - 1]!.provider,
   };
 }
 
@@ -612,21 +921,23 @@ function factsFor(random: () => number): FactText[] {
   return Array.from({ length: howMany }, () => FACT_TEXTS[Math.floor(random() * FACT_TEXTS.length)]!);
 }
 
-/** The handoff startRun writes for a planned switch: a delta or a full summary rendered by the service's summarizer. */
-async function handoffFor(
-  plan: Plan,
-  at: {
-    threadId: string;
-    title: string;
-    runs: SimRun[];
-    history: ThreadHistory;
-    threadProviders: string[];
-    provider: ProviderDefinition;
-    pt: SimProviderThread;
-    props: Record<string, unknown>;
-  },
-): Promise<HandoffRow> {
-  const { threadId, title, runs, history, provider, pt, props } = at;
+/** Where a simulated run's handoff is made: its thread and history, and the run about to be written. */
+interface RunAtWork {
+  thread: SimThread;
+  history: ThreadHistory;
+  play: Play;
+  provider: ProviderDefinition;
+  pt: SimProviderThread;
+  props: Record<string, unknown>;
+}
+
+/**
+ * The handoff startRun writes for a planned switch (a delta or a full summary) or for a fork's first
+ * run (`forkTransfer`: a full summary of what it inherited), rendered by the service's summarizer.
+ */
+async function handoffFor(plan: Plan, at: RunAtWork, forkTransfer: TransferRow | null): Promise<HandoffRow> {
+  const { thread, history, provider, pt, props } = at;
+  const runs = thread.runs;
   const range = plan.coveredRunOrdinals!;
   const { from, to } = range;
   const delta = plan.handoffStrategy === 'delta_since_target_last_seen';
@@ -634,14 +945,14 @@ async function handoffFor(
   // bounded by the target's budget, both rendered within that budget.
   const budget = provider.capabilities.maxRecommendedHandoffChars;
   const summaryRequest = {
-    threadId,
-    title,
+    threadId: thread.id,
+    title: thread.title,
     range,
     strategy: plan.handoffStrategy!,
     targetProvider: provider.id,
     budgetChars: budget,
   };
-  const source = await readSummaryMaterial(simulatedHistory(threadId, runs, at.threadProviders), history, {
+  const source = await readSummaryMaterial(simulatedHistory(runs, at.play.providersOf), history, {
     ...summaryRequest,
     budgetChars: delta ? null : budget,
   });
@@ -659,11 +970,10 @@ async function handoffFor(
       `Even a fully condensed full-thread summary exceeds ${budget} characters, so a checkpoint summary is sent instead.`,
     ];
   }
-  const live = intersect(liveHistory(history), [range]);
   return {
     handoff: {
-      id: `ho_${randomUUID()}`,
-      threadId,
+      id: at.play.newId('ho'),
+      threadId: thread.id,
       targetRunId: props.id,
       targetRunOrdinal: props.ordinal as number,
       fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== pt.id),
@@ -680,21 +990,76 @@ async function handoffFor(
       budgetChars: budget,
       omissions: [],
     },
-    transfer: {
-      id: `tr_${randomUUID()}`,
-      kind: 'provider_handoff',
-      sourceThreadId: threadId,
-      targetThreadId: threadId,
-      sourceRunOrdinal: to,
-      sourceProviderThreadId: runs[to - 1]!.providerThreadId,
-      baseRunOrdinal: delta ? from - 1 : null,
-      sourceProvider: runs[to - 1]!.provider,
+    transfer: forkTransfer
+      ? { ...forkTransfer, status: 'consumed', targetProvider: provider.id }
+      : {
+          id: at.play.newId('tr'),
+          kind: 'provider_handoff',
+          sourceThreadId: thread.id,
+          targetThreadId: thread.id,
+          sourceRunOrdinal: to,
+          sourceProviderThreadId: runs[to - 1]!.providerThreadId,
+          baseRunOrdinal: delta ? from - 1 : null,
+          sourceProvider: runs[to - 1]!.provider,
+          targetProvider: provider.id,
+          status: 'consumed',
+          resolution: delta ? 'delta_context' : 'portable_context',
+          createdBy: 'user',
+        },
+    coverageEnds: rangeEnds(history, range),
+  };
+}
+
+/**
+ * The handoff a run that makes no switch writes to take a merge-back in (runContext's merge-back
+ * part as the lead): the fork's work since its fork point, summarized within half the budget.
+ */
+async function mergeBackHandoff(mergeBack: MergeBack, at: RunAtWork): Promise<HandoffRow> {
+  const { thread, provider, pt, props } = at;
+  const { fork } = mergeBack;
+  const range = { from: fork.forkOrdinal + 1, to: mergeBack.ordinal };
+  const budget = provider.capabilities.maxRecommendedHandoffChars;
+  const summaryRequest = {
+    threadId: fork.id,
+    title: fork.title,
+    range,
+    strategy: 'fork_delta_summary' as const,
+    targetProvider: provider.id,
+    budgetChars: budget === null ? null : Math.floor(budget / 2),
+  };
+  const forkHistory = historyOf(fork);
+  const summary = summarize(
+    await readSummaryMaterial(simulatedHistory(fork.runs, at.play.providersOf), forkHistory, summaryRequest),
+    summaryRequest,
+  );
+  return {
+    handoff: {
+      id: at.play.newId('ho'),
+      threadId: thread.id,
+      targetRunId: props.id,
+      targetRunOrdinal: props.ordinal as number,
+      fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== pt.id),
+      toProviderThreadId: pt.id,
+      coveredFrom: range.from,
+      coveredTo: range.to,
+      strategy: 'fork_delta_summary',
+      summaryText: summary.text,
+      status: 'ready',
+      delivery: deliveryFor(provider.capabilities),
+      source: 'local',
       targetProvider: provider.id,
-      status: 'consumed',
-      resolution: delta ? 'delta_context' : 'portable_context',
-      createdBy: 'user',
+      inputDigest: summary.inputDigest,
+      budgetChars: budget,
+      omissions: [],
     },
-    coverageEnds: [...new Set([lowest(live)!, highest(live)])],
+    transfer: {
+      id: mergeBack.id,
+      kind: 'merge_back',
+      status: 'consumed',
+      resolution: 'delta_context',
+      targetProvider: provider.id,
+    },
+    coverageEnds: rangeEnds(forkHistory, range),
   };
 }
 
@@ -741,7 +1106,7 @@ function rollBack(
 
 /** Events per 1,000 runs of a seeded thread. */
 function seedRates(
-  result: Pick<SeedResult, 'runs' | 'liveRuns' | 'switches' | 'handoffs' | 'providerThreads' | 'rollbacks' | 'facts'>,
+  result: Omit<SeedResult, 'rates' | 'seconds' | 'runsPerSecond' | 'decisions' | 'lastProvider'>,
 ): SeedRates {
   const per1000 = (events: number) => Math.round((events / result.runs) * 1000 * 10) / 10;
   return {
@@ -751,6 +1116,11 @@ function seedRates(
     rollbacks: per1000(result.rollbacks),
     rolledBackRuns: per1000(result.runs - result.liveRuns),
     facts: per1000(result.facts),
+    forks: per1000(result.forks),
+    forkRuns: per1000(result.forkRuns),
+    mergeBacks: per1000(result.mergeBacks),
+    subagents: per1000(result.subagents),
+    subagentRuns: per1000(result.subagentRuns),
   };
 }
 
@@ -778,21 +1148,28 @@ export async function simulateSeed(options: SeedOptions): Promise<Omit<SeedResul
 }
 
 function describe(threadId: string, sim: SimulatedThread): Omit<SeedResult, 'seconds' | 'runsPerSecond'> {
+  const { main, children } = sim;
+  const forks = children.filter((child) => child.relationship === 'fork');
+  const subagents = children.filter((child) => child.relationship === 'subagent');
+  const ownRuns = (child: SimChild) => child.thread.runs.length - child.thread.forkOrdinal;
   const counts = {
     threadId,
-    runs: sim.runs.length,
-    liveRuns: sim.runs.length - count(sim.rolledBack),
-    providerThreads: sim.providerThreads.length,
-    handoffs: sim.handoffRows.length,
+    runs: main.runs.length,
+    liveRuns: main.runs.length - count(main.rolledBack),
+    providerThreads: main.providerThreads.length,
+    handoffs: main.handoffRows.length,
     switches: sim.switches,
     rollbacks: sim.rollbacks,
-    coversEdges: sim.handoffRows.reduce((total, row) => total + row.coverageEnds.length, 0),
-    facts: sim.runs.reduce((total, run) => total + run.facts.length, 0),
-    checkpoints: sim.runs.filter((run) => run.checkpoint).length,
-    decisions: sim.decisions,
-    lastProvider: sim.lastProvider,
+    coversEdges: main.handoffRows.reduce((total, row) => total + row.coverageEnds.length, 0),
+    facts: main.runs.reduce((total, run) => total + run.facts.length, 0),
+    checkpoints: main.runs.filter((run) => run.checkpoint).length,
+    forks: forks.length,
+    forkRuns: forks.reduce((total, fork) => total + ownRuns(fork), 0),
+    mergeBacks: main.mergeBackRows.length,
+    subagents: subagents.length,
+    subagentRuns: subagents.reduce((total, subagent) => total + ownRuns(subagent), 0),
   };
-  return { ...counts, rates: seedRates(counts) };
+  return { ...counts, decisions: sim.decisions, lastProvider: sim.lastProvider, rates: seedRates(counts) };
 }
 
 /** Parameters as Neo4j takes them: integers as integers (not floats), null properties left out. */
@@ -808,36 +1185,130 @@ const integers = (value: unknown): unknown => {
   return value;
 };
 
-/**
- * Seeds one thread of `size` runs. `log` receives a progress line now and then.
- */
-export async function seedThread(driver: Driver, database: string, options: SeedOptions): Promise<SeedResult> {
-  const started = performance.now();
-  const { threadId, size } = options;
-  const sim = await simulateThread(options);
-  const runRows = sim.runs.map((run) => ({
+type Write = (query: string, params: Record<string, unknown>) => Promise<unknown>;
+
+/** Child threads per write. */
+const CHILDREN_PER_WRITE = 200;
+
+const newProviderThreads = (thread: SimThread) =>
+  thread.providerThreads.map(({ id, provider, seq }) => ({
+    id,
+    provider,
+    seq,
+    status: 'idle',
+    runtimeMode: SEEDED_RUNTIME_MODE,
+  }));
+
+/** The thread's own runs as CREATE_RUNS takes them. */
+const runRowsOf = (thread: SimThread) =>
+  thread.runs.slice(thread.forkOrdinal).map((run) => ({
     run: run.props,
     status: run.rolledBack ? 'rolled_back' : 'completed',
     facts: run.facts,
     checkpoint: run.checkpoint,
   }));
-  const handoffRows = sim.handoffRows;
+
+/** FINISH_THREAD's per-thread parameters. */
+function finishedThread(thread: SimThread) {
+  const rolledBack = toLists(thread.rolledBack);
+  return {
+    threadId: thread.id,
+    head: thread.head,
+    last: thread.runs.length,
+    rolledBackFrom: rolledBack.from,
+    rolledBackTo: rolledBack.to,
+    count: thread.providerThreads.length,
+    providers: thread.threadProviders,
+    providerThreads: thread.providerThreads.map(finishedProviderThread),
+  };
+}
+
+/** Every handoff of a simulated history: the thread's own, those that took merge-backs in, its forks'. */
+const handoffsOf = (sim: SimulatedThread) => [
+  ...sim.main.handoffRows,
+  ...sim.main.mergeBackRows,
+  ...sim.children.flatMap((child) => child.thread.handoffRows),
+];
+
+/** The forks and subagents of the simulated histories, with their provider threads and runs, and the merge-backs. */
+async function writeChildren(write: Write, sims: SimulatedThread[]): Promise<void> {
+  const children = sims.flatMap((sim) => sim.children);
+  for (let offset = 0; offset < children.length; offset += CHILDREN_PER_WRITE) {
+    const batch = children.slice(offset, offset + CHILDREN_PER_WRITE);
+    await write(CREATE_CHILD_THREADS, {
+      children: batch.map(({ thread, relationship, parentId, sourceRun, transfer }) => ({
+        id: thread.id,
+        parentId,
+        relationship,
+        title: thread.title,
+        sourceRunId: sourceRun.props.id,
+        forkOrdinal: thread.forkOrdinal,
+        segments: thread.inherited.map(({ threadId, to }) => ({ threadId, to })),
+        ...Object.fromEntries(
+          Object.entries(toLists(thread.rolledBack)).map(([end, list]) => [
+            `rolledBack${end === 'from' ? 'From' : 'To'}`,
+            list,
+          ]),
+        ),
+        transfer,
+      })),
+    });
+    const threads = batch.map(({ thread }) => ({
+      threadId: thread.id,
+      providerThreads: newProviderThreads(thread),
+      runs: runRowsOf(thread),
+    }));
+    await write(forEachThread(CREATE_PROVIDER_THREADS), { threads });
+    await write(forEachThread(CREATE_RUNS), { threads });
+  }
+  const mergeBacks = children.flatMap(({ thread, mergeBack }) =>
+    mergeBack ? [{ id: mergeBack.id, forkId: thread.id, ordinal: mergeBack.ordinal }] : [],
+  );
+  if (mergeBacks.length > 0) await write(CREATE_MERGE_BACKS, { mergeBacks });
+}
+
+/** The handoffs, in batches bounded by their rows and their texts' characters. */
+async function writeHandoffs(write: Write, rows: HandoffRow[], afterBatch?: () => Promise<void>): Promise<void> {
+  for (let offset = 0; offset < rows.length;) {
+    let end = offset;
+    for (
+      let chars = 0;
+      end < rows.length && end - offset < HANDOFF_BATCH_ROWS && (end === offset || chars < HANDOFF_BATCH_CHARS);
+      end++
+    ) {
+      chars += rows[end]!.handoff.summaryText.length;
+    }
+    await write(CREATE_HANDOFFS, { handoffs: rows.slice(offset, end) });
+    await afterBatch?.();
+    offset = end;
+  }
+}
+
+/** FINISH_THREAD for the threads of the simulated histories: every read thread and its children. */
+async function finishThreads(write: Write, sims: SimulatedThread[]): Promise<void> {
+  const threads = sims.flatMap((sim) => [sim.main, ...sim.children.map((child) => child.thread)]);
+  for (let offset = 0; offset < threads.length; offset += CHILDREN_PER_WRITE)
+    await write(forEachThread(FINISH_THREAD), {
+      threads: threads.slice(offset, offset + CHILDREN_PER_WRITE).map(finishedThread),
+    });
+}
+
+/**
+ * Seeds one thread of `size` runs, and its forks and subagents. `log` receives a progress line now and then.
+ */
+export async function seedThread(driver: Driver, database: string, options: SeedOptions): Promise<SeedResult> {
+  const started = performance.now();
+  const { threadId, size } = options;
+  const sim = await simulateThread(options);
+  const runRows = runRowsOf(sim.main);
   const session = driver.session({ database });
   try {
-    const write = (query: string, params: Record<string, unknown>) =>
+    const write: Write = (query, params) =>
       session.executeWrite((tx) =>
         tx.run(query, integers({ tenant: TENANT, threadId, ...params }) as Record<string, unknown>),
       );
-    await write(CREATE_THREAD, { id: threadId, title: sim.title });
-    await write(CREATE_PROVIDER_THREADS, {
-      providerThreads: sim.providerThreads.map(({ id, provider, seq }) => ({
-        id,
-        provider,
-        seq,
-        status: 'idle',
-        runtimeMode: SEEDED_RUNTIME_MODE,
-      })),
-    });
+    await write(CREATE_THREAD, { id: threadId, title: sim.main.title });
+    await write(CREATE_PROVIDER_THREADS, { providerThreads: newProviderThreads(sim.main) });
     const batch = options.batch ?? 5000;
     let lastLog = 0;
     for (let offset = 0; offset < runRows.length; offset += batch) {
@@ -854,31 +1325,10 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         );
       }
     }
-    for (let offset = 0; offset < handoffRows.length;) {
-      let end = offset;
-      for (
-        let chars = 0;
-        end < handoffRows.length &&
-        end - offset < HANDOFF_BATCH_ROWS &&
-        (end === offset || chars < HANDOFF_BATCH_CHARS);
-        end++
-      ) {
-        chars += handoffRows[end]!.handoff.summaryText.length;
-      }
-      await write(CREATE_HANDOFFS, { handoffs: handoffRows.slice(offset, end) });
-      await options.afterBatch?.();
-      offset = end;
-    }
-    const rolledBack = toLists(sim.rolledBack);
-    await write(FINISH_THREAD, {
-      head: sim.head,
-      last: size,
-      rolledBackFrom: rolledBack.from,
-      rolledBackTo: rolledBack.to,
-      count: sim.providerThreads.length,
-      providers: sim.threadProviders,
-      providerThreads: sim.providerThreads.map(finishedProviderThread),
-    });
+    await writeChildren(write, [sim]);
+    await options.afterBatch?.();
+    await writeHandoffs(write, handoffsOf(sim), options.afterBatch);
+    await finishThreads(write, [sim]);
   } finally {
     await session.close();
   }
@@ -888,8 +1338,9 @@ export async function seedThread(driver: Driver, database: string, options: Seed
 
 /**
  * The statements above for many threads at once: each one run per row of $threads inside a CALL, its
- * per-thread parameters read from that row. So a crowd of small threads is written in a few large
- * transactions (as the big thread's runs are) rather than a handful of small ones per thread.
+ * per-thread parameters read from that row. So a crowd of small threads, or a thread's forks and
+ * subagents, is written in a few large transactions (as the big thread's runs are) rather than a
+ * handful of small ones per thread.
  */
 const PER_THREAD_PARAMETERS = [
   'threadId',
@@ -897,7 +1348,6 @@ const PER_THREAD_PARAMETERS = [
   'title',
   'providerThreads',
   'runs',
-  'handoffs',
   'head',
   'last',
   'count',
@@ -927,40 +1377,23 @@ export async function seedSmallThreads(
   let lastLog = 0;
   try {
     for (let offset = 0; offset < options.threadIds.length; offset += perWrite) {
-      const threads = await Promise.all(
-        options.threadIds.slice(offset, offset + perWrite).map(async (threadId) => {
-          const sim = await simulateThread({ ...options, threadId });
-          const rolledBack = toLists(sim.rolledBack);
-          return {
-            threadId,
-            id: threadId,
-            title: sim.title,
-            providerThreads: sim.providerThreads.map((pt) => ({
-              ...finishedProviderThread(pt),
-              provider: pt.provider,
-              seq: pt.seq,
-              runtimeMode: SEEDED_RUNTIME_MODE,
-            })),
-            runs: sim.runs.map((run) => ({
-              run: run.props,
-              status: run.rolledBack ? 'rolled_back' : 'completed',
-              facts: run.facts,
-              checkpoint: run.checkpoint,
-            })),
-            handoffs: sim.handoffRows,
-            head: sim.head,
-            last: options.size,
-            count: sim.providerThreads.length,
-            providers: sim.threadProviders,
-            rolledBackFrom: rolledBack.from,
-            rolledBackTo: rolledBack.to,
-          };
-        }),
+      const sims = await Promise.all(
+        options.threadIds.slice(offset, offset + perWrite).map((threadId) => simulateThread({ ...options, threadId })),
       );
-      for (const statement of [CREATE_THREAD, CREATE_PROVIDER_THREADS, CREATE_RUNS, CREATE_HANDOFFS, FINISH_THREAD])
-        await session.executeWrite((tx) =>
-          tx.run(forEachThread(statement), integers({ tenant: TENANT, threads }) as Record<string, unknown>),
-        );
+      const write: Write = (query, params) =>
+        session.executeWrite((tx) => tx.run(query, integers({ tenant: TENANT, ...params }) as Record<string, unknown>));
+      const threads = sims.map(({ main }) => ({
+        threadId: main.id,
+        id: main.id,
+        title: main.title,
+        providerThreads: newProviderThreads(main),
+        runs: runRowsOf(main),
+      }));
+      for (const statement of [CREATE_THREAD, CREATE_PROVIDER_THREADS, CREATE_RUNS])
+        await write(forEachThread(statement), { threads });
+      await writeChildren(write, sims);
+      await writeHandoffs(write, sims.flatMap(handoffsOf));
+      await finishThreads(write, sims);
       const done = Math.min(options.threadIds.length, offset + perWrite);
       if (options.log && (performance.now() - lastLog > 10_000 || done === options.threadIds.length)) {
         lastLog = performance.now();

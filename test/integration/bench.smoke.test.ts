@@ -54,6 +54,9 @@ describe('npm run bench (smoke)', () => {
     // The read thread of 200 runs already switches and rolls back as every size does.
     expect(report.seeding[200]!.rates.switches).toBeGreaterThan(20);
     expect(report.seeding[200]!.rollbacks).toBeGreaterThan(0);
+    // And forks and spawns subagents: the bench's cases run beside those child threads.
+    expect(report.seeding[200]!.forks).toBeGreaterThan(0);
+    expect(report.seeding[200]!.subagents).toBeGreaterThan(0);
     for (const size of SIZES) {
       expect(report.seeding[size]!.runs).toBe(size);
       expect(report.latency[`planRun HTTP ${size} codex (last provider)`]).toBeDefined();
@@ -103,7 +106,7 @@ describe('npm run bench (smoke)', () => {
 });
 
 describe("the bench seed's rates", () => {
-  it('switch, hand off, create provider threads and roll back per 1,000 runs alike at every size', async () => {
+  it('switch, hand off, create provider threads, roll back, fork and spawn subagents per 1,000 runs alike at every size', async () => {
     const { providers, planner } = loadConfig({ PORT: '0' });
     const sizes = [RATE_CHECK_MIN_RUNS, 3 * RATE_CHECK_MIN_RUNS];
     const seeding = Object.fromEntries(
@@ -118,8 +121,22 @@ describe("the bench seed's rates", () => {
     expect(large.providerThreads / small.providerThreads).toBeGreaterThan(2.7);
     expect(large.handoffs / small.handoffs).toBeGreaterThan(2.7);
     expect(large.rollbacks / small.rollbacks).toBeGreaterThan(2.7);
+    // Forks (some merged back) and subagents with runs of their own, as often at every size.
+    expect(small.rates.forks).toBeGreaterThan(2);
+    expect(small.rates.mergeBacks).toBeGreaterThan(0);
+    expect(small.rates.subagents).toBeGreaterThan(20);
+    expect(small.forkRuns).toBeGreaterThan(3 * small.forks);
+    expect(small.subagentRuns).toBeGreaterThan(small.subagents);
+    for (const events of ['forks', 'forkRuns', 'mergeBacks', 'subagents', 'subagentRuns'] as const)
+      expect(large[events] / small[events], events).toBeGreaterThan(2.7);
     // And the check fails a seed whose rates drift apart.
-    const drifted = { ...large, rates: { ...large.rates, handoffs: large.rates.handoffs * 0.8 } };
-    expect(rateSpreads({ [sizes[0]!]: small, [sizes[1]!]: drifted })).toEqual([expect.stringMatching(/^handoffs/)]);
+    const drifted = {
+      ...large,
+      rates: { ...large.rates, handoffs: large.rates.handoffs * 0.8, forks: large.rates.forks * 1.2 },
+    };
+    expect(rateSpreads({ [sizes[0]!]: small, [sizes[1]!]: drifted })).toEqual([
+      expect.stringMatching(/^handoffs/),
+      expect.stringMatching(/^forks/),
+    ]);
   }, 120_000);
 });
