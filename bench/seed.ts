@@ -1142,9 +1142,40 @@ export function rateSpreads(seeding: Record<number, Pick<SeedResult, 'rates'>>):
   });
 }
 
+/** The thread id histories are simulated under; each seeded thread's rows carry its own id in its place. */
+const SIMULATED_THREAD = 'SEEDSIMULATEDTHREAD';
+/** Simulated histories by all their options but the thread's id: the copies of a size differ only in their ids. */
+const simulations = new Map<string, Promise<SimulatedThread>>();
+
+/** The history of a thread of these options, simulated once per process: a size is seeded up to eight times. */
+function simulated(options: Omit<SeedOptions, 'threadId'>): Promise<SimulatedThread> {
+  const { size, owed = 'delta', providers, planner } = options;
+  const key = JSON.stringify([size, owed, providers, planner]);
+  const known = simulations.get(key);
+  if (known) return known;
+  const simulation = simulateThread({ size, owed, providers, planner, threadId: SIMULATED_THREAD });
+  simulations.set(key, simulation);
+  return simulation;
+}
+
+/** Rows of a simulated history for thread `threadId`: its id wherever the simulation's stands (ids, texts). */
+function renamed<T>(value: T, threadId: string): T {
+  if (typeof value === 'string') return value.replaceAll(SIMULATED_THREAD, threadId) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => renamed(item, threadId)) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, renamed(v, threadId)])) as T;
+  return value;
+}
+
+/** A simulated history and the thread it is written as. */
+interface Seeded {
+  sim: SimulatedThread;
+  threadId: string;
+}
+
 /** The history of a thread of `size` runs as the seed would write it, and its events, without writing it. */
 export async function simulateSeed(options: SeedOptions): Promise<Omit<SeedResult, 'seconds' | 'runsPerSecond'>> {
-  return describe(options.threadId, await simulateThread(options));
+  return describe(options.threadId, await simulated(options));
 }
 
 function describe(threadId: string, sim: SimulatedThread): Omit<SeedResult, 'seconds' | 'runsPerSecond'> {
@@ -1223,46 +1254,46 @@ function finishedThread(thread: SimThread) {
   };
 }
 
-/** Every handoff of a simulated history: the thread's own, those that took merge-backs in, its forks'. */
-const handoffsOf = (sim: SimulatedThread) => [
-  ...sim.main.handoffRows,
-  ...sim.main.mergeBackRows,
-  ...sim.children.flatMap((child) => child.thread.handoffRows),
-];
+/** Every handoff of a seeded history: the thread's own, those that took merge-backs in, its forks'. */
+const handoffsOf = ({ sim, threadId }: Seeded) =>
+  renamed(
+    [...sim.main.handoffRows, ...sim.main.mergeBackRows, ...sim.children.flatMap((child) => child.thread.handoffRows)],
+    threadId,
+  );
 
-/** The forks and subagents of the simulated histories, with their provider threads and runs, and the merge-backs. */
-async function writeChildren(write: Write, sims: SimulatedThread[]): Promise<void> {
-  const children = sims.flatMap((sim) => sim.children);
+/** The forks and subagents of the seeded histories, with their provider threads and runs, and the merge-backs. */
+async function writeChildren(write: Write, seeds: Seeded[]): Promise<void> {
+  const children = seeds.flatMap(({ sim, threadId }) => sim.children.map((child) => ({ child, threadId })));
   for (let offset = 0; offset < children.length; offset += CHILDREN_PER_WRITE) {
     const batch = children.slice(offset, offset + CHILDREN_PER_WRITE);
     await write(CREATE_CHILD_THREADS, {
-      children: batch.map(({ thread, relationship, parentId, sourceRun, transfer }) => ({
-        id: thread.id,
-        parentId,
-        relationship,
-        title: thread.title,
-        sourceRunId: sourceRun.props.id,
-        forkOrdinal: thread.forkOrdinal,
-        segments: thread.inherited.map(({ threadId, to }) => ({ threadId, to })),
-        ...Object.fromEntries(
-          Object.entries(toLists(thread.rolledBack)).map(([end, list]) => [
-            `rolledBack${end === 'from' ? 'From' : 'To'}`,
-            list,
-          ]),
-        ),
-        transfer,
-      })),
+      children: batch.map(({ child: { thread, relationship, parentId, sourceRun, transfer }, threadId }) => {
+        const rolledBack = toLists(thread.rolledBack);
+        return renamed(
+          {
+            id: thread.id,
+            parentId,
+            relationship,
+            title: thread.title,
+            sourceRunId: sourceRun.props.id,
+            forkOrdinal: thread.forkOrdinal,
+            segments: thread.inherited.map((segment) => ({ threadId: segment.threadId, to: segment.to })),
+            rolledBackFrom: rolledBack.from,
+            rolledBackTo: rolledBack.to,
+            transfer,
+          },
+          threadId,
+        );
+      }),
     });
-    const threads = batch.map(({ thread }) => ({
-      threadId: thread.id,
-      providerThreads: newProviderThreads(thread),
-      runs: runRowsOf(thread),
-    }));
+    const threads = batch.map(({ child: { thread }, threadId }) =>
+      renamed({ threadId: thread.id, providerThreads: newProviderThreads(thread), runs: runRowsOf(thread) }, threadId),
+    );
     await write(forEachThread(CREATE_PROVIDER_THREADS), { threads });
     await write(forEachThread(CREATE_RUNS), { threads });
   }
-  const mergeBacks = children.flatMap(({ thread, mergeBack }) =>
-    mergeBack ? [{ id: mergeBack.id, forkId: thread.id, ordinal: mergeBack.ordinal }] : [],
+  const mergeBacks = children.flatMap(({ child: { thread, mergeBack }, threadId }) =>
+    mergeBack ? [renamed({ id: mergeBack.id, forkId: thread.id, ordinal: mergeBack.ordinal }, threadId)] : [],
   );
   if (mergeBacks.length > 0) await write(CREATE_MERGE_BACKS, { mergeBacks });
 }
@@ -1284,13 +1315,13 @@ async function writeHandoffs(write: Write, rows: HandoffRow[], afterBatch?: () =
   }
 }
 
-/** FINISH_THREAD for the threads of the simulated histories: every read thread and its children. */
-async function finishThreads(write: Write, sims: SimulatedThread[]): Promise<void> {
-  const threads = sims.flatMap((sim) => [sim.main, ...sim.children.map((child) => child.thread)]);
+/** FINISH_THREAD for the threads of the seeded histories: every read thread and its children. */
+async function finishThreads(write: Write, seeds: Seeded[]): Promise<void> {
+  const threads = seeds.flatMap(({ sim, threadId }) =>
+    [sim.main, ...sim.children.map((child) => child.thread)].map((thread) => renamed(finishedThread(thread), threadId)),
+  );
   for (let offset = 0; offset < threads.length; offset += CHILDREN_PER_WRITE)
-    await write(forEachThread(FINISH_THREAD), {
-      threads: threads.slice(offset, offset + CHILDREN_PER_WRITE).map(finishedThread),
-    });
+    await write(forEachThread(FINISH_THREAD), { threads: threads.slice(offset, offset + CHILDREN_PER_WRITE) });
 }
 
 /**
@@ -1299,7 +1330,8 @@ async function finishThreads(write: Write, sims: SimulatedThread[]): Promise<voi
 export async function seedThread(driver: Driver, database: string, options: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
   const { threadId, size } = options;
-  const sim = await simulateThread(options);
+  const seeded = { sim: await simulated(options), threadId };
+  const { sim } = seeded;
   const runRows = runRowsOf(sim.main);
   const session = driver.session({ database });
   try {
@@ -1308,11 +1340,11 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         tx.run(query, integers({ tenant: TENANT, threadId, ...params }) as Record<string, unknown>),
       );
     await write(CREATE_THREAD, { id: threadId, title: sim.main.title });
-    await write(CREATE_PROVIDER_THREADS, { providerThreads: newProviderThreads(sim.main) });
+    await write(CREATE_PROVIDER_THREADS, { providerThreads: renamed(newProviderThreads(sim.main), threadId) });
     const batch = options.batch ?? 5000;
     let lastLog = 0;
     for (let offset = 0; offset < runRows.length; offset += batch) {
-      await write(CREATE_RUNS, { runs: runRows.slice(offset, offset + batch) });
+      await write(CREATE_RUNS, { runs: renamed(runRows.slice(offset, offset + batch), threadId) });
       await options.afterBatch?.();
       const done = Math.min(runRows.length, offset + batch);
       if (options.log && (performance.now() - lastLog > 1000 || done === runRows.length)) {
@@ -1325,10 +1357,10 @@ export async function seedThread(driver: Driver, database: string, options: Seed
         );
       }
     }
-    await writeChildren(write, [sim]);
+    await writeChildren(write, [seeded]);
     await options.afterBatch?.();
-    await writeHandoffs(write, handoffsOf(sim), options.afterBatch);
-    await finishThreads(write, [sim]);
+    await writeHandoffs(write, handoffsOf(seeded), options.afterBatch);
+    await finishThreads(write, [seeded]);
   } finally {
     await session.close();
   }
@@ -1377,23 +1409,27 @@ export async function seedSmallThreads(
   let lastLog = 0;
   try {
     for (let offset = 0; offset < options.threadIds.length; offset += perWrite) {
-      const sims = await Promise.all(
-        options.threadIds.slice(offset, offset + perWrite).map((threadId) => simulateThread({ ...options, threadId })),
-      );
+      const sim = await simulated(options);
+      const seeds = options.threadIds.slice(offset, offset + perWrite).map((threadId) => ({ sim, threadId }));
       const write: Write = (query, params) =>
         session.executeWrite((tx) => tx.run(query, integers({ tenant: TENANT, ...params }) as Record<string, unknown>));
-      const threads = sims.map(({ main }) => ({
-        threadId: main.id,
-        id: main.id,
-        title: main.title,
-        providerThreads: newProviderThreads(main),
-        runs: runRowsOf(main),
-      }));
+      const threads = seeds.map(({ threadId }) =>
+        renamed(
+          {
+            threadId,
+            id: threadId,
+            title: sim.main.title,
+            providerThreads: newProviderThreads(sim.main),
+            runs: runRowsOf(sim.main),
+          },
+          threadId,
+        ),
+      );
       for (const statement of [CREATE_THREAD, CREATE_PROVIDER_THREADS, CREATE_RUNS])
         await write(forEachThread(statement), { threads });
-      await writeChildren(write, sims);
-      await writeHandoffs(write, sims.flatMap(handoffsOf));
-      await finishThreads(write, sims);
+      await writeChildren(write, seeds);
+      await writeHandoffs(write, seeds.flatMap(handoffsOf));
+      await finishThreads(write, seeds);
       const done = Math.min(options.threadIds.length, offset + perWrite);
       if (options.log && (performance.now() - lastLog > 10_000 || done === options.threadIds.length)) {
         lastLog = performance.now();
