@@ -546,7 +546,13 @@ on codex, then an excursion to claude of 1 to 6 runs (15% of them 8 to 37), a ro
 to 3 runs every 80 to 120 runs (the native rollbacks confirmed), 0 to 2 facts a run, a checkpoint
 every 5, a handoff at every switch with \`COVERS\` edges to the first and last live run of its range
 and the text, digest and sources the service's own summarizer gives it over the history so far (the
-input document itself is stored only while a handoff is pending for a writer); so switches, handoffs and provider threads grow linearly with runs), then the threads of the write cases ([The whole product](#the-whole-product)).
+input document itself is stored only while a handoff is pending for a writer), a fork of the newest
+run once in every 200 runs (100 to 300 apart) with 3 to 20 runs of its own on codex, its first one
+taking in a portable summary of what it inherited, two forks in five merged back (the next run takes
+the merge-back in), and a subagent under one run in 25 (\`importSubagentThread\`: its task transfer
+stored consumed) with 1 to 5 runs on that run's provider; so switches, handoffs, provider threads,
+forks and subagents grow linearly with runs, and the child threads are part of the store the cases
+run in, which still read and write the read thread and its copies), then the threads of the write cases ([The whole product](#the-whole-product)).
 Every case is run once per iteration, round-robin with a rotating order, after a warm-up. Ratios are
 taken at ${thousands(report.product.largestSize)} runs over ${thousands(report.product.referenceSize)} for the whole product, and over ${thousands(sizes[0]!)} runs for the planner.
 
