@@ -1,5 +1,6 @@
 // Coverage subtracts what a thread's history holds as not live: its rolled-back ranges (rolledBackFrom / rolledBackTo) hold exactly the ordinals of its own runs that are rolled back, and of its inherited ordinals those whose run was rolled back when the fork was made (at or before the segment's asOf); and a native fork inherits no further than the thread's fork point.
 MATCH (thread:Thread)
+WHERE $tenant IS NULL OR thread.tenant = $tenant
 WITH thread, coalesce(thread.rolledBackFrom, []) AS rolledBackFrom, coalesce(thread.rolledBackTo, []) AS rolledBackTo,
      coalesce(thread.segmentThreadIds, []) AS segmentIds, coalesce(thread.segmentTo, []) AS segmentTo, coalesce(thread.segmentAsOf, []) AS segmentAsOf
 WITH thread, rolledBackFrom, rolledBackTo,

@@ -1,6 +1,6 @@
 // A deleted thread has no running run and no run started after its deletion: deleteThread waits for none running, and every operation refuses it after.
 MATCH (thread:Thread)
-WHERE thread.deletedAt IS NOT NULL
+WHERE thread.deletedAt IS NOT NULL AND ($tenant IS NULL OR thread.tenant = $tenant)
 CALL (thread) {
   MATCH (run:Run {tenant: thread.tenant, threadId: thread.id})
   WHERE run.status = 'running' OR run.createdAt > thread.deletedAt

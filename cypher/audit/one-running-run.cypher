@@ -1,5 +1,6 @@
 // A thread has at most one running run, the one its runningRunId names, at its head (ordinal = headOrdinal = lastOrdinal); runningRunId is absent when no run is running.
 MATCH (thread:Thread)
+WHERE $tenant IS NULL OR thread.tenant = $tenant
 CALL (thread) {
   MATCH (run:Run {tenant: thread.tenant, threadId: thread.id})
   WHERE run.ordinal IS NOT NULL AND run.status = 'running'

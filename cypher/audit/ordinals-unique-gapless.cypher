@@ -1,5 +1,6 @@
 // Each ordinal 1..lastOrdinal of a thread's history belongs to exactly one run (an inherited one to the run of the segment holding it), and the thread's own runs lie in forkOrdinal+1..lastOrdinal.
 MATCH (thread:Thread)
+WHERE $tenant IS NULL OR thread.tenant = $tenant
 WITH thread, coalesce(thread.forkOrdinal, 0) AS forkOrdinal, coalesce(thread.lastOrdinal, 0) AS lastOrdinal,
      coalesce(thread.segmentThreadIds, []) AS segmentThreadIds, coalesce(thread.segmentTo, []) AS segmentTo,
      coalesce(thread.segmentAsOf, []) AS segmentAsOf
@@ -30,6 +31,7 @@ CALL (thread, forkOrdinal, lastOrdinal, segmentThreadIds, segmentTo, segmentAsOf
 RETURN thread.tenant AS tenant, thread.id AS threadId, forkOrdinal, lastOrdinal, ordinal, holderThreadId, runIds, problem
 UNION
 MATCH (run:Run)
-WHERE run.ordinal IS NULL OR NOT EXISTS { MATCH (thread:Thread {tenant: run.tenant, id: run.threadId}) }
+WHERE ($tenant IS NULL OR run.tenant = $tenant)
+  AND (run.ordinal IS NULL OR NOT EXISTS { MATCH (thread:Thread {tenant: run.tenant, id: run.threadId}) })
 RETURN run.tenant AS tenant, run.threadId AS threadId, null AS forkOrdinal, null AS lastOrdinal, run.ordinal AS ordinal,
        run.threadId AS holderThreadId, [run.id] AS runIds, 'a run without an ordinal or without its thread' AS problem

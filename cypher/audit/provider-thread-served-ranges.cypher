@@ -1,5 +1,6 @@
 // A provider thread's native ranges (servedFrom / servedTo: ascending, disjoint, not adjacent) hold exactly the ordinals of the live (not rolled-back) runs that USE it, and firstRunOrdinal / lastRunOrdinal are their lowest / highest ordinal, both absent when there is none.
 MATCH (providerThread:ProviderThread)
+WHERE $tenant IS NULL OR providerThread.tenant = $tenant
 WITH providerThread, coalesce(providerThread.servedFrom, []) AS servedFrom, coalesce(providerThread.servedTo, []) AS servedTo
 CALL (providerThread, servedFrom, servedTo) {
   OPTIONAL MATCH (providerThread)<-[:USES]-(served:Run)

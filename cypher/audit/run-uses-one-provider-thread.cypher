@@ -1,5 +1,6 @@
 // Every run USES exactly one provider thread: the one its providerThreadId names, of the run's own thread and provider.
 MATCH (run:Run)
+WHERE $tenant IS NULL OR run.tenant = $tenant
 CALL (run) {
   OPTIONAL MATCH (run)-[:USES]->(providerThread:ProviderThread)
   WITH providerThread ORDER BY providerThread.id

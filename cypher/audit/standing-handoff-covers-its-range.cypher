@@ -1,6 +1,6 @@
 // A standing handoff's range is 0-0 or 1 <= from <= to (0-0 for a subagent's), a switch or fork handoff's range ends below its target run, and its COVERS edges (at most two) point to runs of its range (in its thread's history, or in its fork for a merge-back; live ones for a switch or fork handoff, which a rollback of those runs withdraws), at least one when the range holds a live run.
 MATCH (handoff:ContextHandoff)
-WHERE handoff.status IN $standingStatuses
+WHERE handoff.status IN $standingStatuses AND ($tenant IS NULL OR handoff.tenant = $tenant)
 OPTIONAL MATCH (target:Run {tenant: handoff.tenant, id: handoff.targetRunId})
 OPTIONAL MATCH (transfer:ContextTransfer {tenant: handoff.tenant, id: handoff.transferId})
 // A merge-back's range is in the ordinals of the fork it merges; every other range is in the handoff's own thread.

@@ -1,6 +1,6 @@
 // A standing handoff (pending or ready) was written for a live run of its own thread that USES it, and is DELIVERED_TO exactly one provider thread: its toProviderThreadId, of that thread.
 MATCH (handoff:ContextHandoff)
-WHERE handoff.status IN $standingStatuses
+WHERE handoff.status IN $standingStatuses AND ($tenant IS NULL OR handoff.tenant = $tenant)
 OPTIONAL MATCH (run:Run {tenant: handoff.tenant, id: handoff.targetRunId})
 CALL (handoff) {
   OPTIONAL MATCH (handoff)-[:DELIVERED_TO]->(providerThread:ProviderThread)

@@ -1,15 +1,12 @@
 // The invariant audit can fail: a small lineage written by hand satisfies every invariant, and
-// breaking one invariant with raw Cypher makes the audit report that invariant and no other. Each
-// graph lives in a transaction that is rolled back: the audits that run after the other files,
-// in parallel on the same Neo4j, never see a deliberately broken graph.
-import { LINEAGE_RULE_PARAMETERS } from '../../src/domain/standing.js';
+// breaking one invariant with raw Cypher makes the audit report that invariant and no other; the
+// audit of one tenant reports its own violations and no other tenant's. Each graph lives in a
+// transaction that is rolled back: the audits that run after the other files, in parallel on the
+// same Neo4j, never see a deliberately broken graph.
 import neo4j, { type Driver, type Transaction } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AUDIT_INVARIANTS, auditPass, confirmedViolations, type AuditViolation } from '../../src/graph/audit.js';
+import { AUDIT_INVARIANTS, auditPass, confirmedViolations } from '../../src/graph/audit.js';
 import { createDriver } from '../../src/graph/driver.js';
-import { cypher, type QueryName } from '../../src/graph/queries.js';
-import { txOf, type Tx } from '../../src/graph/transactions.js';
-import { plain, toParameters } from '../../src/graph/values.js';
 import { uniqueId } from '../support/service.js';
 
 // Root thread: Codex runs 1-3 on `codex`, Claude run 4 on `claude` with handoff H (1-3). Fork of
@@ -198,15 +195,6 @@ afterAll(async () => {
   await driver?.close();
 });
 
-/** The project's Tx over an explicit transaction, which sees its own uncommitted writes. */
-function txIn(transaction: Transaction): Tx {
-  return txOf(async <T>(query: QueryName, params: Record<string, unknown> = {}): Promise<T[]> =>
-    (await transaction.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params }))).records.map(
-      (record) => plain(record.toObject()) as T,
-    ),
-  );
-}
-
 /** Writes the lineage for a new tenant, lets `use` change and audit it, then rolls everything back. */
 async function withLineage<T>(use: (tenant: string, transaction: Transaction) => Promise<T>): Promise<T> {
   const tenant = uniqueId('audit');
@@ -221,11 +209,6 @@ async function withLineage<T>(use: (tenant: string, transaction: Transaction) =>
   }
 }
 
-/** Violations about the lineage's tenant (or the other end of an edge that leaves it). */
-function about(tenant: string, violations: AuditViolation[]): AuditViolation[] {
-  return violations.filter((violation) => violation.row.tenant === tenant);
-}
-
 const withTenant = (tenant: string, expected: Record<string, unknown>) =>
   JSON.parse(JSON.stringify(expected).replaceAll('{tenant}', tenant)) as Record<string, unknown>;
 
@@ -235,9 +218,7 @@ describe('the invariant audit', () => {
   });
 
   it('finds nothing wrong with the lineage as written', async () => {
-    const violations = await withLineage(async (tenant, transaction) =>
-      about(tenant, await auditPass(txIn(transaction))),
-    );
+    const violations = await withLineage((tenant, transaction) => auditPass(transaction, { tenant }));
     expect(violations).toEqual([]);
   });
 
@@ -246,7 +227,7 @@ describe('the invariant audit', () => {
     async ({ invariant, cypher: breaking, rows }) => {
       await withLineage(async (tenant, transaction) => {
         await transaction.run(breaking, { tenant });
-        const violations = about(tenant, await auditPass(txIn(transaction)));
+        const violations = await auditPass(transaction, { tenant });
         expect(new Set(violations.map((violation) => violation.invariant))).toEqual(new Set([invariant]));
         expect(violations.map((violation) => violation.row)).toEqual(
           expect.arrayContaining(rows.map((row) => expect.objectContaining(withTenant(tenant, row)))),
@@ -256,16 +237,30 @@ describe('the invariant audit', () => {
     },
   );
 
+  it("reports a tenant's violation to that tenant's audit and the whole graph's, not to another tenant's", async () => {
+    await withLineage(async (own, transaction) => {
+      const foreign = uniqueId('audit');
+      await transaction.run(LINEAGE, { tenant: foreign });
+      const { invariant, cypher: breaking } = BREAKS[0]!;
+      await transaction.run(breaking, { tenant: foreign });
+      const foreignViolations = await auditPass(transaction, { tenant: foreign }, [invariant]);
+      expect(foreignViolations.map((violation) => violation.row.tenant)).toEqual([foreign]);
+      expect(await auditPass(transaction, { tenant: own })).toEqual([]);
+      expect(await auditPass(transaction, { tenant: null }, [invariant])).toEqual(
+        expect.arrayContaining(foreignViolations),
+      );
+    });
+  });
+
   it('keeps a violation that every confirming pass sees again, and drops one that was gone on the next', async () => {
     await withLineage(async (tenant, transaction) => {
-      const tx = txIn(transaction);
       await transaction.run(BREAKS[0]!.cypher, { tenant });
-      const lasting = about(tenant, await confirmedViolations((invariants) => auditPass(tx, invariants)));
+      const lasting = await confirmedViolations((invariants) => auditPass(transaction, { tenant }, invariants));
       expect(lasting.map((violation) => violation.invariant)).toEqual(['ordinals-unique-gapless']);
 
       let passes = 0;
       const fleeting = await confirmedViolations(async (invariants) => {
-        const seen = await auditPass(tx, invariants);
+        const seen = await auditPass(transaction, { tenant }, invariants);
         if (passes++ === 0)
           await transaction.run(`MATCH (fork:Thread {tenant: $tenant, id: 'fork'}) SET fork.lastOrdinal = 4`, {
             tenant,
@@ -273,7 +268,7 @@ describe('the invariant audit', () => {
         return seen;
       });
       expect(passes).toBeGreaterThan(1);
-      expect(about(tenant, fleeting)).toEqual([]);
+      expect(fleeting).toEqual([]);
     });
   });
 });
