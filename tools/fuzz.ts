@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { createThreadlineClient } from '../client/index.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, SINGLE_TENANT } from '../src/config.js';
 import { createDriver } from '../src/graph/driver.js';
 import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
 import { startService } from '../src/server/app.js';
@@ -153,7 +153,7 @@ async function main(options: FuzzOptions): Promise<number> {
       console.log(`replayed ${script.length} operations: the model and the service agree`);
       return 0;
     }
-    return await fuzz(client, graphChecks(driver, connection.database), options);
+    return await fuzz(client, graphChecks(driver, connection.database, SINGLE_TENANT), options);
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     return 1;

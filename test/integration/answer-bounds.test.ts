@@ -30,7 +30,7 @@ const runIds: string[] = [];
 async function post(service: TestService, query: string, variables: Record<string, unknown>) {
   const response = await fetch(service.service.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${service.apiKey}` },
     body: JSON.stringify({ query, variables }),
   });
   const bytes = Buffer.from(await response.arrayBuffer());

@@ -7,7 +7,7 @@ import neo4j, { type Driver, type Transaction } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AUDIT_INVARIANTS, auditPass, confirmedViolations } from '../../src/graph/audit.js';
 import { createDriver } from '../../src/graph/driver.js';
-import { uniqueId } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 // Root thread: Codex runs 1-3 on `codex`, Claude run 4 on `claude` with handoff H (1-3). Fork of
 // the root at run 3, forked an hour ago, with Claude run 4 on `fork-claude` and portable context HF
@@ -188,6 +188,7 @@ const BREAKS: Break[] = [
 ];
 
 let driver: Driver;
+let lineages = 0;
 beforeAll(() => {
   driver = createDriver(inject('neo4j'));
 });
@@ -195,9 +196,9 @@ afterAll(async () => {
   await driver?.close();
 });
 
-/** Writes the lineage for a new tenant, lets `use` change and audit it, then rolls everything back. */
+/** Writes the lineage for a new tenant of this file's, lets `use` change and audit it, then rolls everything back. */
 async function withLineage<T>(use: (tenant: string, transaction: Transaction) => Promise<T>): Promise<T> {
-  const tenant = uniqueId('audit');
+  const tenant = fileTenant(`l${++lineages}`);
   const session = driver.session({ database: inject('neo4j').database, defaultAccessMode: neo4j.session.WRITE });
   const transaction = session.beginTransaction();
   try {
@@ -239,7 +240,7 @@ describe('the invariant audit', () => {
 
   it("reports a tenant's violation to that tenant's audit and the whole graph's, not to another tenant's", async () => {
     await withLineage(async (own, transaction) => {
-      const foreign = uniqueId('audit');
+      const foreign = fileTenant(`l${++lineages}`);
       await transaction.run(LINEAGE, { tenant: foreign });
       const { invariant, cypher: breaking } = BREAKS[0]!;
       await transaction.run(breaking, { tenant: foreign });

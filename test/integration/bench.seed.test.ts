@@ -1,9 +1,10 @@
 // The bench's seed writes what the service writes: one thread played through the public API step by
 // step (its runs, switches and rollbacks, every native rollback confirmed, its forks with their runs
 // and merge-backs, its subagents imported with their runs), one seeded from the same usage, and the
-// two compared shape by shape. The audit after this file checks the seeded one too.
+// two compared shape by shape. The seed writes under the bench's tenant, 'local', so the service here
+// does too, and the audit after this file checks both there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedThread, usageSteps } from '../../bench/seed.js';
+import { seedThread, TENANT, usageSteps } from '../../bench/seed.js';
 import type { ProviderDefinition } from '../../src/domain/providers.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
 import { completeRun, startRun } from '../support/lineage.js';
@@ -20,7 +21,7 @@ const IMPORT_SUBAGENT = `mutation($input: ImportSubagentThreadInput!) { importSu
 
 let t: TestService;
 beforeAll(async () => {
-  t = await startTestService();
+  t = await startTestService({}, { tenant: TENANT });
 });
 afterAll(async () => {
   await t?.close();

@@ -28,6 +28,7 @@ import {
   type TestService,
   type TestServiceOptions,
 } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 let t: TestService;
 let client: ThreadlineClient;
@@ -71,7 +72,7 @@ describe('createThreadlineClient', () => {
   it('takes the base URL and the /graphql endpoint alike', async () => {
     const base = new URL(t.service.url).origin;
     for (const url of [base, `${base}/`, t.service.url, `${t.service.url}/`]) {
-      const other = createThreadlineClient({ url });
+      const other = createThreadlineClient({ url, apiKey: t.apiKey });
       expect(other.endpoint).toBe(t.service.url);
       const threadId = uniqueId('client-url');
       expect((await other.request(CreateThreadDocument, { input: { id: threadId } })).createThread).toEqual({
@@ -113,7 +114,7 @@ describe('createThreadlineClient', () => {
 
   it('sends the API key as a bearer token, and surfaces UNAUTHENTICATED without one', async () => {
     const key = uniqueId('key');
-    const secured = await startTestService({ THREADLINE_API_KEYS: `${key}=${uniqueId('tenant')}` });
+    const secured = await startTestService({ THREADLINE_API_KEYS: `${key}=${fileTenant('secured')}` });
     try {
       const anonymous = await refusal(secured.client.request(CreateThreadDocument, { input: {} }), 'UNAUTHENTICATED');
       expect(anonymous.status).toBe(401);
@@ -140,9 +141,12 @@ describe('createThreadlineClient', () => {
       return fetch(input, init);
     };
     const threadId = uniqueId('client-fetch');
-    await createThreadlineClient({ url: t.service.url, fetch: counting }).request(CreateThreadDocument, {
-      input: { id: threadId },
-    });
+    await createThreadlineClient({ url: t.service.url, apiKey: t.apiKey, fetch: counting }).request(
+      CreateThreadDocument,
+      {
+        input: { id: threadId },
+      },
+    );
     expect(seen).toHaveLength(1);
     expect(JSON.parse(seen[0]!)).toMatchObject({
       query: expect.stringContaining('mutation CreateThread'),
@@ -499,7 +503,7 @@ describe('runTurn with provider-written summaries', () => {
     const clock = manualClock();
     const expiring = await serviceWithSummaries(
       { providers: { claude: 'entering' }, pendingTimeoutSeconds: 2 },
-      { clock, tenant: uniqueId('expiry') },
+      { clock, tenant: fileTenant('expiry') },
     );
     try {
       const on = expiring.client;
@@ -579,7 +583,7 @@ describe('the orchestrator example of docs/client.md', () => {
         ['tsx', 'client/examples/orchestrator.ts'],
         {
           cwd: projectRoot(),
-          env: { ...process.env, THREADLINE_URL: new URL(t.service.url).origin, THREADLINE_TOKEN: '' },
+          env: { ...process.env, THREADLINE_URL: new URL(t.service.url).origin, THREADLINE_TOKEN: t.apiKey },
         },
         (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
       );

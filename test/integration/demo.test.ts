@@ -17,7 +17,7 @@ describe('npm run demo', () => {
   it('replays the design example, staleness, a rollback, a fork with merge-back, a subagent and a resumed blank, printing each decision and viewer URL', async () => {
     const lines: string[] = [];
     const prefix = uniqueId('demo');
-    const result = await main({ url: t.service.url, log: (line) => lines.push(line), prefix });
+    const result = await main({ url: t.service.url, token: t.apiKey, log: (line) => lines.push(line), prefix });
     const output = lines.join('\n');
 
     const decisions = lines

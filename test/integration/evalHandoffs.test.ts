@@ -9,6 +9,7 @@ import { projectRoot } from '../../src/graph/projectRoot.js';
 import { scoreHandoff } from '../../tools/eval/score.js';
 import { evaluateCase, TIGHT_BUDGET, type CaseResult } from '../../tools/evalHandoffs.js';
 import { settingsFile, startTestService, uniqueId, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const CORPUS = join(projectRoot(), 'test/fixtures/sessions/corpus');
 const token = `eval-test-${uniqueId('k').slice(-24)}`;
@@ -17,7 +18,7 @@ let byBudget: { budget: string; url: string; client: ReturnType<typeof createThr
 
 beforeAll(async () => {
   // Its own tenant: the corpus' sessions may be imported by other tests on this graph too.
-  const keys = { THREADLINE_API_KEYS: `${token}=${uniqueId('eval').replace(/-/g, '_').slice(0, 40)}` };
+  const keys = { THREADLINE_API_KEYS: `${token}=${fileTenant()}` };
   const tight = settingsFile({
     providers: ['codex', 'claude'].map((id) => ({
       id,

@@ -11,15 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/graph/projectRoot.js';
 import type { ImportSummary } from '../../tools/import.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const execFileAsync = promisify(execFile);
 const CORPUS = join(projectRoot(), 'test/fixtures/sessions/corpus');
 
-const tenant = { key: uniqueId('corpus-key'), tenant: uniqueId('corpus') };
+const tenant = { key: uniqueId('corpus-key'), tenant: fileTenant() };
 /** Imports file by file, apart from the corpus cases that import a whole folder. */
-const single = { key: uniqueId('single-key'), tenant: uniqueId('single') };
+const single = { key: uniqueId('single-key'), tenant: fileTenant('single') };
 /** Corpus cases changed on purpose, in a tenant of their own. */
-const changed = { key: uniqueId('changed-key'), tenant: uniqueId('changed') };
+const changed = { key: uniqueId('changed-key'), tenant: fileTenant('changed') };
 
 let t: TestService;
 beforeAll(async () => {

@@ -11,6 +11,7 @@ import { projectRoot } from '../../src/graph/projectRoot.js';
 import type { ImportSummary } from '../../tools/import.js';
 import { COMPLETE_RUN, PLAN_RUN, START_RUN } from '../support/lineage.js';
 import { codeOf, startTestService, uniqueId, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const execFileAsync = promisify(execFile);
 const SESSIONS = join(projectRoot(), 'test/fixtures/sessions');
@@ -25,10 +26,10 @@ const SLUG_CLAUDE = join(SESSIONS, `claude/${SLUG_CLAUDE_SESSION}.jsonl`);
 const SLUG_CODEX_SESSION = '0197c0de-0009-7000-8000-00000000051a';
 
 // Tenants of their own: a session is imported once per tenant, and the graph may outlive this run.
-const main = { key: uniqueId('import-key'), tenant: uniqueId('import') };
-const other = { key: uniqueId('import-key'), tenant: uniqueId('import-other') };
-const split = { key: uniqueId('import-key'), tenant: uniqueId('import-split') };
-const fresh = { key: uniqueId('import-key'), tenant: uniqueId('import-fresh') };
+const main = { key: uniqueId('import-key'), tenant: fileTenant() };
+const other = { key: uniqueId('import-key'), tenant: fileTenant('other') };
+const split = { key: uniqueId('import-key'), tenant: fileTenant('split') };
+const fresh = { key: uniqueId('import-key'), tenant: fileTenant('fresh') };
 
 let t: TestService;
 let work: string;

@@ -32,7 +32,7 @@ describe('docs/live-updates.md', () => {
     await t.ok(`mutation($id: ID!) { createThread(input: { id: $id }) { id } }`, { id: threadId });
     const child = spawn(process.execPath, ['--import', 'tsx', file, threadId], {
       cwd: projectRoot(),
-      env: { ...process.env, THREADLINE_URL: new URL(t.service.url).origin },
+      env: { ...process.env, THREADLINE_URL: new URL(t.service.url).origin, THREADLINE_TOKEN: t.apiKey },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

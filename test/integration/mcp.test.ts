@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_CHARS } from '../../src/mcp/server.js';
 import { projectRoot } from '../../src/graph/projectRoot.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const KEY = 'mcp-test-key-0123456789';
 const TOOLS = ['find_threads', 'handoff_context', 'record_fact', 'thread_history', 'thread_lineage'];
@@ -17,7 +18,7 @@ let origin: string;
 const ok = (query: string, variables?: Record<string, unknown>) => t.ok(query, variables, KEY);
 
 beforeAll(async () => {
-  t = await startTestService({ THREADLINE_API_KEYS: `${KEY}=${uniqueId('mcp')}` });
+  t = await startTestService({ THREADLINE_API_KEYS: `${KEY}=${fileTenant()}` });
   origin = new URL(t.service.url).origin;
 });
 afterAll(async () => {

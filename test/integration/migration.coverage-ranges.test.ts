@@ -9,7 +9,7 @@ import { runAudit } from '../../src/graph/audit.js';
 import { createDriver } from '../../src/graph/driver.js';
 import { statementsOf } from '../../src/graph/queries.js';
 import { plain } from '../../src/graph/values.js';
-import { uniqueId } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 // Root: codex runs 1-3 on `codex`, claude run 4 on `claude` with full handoff H (1-3), codex runs
 // 5-6 with delta H2 (4), then a rollback to 5 (run 6 and its handoff withdrawn), then codex run 7.
@@ -107,7 +107,7 @@ async function shapeOf(tenant: string) {
 
 describe('migration 007: coverage as ranges', () => {
   it('turns a lineage written with per-run COVERS into ranges, once', async () => {
-    const tenant = uniqueId('migration');
+    const tenant = fileTenant();
     await driver.executeQuery(OLD_SHAPE, { tenant }, { database: database() });
     await migrate();
     const migrated = await shapeOf(tenant);
@@ -126,8 +126,7 @@ describe('migration 007: coverage as ranges', () => {
       { id: `${tenant}-hf`, targetRunOrdinal: 7, covers: [1, 6] },
     ]);
 
-    const violations = await runAudit(driver, database());
-    expect(violations.filter((violation) => violation.row.tenant === tenant)).toEqual([]);
+    expect(await runAudit(driver, database(), { tenant })).toEqual([]);
 
     await migrate();
     expect(await shapeOf(tenant)).toEqual(migrated);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/graph/projectRoot.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { SINGLE_TENANT } from '../../src/config.js';
 
 interface Block {
   /** 1-based line of the opening fence. */
@@ -57,7 +58,9 @@ describe('README.md command blocks', () => {
   let home: string;
 
   beforeAll(async () => {
-    t = await startTestService();
+    // The README's commands send no key, as a reader's first run does: a service without keys, which
+    // writes under 'local' like theirs.
+    t = await startTestService({}, { tenant: SINGLE_TENANT });
     // The import block reads the reader's own session folders: here they hold the test fixtures.
     home = await mkdtemp(join(tmpdir(), 'threadline-readme-home-'));
     const fixtures = join(projectRoot(), 'test/fixtures/sessions');

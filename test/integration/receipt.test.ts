@@ -2,7 +2,6 @@
 // the covered runs hold at the moment of the handoff and what the text keeps; analysts find the
 // handoffs that dropped an unresolved failure with `npm run query -- dropped-unresolved-failures`.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SINGLE_TENANT } from '../../src/config.js';
 import { LINEAGE_RULE_PARAMETERS } from '../../src/domain/standing.js';
 import { cypher } from '../../src/graph/queries.js';
 import { plain, toParameters } from '../../src/graph/values.js';
@@ -147,7 +146,7 @@ describe('the continuity receipt of a switch', () => {
       cypher('analytics/dropped-unresolved-failures'),
       toParameters({
         ...LINEAGE_RULE_PARAMETERS,
-        tenant: SINGLE_TENANT,
+        tenant: tight.tenant,
         from: '2000-01-01T00:00:00Z',
         to: '2100-01-01T00:00:00Z',
         limit: 100_000,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { START_RUN, completeRun, createThread, runTurns, startRun } from '../support/lineage.js';
 import { liveClient, subscribe, type LiveClient } from '../support/live.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 // Short, so the tests wait little for the poll; the default is 500 ms.
 const FAST = { THREADLINE_SUBSCRIPTION_POLL_MS: '50' };
@@ -126,9 +127,9 @@ describe('subscriptions on one instance', () => {
     expect((await t.ok(CHANGE_SEQUENCE, { id: threadId })).thread.changeSequence).toBe(520);
     // The newest 500 are kept: 21 to 520.
     const { records } = await t.driver.executeQuery(
-      `MATCH (change:ThreadChange {tenant: 'local', threadId: $threadId})
+      `MATCH (change:ThreadChange {tenant: $tenant, threadId: $threadId})
        RETURN count(change) AS kept, min(change.sequence) AS oldest`,
-      { threadId },
+      { threadId, tenant: t.tenant },
       { database: inject('neo4j').database },
     );
     expect([Number(records[0]!.get('kept')), Number(records[0]!.get('oldest'))]).toEqual([500, 21]);
@@ -240,7 +241,7 @@ describe('subscriptions with API keys', () => {
   beforeAll(async () => {
     t = await startTestService({
       ...FAST,
-      THREADLINE_API_KEYS: `${ALICE}=${uniqueId('alice')},${BOB}=${uniqueId('bob')}`,
+      THREADLINE_API_KEYS: `${ALICE}=${fileTenant('alice')},${BOB}=${fileTenant('bob')}`,
     });
   });
   afterAll(async () => {

@@ -9,7 +9,6 @@ import {
   codeOf,
   settingsFile,
   startTestService,
-  uniqueId,
   type DriverFaults,
   type TestService,
   type TestServiceOptions,
@@ -23,6 +22,7 @@ import {
   expectCode,
   startRun,
 } from '../support/lineage.js';
+import { fileTenant } from '../support/tenants.js';
 
 const PROVENANCE = `${HANDOFF_FIELDS} source inputDigest budgetChars length requestedAt writtenAt usedAt failureReason omissions endedBecause endedAt
   summaryRequest { handoffId writer targetProvider strategy document budgetChars }`;
@@ -160,7 +160,7 @@ describe('the provider being entered or left writes the summary', () => {
     const clock = manualClock();
     const t = await serviceWith({ default: 'entering', pendingTimeoutSeconds: 1 }, undefined, {
       clock,
-      tenant: uniqueId('expiry'),
+      tenant: fileTenant('expiry-timeout'),
     });
     const threadId = await threadWithFacts(t);
     const started = await startRun(t, threadId, 'claude');
@@ -251,7 +251,7 @@ describe('a configured chat-completions summarizer', () => {
     const clock = manualClock();
     const t = await serviceWith({ ...summaries(20_000), pendingTimeoutSeconds: 1 }, undefined, {
       clock,
-      tenant: uniqueId('expiry'),
+      tenant: fileTenant('expiry-late'),
     });
     const threadId = await threadWithFacts(t);
     /** `request`'s answer, with the summarizer holding its summary until a sweep a minute on has run. */

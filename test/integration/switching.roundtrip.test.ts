@@ -9,6 +9,7 @@ import { readSummaryMaterial, summaryMaterialWithin } from '../../src/operations
 import { completeRun, createThread, PLAN_RUN, startRun } from '../support/lineage.js';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlpReceiver.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 let receiver: OtlpReceiver;
 let t: TestService;
@@ -52,7 +53,7 @@ async function owedADelta(): Promise<string> {
   return threadId;
 }
 
-const graph = () => new Graph(t.driver, 'neo4j', '').forTenant('local');
+const graph = () => new Graph(t.driver, 'neo4j', '').forTenant(fileTenant());
 
 describe('planRun', () => {
   it('reads in one statement, with a delta to measure and with a pending fork', async () => {

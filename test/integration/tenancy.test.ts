@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf, startTestService, uniqueId, type TestService } from '../support/service.js';
 import { START_RUN } from '../support/lineage.js';
+import { fileTenant } from '../support/tenants.js';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef00';
@@ -10,7 +11,7 @@ let t: TestService;
 beforeAll(async () => {
   // Tenants of this run only, so that a reused database (NEO4J_URI) holds no threads of theirs.
   t = await startTestService({
-    THREADLINE_API_KEYS: `${ALICE}=${uniqueId('alice')},${BOB}=${uniqueId('bob')},${CAROL}=${uniqueId('carol')}`,
+    THREADLINE_API_KEYS: `${ALICE}=${fileTenant('alice')},${BOB}=${fileTenant('bob')},${CAROL}=${fileTenant('carol')}`,
   });
 });
 afterAll(async () => {

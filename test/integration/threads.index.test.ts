@@ -11,6 +11,7 @@ import {
 } from '../../client/index.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
 import { completeRun, expectCode, refusal, runTurns, startRun } from '../support/lineage.js';
+import { fileTenant } from '../support/tenants.js';
 
 const CREATE = `mutation($input: CreateThreadInput!) { createThread(input: $input) { id title project } }`;
 
@@ -236,7 +237,7 @@ describe('renameThread and deleteThread', () => {
 
   it('is tenant-scoped: another tenant can neither see nor delete the thread', async () => {
     const keys = await startTestService({
-      THREADLINE_API_KEYS: `${KEY_A}=${uniqueId('index-a')},${KEY_B}=${uniqueId('index-b')}`,
+      THREADLINE_API_KEYS: `${KEY_A}=${fileTenant('a')},${KEY_B}=${fileTenant('b')}`,
     });
     try {
       const id = uniqueId('tenanted');

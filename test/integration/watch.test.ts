@@ -12,9 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/graph/projectRoot.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const key = uniqueId('watch-key');
-const tenant = uniqueId('watch');
+const tenant = fileTenant();
 const PROJECT = `/home/dev/${uniqueId('watched')}`;
 const CODEX_SESSION = `0197c0de-${Math.random().toString(16).slice(2, 6)}-7000-8000-00000000wa7c`;
 const CLAUDE_SESSION = uniqueId('claude-session');

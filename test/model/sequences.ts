@@ -11,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { Driver } from 'neo4j-driver';
-import { SINGLE_TENANT } from '../../src/config.js';
 import { describeViolations, runAudit } from '../../src/graph/audit.js';
 import { LineageModel } from './lineageModel.js';
 import { describeOperation, type ForkFrom, type Operation, type Outcome, type RunOptions } from './operations.js';
@@ -418,21 +417,21 @@ export interface GraphChecks {
 }
 
 /**
- * The invariant audit of src/graph/audit.ts over the whole database, narrowed to the rows that name
- * one of a sequence's ids: whatever other tests sharing the database wrote is theirs to answer for.
- * Its cost grows with the graph, hence forget(): every node of the sequence names one of its threads.
+ * The invariant audit of src/graph/audit.ts over the service's tenant, narrowed to the rows that name
+ * one of a sequence's ids: whatever else was written there is not this sequence's to answer for.
+ * Its cost grows with the tenant, hence forget(): every node of the sequence names one of its threads.
  */
-export function graphChecks(driver: Driver, database: string): GraphChecks {
+export function graphChecks(driver: Driver, database: string, tenant: string): GraphChecks {
   return {
     audit: async (serviceIds) =>
-      (await runAudit(driver, database))
+      (await runAudit(driver, database, { tenant }))
         .filter((violation) => serviceIds.some((id) => JSON.stringify(violation.row).includes(id)))
         .map((violation) => describeViolations([violation])),
     forget: async (prefix) => {
       await driver.executeQuery(
         `MATCH (n) WHERE n.tenant = $tenant AND (n.id STARTS WITH $prefix OR n.threadId STARTS WITH $prefix OR n.sourceThreadId STARTS WITH $prefix)
          DETACH DELETE n`,
-        { tenant: SINGLE_TENANT, prefix },
+        { tenant, prefix },
         { database },
       );
     },

@@ -17,12 +17,13 @@ import { projectRoot } from '../../src/graph/projectRoot.js';
 import { cypher, type QueryName, queryNames } from '../../src/graph/queries.js';
 import { completeRun, createThread, runTurns, startRun } from '../support/lineage.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const execFileAsync = promisify(execFile);
 const TRICKY = `It's "quoted" \\ back\\slash;\n// not a comment;\n'}) MATCH (n) DETACH DELETE n // 🚀 café 日本\ttab`;
 
 // A tenant of its own, so that a tenant export holds exactly what this file seeds.
-const tenant = `bloom-${randomUUID().slice(0, 8)}`;
+const tenant = fileTenant();
 const token = `bloom-test-key-${randomUUID()}`;
 const sourceDatabase = inject('neo4j').database;
 

@@ -7,6 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const KEY = uniqueId('slots-key');
 const MAX_CONNECTIONS = 32;
@@ -14,7 +15,7 @@ const MAX_SOCKETS = 16;
 let t: TestService;
 beforeAll(async () => {
   t = await startTestService({
-    THREADLINE_API_KEYS: `${KEY}=${uniqueId('slots')}`,
+    THREADLINE_API_KEYS: `${KEY}=${fileTenant()}`,
     THREADLINE_MAX_CONNECTIONS: String(MAX_CONNECTIONS),
     THREADLINE_MAX_SUBSCRIPTION_CONNECTIONS: String(MAX_SOCKETS),
   });

@@ -26,12 +26,13 @@ import {
   type GraphQLResponse,
   type TestService,
 } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 type Vars = Record<string, any>;
 type State = Vars;
 
-const A = { key: uniqueId('hostile-a-key'), tenant: uniqueId('hostile-a') };
-const B = { key: uniqueId('hostile-b-key'), tenant: uniqueId('hostile-b') };
+const A = { key: uniqueId('hostile-a-key'), tenant: fileTenant('a') };
+const B = { key: uniqueId('hostile-b-key'), tenant: fileTenant('b') };
 
 let t: TestService;
 beforeAll(async () => {

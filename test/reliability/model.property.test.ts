@@ -14,6 +14,7 @@ import type { Operation } from '../model/operations.js';
 import { serviceEnvironment, startSummarizers, type Summarizers } from '../model/providers.js';
 import { graphChecks, replay, runSequence, sequenceArbitrary, type GraphChecks } from '../model/sequences.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 /** Sized to keep this file under about 90 s on a 2-core machine, measured with other work running beside it. */
 const SEQUENCES = 200;
@@ -32,7 +33,7 @@ let graph: GraphChecks;
 beforeAll(async () => {
   summarizers = await startSummarizers();
   t = await startTestService(serviceEnvironment(summarizers, PENDING_TIMEOUT_SECONDS));
-  graph = graphChecks(t.driver, inject('neo4j').database);
+  graph = graphChecks(t.driver, inject('neo4j').database, fileTenant());
 });
 afterAll(async () => {
   await t?.close();

@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const KEY = uniqueId('rebinding-key');
 let local: TestService;
@@ -13,7 +14,7 @@ let keyed: TestService;
 beforeAll(async () => {
   local = await startTestService();
   keyed = await startTestService({
-    THREADLINE_API_KEYS: `${KEY}=${uniqueId('rebinding')}`,
+    THREADLINE_API_KEYS: `${KEY}=${fileTenant()}`,
     THREADLINE_PUBLIC_HOSTS: 'threadline.example.test',
   });
 });

@@ -10,6 +10,7 @@ import type { OperationContext } from '../../src/operations/context.js';
 import { failAndReplaceWithLocal } from '../../src/operations/handoffSources.js';
 import { createThread, runTurns, startRun } from '../support/lineage.js';
 import { codeOf, startTestService, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const INSTANCES = 3;
 const THREADS = 6;
@@ -26,7 +27,7 @@ afterAll(async () => {
 function expiryContext(instance: TestService): OperationContext {
   const { config, driver } = instance;
   return {
-    graph: new Graph(driver, inject('neo4j').database, '').forTenant('local'),
+    graph: new Graph(driver, inject('neo4j').database, '').forTenant(fileTenant()),
     providers: new Map(config.providers.map((provider) => [provider.id, provider])),
     planner: config.planner,
     summaries: { policy: config.summaries, summarizers: new Map() },
@@ -76,14 +77,14 @@ describe(`${INSTANCES} instances on one Neo4j`, () => {
 
     const { records } = await first!.driver.executeQuery(
       `UNWIND $runs AS runId
-       MATCH (handoff:ContextHandoff {tenant: 'local', targetRunId: runId})
+       MATCH (handoff:ContextHandoff {tenant: $tenant, targetRunId: runId})
        WHERE handoff.status IN ['pending', 'ready']
        RETURN runId, count(handoff) AS standing`,
-      { runs },
+      { runs, tenant: fileTenant() },
       { database: inject('neo4j').database },
     );
     expect(records.map((record) => Number(record.get('standing')))).toEqual(runs.map(() => 1));
-    const violations = await runAudit(first!.driver, inject('neo4j').database);
+    const violations = await runAudit(first!.driver, inject('neo4j').database, { tenant: fileTenant() });
     expect(violations.filter((violation) => violation.invariant === 'one-standing-handoff-per-run')).toEqual([]);
   }, 120_000);
 });

@@ -47,7 +47,7 @@ async function threadState(threadId: string) {
 }
 
 async function expectAuditClean() {
-  expect(await runAudit(t.driver, inject('neo4j').database)).toEqual([]);
+  expect(await runAudit(t.driver, inject('neo4j').database, { tenant: t.tenant })).toEqual([]);
 }
 
 describe('races', () => {
@@ -79,7 +79,7 @@ describe('races', () => {
       expect(thread).toEqual({ id, title: first.title, createdAt: first.createdAt, headOrdinal: 0 });
     const { records } = await t.driver.executeQuery(
       'MATCH (thread:Thread {tenant: $tenant, id: $id}) RETURN count(thread) AS threads',
-      { tenant: 'local', id },
+      { tenant: t.tenant, id },
       { database: inject('neo4j').database },
     );
     expect(records[0]!.get('threads').toNumber()).toBe(1);

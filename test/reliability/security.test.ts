@@ -12,9 +12,10 @@ import { createTenantResolver } from '../../src/server/auth.js';
 import { createLogger } from '../../src/server/logger.js';
 import { startChatCompletionsServer, type ChatCompletionsServer } from '../support/chatCompletionsServer.js';
 import { settingsFile, startTestService, uniqueId, type TestService } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const KEY = uniqueId('security-key');
-const KEYS = { THREADLINE_API_KEYS: `${KEY}=${uniqueId('security')}` };
+const KEYS = { THREADLINE_API_KEYS: `${KEY}=${fileTenant()}` };
 
 describe('API keys', () => {
   it('are compared as equal-length SHA-256 digests, against every key, whatever the token', () => {
@@ -259,7 +260,7 @@ describe('secrets', () => {
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'trace',
-      THREADLINE_API_KEYS: tenantKeys.map((key, index) => `${key}=${uniqueId(`secrets-${index}`)}`).join(','),
+      THREADLINE_API_KEYS: tenantKeys.map((key, index) => `${key}=${fileTenant(`secrets-${index}`)}`).join(','),
       THREADLINE_SUMMARIES_FILE: summaries,
     });
     const driver = createDriver(neo4j);

@@ -11,6 +11,8 @@ import { projectRoot } from '../../src/graph/projectRoot.js';
 import { seedDesignExample, viewerUrl } from '../../tools/demo.js';
 import { createThread, runTurns } from '../support/lineage.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
+import { SINGLE_TENANT } from '../../src/config.js';
+import { fileTenant } from '../support/tenants.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -31,8 +33,9 @@ let secured: TestService;
 let browser: Promise<Browser> | undefined;
 
 beforeAll(async () => {
-  t = await startTestService();
-  secured = await startTestService({ THREADLINE_API_KEYS: `${API_KEY}=viewer_tenant` });
+  // Opened as on a reader's own machine, without a token: a service without keys, writing under 'local'.
+  t = await startTestService({}, { tenant: SINGLE_TENANT });
+  secured = await startTestService({ THREADLINE_API_KEYS: `${API_KEY}=${fileTenant('secured')}` });
 });
 afterAll(async () => {
   await (await browser?.catch(() => undefined))?.close();

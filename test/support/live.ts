@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import type { TestService } from './service.js';
 
 export interface ClientOptions {
-  /** Sent in connection_init as { authorization: "Bearer <key>" }. */
+  /** Sent in connection_init as { authorization: "Bearer <key>" }; the service's own key (apiKey) by default. */
   token?: string;
   /** Sent as the upgrade request's Authorization header instead. */
   headerToken?: string;
@@ -28,6 +28,7 @@ export interface LiveClient {
 
 export function liveClient(t: TestService, options: ClientOptions = {}): LiveClient {
   const headers = options.headerToken ? { authorization: `Bearer ${options.headerToken}` } : undefined;
+  const token = 'token' in options || options.headerToken ? options.token : t.apiKey;
   let received = 0;
   class Socket extends WebSocket {
     constructor(url: string, protocols?: string | string[]) {
@@ -42,7 +43,7 @@ export function liveClient(t: TestService, options: ClientOptions = {}): LiveCli
   const client = createClient({
     url: t.service.url.replace(/^http/, 'ws'),
     webSocketImpl: Socket,
-    connectionParams: options.token ? { authorization: `Bearer ${options.token}` } : undefined,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : undefined,
     retryAttempts: 0,
     on: {
       connected: () => onConnected(),

@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import type { Driver } from 'neo4j-driver';
 import { inject } from 'vitest';
 import { createThreadlineClient, type ThreadlineClient } from '../../client/index.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, SINGLE_TENANT, type Config } from '../../src/config.js';
 import { createDriver } from '../../src/graph/driver.js';
 import { startService, type RunningService } from '../../src/server/app.js';
 import type { Clock } from '../../src/server/clock.js';
 import { createLogger } from '../../src/server/logger.js';
+import { fileTenant, writesUnder } from './tenants.js';
 
 export interface GraphQLResponse<T = Record<string, any>> {
   status: number;
@@ -22,6 +23,10 @@ export interface GraphQLResponse<T = Record<string, any>> {
 
 export interface TestService {
   service: RunningService;
+  /** The tenant it writes under, when the test did not key it itself (THREADLINE_API_KEYS). */
+  tenant: string | null;
+  /** The key its clients send: none when it runs without keys, or the test keyed it itself. */
+  apiKey: string | undefined;
   driver: Driver;
   config: Config;
   /** Sessions the service has opened so far: one per transaction or loader batch. */
@@ -50,8 +55,11 @@ export interface TestServiceOptions {
   /** The time its timed work sees and when that work runs: the system's clock by default. */
   clock?: Clock;
   /**
-   * A tenant of its own, which its clients (`gql`, `ok`, `client`) are keyed for: what its sweep
-   * expires is this tenant's alone, not the other files' on the shared Neo4j.
+   * The tenant it writes under, which its clients (`gql`, `ok`, `client`) are keyed for: by default
+   * the file's own (tenants.ts), so that what its sweep expires and what the audit after the file
+   * reads are this file's alone, not the other files' on the shared Neo4j. SINGLE_TENANT starts
+   * it without API keys, its clients unkeyed. Not used when `env` sets THREADLINE_API_KEYS: the test
+   * keys it itself, with tenants from fileTenant(label).
    */
   tenant?: string;
 }
@@ -61,12 +69,13 @@ export async function startTestService(
   { faults = { failWrites: false }, clock, tenant }: TestServiceOptions = {},
 ): Promise<TestService> {
   const neo4j = inject('neo4j');
-  const apiKey = tenant ? `key-${randomUUID()}` : undefined;
+  const writesUnderTenant = env.THREADLINE_API_KEYS === undefined ? writesUnder(tenant ?? fileTenant()) : null;
+  const apiKey = writesUnderTenant && writesUnderTenant !== SINGLE_TENANT ? `key-${randomUUID()}` : undefined;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
-    ...(tenant ? { THREADLINE_API_KEYS: `${apiKey}=${tenant}` } : {}),
+    ...(apiKey ? { THREADLINE_API_KEYS: `${apiKey}=${writesUnderTenant}` } : {}),
     ...env,
   });
   const driver = createDriver(neo4j);
@@ -104,6 +113,8 @@ export async function startTestService(
   };
   return {
     service,
+    tenant: writesUnderTenant,
+    apiKey,
     driver,
     config,
     sessionsOpened: () => sessions,
