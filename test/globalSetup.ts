@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { ProvidedContext } from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../src/config.js';
+import { describeViolations, runAudit } from '../src/graph/audit.js';
 import { chooseNeo4j, type ChosenNeo4j } from '../src/graph/chooseNeo4j.js';
 import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
 import { applyMigrations } from '../src/graph/migrations.js';
@@ -43,8 +44,30 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     if (--shared.users > 0) return;
     delete registry[SHARED];
-    await stop();
+    try {
+      await auditWholeGraph(connection);
+    } finally {
+      await stop();
+    }
   };
+}
+
+/**
+ * Once after the run, every tenant: the audit after each file reads only the tenants it said it
+ * writes under (test/support/tenants.ts), and this finds what one wrote under another. A violating
+ * element names its tenant, and a file's tenant names the file.
+ */
+async function auditWholeGraph(connection: TestNeo4j): Promise<void> {
+  const driver = createDriver(connection);
+  try {
+    const violations = await runAudit(driver, connection.database);
+    if (violations.length > 0)
+      throw new Error(
+        `The invariant audit of the whole graph after the run found ${violations.length} violation(s):\n${describeViolations(violations)}`,
+      );
+  } finally {
+    await driver.close();
+  }
 }
 
 async function startNeo4j(): Promise<{ connection: TestNeo4j; stop: () => Promise<void> }> {
