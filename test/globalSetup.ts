@@ -77,6 +77,9 @@ async function startNeo4j(): Promise<{ connection: TestNeo4j; stop: () => Promis
     password: 'threadline-test',
     heap: '1g',
     pageCache: '256m',
+    // C1 alone: over the integration tier, the two-tier JIT's C2 compiler threads took more of this
+    // Neo4j's CPU than its Bolt workers did, compiling code that the short test run never paid back.
+    jvmFlags: ['-XX:TieredStopAtLevel=1'],
     progress: () => undefined,
     instead: startContainerIfDockerAnswers,
   });

@@ -48,6 +48,7 @@ export type WithoutUri =
       heap: string;
       pageCache: string;
       password?: string;
+      jvmFlags?: string[];
       progress: (message: string) => void;
       instead?: () => Promise<ChosenNeo4j | null>;
     };
@@ -163,6 +164,7 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
         password: throwawayPassword ?? undefined,
         heap: withoutUri.heap,
         pageCache: withoutUri.pageCache,
+        jvmFlags: withoutUri.jvmFlags,
         progress: withoutUri.progress,
       });
       return {

@@ -74,6 +74,8 @@ export interface LocalNeo4jOptions {
   heap?: string;
   /** Neo4j page cache, default '256m'. */
   pageCache?: string;
+  /** JVM flags added to the launcher's own, e.g. `['-XX:TieredStopAtLevel=1']`. */
+  jvmFlags?: string[];
   /** Default 120000. */
   startTimeoutMs?: number;
   /** Receives every line the launcher prints (stdout and stderr). */
@@ -107,6 +109,7 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
   const args = [
     ...JVM_FLAGS,
     `-Xmx${opts.heap ?? '512m'}`,
+    ...(opts.jvmFlags ?? []),
     '-cp',
     [classesDir, path.join(libDir, '*')].join(path.delimiter),
     'Launcher',
