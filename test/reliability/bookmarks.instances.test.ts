@@ -7,7 +7,7 @@
 // issue is refused, before anything is written.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createThreadlineClient, CreateThreadDocument, ThreadRunsDocument } from '../../client/index.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, SINGLE_TENANT } from '../../src/config.js';
 import { createDriver } from '../../src/graph/driver.js';
 import { startService } from '../../src/server/app.js';
 import { createLogger } from '../../src/server/logger.js';
@@ -28,7 +28,11 @@ let b: TestService;
 let routed: { url: string; close: () => Promise<void> };
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startTestService(), startTestService()]);
+  // The routed instance is started here without keys, so all three run without: they write under 'local'.
+  [a, b] = await Promise.all([
+    startTestService({}, { tenant: SINGLE_TENANT }),
+    startTestService({}, { tenant: SINGLE_TENANT }),
+  ]);
   const neo4j = inject('neo4j');
   const driver = createDriver({ ...neo4j, uri: neo4j.uri.replace(/^bolt:/, 'neo4j:') });
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });

@@ -20,7 +20,7 @@ afterAll(async () => {
 async function post(body: unknown): Promise<{ status: number; text: string }> {
   const response = await fetch(t.service.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${t.apiKey}` },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: response.status, text: await response.text() };

@@ -100,7 +100,7 @@ describe('raw events near the body limit', () => {
     const { result, longestWait, took } = await healthzDuring(async () => {
       const response = await fetch(t.service.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${t.apiKey}` },
         body: request,
       });
       return (await response.json()) as { data?: { completeRun: { status: string } }; errors?: unknown };

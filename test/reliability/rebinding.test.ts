@@ -7,12 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
 import { fileTenant } from '../support/tenants.js';
+import { SINGLE_TENANT } from '../../src/config.js';
 
 const KEY = uniqueId('rebinding-key');
 let local: TestService;
 let keyed: TestService;
 beforeAll(async () => {
-  local = await startTestService();
+  // A service on a developer's machine, without keys: what a rebound name reaches.
+  local = await startTestService({}, { tenant: SINGLE_TENANT });
   keyed = await startTestService({
     THREADLINE_API_KEYS: `${KEY}=${fileTenant()}`,
     THREADLINE_PUBLIC_HOSTS: 'threadline.example.test',
