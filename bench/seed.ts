@@ -936,7 +936,7 @@ interface RunAtWork {
  * run (`forkTransfer`: a full summary of what it inherited), rendered by the service's summarizer.
  */
 async function handoffFor(plan: Plan, at: RunAtWork, forkTransfer: TransferRow | null): Promise<HandoffRow> {
-  const { thread, history, provider, pt, props } = at;
+  const { thread, history, provider, props } = at;
   const runs = thread.runs;
   const range = plan.coveredRunOrdinals!;
   const { from, to } = range;
@@ -971,25 +971,7 @@ async function handoffFor(plan: Plan, at: RunAtWork, forkTransfer: TransferRow |
     ];
   }
   return {
-    handoff: {
-      id: at.play.newId('ho'),
-      threadId: thread.id,
-      targetRunId: props.id,
-      targetRunOrdinal: props.ordinal as number,
-      fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== pt.id),
-      toProviderThreadId: pt.id,
-      coveredFrom: from,
-      coveredTo: to,
-      strategy,
-      summaryText: summary.text,
-      status: 'ready',
-      delivery: deliveryFor(provider.capabilities),
-      source: 'local',
-      targetProvider: provider.id,
-      inputDigest: summary.inputDigest,
-      budgetChars: budget,
-      omissions: [],
-    },
+    handoff: readyLocalHandoff(at, { from, to }, strategy, summary, budget),
     transfer: forkTransfer
       ? { ...forkTransfer, status: 'consumed', targetProvider: provider.id }
       : {
@@ -1010,12 +992,41 @@ async function handoffFor(plan: Plan, at: RunAtWork, forkTransfer: TransferRow |
   };
 }
 
+/** A handoff the service summarized itself, ready at once, made for the run at work over `range`. */
+function readyLocalHandoff(
+  { thread, provider, pt, props, play }: RunAtWork,
+  range: OrdinalRange,
+  strategy: HandoffStrategy,
+  summary: { text: string; inputDigest: string; sourceProviderThreadIds: string[] },
+  budget: number | null,
+): HandoffRow['handoff'] {
+  return {
+    id: play.newId('ho'),
+    threadId: thread.id,
+    targetRunId: props.id,
+    targetRunOrdinal: props.ordinal as number,
+    fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== pt.id),
+    toProviderThreadId: pt.id,
+    coveredFrom: range.from,
+    coveredTo: range.to,
+    strategy,
+    summaryText: summary.text,
+    status: 'ready',
+    delivery: deliveryFor(provider.capabilities),
+    source: 'local',
+    targetProvider: provider.id,
+    inputDigest: summary.inputDigest,
+    budgetChars: budget,
+    omissions: [],
+  };
+}
+
 /**
  * The handoff a run that makes no switch writes to take a merge-back in (runContext's merge-back
  * part as the lead): the fork's work since its fork point, summarized within half the budget.
  */
 async function mergeBackHandoff(mergeBack: MergeBack, at: RunAtWork): Promise<HandoffRow> {
-  const { thread, provider, pt, props } = at;
+  const { provider } = at;
   const { fork } = mergeBack;
   const range = { from: fork.forkOrdinal + 1, to: mergeBack.ordinal };
   const budget = provider.capabilities.maxRecommendedHandoffChars;
@@ -1033,25 +1044,7 @@ async function mergeBackHandoff(mergeBack: MergeBack, at: RunAtWork): Promise<Ha
     summaryRequest,
   );
   return {
-    handoff: {
-      id: at.play.newId('ho'),
-      threadId: thread.id,
-      targetRunId: props.id,
-      targetRunOrdinal: props.ordinal as number,
-      fromProviderThreadIds: summary.sourceProviderThreadIds.filter((id) => id !== pt.id),
-      toProviderThreadId: pt.id,
-      coveredFrom: range.from,
-      coveredTo: range.to,
-      strategy: 'fork_delta_summary',
-      summaryText: summary.text,
-      status: 'ready',
-      delivery: deliveryFor(provider.capabilities),
-      source: 'local',
-      targetProvider: provider.id,
-      inputDigest: summary.inputDigest,
-      budgetChars: budget,
-      omissions: [],
-    },
+    handoff: readyLocalHandoff(at, range, 'fork_delta_summary', summary, budget),
     transfer: {
       id: mergeBack.id,
       kind: 'merge_back',
