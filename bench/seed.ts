@@ -57,8 +57,10 @@ const USAGE = {
   shortExcursion: { min: 1, max: 6 },
   longExcursion: { min: 8, max: 37 },
   longExcursionShare: 0.15,
-  rollbackInterval: { min: 80, max: 120 },
-  rollbackDepth: { min: 1, max: 3 },
+  /** A rollback once in every 100 runs, at a run drawn from the first half of the 100. */
+  rollbackWindow: 100,
+  /** How many runs each rollback withdraws, a shuffled round of them after another (two on average). */
+  rollbackDepths: [1, 2, 3, 2, 2],
   /** Chances of 0, 1 and 2 facts on a run. */
   factsPerRun: [0.55, 0.35, 0.1],
   checkpointEvery: 5,
@@ -81,7 +83,7 @@ const USAGE = {
 } as const;
 /**
  * A fork or subagent comes only after a run that the next run continues on the same provider, with
- * no rollback within this many runs: no rollback withdraws its source run, and a merge-back is taken
+ * no rollback within this many runs (a rollback withdraws at most 3): no rollback withdraws its source run, and a merge-back is taken
  * in by a run that makes no switch handoff of its own.
  */
 const LINEAGE_QUIET_RUNS = 6;
@@ -263,12 +265,10 @@ export function usageSteps(size: number, providers: [string, string]): Step[] {
   // Never in the ending, which must stay as it is; never deeper than the runs before it.
   const rollbacks = rng(USAGE_SEED + 1);
   const rollbackAfter = new Map<number, number>();
-  for (
-    let next = between(rollbacks, USAGE.rollbackInterval);
-    next - 1 < beforeEnding;
-    next += between(rollbacks, USAGE.rollbackInterval)
-  )
-    rollbackAfter.set(next - 1, Math.min(between(rollbacks, USAGE.rollbackDepth), next - 1));
+  const nextRollback = dueInWindows(rollbacks, USAGE.rollbackWindow);
+  const depths = shuffledRounds(rollbacks, USAGE.rollbackDepths);
+  for (let at = nextRollback(); at < beforeEnding; at = nextRollback())
+    rollbackAfter.set(at, Math.min(depths.next().value, at));
   const lineage = rng(USAGE_SEED + 3);
   const forks = shuffledRounds(lineage, USAGE.forks);
   const subagentRuns = shuffledRounds(lineage, USAGE.subagentRuns);
