@@ -1,11 +1,9 @@
 // The end of a run's life cycle: completion and failure, fenced when the caller echoes its dispatch's token.
 import { ThreadlineError, notFound, present } from '../domain/errors.js';
-import { assertCurrentDispatch, parseFencingToken } from '../domain/fencing.js';
+import { assertCurrentDispatch, parseFencingToken, type DispatchToken } from '../domain/fencing.js';
 import type { RunRecord } from '../domain/records.js';
 import { recordChange } from '../graph/repositories/changes.js';
-import { finishRun, lockRunForUpdate, type RunOutcome } from '../graph/repositories/runs.js';
-import type { LockedThread } from '../graph/repositories/threads.js';
-import { inOrder } from '../graph/pipeline.js';
+import { finishRun, lockRunForUpdate, type LockedRun, type RunOutcome } from '../graph/repositories/runs.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
 
@@ -45,19 +43,19 @@ async function endRun(
   fencingToken: string | null,
 ): Promise<RunRecord> {
   return context.graph.write(async (tx) => {
+    const token = parsedToken(fencingToken);
+    // One statement locks the thread and ends the run if it is running; the checks below read what
+    // it found under the lock, and a refusal rolls back what it wrote.
+    const ended = await finishRun(tx, runId, outcome);
     // A replaced dispatch's late answer is refused before the run's status is looked at: it says why.
-    const locked = await lockDispatchedRun(tx, runId, fencingToken);
+    const locked = dispatchedRun(ended?.locked ?? null, runId, token);
     if (locked.run.status !== 'running') {
       throw new ThreadlineError('CONFLICT', `Run ${runId} is ${locked.run.status}, not running.`, {
         status: locked.run.status,
       });
     }
-    // The change record needs nothing the run's end answers: sent with it, one round trip.
-    const [finished] = await inOrder([
-      finishRun(tx, runId, outcome),
-      recordChange(tx, locked.run.threadId, outcome.status === 'completed' ? 'run_completed' : 'run_failed'),
-    ] as const);
-    return finished;
+    await recordChange(tx, locked.run.threadId, outcome.status === 'completed' ? 'run_completed' : 'run_failed');
+    return present(ended?.finished, `run ${runId} as ended`);
   });
 }
 
@@ -66,13 +64,16 @@ async function endRun(
  * there is no such run, and, when the caller echoes a fencing token, STALE_DISPATCH unless it is the
  * run's current dispatch.
  */
-export async function lockDispatchedRun(
-  tx: Tx,
-  runId: string,
-  fencingToken: string | null,
-): Promise<{ run: RunRecord; thread: LockedThread }> {
-  const token = fencingToken === null ? null : parseFencingToken(fencingToken);
-  const locked = await lockRunForUpdate(tx, runId);
+export async function lockDispatchedRun(tx: Tx, runId: string, fencingToken: string | null): Promise<LockedRun> {
+  const token = parsedToken(fencingToken);
+  return dispatchedRun(await lockRunForUpdate(tx, runId), runId, token);
+}
+
+function parsedToken(fencingToken: string | null): DispatchToken | null {
+  return fencingToken === null ? null : parseFencingToken(fencingToken);
+}
+
+function dispatchedRun(locked: LockedRun | null, runId: string, token: DispatchToken | null): LockedRun {
   if (!locked) throw notFound('Run', runId);
   if (token)
     assertCurrentDispatch(token, locked.run, present(locked.providerThread, `provider thread of run ${runId}`));

@@ -82,7 +82,7 @@ describe('tracing', () => {
       spans()
         .filter((span) => span.parentSpanId === refused!.spanId)
         .map((span) => span.name),
-    ).toEqual(['cypher runs/lock-for-update']);
+    ).toEqual(['cypher runs/finish']);
   });
 
   it("traces the change feed's polls, each with its statement, and counts what each delivered", () => {

@@ -111,10 +111,7 @@ export async function runByIdempotencyKey(
 }
 
 /** The run, its thread and the provider thread serving it, with the thread's write lock held for the rest of the transaction. */
-export async function lockRunForUpdate(
-  tx: Tx,
-  runId: string,
-): Promise<{ run: RunRecord; thread: LockedThread; providerThread: ProviderThreadRecord | null } | null> {
+export async function lockRunForUpdate(tx: Tx, runId: string): Promise<LockedRun | null> {
   const row = await tx.one<{ run: Props; thread: Props; providerThread: Props | null }>('runs/lock-for-update', {
     runId,
   });
@@ -134,7 +131,22 @@ export interface RunOutcome {
   checkpoint: { id: string; ref: string; diffSummary: string | null; files: FileChangeRecord[] } | null;
 }
 
-export async function finishRun(tx: Tx, runId: string, outcome: RunOutcome): Promise<RunRecord> {
+/** A run, its thread and the provider thread serving it, as read under the thread's write lock. */
+export interface LockedRun {
+  run: RunRecord;
+  thread: LockedThread;
+  providerThread: ProviderThreadRecord | null;
+}
+
+/**
+ * Takes the thread's lock and ends run `runId` with `outcome` when it is running: the run as it was
+ * when locked (null: no such run), and as ended (null: it was not running, nothing was written).
+ */
+export async function finishRun(
+  tx: Tx,
+  runId: string,
+  outcome: RunOutcome,
+): Promise<{ locked: LockedRun; finished: RunRecord | null } | null> {
   const checkpoint = outcome.checkpoint && {
     id: outcome.checkpoint.id,
     ref: outcome.checkpoint.ref,
@@ -142,7 +154,7 @@ export async function finishRun(tx: Tx, runId: string, outcome: RunOutcome): Pro
     filesJson: JSON.stringify(outcome.checkpoint.files),
     fileCount: outcome.checkpoint.files.length,
   };
-  const row = await tx.single<{ run: Props }>(
+  const row = await tx.one<{ run: Props; thread: Props; providerThread: Props; finished: Props | null }>(
     'runs/finish',
     {
       runId,
@@ -152,9 +164,16 @@ export async function finishRun(tx: Tx, runId: string, outcome: RunOutcome): Pro
       facts: outcome.facts,
       checkpoint,
     },
-    'the finished run',
   );
-  return toRun(row.run);
+  if (!row) return null;
+  return {
+    locked: {
+      run: toRun(row.run),
+      thread: toLockedThread(row.thread),
+      providerThread: toProviderThread(row.providerThread),
+    },
+    finished: row.finished && toRun(row.finished),
+  };
 }
 
 /** Resume failure: the running run leaves `from` for `to` (both as read under the thread lock). */
