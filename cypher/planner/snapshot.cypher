@@ -5,7 +5,8 @@
 // their subagents' facts and checkpoints: the delta the planner measures lies within them), and the transfers pending into
 // the thread (fork, subagent spawn, merge-back), with a fork's source provider thread
 // and the number of its turns the fork keeps. Every read is an index seek on (tenant, threadId,
-// ordinal | provider | runOrdinal) or on the pending transfers, so the cost does not depend on how
+// ordinal | provider | runOrdinal), on a child thread's (tenant, parentThreadId, sourceRunOrdinal) or
+// on the pending transfers, so the cost does not depend on how
 // long the thread is.
 MATCH (thread:Thread {tenant: $tenant, id: $threadId})
 OPTIONAL MATCH (head:Run {tenant: $tenant, threadId: $threadId, ordinal: thread.headOrdinal})
@@ -29,8 +30,9 @@ CALL (target) {
   }
   CALL (later) {
     // The work of the subagents the run spawned, as in summaries/input.cypher.
-    OPTIONAL MATCH (child:Thread {tenant: $tenant, parentThreadId: $threadId})
-    WHERE child.relationshipToParent = 'subagent' AND child.sourceRunOrdinal = later.ordinal
+    OPTIONAL MATCH (child:Thread {tenant: $tenant, parentThreadId: $threadId, sourceRunOrdinal: later.ordinal})
+    USING INDEX child:Thread(tenant, parentThreadId, sourceRunOrdinal)
+    WHERE child.relationshipToParent = 'subagent'
     CALL (child) {
       OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: child.id})
       WHERE fact.runOrdinal >= 0 AND fact.kind IN $subagentWorkKinds

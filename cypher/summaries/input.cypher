@@ -44,8 +44,10 @@ CALL (piece) {
 // The work of the subagents the piece's runs spawned (SUBAGENT child threads) is the run's work too: its
 // file changes, commands, tests and failures, told as facts of the run that spawned it.
 CALL (piece) {
+  // A range seek on the spawning run's ordinal: the thread's other children are not read.
   OPTIONAL MATCH (child:Thread {tenant: $tenant, parentThreadId: piece.threadId})
-  WHERE child.relationshipToParent = 'subagent' AND child.sourceRunOrdinal >= piece.from AND child.sourceRunOrdinal <= piece.to
+  USING INDEX child:Thread(tenant, parentThreadId, sourceRunOrdinal)
+  WHERE child.sourceRunOrdinal >= piece.from AND child.sourceRunOrdinal <= piece.to AND child.relationshipToParent = 'subagent'
   // Each child's facts newest first by its own index, as the piece's are, so the LIMIT stops the read.
   CALL (child) {
     OPTIONAL MATCH (fact:RunFact {tenant: $tenant, threadId: child.id})

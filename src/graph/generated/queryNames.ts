@@ -108,6 +108,7 @@ export type QueryName =
   | 'schema/013_run_source_ids'
   | 'schema/014_handoff_input_while_pending'
   | 'schema/015_provider_thread_standing_coverage'
+  | 'schema/016_child_by_source_run'
   | 'schema/lock'
   | 'summaries/input'
   | 'threads/by-ids'
