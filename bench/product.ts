@@ -13,6 +13,7 @@ import type { Driver } from 'neo4j-driver';
 import type { PlannerSettings } from '../src/domain/planner.js';
 import type { ProviderDefinition } from '../src/domain/providers.js';
 import { runAnalyticsQuery, type AnalyticsWindow } from '../src/operations/analytics.js';
+import { anyRow } from '../src/graph/rows.js';
 import type { OperationContext } from '../src/operations/context.js';
 import { describePlan, type Api, type PlanInput, type PlanView, type RollbackView, type StartedRun } from './api.js';
 import type { Case, Stats, StepTimer } from './measure.js';
@@ -598,15 +599,21 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
       ['provenance', () => api.request(PROVENANCE, windowVariables)],
       [
         'coverageGaps',
-        () => runAnalyticsQuery(input.context.graph, 'coverage-gaps', { threadId: read.threadId, limit: 100 }),
+        () => runAnalyticsQuery(input.context.graph, 'coverage-gaps', { threadId: read.threadId, limit: 100 }, anyRow),
       ],
       [
         'lineageTree',
-        () => runAnalyticsQuery(input.context.graph, 'lineage-tree', { threadId: read.threadId, limit: 200 }),
+        () => runAnalyticsQuery(input.context.graph, 'lineage-tree', { threadId: read.threadId, limit: 200 }, anyRow),
       ],
       [
         'handoffChains',
-        () => runAnalyticsQuery(input.context.graph, 'longest-handoff-chains', { threadId: read.threadId, limit: 20 }),
+        () =>
+          runAnalyticsQuery(
+            input.context.graph,
+            'longest-handoff-chains',
+            { threadId: read.threadId, limit: 20 },
+            anyRow,
+          ),
       ],
     ];
     for (const [id, work] of reads) {

@@ -19,7 +19,7 @@ import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
 import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
 import type { LocalNeo4j } from '../src/graph/localNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
-import { toProviderThread, toThread } from '../src/graph/repositories/mapping.js';
+import { providerThreadNode, threadNode } from '../src/graph/repositories/mapping.js';
 import { loadPlanningSnapshot } from '../src/graph/repositories/planning.js';
 import { Graph } from '../src/graph/transactions.js';
 import { plain } from '../src/graph/values.js';
@@ -389,9 +389,9 @@ async function naivePlan(bench: Bench, c: PlanCase): Promise<Plan> {
       };
     });
     const runs = loaded.runs.sort((a, b) => a.ordinal - b.ordinal);
-    const thread = toThread(loaded.thread);
+    const thread = threadNode.parse(loaded.thread);
     const head = runs.find((r) => r.ordinal === thread.headOrdinal) ?? null;
-    const target = loaded.target && toProviderThread(loaded.target);
+    const target = loaded.target && providerThreadNode.parse(loaded.target);
     const standing = loaded.handoffs.filter(
       (h) => ['pending', 'ready'].includes(h.status) && ['provider_handoff', 'fork'].includes(h.kind),
     );

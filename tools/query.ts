@@ -23,6 +23,7 @@ import {
 } from '../src/analytics/format.js';
 import { connectConfiguredNeo4j } from './configuredNeo4j.js';
 import { cypher, queryName } from '../src/graph/queries.js';
+import { anyRow } from '../src/graph/rows.js';
 import { Graph } from '../src/graph/transactions.js';
 import { analyticsQueryNames, runAnalyticsQuery } from '../src/operations/analytics.js';
 
@@ -114,6 +115,7 @@ async function main(argv: readonly string[]): Promise<number> {
       new Graph(driver, config.neo4j.database, invocation.tenant),
       invocation.name,
       params,
+      anyRow,
     );
     if (invocation.output === 'json') process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     else if (invocation.output === 'csv') process.stdout.write(formatCsv(rows));

@@ -75,23 +75,26 @@ export const TRANSFER_RESOLUTIONS = [
 export type TransferResolution = (typeof TRANSFER_RESOLUTIONS)[number];
 export const TRANSFER_ACTORS = ['user', 'agent', 'system'] as const;
 export type TransferActor = (typeof TRANSFER_ACTORS)[number];
-export type FileChangeKind = 'added' | 'modified' | 'deleted' | 'renamed';
-export type RunFactKind =
-  | 'goal'
-  | 'constraint'
-  | 'decision'
-  | 'file_change'
-  | 'command'
-  | 'test'
-  | 'plan_item'
-  | 'approval_request'
-  | 'question'
-  | 'failure'
-  | 'subagent_result'
-  | 'note'
-  | 'tool_output'
-  | 'reasoning'
-  | 'protocol';
+export const FILE_CHANGE_KINDS = ['added', 'modified', 'deleted', 'renamed'] as const;
+export type FileChangeKind = (typeof FILE_CHANGE_KINDS)[number];
+export const RUN_FACT_KINDS = [
+  'goal',
+  'constraint',
+  'decision',
+  'file_change',
+  'command',
+  'test',
+  'plan_item',
+  'approval_request',
+  'question',
+  'failure',
+  'subagent_result',
+  'note',
+  'tool_output',
+  'reasoning',
+  'protocol',
+] as const;
+export type RunFactKind = (typeof RUN_FACT_KINDS)[number];
 
 export interface OrdinalRange {
   from: number;

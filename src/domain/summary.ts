@@ -5,7 +5,13 @@
 import { explorationPaths, isExploration, laterFixes } from './commands.js';
 import { describeOrdinals } from './ranges.js';
 import { CLOSED_QUESTION_STATUSES } from './standing.js';
-import type { FileChangeKind, HandoffStrategy, RunFactKind, RunStatus } from './records.js';
+import {
+  FILE_CHANGE_KINDS,
+  type FileChangeKind,
+  type HandoffStrategy,
+  type RunFactKind,
+  type RunStatus,
+} from './records.js';
 
 export type SummaryStrategy = HandoffStrategy;
 export type SummaryRunStatus = RunStatus;
@@ -67,7 +73,7 @@ export interface SummaryInput {
 const HIDDEN_KINDS: ReadonlySet<string> = new Set<SummaryFactKind>(['reasoning', 'protocol', 'tool_output']);
 // 'dropped': a newer plan left the item out (src/sessions/plan.ts), so it is no longer to do.
 const PLAN_DONE: ReadonlySet<string> = new Set(['done', 'completed', 'cancelled', 'canceled', 'dropped']);
-const FILE_CHANGES: ReadonlySet<string> = new Set<SummaryFileChangeKind>(['added', 'modified', 'deleted', 'renamed']);
+const FILE_CHANGES: ReadonlySet<string> = new Set<SummaryFileChangeKind>(FILE_CHANGE_KINDS);
 /** Command statuses that mean it did what it was asked: a later one of these fixes an earlier failure. */
 const COMMAND_OK: ReadonlySet<string> = new Set(['exit 0', 'ok', 'passed', 'success', 'succeeded', 'no match']);
 

@@ -5,6 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import neo4j, { type Driver, type ManagedTransaction } from 'neo4j-driver';
 import { LINEAGE_RULE_PARAMETERS } from '../domain/standing.js';
 import { cypher, queryName, queryNames } from './queries.js';
+import { anyRow, parseRow } from './rows.js';
 import { plain, toParameters } from './values.js';
 
 export interface AuditViolation {
@@ -38,9 +39,10 @@ export async function auditPass(
   const parameters = toParameters({ ...LINEAGE_RULE_PARAMETERS, tenant });
   const violations: AuditViolation[] = [];
   for (const invariant of invariants) {
-    const result = await transaction.run(cypher(queryName(`audit/${invariant}`)), parameters);
+    const statement = queryName(`audit/${invariant}`);
+    const result = await transaction.run(cypher(statement), parameters);
     for (const record of result.records)
-      violations.push({ invariant, row: plain(record.toObject()) as Record<string, unknown> });
+      violations.push({ invariant, row: parseRow(statement, anyRow, plain(record.toObject())) });
   }
   return violations;
 }

@@ -4,6 +4,7 @@
 // statement is idempotent (IF NOT EXISTS) too, so a holder that crashed between a statement and its
 // record, and whose lease then expired, leaves nothing the next holder cannot finish.
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { type QueryName, queryNames, statementsOf } from './queries.js';
 import type { Graph } from './transactions.js';
 
@@ -13,13 +14,16 @@ const LEASE_SECONDS = 120;
 /** Another instance holds the migration lease: the migrations are being applied there. */
 export class MigrationsBusy extends Error {}
 
+const appliedRow = z.object({ name: z.string() });
+const lockRow = z.object({ holder: z.string() });
+
 function schemaMigrationNames(): QueryName[] {
   return queryNames().filter((name) => /^schema\/\d+_/.test(name));
 }
 
 async function pendingMigrations(graph: Graph): Promise<QueryName[]> {
   const applied = new Set(
-    (await graph.read((tx) => tx.rows<{ name: string }>('migrations/applied'))).map((row) => row.name),
+    (await graph.read((tx) => tx.rows('migrations/applied', {}, appliedRow))).map((row) => row.name),
   );
   return schemaMigrationNames().filter((name) => !applied.has(name));
 }
@@ -36,9 +40,7 @@ export async function applyMigrations(
 ): Promise<string[]> {
   if ((await pendingMigrations(graph)).length === 0) return [];
   for (const statement of statementsOf('schema/lock')) await graph.autoCommit(statement);
-  const taken = await graph.write((tx) =>
-    tx.rows<{ holder: string }>('migrations/lock', { holder, leaseSeconds: LEASE_SECONDS }),
-  );
+  const taken = await graph.write((tx) => tx.rows('migrations/lock', { holder, leaseSeconds: LEASE_SECONDS }, lockRow));
   if (taken.length === 0) throw new MigrationsBusy('another instance is applying the schema migrations');
   try {
     // Read again under the lease: the previous holder may have applied them meanwhile.
@@ -49,11 +51,11 @@ export async function applyMigrations(
       );
     for (const name of pending) {
       for (const statement of statementsOf(name)) await graph.autoCommit(statement);
-      await graph.write((tx) => tx.rows('migrations/record', { name }));
+      await graph.write((tx) => tx.run('migrations/record', { name }));
     }
     return pending;
   } finally {
     // A lease that cannot be given back (the database went away) expires by itself.
-    await graph.write((tx) => tx.rows('migrations/unlock', { holder })).catch(() => undefined);
+    await graph.write((tx) => tx.run('migrations/unlock', { holder })).catch(() => undefined);
   }
 }

@@ -1,28 +1,41 @@
+import type { z } from 'zod';
 import neo4j, { type BookmarkManager, type Driver, type ManagedTransaction, Neo4jError } from 'neo4j-driver';
 import { present, ThreadlineError } from '../domain/errors.js';
 import { LINEAGE_RULE_PARAMETERS } from '../domain/standing.js';
 import { cypher, type QueryName } from './queries.js';
+import { parseRow, type Row, type RowSchema } from './rows.js';
 import { plain, toParameters } from './values.js';
 
-export type Row = Record<string, unknown>;
+export type { Row };
 export type Params = Record<string, unknown>;
 
-/** One transaction, scoped to one tenant: every statement receives $tenant and the lineage rule parameters. */
+/**
+ * One transaction, scoped to one tenant: every statement receives $tenant and the lineage rule
+ * parameters. Every row read is parsed by the reader's schema (RowShapeError when it does not fit).
+ */
 export interface Tx {
-  rows<T = Row>(query: QueryName, params?: Params): Promise<T[]>;
-  one<T = Row>(query: QueryName, params?: Params): Promise<T | null>;
+  /** A statement whose rows nobody reads: a write that answers nothing the caller needs. */
+  run(query: QueryName, params?: Params): Promise<void>;
+  rows<S extends RowSchema>(query: QueryName, params: Params, row: S): Promise<z.output<S>[]>;
+  one<S extends RowSchema>(query: QueryName, params: Params, row: S): Promise<z.output<S> | null>;
   /** The one row of a statement that always answers one (it creates, or reads what the caller holds); MissingRecordError naming `what` otherwise. */
-  single<T = Row>(query: QueryName, params: Params, what: string): Promise<T>;
+  single<S extends RowSchema>(query: QueryName, params: Params, row: S, what: string): Promise<z.output<S>>;
 }
 
-/** A Tx over a way to run a statement: `one` and `single` read what `rows` answers. */
-export function txOf(rows: <T = Row>(query: QueryName, params?: Params) => Promise<T[]>): Tx {
-  const one = async <T>(query: QueryName, params?: Params) => (await rows<T>(query, params))[0] ?? null;
+/** A Tx over a way to run a statement that answers its rows as plain() makes them. */
+export function txOf(statement: (query: QueryName, params: Params) => Promise<Row[]>): Tx {
+  const one = async <S extends RowSchema>(query: QueryName, params: Params, row: S) => {
+    const [first] = await statement(query, params);
+    return first === undefined ? null : parseRow(query, row, first);
+  };
   return {
-    rows,
+    run: async (query, params = {}) => {
+      await statement(query, params);
+    },
+    rows: async (query, params, row) => (await statement(query, params)).map((each) => parseRow(query, row, each)),
     one,
-    single: async <T>(query: QueryName, params: Params, what: string) =>
-      present(await one<T>(query, params), `${what} (cypher/${query}.cypher answered no row)`),
+    single: async (query, params, row, what) =>
+      present(await one(query, params, row), `${what} (cypher/${query}.cypher answered no row)`),
   };
 }
 
@@ -263,20 +276,19 @@ export class Graph {
   }
 
   private wrap(tx: ManagedTransaction): Tx {
-    const rows = async <T>(query: QueryName, params: Params = {}): Promise<T[]> => {
+    return txOf(async (query, params) => {
       const ended = this.statements?.statementStarted(query);
       try {
         const result = await withoutCallerStack(() =>
           tx.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant })),
         );
         ended?.();
-        return result.records.map((record) => plain(record.toObject()) as T);
+        return result.records.map((record) => plain(record.toObject()) as Row);
       } catch (error) {
         ended?.(error);
         throw error;
       }
-    };
-    return txOf(rows);
+    });
   }
 }
 

@@ -1,9 +1,11 @@
 // The analysts' queries of cypher/analytics/, run read-only for one tenant: by name for
 // `npm run query`, and mapped to records for the GraphQL analytics fields.
+import { z } from 'zod';
 import { badInput } from '../domain/errors.js';
-import type { StalenessSignal } from '../domain/records.js';
+import { STALENESS_SIGNALS, type StalenessSignal } from '../domain/records.js';
 import { queryName, queryNames } from '../graph/queries.js';
-import type { Graph, Params, Row } from '../graph/transactions.js';
+import type { RowSchema } from '../graph/rows.js';
+import type { Graph, Params } from '../graph/transactions.js';
 import type { OperationContext } from './context.js';
 
 const PREFIX = 'analytics/';
@@ -15,13 +17,19 @@ export function analyticsQueryNames(): string[] {
     .map((name) => name.slice(PREFIX.length));
 }
 
-/** Runs cypher/analytics/<name>.cypher in a read transaction of the graph's tenant; rows as plain data. */
-export function runAnalyticsQuery(graph: Graph, name: string, params: Params): Promise<Row[]> {
+/** Runs cypher/analytics/<name>.cypher in a read transaction of the graph's tenant; each row as `row` parses it. */
+export function runAnalyticsQuery<S extends RowSchema>(
+  graph: Graph,
+  name: string,
+  params: Params,
+  row: S,
+): Promise<z.output<S>[]> {
   if (!analyticsQueryNames().includes(name)) throw badInput('name', `unknown analytics query ${JSON.stringify(name)}`);
-  return graph.read((tx) => tx.rows(queryName(`${PREFIX}${name}`), params));
+  return graph.read((tx) => tx.rows(queryName(`${PREFIX}${name}`), params, row));
 }
 
-export type CoverageKind = 'native' | 'handoff' | 'missing';
+const COVERAGE_KINDS = ['native', 'handoff', 'missing'] as const;
+export type CoverageKind = (typeof COVERAGE_KINDS)[number];
 
 export interface CoverageCellRecord {
   providerThreadId: string;
@@ -53,11 +61,11 @@ export interface MatrixPage {
   columns: number;
 }
 
-interface MatrixRow {
-  ordinal: number;
-  runId: string;
-  cells: { providerThreadId: string; kind: CoverageKind }[];
-}
+const matrixRow = z.object({
+  ordinal: z.number(),
+  runId: z.string(),
+  cells: z.array(z.object({ providerThreadId: z.string(), kind: z.enum(COVERAGE_KINDS) })),
+});
 
 /** One page of thread `threadId`'s coverage matrix: at most `first` runs by `columns` provider threads. */
 export async function coverageMatrix(
@@ -67,13 +75,12 @@ export async function coverageMatrix(
 ): Promise<CoverageMatrixRecord> {
   const { fromOrdinal, first, columnsFrom, columns } = page;
   // One more of each than asked: whether a next page of runs, or of columns, exists.
-  const rows = (await runAnalyticsQuery(context.graph, 'coverage-matrix', {
-    threadId,
-    fromOrdinal,
-    limit: first + 1,
-    columnsFrom,
-    columns: columns + 1,
-  })) as unknown as MatrixRow[];
+  const rows = await runAnalyticsQuery(
+    context.graph,
+    'coverage-matrix',
+    { threadId, fromOrdinal, limit: first + 1, columnsFrom, columns: columns + 1 },
+    matrixRow,
+  );
   const pageRows = rows.slice(0, first).map((row) => ({
     ordinal: row.ordinal,
     runId: row.runId,
@@ -156,16 +163,60 @@ export interface ProvenanceStatsRecord {
   totalOmissions: number;
 }
 
+const count = z.number();
+const share = z.number();
+
+const providerPairRow = z.object({
+  fromProvider: z.string(),
+  toProvider: z.string(),
+  switches: count,
+  handoffs: count,
+  deltaShare: share,
+  fullShare: share,
+  checkpointShare: share,
+  manualShare: share,
+  // Null when no switch of the pair carried a handoff: none covered any run.
+  meanRunsCovered: z
+    .number()
+    .nullable()
+    .transform((mean) => mean ?? 0),
+  returns: count,
+  resumed: count,
+  recreated: count,
+  medianLength: z.number().nullable(),
+  medianBudgetChars: z.number().nullable(),
+  medianBudgetUse: z.number().nullable(),
+}) satisfies z.ZodType<ProviderPairStatsRecord>;
+
+const stalenessRow = z.object({
+  provider: z.string(),
+  signal: z.enum(STALENESS_SIGNALS),
+  runs: count,
+  threads: count,
+  providerRuns: count,
+  rate: share,
+}) satisfies z.ZodType<StalenessStatsRecord>;
+
+const provenanceRow = z.object({
+  source: z.string(),
+  createdByProvider: z.string().nullable(),
+  handoffs: count,
+  superseded: count,
+  supersededRate: share,
+  withdrawnByRollback: count,
+  failed: count,
+  failedRate: share,
+  pending: count,
+  meanOmissions: z.number(),
+  totalOmissions: count,
+}) satisfies z.ZodType<ProvenanceStatsRecord>;
+
 export async function crossProviderStats(
   context: OperationContext,
   window: AnalyticsWindow,
   limit: number,
 ): Promise<ProviderPairStatsRecord[]> {
-  const rows = await runAnalyticsQuery(context.graph, 'cross-provider', { ...window, limit });
-  return rows.map((row) => ({
-    ...(row as unknown as ProviderPairStatsRecord),
-    meanRunsCovered: (row.meanRunsCovered as number | null) ?? 0,
-  }));
+  return runAnalyticsQuery(context.graph, 'cross-provider', { ...window, limit }, providerPairRow);
 }
 
 export async function stalenessStats(
@@ -173,10 +224,7 @@ export async function stalenessStats(
   window: AnalyticsWindow,
   limit: number,
 ): Promise<StalenessStatsRecord[]> {
-  return (await runAnalyticsQuery(context.graph, 'staleness', {
-    ...window,
-    limit,
-  })) as unknown as StalenessStatsRecord[];
+  return runAnalyticsQuery(context.graph, 'staleness', { ...window, limit }, stalenessRow);
 }
 
 export async function provenanceStats(
@@ -184,8 +232,5 @@ export async function provenanceStats(
   window: AnalyticsWindow,
   limit: number,
 ): Promise<ProvenanceStatsRecord[]> {
-  return (await runAnalyticsQuery(context.graph, 'summary-provenance', {
-    ...window,
-    limit,
-  })) as unknown as ProvenanceStatsRecord[];
+  return runAnalyticsQuery(context.graph, 'summary-provenance', { ...window, limit }, provenanceRow);
 }

@@ -58,7 +58,7 @@ export class Readiness {
       );
     });
     const ping = this.graph
-      .read((tx) => tx.rows('admin/ping'))
+      .read((tx) => tx.run('admin/ping'))
       .then(
         (): ReadinessState => ({ ready: true, state: 'ready' }),
         (): ReadinessState => ({ ready: false, state: 'the database is not reachable' }),

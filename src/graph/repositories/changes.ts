@@ -1,4 +1,5 @@
-import type { ThreadChangeKind, ThreadChangeRecord } from '../../domain/changes.js';
+import { z } from 'zod';
+import { THREAD_CHANGE_KINDS, type ThreadChangeKind, type ThreadChangeRecord } from '../../domain/changes.js';
 import type { Tx } from '../transactions.js';
 
 /**
@@ -9,12 +10,14 @@ const CHANGES_KEPT_PER_THREAD = 500;
 
 /** Call inside the transaction that changes the thread, so the change and its record commit together. */
 export async function recordChange(tx: Tx, threadId: string, kind: ThreadChangeKind): Promise<void> {
-  await tx.rows('changes/record', { threadId, kind, kept: CHANGES_KEPT_PER_THREAD });
+  await tx.run('changes/record', { threadId, kind, kept: CHANGES_KEPT_PER_THREAD });
 }
+
+const headRow = z.object({ sequence: z.number() });
 
 /** The thread's newest change number, 0 before any; null when the tenant has no such thread. */
 export async function changeHead(tx: Tx, threadId: string): Promise<number | null> {
-  return (await tx.one<{ sequence: number }>('changes/head', { threadId }))?.sequence ?? null;
+  return (await tx.one('changes/head', { threadId }, headRow))?.sequence ?? null;
 }
 
 export interface Watch {
@@ -23,7 +26,15 @@ export interface Watch {
   after: number;
 }
 
+const changeRow = z.object({
+  tenant: z.string(),
+  threadId: z.string(),
+  sequence: z.number(),
+  kind: z.enum(THREAD_CHANGE_KINDS),
+  at: z.string(),
+}) satisfies z.ZodType<ThreadChangeRecord>;
+
 /** The changes after each watch's sequence, oldest first per thread; the watches may span tenants. */
 export async function changesSince(tx: Tx, watches: readonly Watch[]): Promise<ThreadChangeRecord[]> {
-  return tx.rows<ThreadChangeRecord>('changes/since', { watches });
+  return tx.rows('changes/since', { watches }, changeRow);
 }

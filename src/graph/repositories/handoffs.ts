@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { present } from '../../domain/errors.js';
 import type {
   ContextDelivery,
@@ -14,9 +15,12 @@ import type {
 import type { RunAt } from '../../domain/history.js';
 import type { HandoffReceipt } from '../../domain/receipt.js';
 import type { Tx } from '../transactions.js';
-import { receiptProps, toHandoff, toTransfer } from './mapping.js';
+import { handoffNode, receiptProps, transferNode } from './mapping.js';
 
-type Props = Record<string, unknown>;
+const handoffRow = z.object({ handoff: handoffNode });
+const transferRow = z.object({ transfer: transferNode });
+/** A row naming the provider thread a statement's handoffs were delivered to. */
+const deliveredToRow = z.object({ providerThreadId: z.string() });
 
 export interface NewHandoff {
   id: string;
@@ -70,7 +74,7 @@ export async function createHandoff(
   alsoResolves: string[] = [],
 ): Promise<HandoffRecord> {
   const { receipt, ...props } = handoff;
-  const row = await tx.single<{ handoff: Props }>(
+  const row = await tx.single(
     'handoffs/create',
     {
       handoff: { ...props, ...receiptProps(receipt) },
@@ -78,17 +82,18 @@ export async function createHandoff(
       coverageEnds,
       alsoResolves,
     },
+    handoffRow,
     'the created handoff',
   );
-  return toHandoff(row.handoff);
+  return row.handoff;
 }
 
 export async function resolveForkNatively(tx: Tx, transferId: string, targetProvider: string): Promise<void> {
-  await tx.rows('transfers/resolve-native', { transferId, targetProvider });
+  await tx.run('transfers/resolve-native', { transferId, targetProvider });
 }
 
 export async function supersedeHandoff(tx: Tx, oldId: string, newId: string, newTransferId: string): Promise<void> {
-  const rows = await tx.rows<{ providerThreadId: string }>('handoffs/supersede', { oldId, newId, newTransferId });
+  const rows = await tx.rows('handoffs/supersede', { oldId, newId, newTransferId }, deliveredToRow);
   await recountStandingCoverage(
     tx,
     rows.map((row) => row.providerThreadId),
@@ -96,18 +101,21 @@ export async function supersedeHandoff(tx: Tx, oldId: string, newId: string, new
 }
 
 export async function handoffsByIds(tx: Tx, ids: readonly string[]): Promise<HandoffRecord[]> {
-  const rows = await tx.rows<{ handoff: Props }>('handoffs/by-ids', { ids });
-  return rows.map((row) => toHandoff(row.handoff));
+  return (await tx.rows('handoffs/by-ids', { ids }, handoffRow)).map((row) => row.handoff);
 }
+
+const handoffsOfThreadRow = z.object({ threadId: z.string(), handoffs: z.array(handoffNode) });
 
 export async function handoffsByThreads(tx: Tx, threadIds: readonly string[]): Promise<Map<string, HandoffRecord[]>> {
-  const rows = await tx.rows<{ threadId: string; handoffs: Props[] }>('handoffs/by-threads', { threadIds });
-  return new Map(rows.map((row) => [row.threadId, row.handoffs.map(toHandoff)]));
+  const rows = await tx.rows('handoffs/by-threads', { threadIds }, handoffsOfThreadRow);
+  return new Map(rows.map((row) => [row.threadId, row.handoffs]));
 }
 
+const transfersOfThreadRow = z.object({ threadId: z.string(), transfers: z.array(transferNode) });
+
 export async function transfersByThreads(tx: Tx, threadIds: readonly string[]): Promise<Map<string, TransferRecord[]>> {
-  const rows = await tx.rows<{ threadId: string; transfers: Props[] }>('transfers/by-threads', { threadIds });
-  return new Map(rows.map((row) => [row.threadId, row.transfers.map(toTransfer)]));
+  const rows = await tx.rows('transfers/by-threads', { threadIds }, transfersOfThreadRow);
+  return new Map(rows.map((row) => [row.threadId, row.transfers]));
 }
 
 /** An ordinal window of a thread: at most `limit` handoffs made for runs `from..to`, in the order of those runs. */
@@ -118,8 +126,8 @@ export async function handoffWindow(
   toOrdinal: number,
   limit: number,
 ): Promise<HandoffRecord[]> {
-  const rows = await tx.rows<{ handoff: Props }>('handoffs/window', { threadId, fromOrdinal, toOrdinal, limit });
-  return rows.map((row) => toHandoff(row.handoff));
+  const rows = await tx.rows('handoffs/window', { threadId, fromOrdinal, toOrdinal, limit }, handoffRow);
+  return rows.map((row) => row.handoff);
 }
 
 /** An ordinal window of a thread: at most `limit` transfers with a point in `from..to` (see transfers/window.cypher), oldest first. */
@@ -130,8 +138,8 @@ export async function transferWindow(
   toOrdinal: number,
   limit: number,
 ): Promise<TransferRecord[]> {
-  const rows = await tx.rows<{ transfer: Props }>('transfers/window', { threadId, fromOrdinal, toOrdinal, limit });
-  return rows.map((row) => toTransfer(row.transfer));
+  const rows = await tx.rows('transfers/window', { threadId, fromOrdinal, toOrdinal, limit }, transferRow);
+  return rows.map((row) => row.transfer);
 }
 
 export async function submitHandoff(
@@ -142,14 +150,12 @@ export async function submitHandoff(
   omissions: string[],
   receipt: HandoffReceipt,
 ): Promise<HandoffRecord | null> {
-  const row = await tx.one<{ handoff: Props }>('handoffs/submit', {
-    id,
-    summaryText,
-    createdByProvider,
-    omissions,
-    receipt: receiptProps(receipt),
-  });
-  return row && toHandoff(row.handoff);
+  const row = await tx.one(
+    'handoffs/submit',
+    { id, summaryText, createdByProvider, omissions, receipt: receiptProps(receipt) },
+    handoffRow,
+  );
+  return row?.handoff ?? null;
 }
 
 export async function failHandoff(
@@ -158,16 +164,16 @@ export async function failHandoff(
   reason: string,
   endedBecause: Extract<EndReason, 'expired' | 'summarizer_failed'>,
 ): Promise<HandoffRecord | null> {
-  const row = await tx.one<{ handoff: Props }>('handoffs/fail', { id, reason, endedBecause });
+  const row = await tx.one('handoffs/fail', { id, reason, endedBecause }, handoffRow);
   if (!row) return null;
-  const failed = toHandoff(row.handoff);
+  const failed = row.handoff;
   await recountStandingCoverage(tx, [failed.toProviderThreadId]);
   return failed;
 }
 
 /** False when `oldId` no longer stands: another writer replaced it first. */
 export async function replaceHandoff(tx: Tx, oldId: string, newId: string, endedBecause: EndReason): Promise<boolean> {
-  const row = await tx.one<{ providerThreadId: string }>('handoffs/replace', { oldId, newId, endedBecause });
+  const row = await tx.one('handoffs/replace', { oldId, newId, endedBecause }, deliveredToRow);
   if (row) await recountStandingCoverage(tx, [row.providerThreadId]);
   return row !== null;
 }
@@ -178,8 +184,10 @@ export async function replaceHandoff(tx: Tx, oldId: string, newId: string, ended
  */
 export async function recountStandingCoverage(tx: Tx, providerThreadIds: readonly string[]): Promise<void> {
   if (providerThreadIds.length > 0)
-    await tx.rows('provider-threads/recount-standing-handoffs', { ids: [...new Set(providerThreadIds)] });
+    await tx.run('provider-threads/recount-standing-handoffs', { ids: [...new Set(providerThreadIds)] });
 }
+
+const expiredRow = z.object({ tenant: z.string(), id: z.string() });
 
 export async function expiredPendingHandoffs(
   tx: Tx,
@@ -187,13 +195,11 @@ export async function expiredPendingHandoffs(
   now: Date,
   timeoutSeconds: number,
 ): Promise<{ tenant: string; id: string }[]> {
-  return tx.rows('handoffs/expired-pending', { tenants, now: now.toISOString(), timeoutSeconds });
+  return tx.rows('handoffs/expired-pending', { tenants, now: now.toISOString(), timeoutSeconds }, expiredRow);
 }
 
 export async function mergeBacksCarriedBy(tx: Tx, handoffId: string): Promise<TransferRecord[]> {
-  return (await tx.rows<{ transfer: Props }>('transfers/merge-backs-carried-by', { handoffId })).map((row) =>
-    toTransfer(row.transfer),
-  );
+  return (await tx.rows('transfers/merge-backs-carried-by', { handoffId }, transferRow)).map((row) => row.transfer);
 }
 
 /** A handoff the caller holds to exist; MissingRecordError otherwise. */
@@ -207,5 +213,5 @@ export async function transferById(tx: Tx, id: string): Promise<TransferRecord> 
 }
 
 export async function transfersByIds(tx: Tx, ids: readonly string[]): Promise<TransferRecord[]> {
-  return (await tx.rows<{ transfer: Props }>('transfers/by-ids', { ids })).map((row) => toTransfer(row.transfer));
+  return (await tx.rows('transfers/by-ids', { ids }, transferRow)).map((row) => row.transfer);
 }

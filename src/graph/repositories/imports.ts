@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import { servingRun, type ServedRuns } from '../../domain/coverage.js';
 import type { ImportedRunInput } from '../../domain/imports.js';
 import type { ProviderThreadRecord, RunPlanRecord, RunRecord, ThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
-import { planProperties, servedProperties, toProviderThread, toRun, toThread } from './mapping.js';
+import { planProperties, providerThreadNode, runNode, servedProperties, threadNode } from './mapping.js';
 import { present } from '../../domain/errors.js';
 
 type Props = Record<string, unknown>;
@@ -16,23 +17,24 @@ export interface NewImportedRun {
   input: ImportedRunInput;
 }
 
+const providerThreadRow = z.object({ providerThread: providerThreadNode });
+
 export async function providerThreadsByNativeRef(
   tx: Tx,
   provider: string,
   nativeThreadRef: string,
   limit: number,
 ): Promise<ProviderThreadRecord[]> {
-  const rows = await tx.rows<{ providerThread: Props }>('provider-threads/by-native-ref', {
-    provider,
-    nativeThreadRef,
-    limit,
-  });
-  return rows.map((row) => toProviderThread(row.providerThread));
+  const rows = await tx.rows('provider-threads/by-native-ref', { provider, nativeThreadRef, limit }, providerThreadRow);
+  return rows.map((row) => row.providerThread);
 }
+
+const importKeyRow = z.object({ key: z.string() });
+const heldSourceIdRow = z.object({ sourceId: z.string() });
 
 /** The import keys of `keys` that runs of the tenant already carry. */
 export async function presentImportKeys(tx: Tx, keys: readonly string[]): Promise<Set<string>> {
-  const rows = await tx.rows<{ key: string }>('runs/by-import-keys', { keys });
+  const rows = await tx.rows('runs/by-import-keys', { keys }, importKeyRow);
   return new Set(rows.map((row) => row.key));
 }
 
@@ -43,9 +45,11 @@ export async function heldSourceIds(
   provider: string,
   sourceIds: readonly string[],
 ): Promise<Set<string>> {
-  const rows = await tx.rows<{ sourceId: string }>('runs/by-source-ids', { threadId, provider, sourceIds });
+  const rows = await tx.rows('runs/by-source-ids', { threadId, provider, sourceIds }, heldSourceIdRow);
   return new Set(rows.map((row) => row.sourceId));
 }
+
+const importedRow = z.object({ thread: threadNode, providerThread: providerThreadNode, runs: z.array(runNode) });
 
 /**
  * Appends the runs, numbered after the thread's lastOrdinal, served by `providerThread` (as read under
@@ -58,7 +62,7 @@ export async function appendImportedRuns(
   model: string | null,
   runs: readonly NewImportedRun[],
 ): Promise<{ thread: ThreadRecord; providerThread: ProviderThreadRecord; runs: RunRecord[] }> {
-  const row = await tx.single<{ thread: Props; providerThread: Props; runs: Props[] }>(
+  return tx.single(
     'runs/import',
     {
       threadId,
@@ -68,13 +72,9 @@ export async function appendImportedRuns(
       served: servedProperties(servedWith(providerThread, runs)),
       runs: runs.map(importedRunParameters),
     },
+    importedRow,
     'the imported runs',
   );
-  return {
-    thread: toThread(row.thread),
-    providerThread: toProviderThread(row.providerThread),
-    runs: row.runs.map(toRun),
-  };
 }
 
 function servedWith(providerThread: ProviderThreadRecord, runs: readonly NewImportedRun[]): ServedRuns {

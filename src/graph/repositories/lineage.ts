@@ -1,21 +1,26 @@
+import { z } from 'zod';
 import { liveHistory, segmentHolding, type HistorySegment, type ThreadHistory } from '../../domain/history.js';
 import type { ServedRuns } from '../../domain/coverage.js';
 import { contains, toLists } from '../../domain/ranges.js';
-import type {
-  HandoffRecord,
-  OrdinalRange,
-  ProviderThreadRecord,
-  RunRecord,
-  RunStatus,
-  ThreadRecord,
-  ThreadRelationship,
-  TransferRecord,
+import {
+  RUN_STATUSES,
+  type HandoffRecord,
+  type OrdinalRange,
+  type ProviderThreadRecord,
+  type RunRecord,
+  type RunStatus,
+  type ThreadRecord,
+  type ThreadRelationship,
+  type TransferRecord,
 } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
-import { servedProperties, toHandoff, toProviderThread, toRun, toThread, toTransfer } from './mapping.js';
+import { handoffNode, providerThreadNode, runNode, servedProperties, threadNode, transferNode } from './mapping.js';
 import { recountStandingCoverage } from './handoffs.js';
 
-type Props = Record<string, unknown>;
+const threadRow = z.object({ thread: threadNode });
+const transferRow = z.object({ transfer: transferNode });
+const providerThreadRow = z.object({ providerThread: providerThreadNode });
+const handoffRow = z.object({ handoff: handoffNode });
 
 export interface SourceRun {
   id: string;
@@ -32,32 +37,39 @@ export interface SourcePointLookup {
   ordinal: number | null;
 }
 
+const sourceRun = z.object({
+  id: z.string(),
+  ordinal: z.number(),
+  status: z.enum(RUN_STATUSES),
+  providerThreadId: z.string(),
+}) satisfies z.ZodType<SourceRun>;
+
+const sourcePointRow = z.object({
+  thread: threadNode,
+  run: sourceRun.nullable(),
+  checkpoint: z.object({ id: z.string(), status: z.string() }).nullable(),
+  providerThreadId: z.string().nullable(),
+  ordinal: z.number().nullable(),
+}) satisfies z.ZodType<SourcePointLookup>;
+const sourceRunRow = z.object({ run: sourceRun });
+
 export async function lookUpSourcePoint(
   tx: Tx,
   threadId: string,
   point: { ordinal: number | null; checkpointId: string | null; providerThreadId: string | null },
 ): Promise<SourcePointLookup | null> {
-  const row = await tx.one<{
-    thread: Props;
-    run: SourceRun | null;
-    checkpoint: SourcePointLookup['checkpoint'];
-    providerThreadId: string | null;
-    ordinal: number | null;
-  }>('lineage/source-point', { threadId, ...point });
-  return row && { ...row, thread: toThread(row.thread) };
+  return tx.one('lineage/source-point', { threadId, ...point }, sourcePointRow);
 }
 
 /** Run `ordinal` of the thread's history, from the thread that holds it; null when it is not live in that history. */
 export async function liveRunAt(tx: Tx, thread: ThreadHistory, ordinal: number): Promise<SourceRun | null> {
   if (!contains(liveHistory(thread), ordinal)) return null;
-  return (
-    (
-      await tx.one<{ run: SourceRun }>('lineage/run-at', {
-        threadId: segmentHolding(thread, ordinal).threadId,
-        ordinal,
-      })
-    )?.run ?? null
+  const row = await tx.one(
+    'lineage/run-at',
+    { threadId: segmentHolding(thread, ordinal).threadId, ordinal },
+    sourceRunRow,
   );
+  return row?.run ?? null;
 }
 
 export interface NewChildThread {
@@ -87,17 +99,16 @@ export interface NewChildThread {
 export async function createChildThread(tx: Tx, child: NewChildThread): Promise<ThreadRecord> {
   const { rolledBack, ...fields } = child;
   const lists = toLists(rolledBack);
-  const row = await tx.single<{ thread: Props }>(
+  const row = await tx.single(
     'lineage/create-child-thread',
-    {
-      ...fields,
-      rolledBackFrom: lists.from,
-      rolledBackTo: lists.to,
-    },
+    { ...fields, rolledBackFrom: lists.from, rolledBackTo: lists.to },
+    threadRow,
     'the created child thread',
   );
-  return toThread(row.thread);
+  return row.thread;
 }
+
+const childrenRow = z.object({ threadId: z.string(), children: z.array(threadNode) });
 
 export async function childrenOf(
   tx: Tx,
@@ -105,12 +116,8 @@ export async function childrenOf(
   relationship: ThreadRelationship,
   limit: number,
 ): Promise<Map<string, ThreadRecord[]>> {
-  const rows = await tx.rows<{ threadId: string; children: Props[] }>('lineage/children', {
-    threadIds,
-    relationship,
-    limit,
-  });
-  return new Map(rows.map((row) => [row.threadId, row.children.map(toThread)]));
+  const rows = await tx.rows('lineage/children', { threadIds, relationship, limit }, childrenRow);
+  return new Map(rows.map((row) => [row.threadId, row.children]));
 }
 
 export async function createMergeBack(
@@ -119,14 +126,17 @@ export async function createMergeBack(
   ordinal: number,
   transferId: string,
 ): Promise<TransferRecord> {
-  const row = await tx.single<{ transfer: Props }>(
+  const row = await tx.single(
     'lineage/create-merge-back',
     { forkId, ordinal, transferId },
+    transferRow,
     'the created merge-back',
   );
-  await tx.rows('lineage/supersede-merge-backs', { transferId });
-  return toTransfer(row.transfer);
+  await tx.run('lineage/supersede-merge-backs', { transferId });
+  return row.transfer;
 }
+
+const rolledBackRow = z.object({ rolledBackRunCount: z.number(), page: z.array(runNode) });
 
 /** Rollback step 1: marks the `withdrawn` runs rolled back; their count, and the runs at `pageOrdinals`. */
 export async function rollBackRuns(
@@ -136,7 +146,7 @@ export async function rollBackRuns(
   ranges: { withdrawn: OrdinalRange[]; rolledBack: OrdinalRange[]; pageOrdinals: number[] },
 ): Promise<{ rolledBackRunCount: number; page: RunRecord[] }> {
   const lists = toLists(ranges.rolledBack);
-  const row = await tx.single<{ rolledBackRunCount: number; page: Props[] }>(
+  const row = await tx.single(
     'lineage/roll-back-runs',
     {
       threadId,
@@ -146,11 +156,12 @@ export async function rollBackRuns(
       rolledBackTo: lists.to,
       pageOrdinals: ranges.pageOrdinals,
     },
+    rolledBackRow,
     'the rolled-back runs',
   );
   return {
     rolledBackRunCount: row.rolledBackRunCount,
-    page: row.page.map(toRun).sort((a, b) => a.ordinal - b.ordinal),
+    page: row.page.sort((a, b) => a.ordinal - b.ordinal),
   };
 }
 
@@ -159,9 +170,9 @@ export async function supersedeRolledBackHandoffs(
   threadId: string,
   toOrdinal: number,
 ): Promise<HandoffRecord[]> {
-  const superseded = (
-    await tx.rows<{ handoff: Props }>('lineage/supersede-rolled-back-handoffs', { threadId, toOrdinal })
-  ).map((row) => toHandoff(row.handoff));
+  const superseded = (await tx.rows('lineage/supersede-rolled-back-handoffs', { threadId, toOrdinal }, handoffRow)).map(
+    (row) => row.handoff,
+  );
   await recountStandingCoverage(
     tx,
     superseded.map((handoff) => handoff.toProviderThreadId),
@@ -170,7 +181,7 @@ export async function supersedeRolledBackHandoffs(
 }
 
 export async function withdrawMergeBacks(tx: Tx, threadId: string, toOrdinal: number): Promise<void> {
-  await tx.rows('lineage/withdraw-merge-backs', { threadId, toOrdinal });
+  await tx.run('lineage/withdraw-merge-backs', { threadId, toOrdinal });
 }
 
 /** The provider threads that served a run above `toOrdinal` or received a withdrawn handoff. */
@@ -180,28 +191,34 @@ export async function providerThreadsAffectedByRollback(
   toOrdinal: number,
   handoffTargetIds: string[],
 ): Promise<ProviderThreadRecord[]> {
-  const rows = await tx.rows<{ providerThread: Props }>('lineage/affected-provider-threads', {
-    threadId,
-    toOrdinal,
-    handoffTargetIds,
-  });
-  return rows.map((row) => toProviderThread(row.providerThread));
+  const rows = await tx.rows(
+    'lineage/affected-provider-threads',
+    { threadId, toOrdinal, handoffTargetIds },
+    providerThreadRow,
+  );
+  return rows.map((row) => row.providerThread);
 }
 
 export async function setRollbackStatuses(
   tx: Tx,
   updates: { id: string; status: 'rolled_back' | 'divergent'; reason: string; served: ServedRuns }[],
 ): Promise<ProviderThreadRecord[]> {
-  const rows = await tx.rows<{ providerThread: Props }>('lineage/set-rollback-status', {
-    updates: updates.map((update) => ({
-      id: update.id,
-      status: update.status,
-      reason: update.reason,
-      served: servedProperties(update.served),
-    })),
-  });
-  return rows.map((row) => toProviderThread(row.providerThread));
+  const rows = await tx.rows(
+    'lineage/set-rollback-status',
+    {
+      updates: updates.map((update) => ({
+        id: update.id,
+        status: update.status,
+        reason: update.reason,
+        served: servedProperties(update.served),
+      })),
+    },
+    providerThreadRow,
+  );
+  return rows.map((row) => row.providerThread);
 }
+
+const settledRow = z.object({ providerThread: providerThreadNode, settles: z.boolean() });
 
 export async function settleProviderRollback(
   tx: Tx,
@@ -209,12 +226,12 @@ export async function settleProviderRollback(
   status: 'idle' | 'divergent',
   error: string | null,
 ): Promise<{ providerThread: ProviderThreadRecord; settles: boolean }> {
-  const row = await tx.single<{ providerThread: Props; settles: boolean }>(
+  return tx.single(
     'lineage/settle-provider-rollback',
     { id, status, error },
+    settledRow,
     'the settled provider thread',
   );
-  return { providerThread: toProviderThread(row.providerThread), settles: row.settles };
 }
 
 export async function recordSubagentResult(
@@ -224,15 +241,11 @@ export async function recordSubagentResult(
   delivery: string,
   ids: { transferId: string; handoffId: string },
 ): Promise<TransferRecord> {
-  const row = await tx.single<{ transfer: Props }>(
+  const row = await tx.single(
     'lineage/record-subagent-result',
-    {
-      childId,
-      result,
-      delivery,
-      ...ids,
-    },
+    { childId, result, delivery, ...ids },
+    transferRow,
     'the recorded subagent result',
   );
-  return toTransfer(row.transfer);
+  return row.transfer;
 }

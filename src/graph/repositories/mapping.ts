@@ -1,4 +1,7 @@
-// Node properties (as plain() returns them) -> the domain's records.
+// Node properties (as plain() returns them) -> the domain's records, as zod schemas the repositories'
+// row schemas are made of: a property of the wrong type, or an enum value the domain does not know,
+// fails the row with the statement's name and the property's path (rows.ts). Absent properties
+// (older nodes) are nullish.
 import type { ServedRuns } from '../../domain/coverage.js';
 import { fromLists, toLists } from '../../domain/ranges.js';
 import { RECEIPT_KINDS, type HandoffReceipt, type ReceiptKind } from '../../domain/receipt.js';
@@ -6,11 +9,13 @@ import { z } from 'zod';
 import {
   CONTEXT_DELIVERIES,
   END_REASONS,
+  FILE_CHANGE_KINDS,
   HANDOFF_STATUSES,
   HANDOFF_STRATEGIES,
   PLAN_DECISIONS,
   PROVIDER_THREAD_ACTIONS,
   PROVIDER_THREAD_STATUSES,
+  RUN_FACT_KINDS,
   RUN_STATUSES,
   STALENESS_SIGNALS,
   THREAD_RELATIONSHIPS,
@@ -19,32 +24,22 @@ import {
   TRANSFER_RESOLUTIONS,
   TRANSFER_STATUSES,
   type CheckpointRecord,
-  type FileChangeRecord,
   type HandoffRecord,
   type ListedRunRecord,
   type ProviderThreadRecord,
   type RunPlanRecord,
   type RunRecord,
+  type SourcePointRecord,
   type ThreadRecord,
   type TransferRecord,
 } from '../../domain/records.js';
+import { absent } from '../rows.js';
 
 type Props = Record<string, unknown>;
 
-// The shapes of the nodes the statements return, checked once per node as it is read: a property of
-// the wrong type, or an enum value the domain does not know, fails here with the node's label and
-// the property, not later where the record is used. Absent properties (older nodes) are nullish.
-const absent = <T extends z.ZodType>(type: T) => type.nullish();
 const ordinals = absent(z.array(z.number()));
 
-/** `props` as `schema` says a `label` node is; an error naming the node and property otherwise. */
-function checked<T extends z.ZodType>(schema: T, label: string, props: Props): z.infer<T> {
-  const parsed = schema.safeParse(props);
-  if (!parsed.success) throw new Error(`A ${label} node read from the graph: ${z.prettifyError(parsed.error)}`);
-  return parsed.data;
-}
-
-const threadNode = z.object({
+const threadProperties = z.object({
   id: z.string(),
   title: absent(z.string()),
   project: absent(z.string()),
@@ -94,16 +89,20 @@ const listedRunShape = {
   createdAt: z.string(),
   completedAt: absent(z.string()),
 };
-const listedRunNode = z.object(listedRunShape);
+/**
+ * A Run node read without its long texts (runs/page, runs/listed-by-ids), parsed without a transform:
+ * zod's transforms cost about 1 µs each on this hot path; listedRunRecord maps it.
+ */
+export const listedRunProperties = z.object(listedRunShape);
 
-const runNode = z.object({
+const runProperties = z.object({
   ...listedRunShape,
   userMessage: z.string(),
   assistantMessage: absent(z.string()),
   error: absent(z.string()),
 });
 
-const providerThreadNode = z.object({
+const providerThreadProperties = z.object({
   id: z.string(),
   threadId: z.string(),
   seq: z.number(),
@@ -124,7 +123,7 @@ const providerThreadNode = z.object({
   createdAt: z.string(),
 });
 
-const handoffNode = z.object({
+const handoffProperties = z.object({
   id: z.string(),
   transferId: z.string(),
   threadId: z.string(),
@@ -154,15 +153,27 @@ const handoffNode = z.object({
   writer: absent(z.string()),
   targetProvider: absent(z.string()),
   inputDocument: absent(z.string()),
+  receiptKinds: absent(z.array(z.string())),
+  receiptHeld: ordinals,
+  receiptKept: ordinals,
+  receiptOmitted: absent(z.array(z.string())),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 
-const transferNode = z.object({
+const transferProperties = z.object({
   id: z.string(),
   kind: z.enum(TRANSFER_KINDS),
   sourceThreadId: z.string(),
   targetThreadId: z.string(),
+  sourceRunId: absent(z.string()),
+  sourceRunOrdinal: absent(z.number()),
+  sourceCheckpointId: absent(z.string()),
+  sourceProviderThreadId: absent(z.string()),
+  baseRunId: absent(z.string()),
+  baseRunOrdinal: absent(z.number()),
+  baseCheckpointId: absent(z.string()),
+  baseProviderThreadId: absent(z.string()),
   sourceProvider: absent(z.string()),
   targetProvider: absent(z.string()),
   status: z.enum(TRANSFER_STATUSES),
@@ -176,12 +187,36 @@ const transferNode = z.object({
   endedAt: absent(z.string()),
 });
 
-const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-const int = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+/** A typed file change, as facts carry it and checkpoints keep it (filesJson). */
+export const fileChange = z.object({
+  path: z.string(),
+  change: z.enum(FILE_CHANGE_KINDS),
+  additions: z.number().nullable(),
+  deletions: z.number().nullable(),
+  previousPath: z.string().nullable(),
+});
 
-export function toThread(props: Props): ThreadRecord {
-  const node = checked(threadNode, 'Thread', props);
+const checkpointProperties = z.object({
+  id: z.string(),
+  runOrdinal: z.number(),
+  ref: z.string(),
+  diffSummary: absent(z.string()),
+  filesJson: absent(z.string()),
+  status: z.string(),
+});
+const checkpointFiles = z.array(fileChange);
+
+/** A fact of a run as the statements that read facts project it. */
+export const factShape = {
+  runOrdinal: z.number(),
+  kind: z.enum(RUN_FACT_KINDS),
+  text: z.string(),
+  key: z.string().nullable(),
+  status: z.string().nullable(),
+  file: fileChange.nullable(),
+};
+
+function threadRecord(node: z.infer<typeof threadProperties>): ThreadRecord {
   const segmentTo = node.segmentTo ?? [];
   const segmentAsOf = node.segmentAsOf ?? [];
   const parentThreadId = node.parentThreadId ?? null;
@@ -222,7 +257,15 @@ export function toThread(props: Props): ThreadRecord {
 }
 
 /** The plan is stored flat on the run (plan* properties) so analysts can query decisions directly. */
-function toPlan(node: z.infer<typeof listedRunNode>): RunPlanRecord {
+/** A Thread node as a ThreadRecord. */
+export const threadNode = threadProperties.transform(threadRecord);
+
+/** A Thread node read under its write lock: the record and its running run. */
+export const lockedThreadNode = threadProperties
+  .extend({ runningRunId: absent(z.string()) })
+  .transform((node) => Object.assign(threadRecord(node), { runningRunId: node.runningRunId ?? null }));
+
+function toPlan(node: z.infer<typeof listedRunProperties>): RunPlanRecord {
   const from = node.planCoveredFrom ?? null;
   const to = node.planCoveredTo ?? null;
   return {
@@ -251,21 +294,23 @@ export function planProperties(plan: RunPlanRecord): Props {
   };
 }
 
-/** A run read without its long texts (runs/page, runs/listed-by-ids). */
-export function toListedRun(props: Props): ListedRunRecord {
-  return listedRun(checked(listedRunNode, 'Run', props));
-}
-
-export function toRun(props: Props): RunRecord {
-  const node = checked(runNode, 'Run', props);
-  return Object.assign(listedRun(node), {
+function runRecord(node: z.infer<typeof runProperties>): RunRecord {
+  return Object.assign(listedRunRecord(node), {
     userMessage: node.userMessage,
     assistantMessage: node.assistantMessage ?? null,
     error: node.error ?? null,
   });
 }
 
-function listedRun(node: z.infer<typeof listedRunNode>): ListedRunRecord {
+/** A Run node as a RunRecord. */
+export const runNode = runProperties.transform(runRecord);
+
+/** A Run node with the fingerprint of the request that started it (runs/by-idempotency-key). */
+export const idempotentRunNode = runProperties
+  .extend({ idempotencyFingerprint: z.string() })
+  .transform((node) => Object.assign(runRecord(node), { idempotencyFingerprint: node.idempotencyFingerprint }));
+
+export function listedRunRecord(node: z.infer<typeof listedRunProperties>): ListedRunRecord {
   return {
     id: node.id,
     threadId: node.threadId,
@@ -284,31 +329,28 @@ function listedRun(node: z.infer<typeof listedRunNode>): ListedRunRecord {
   };
 }
 
-export function toProviderThread(props: Props): ProviderThreadRecord {
-  const node = checked(providerThreadNode, 'ProviderThread', props);
-  return {
-    id: node.id,
-    threadId: node.threadId,
-    seq: node.seq,
-    provider: node.provider,
-    nativeThreadRef: node.nativeThreadRef ?? null,
-    status: node.status,
-    model: node.model ?? null,
-    runtimeMode: node.runtimeMode ?? null,
-    firstRunOrdinal: node.firstRunOrdinal ?? null,
-    lastRunOrdinal: node.lastRunOrdinal ?? null,
-    served: fromLists(node.servedFrom ?? undefined, node.servedTo ?? undefined),
-    statusReason: node.statusReason ?? null,
-    resumeError: node.resumeError ?? null,
-    rollbackError: node.rollbackError ?? null,
-    forkedFromId: node.forkedFromId ?? null,
-    inheritedThroughOrdinal: node.inheritedThroughOrdinal ?? null,
-    createdAt: node.createdAt,
-  };
-}
+/** A ProviderThread node as a ProviderThreadRecord. */
+export const providerThreadNode = providerThreadProperties.transform((node): ProviderThreadRecord => ({
+  id: node.id,
+  threadId: node.threadId,
+  seq: node.seq,
+  provider: node.provider,
+  nativeThreadRef: node.nativeThreadRef ?? null,
+  status: node.status,
+  model: node.model ?? null,
+  runtimeMode: node.runtimeMode ?? null,
+  firstRunOrdinal: node.firstRunOrdinal ?? null,
+  lastRunOrdinal: node.lastRunOrdinal ?? null,
+  served: fromLists(node.servedFrom ?? undefined, node.servedTo ?? undefined),
+  statusReason: node.statusReason ?? null,
+  resumeError: node.resumeError ?? null,
+  rollbackError: node.rollbackError ?? null,
+  forkedFromId: node.forkedFromId ?? null,
+  inheritedThroughOrdinal: node.inheritedThroughOrdinal ?? null,
+  createdAt: node.createdAt,
+}));
 
-export function toHandoff(props: Props): HandoffRecord {
-  const node = checked(handoffNode, 'ContextHandoff', props);
+function handoffRecord(node: z.infer<typeof handoffProperties>): HandoffRecord {
   const summaryText = node.summaryText ?? '';
   return {
     id: node.id,
@@ -336,7 +378,7 @@ export function toHandoff(props: Props): HandoffRecord {
     endedBecause: node.endedBecause ?? null,
     endedAt: node.endedAt ?? null,
     omissions: node.omissions ?? [],
-    receipt: receiptFromProps(props),
+    receipt: receiptOf(node),
     summaryRequest:
       node.status === 'pending' && node.writer
         ? {
@@ -353,31 +395,39 @@ export function toHandoff(props: Props): HandoffRecord {
   };
 }
 
-export function toTransfer(props: Props): TransferRecord {
-  const node = checked(transferNode, 'ContextTransfer', props);
-  const point = (prefix: 'source' | 'base', threadId: unknown) =>
-    props[`${prefix}RunOrdinal`] === undefined || props[`${prefix}RunOrdinal`] === null
-      ? null
-      : {
-          threadId: String(threadId),
-          runId: text(props[`${prefix}RunId`]),
-          runOrdinal: int(props[`${prefix}RunOrdinal`]),
-          checkpointId: text(props[`${prefix}CheckpointId`]),
-          providerThreadId: text(props[`${prefix}ProviderThreadId`]),
-        };
+/** A ContextHandoff node as a HandoffRecord. */
+export const handoffNode = handoffProperties.transform(handoffRecord);
+
+type TransferProperties = z.infer<typeof transferProperties>;
+
+/** The transfer's source or base point: null when it names no run ordinal. */
+function pointOf(node: TransferProperties, prefix: 'source' | 'base'): SourcePointRecord | null {
+  const runOrdinal = node[`${prefix}RunOrdinal`] ?? null;
+  return runOrdinal === null
+    ? null
+    : {
+        threadId: node.sourceThreadId,
+        runId: node[`${prefix}RunId`] ?? null,
+        runOrdinal,
+        checkpointId: node[`${prefix}CheckpointId`] ?? null,
+        providerThreadId: node[`${prefix}ProviderThreadId`] ?? null,
+      };
+}
+
+function transferRecord(node: TransferProperties): TransferRecord {
   return {
     id: node.id,
     kind: node.kind,
     sourceThreadId: node.sourceThreadId,
     targetThreadId: node.targetThreadId,
-    sourcePoint: point('source', props.sourceThreadId) ?? {
-      threadId: String(props.sourceThreadId),
+    sourcePoint: pointOf(node, 'source') ?? {
+      threadId: node.sourceThreadId,
       runId: null,
       runOrdinal: null,
-      checkpointId: text(props.sourceCheckpointId),
-      providerThreadId: text(props.sourceProviderThreadId),
+      checkpointId: node.sourceCheckpointId ?? null,
+      providerThreadId: node.sourceProviderThreadId ?? null,
     },
-    basePoint: point('base', props.sourceThreadId),
+    basePoint: pointOf(node, 'base'),
     sourceProvider: node.sourceProvider ?? null,
     targetProvider: node.targetProvider ?? null,
     status: node.status,
@@ -392,15 +442,25 @@ export function toTransfer(props: Props): TransferRecord {
   };
 }
 
-export function toCheckpoint(props: Props): CheckpointRecord {
-  return {
-    id: String(props.id),
-    runOrdinal: Number(props.runOrdinal),
-    ref: String(props.ref),
-    diffSummary: text(props.diffSummary),
-    files: props.filesJson ? (JSON.parse(String(props.filesJson)) as FileChangeRecord[]) : [],
-    status: String(props.status),
-  };
+/** A ContextTransfer node as a TransferRecord. */
+export const transferNode = transferProperties.transform(transferRecord);
+
+/** A Checkpoint node as a CheckpointRecord: its files kept as JSON, parsed as file changes too. */
+export const checkpointNode = checkpointProperties.transform((node, context): CheckpointRecord => ({
+  id: node.id,
+  runOrdinal: node.runOrdinal,
+  ref: node.ref,
+  diffSummary: node.diffSummary ?? null,
+  files: node.filesJson ? filesOf(node.filesJson, context) : [],
+  status: node.status,
+}));
+
+function filesOf(filesJson: string, context: z.core.$RefinementCtx): CheckpointRecord['files'] {
+  const files = checkpointFiles.safeParse(JSON.parse(filesJson));
+  if (files.success) return files.data;
+  for (const issue of files.error.issues)
+    context.issues.push({ ...issue, path: ['filesJson', ...issue.path], input: filesJson } as z.core.$ZodRawIssue);
+  return [];
 }
 
 /** A provider thread's native ranges as the statements that change them write them. */
@@ -423,12 +483,12 @@ export function receiptProps(receipt: HandoffReceipt | null): Record<string, unk
   };
 }
 
-function receiptFromProps(props: Props): HandoffReceipt | null {
-  const kinds = strings(props.receiptKinds);
+function receiptOf(node: z.infer<typeof handoffProperties>): HandoffReceipt | null {
+  const kinds = node.receiptKinds ?? [];
   if (kinds.length === 0) return null;
-  const held = Array.isArray(props.receiptHeld) ? props.receiptHeld.map(Number) : [];
-  const kept = Array.isArray(props.receiptKept) ? props.receiptKept.map(Number) : [];
-  const omitted = strings(props.receiptOmitted);
+  const held = node.receiptHeld ?? [];
+  const kept = node.receiptKept ?? [];
+  const omitted = node.receiptOmitted ?? [];
   const line = (kind: ReceiptKind) => {
     const at = kinds.indexOf(kind);
     const prefix = `${kind}: `;

@@ -1,13 +1,14 @@
+import { z } from 'zod';
 import { present } from '../../domain/errors.js';
 import { coverageOf } from '../../domain/coverage.js';
 import { liveHistory } from '../../domain/history.js';
 import { fromLists } from '../../domain/ranges.js';
-import type { CoverageRecord, OrdinalRange, ProviderThreadRecord } from '../../domain/records.js';
+import type { CoverageRecord, ProviderThreadRecord } from '../../domain/records.js';
 import { threadsByIds } from './threads.js';
 import type { Tx } from '../transactions.js';
-import { toProviderThread } from './mapping.js';
+import { providerThreadNode } from './mapping.js';
 
-type Props = Record<string, unknown>;
+const providerThreadRow = z.object({ providerThread: providerThreadNode });
 
 export interface NewProviderThread {
   id: string;
@@ -21,21 +22,21 @@ export interface NewProviderThread {
 
 export async function createProviderThread(tx: Tx, providerThread: NewProviderThread): Promise<ProviderThreadRecord> {
   const { forkedFrom, ...fields } = providerThread;
-  const row = await tx.single<{ providerThread: Props }>(
+  const row = await tx.single(
     'provider-threads/create',
     {
       ...fields,
       forkedFromId: forkedFrom?.id ?? null,
       inheritedThroughOrdinal: forkedFrom?.inheritedThroughOrdinal ?? null,
     },
+    providerThreadRow,
     'the created provider thread',
   );
-  return toProviderThread(row.providerThread);
+  return row.providerThread;
 }
 
 export async function providerThreadsByIds(tx: Tx, ids: readonly string[]): Promise<ProviderThreadRecord[]> {
-  const rows = await tx.rows<{ providerThread: Props }>('provider-threads/by-ids', { ids });
-  return rows.map((row) => toProviderThread(row.providerThread));
+  return (await tx.rows('provider-threads/by-ids', { ids }, providerThreadRow)).map((row) => row.providerThread);
 }
 
 /** A provider thread the caller holds to exist; MissingRecordError otherwise. */
@@ -54,41 +55,42 @@ export async function providerThreadPage(
 ): Promise<ProviderThreadRecord[]> {
   const { afterSeq, first, window } = page;
   const rows = window
-    ? await tx.rows<{ providerThread: Props }>('provider-threads/window', {
-        threadId,
-        afterSeq,
-        first,
-        fromOrdinal: window.from,
-        toOrdinal: window.to,
-      })
-    : await tx.rows<{ providerThread: Props }>('provider-threads/page', { threadId, afterSeq, first });
-  return rows.map((row) => toProviderThread(row.providerThread));
+    ? await tx.rows(
+        'provider-threads/window',
+        { threadId, afterSeq, first, fromOrdinal: window.from, toOrdinal: window.to },
+        providerThreadRow,
+      )
+    : await tx.rows('provider-threads/page', { threadId, afterSeq, first }, providerThreadRow);
+  return rows.map((row) => row.providerThread);
 }
 
 export async function bindProviderThread(tx: Tx, id: string, nativeThreadRef: string): Promise<ProviderThreadRecord> {
-  const row = await tx.single<{ providerThread: Props }>(
+  const row = await tx.single(
     'provider-threads/bind',
     { id, nativeThreadRef },
+    providerThreadRow,
     'the bound provider thread',
   );
-  return toProviderThread(row.providerThread);
+  return row.providerThread;
 }
 
 export async function markProviderThreadStale(tx: Tx, id: string): Promise<void> {
-  await tx.rows('provider-threads/mark-stale', { id });
+  await tx.run('provider-threads/mark-stale', { id });
 }
+
+const coverageRow = z.object({
+  providerThreadId: z.string(),
+  threadId: z.string(),
+  inheritedThroughOrdinal: z.number().nullable(),
+  servedFrom: z.array(z.number()),
+  servedTo: z.array(z.number()),
+  handoffIds: z.array(z.string()),
+  handoffRanges: z.array(z.object({ from: z.number(), to: z.number() })),
+});
 
 /** Coverage of each provider thread against its app thread's live history: two reads for any number, as ranges. */
 export async function coverageByIds(tx: Tx, ids: readonly string[]): Promise<CoverageRecord[]> {
-  const known = await tx.rows<{
-    providerThreadId: string;
-    threadId: string;
-    inheritedThroughOrdinal: number | null;
-    servedFrom: number[];
-    servedTo: number[];
-    handoffIds: string[];
-    handoffRanges: OrdinalRange[];
-  }>('provider-threads/coverage', { ids });
+  const known = await tx.rows('provider-threads/coverage', { ids }, coverageRow);
   const threads = new Map(
     (await threadsByIds(tx, [...new Set(known.map((row) => row.threadId))])).map((thread) => [thread.id, thread]),
   );

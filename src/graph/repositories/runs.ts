@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type {
   CheckpointRecord,
   FileChangeRecord,
@@ -12,10 +13,24 @@ import type {
 } from '../../domain/records.js';
 import { leavingRun, servingRun } from '../../domain/coverage.js';
 import type { Tx } from '../transactions.js';
-import { planProperties, servedProperties, toCheckpoint, toListedRun, toProviderThread, toRun } from './mapping.js';
-import { toLockedThread, type LockedThread } from './threads.js';
+import {
+  checkpointNode,
+  factShape,
+  idempotentRunNode,
+  listedRunProperties,
+  listedRunRecord,
+  lockedThreadNode,
+  planProperties,
+  providerThreadNode,
+  runNode,
+  servedProperties,
+} from './mapping.js';
+import type { LockedThread } from './threads.js';
 
-type Props = Record<string, unknown>;
+const runRow = z.object({ run: runNode });
+const listedRunRow = z.object({ run: listedRunProperties });
+/** A fact as read back, with its whole text's length (its text may be cut). */
+const factWithLength = z.object({ ...factShape, textLength: z.number() });
 
 /** A run as startRun creates it: what the request and the plan say, and the key a retry is matched by. */
 export type NewRun = Pick<
@@ -26,6 +41,8 @@ export type NewRun = Pick<
   idempotencyFingerprint: string | null;
 };
 
+const createdRunRow = z.object({ run: runNode, providerThread: providerThreadNode });
+
 /** Creates the run, served by `providerThread` (as read under the thread lock); returns both as updated. */
 export async function createRun(
   tx: Tx,
@@ -33,27 +50,25 @@ export async function createRun(
   providerThread: ProviderThreadRecord,
 ): Promise<{ run: RunRecord; providerThread: ProviderThreadRecord }> {
   const { plan, ...fields } = run;
-  const row = await tx.single<{ run: Props; providerThread: Props }>(
+  return tx.single(
     'runs/create',
     {
       run: { ...fields, ...planProperties(plan), dispatchEpoch: 1 },
       providerThreadId: providerThread.id,
       served: servedProperties(servingRun(providerThread.served, run.ordinal)),
     },
+    createdRunRow,
     'the created run',
   );
-  return { run: toRun(row.run), providerThread: toProviderThread(row.providerThread) };
 }
 
 export async function runsByIds(tx: Tx, ids: readonly string[]): Promise<RunRecord[]> {
-  const rows = await tx.rows<{ run: Props }>('runs/by-ids', { ids });
-  return rows.map((row) => toRun(row.run));
+  return (await tx.rows('runs/by-ids', { ids }, runRow)).map((row) => row.run);
 }
 
 /** Runs by id for the API, without their long texts. */
 export async function listedRunsByIds(tx: Tx, ids: readonly string[]): Promise<ListedRunRecord[]> {
-  const rows = await tx.rows<{ run: Props }>('runs/listed-by-ids', { ids });
-  return rows.map((row) => toListedRun(row.run));
+  return (await tx.rows('runs/listed-by-ids', { ids }, listedRunRow)).map((row) => listedRunRecord(row.run));
 }
 
 /** The first `limit` runs of the thread above `afterOrdinal` (and at most `toOrdinal`), oldest first, without their long texts. */
@@ -64,8 +79,8 @@ export async function runPage(
   limit: number,
   toOrdinal = Number.MAX_SAFE_INTEGER,
 ): Promise<ListedRunRecord[]> {
-  const rows = await tx.rows<{ run: Props }>('runs/page', { threadId, afterOrdinal, toOrdinal, limit });
-  return rows.map((row) => toListedRun(row.run));
+  const rows = await tx.rows('runs/page', { threadId, afterOrdinal, toOrdinal, limit }, listedRunRow);
+  return rows.map((row) => listedRunRecord(row.run));
 }
 
 /** The newest `limit` runs below `beforeOrdinal`, newest first, without their long texts. */
@@ -75,8 +90,8 @@ export async function runPageBackward(
   beforeOrdinal: number,
   limit: number,
 ): Promise<ListedRunRecord[]> {
-  const rows = await tx.rows<{ run: Props }>('runs/page-backward', { threadId, beforeOrdinal, limit });
-  return rows.map((row) => toListedRun(row.run));
+  const rows = await tx.rows('runs/page-backward', { threadId, beforeOrdinal, limit }, listedRunRow);
+  return rows.map((row) => listedRunRecord(row.run));
 }
 
 /** One long text of one run, addressed by the caller's key. */
@@ -86,41 +101,44 @@ export interface RunTextRequest {
   field: RunTextField;
 }
 
+const textLengthRow = z.object({ key: z.string(), length: z.number().nullable() });
+
 /** The lengths of long texts, in characters (code points), without reading them out; absent keys: no such run. */
 export async function runTextLengths(tx: Tx, requests: readonly RunTextRequest[]): Promise<Map<string, number | null>> {
-  const rows = await tx.rows<{ key: string; length: number | null }>('runs/text-lengths', { requests });
+  const rows = await tx.rows('runs/text-lengths', { requests }, textLengthRow);
   return new Map(rows.map((row) => [row.key, row.length]));
 }
+
+const textRow = z.object({ key: z.string(), text: z.string().nullable() });
 
 /** Long texts, each cut to its first `maxChars` characters (code points) by Neo4j; null: the whole text. */
 export async function runTexts(
   tx: Tx,
   requests: readonly (RunTextRequest & { maxChars: number | null })[],
 ): Promise<Map<string, string | null>> {
-  const rows = await tx.rows<{ key: string; text: string | null }>('runs/texts', { requests });
+  const rows = await tx.rows('runs/texts', { requests }, textRow);
   return new Map(rows.map((row) => [row.key, row.text]));
 }
+
+const idempotentRunRow = z.object({ run: idempotentRunNode });
 
 export async function runByIdempotencyKey(
   tx: Tx,
   threadId: string,
   key: string,
 ): Promise<(RunRecord & { idempotencyFingerprint: string }) | null> {
-  const row = await tx.one<{ run: Props }>('runs/by-idempotency-key', { threadId, key });
-  return row ? { ...toRun(row.run), idempotencyFingerprint: String(row.run.idempotencyFingerprint) } : null;
+  return (await tx.one('runs/by-idempotency-key', { threadId, key }, idempotentRunRow))?.run ?? null;
 }
+
+const lockedRunRow = z.object({
+  run: runNode,
+  thread: lockedThreadNode,
+  providerThread: providerThreadNode.nullable(),
+});
 
 /** The run, its thread and the provider thread serving it, with the thread's write lock held for the rest of the transaction. */
 export async function lockRunForUpdate(tx: Tx, runId: string): Promise<LockedRun | null> {
-  const row = await tx.one<{ run: Props; thread: Props; providerThread: Props | null }>('runs/lock-for-update', {
-    runId,
-  });
-  if (!row) return null;
-  return {
-    run: toRun(row.run),
-    thread: toLockedThread(row.thread),
-    providerThread: row.providerThread && toProviderThread(row.providerThread),
-  };
+  return tx.one('runs/lock-for-update', { runId }, lockedRunRow);
 }
 
 export interface RunOutcome {
@@ -142,6 +160,13 @@ export interface LockedRun {
  * Takes the thread's lock and ends run `runId` with `outcome` when it is running: the run as it was
  * when locked (null: no such run), and as ended (null: it was not running, nothing was written).
  */
+const finishedRunRow = z.object({
+  run: runNode,
+  thread: lockedThreadNode,
+  providerThread: providerThreadNode,
+  finished: runNode.nullable(),
+});
+
 export async function finishRun(
   tx: Tx,
   runId: string,
@@ -154,7 +179,7 @@ export async function finishRun(
     filesJson: JSON.stringify(outcome.checkpoint.files),
     fileCount: outcome.checkpoint.files.length,
   };
-  const row = await tx.one<{ run: Props; thread: Props; providerThread: Props; finished: Props | null }>(
+  const row = await tx.one(
     'runs/finish',
     {
       runId,
@@ -164,16 +189,11 @@ export async function finishRun(
       facts: outcome.facts,
       checkpoint,
     },
+    finishedRunRow,
   );
   if (!row) return null;
-  return {
-    locked: {
-      run: toRun(row.run),
-      thread: toLockedThread(row.thread),
-      providerThread: toProviderThread(row.providerThread),
-    },
-    finished: row.finished && toRun(row.finished),
-  };
+  const { finished, ...locked } = row;
+  return { locked, finished };
 }
 
 /** Resume failure: the running run leaves `from` for `to` (both as read under the thread lock). */
@@ -184,7 +204,7 @@ export async function moveRunToProviderThread(
   to: ProviderThreadRecord,
   error: string,
 ): Promise<RunRecord> {
-  const row = await tx.single<{ run: Props }>(
+  const row = await tx.single(
     'runs/move-to-provider-thread',
     {
       runId: run.id,
@@ -194,18 +214,15 @@ export async function moveRunToProviderThread(
       fromServed: servedProperties(leavingRun(from.served, run.ordinal)),
       toServed: servedProperties(servingRun(to.served, run.ordinal)),
     },
+    runRow,
     'the moved run',
   );
-  return toRun(row.run);
+  return row.run;
 }
 
 export async function setRunPlan(tx: Tx, runId: string, plan: RunPlanRecord): Promise<RunRecord> {
-  const row = await tx.single<{ run: Props }>(
-    'runs/set-plan',
-    { runId, plan: planProperties(plan) },
-    'the replanned run',
-  );
-  return toRun(row.run);
+  const row = await tx.single('runs/set-plan', { runId, plan: planProperties(plan) }, runRow, 'the replanned run');
+  return row.run;
 }
 
 /** Which facts of a run to read: `first` from `offset`, texts cut to `maxChars` characters (null: whole). */
@@ -215,23 +232,26 @@ export interface FactSlice {
   maxChars: number | null;
 }
 
+const factsRow = z.object({ runId: z.string(), facts: z.array(factWithLength) });
+
 /** The facts of each run in that slice, in the order they were sent, with each text's whole length. */
 export async function factsByRuns(
   tx: Tx,
   runIds: readonly string[],
   slice: FactSlice,
 ): Promise<Map<string, (RunFactRecord & { textLength: number })[]>> {
-  const rows = await tx.rows<{ runId: string; facts: (RunFactRecord & { textLength: number })[] }>(
-    'runs/facts-by-runs',
-    { runIds, ...slice },
-  );
+  const rows = await tx.rows('runs/facts-by-runs', { runIds, ...slice }, factsRow);
   return new Map(rows.map((row) => [row.runId, row.facts]));
 }
 
+const charsRow = z.object({ chars: z.number().nullable() });
+
 /** The characters factsByRuns would read for the same slice (texts cut, keys, statuses), counted by Neo4j. */
 export async function factChars(tx: Tx, runIds: readonly string[], slice: FactSlice): Promise<number> {
-  return (await tx.one<{ chars: number | null }>('runs/fact-sizes', { runIds, ...slice }))?.chars ?? 0;
+  return (await tx.one('runs/fact-sizes', { runIds, ...slice }, charsRow))?.chars ?? 0;
 }
+
+const recordedFactRow = z.object({ fact: factWithLength });
 
 /** Appends a fact to the run after its facts; null when it already holds `maxFacts`. */
 export async function appendFact(
@@ -240,22 +260,23 @@ export async function appendFact(
   fact: NewRunFact,
   maxFacts: number,
 ): Promise<(RunFactRecord & { textLength: number }) | null> {
-  return (
-    (await tx.one<{ fact: RunFactRecord & { textLength: number } }>('runs/record-fact', { runId, fact, maxFacts }))
-      ?.fact ?? null
-  );
+  return (await tx.one('runs/record-fact', { runId, fact, maxFacts }, recordedFactRow))?.fact ?? null;
 }
 
+const factCountRow = z.object({ runId: z.string(), facts: z.number() });
+
 export async function factCounts(tx: Tx, runIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await tx.rows<{ runId: string; facts: number }>('runs/fact-counts', { runIds });
+  const rows = await tx.rows('runs/fact-counts', { runIds }, factCountRow);
   return new Map(rows.map((row) => [row.runId, row.facts]));
 }
 
+const checkpointRow = z.object({ runId: z.string(), checkpoint: checkpointNode });
+
 export async function checkpointsByRuns(tx: Tx, runIds: readonly string[]): Promise<Map<string, CheckpointRecord>> {
-  const rows = await tx.rows<{ runId: string; checkpoint: Props }>('runs/checkpoints-by-runs', { runIds });
-  return new Map(rows.map((row) => [row.runId, toCheckpoint(row.checkpoint)]));
+  const rows = await tx.rows('runs/checkpoints-by-runs', { runIds }, checkpointRow);
+  return new Map(rows.map((row) => [row.runId, row.checkpoint]));
 }
 
 export async function appendPlanReason(tx: Tx, runId: string, reason: string): Promise<void> {
-  await tx.rows('runs/append-reason', { runId, reason });
+  await tx.run('runs/append-reason', { runId, reason });
 }

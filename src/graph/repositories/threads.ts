@@ -1,10 +1,12 @@
+import { z } from 'zod';
 import { threadDeleted, present, notFound } from '../../domain/errors.js';
 import { livePiecesFor } from '../../domain/history.js';
 import type { CheckpointRecord, ThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
-import { toCheckpoint, toThread } from './mapping.js';
+import { checkpointNode, lockedThreadNode, threadNode } from './mapping.js';
 
-type Props = Record<string, unknown>;
+const threadRow = z.object({ thread: threadNode });
+const lockedThreadRow = z.object({ thread: lockedThreadNode });
 
 /** A thread as seen under its write lock: the record plus its running run. */
 export interface LockedThread extends ThreadRecord {
@@ -17,13 +19,11 @@ export async function createThread(
   title: string | null,
   project: string | null,
 ): Promise<ThreadRecord> {
-  const row = await tx.single<{ thread: Props }>('threads/create', { id, title, project }, 'the created thread');
-  return toThread(row.thread);
+  return (await tx.single('threads/create', { id, title, project }, threadRow, 'the created thread')).thread;
 }
 
 export async function threadsByIds(tx: Tx, ids: readonly string[]): Promise<ThreadRecord[]> {
-  const rows = await tx.rows<{ thread: Props }>('threads/by-ids', { ids });
-  return rows.map((row) => toThread(row.thread));
+  return (await tx.rows('threads/by-ids', { ids }, threadRow)).map((row) => row.thread);
 }
 
 /** A thread the caller holds to exist; MissingRecordError otherwise. */
@@ -44,13 +44,12 @@ export async function threadPage(
   after: { createdAt: string; id: string } | null,
   limit: number,
 ): Promise<ThreadRecord[]> {
-  const rows = await tx.rows<{ thread: Props }>(filter.project === null ? 'threads/page' : 'threads/page-of-project', {
-    ...filter,
-    afterCreatedAt: after?.createdAt ?? null,
-    afterId: after?.id ?? null,
-    limit: limit,
-  });
-  return rows.map((row) => toThread(row.thread));
+  const rows = await tx.rows(
+    filter.project === null ? 'threads/page' : 'threads/page-of-project',
+    { ...filter, afterCreatedAt: after?.createdAt ?? null, afterId: after?.id ?? null, limit: limit },
+    threadRow,
+  );
+  return rows.map((row) => row.thread);
 }
 
 /**
@@ -67,18 +66,15 @@ export async function lockThread(tx: Tx, threadId: string): Promise<LockedThread
 
 /** The thread's lock whether it is deleted or not: for deleteThread alone. */
 export async function lockThreadAsItIs(tx: Tx, threadId: string): Promise<LockedThread | null> {
-  const row = await tx.one<{ thread: Props }>('threads/lock', { threadId });
-  return row && toLockedThread(row.thread);
+  return (await tx.one('threads/lock', { threadId }, lockedThreadRow))?.thread ?? null;
 }
 
 export async function renameThread(tx: Tx, threadId: string, title: string): Promise<ThreadRecord> {
-  const row = await tx.single<{ thread: Props }>('threads/rename', { threadId, title }, 'the renamed thread');
-  return toThread(row.thread);
+  return (await tx.single('threads/rename', { threadId, title }, threadRow, 'the renamed thread')).thread;
 }
 
 export async function markThreadDeleted(tx: Tx, threadId: string): Promise<ThreadRecord> {
-  const row = await tx.single<{ thread: Props }>('threads/delete', { threadId }, 'the deleted thread');
-  return toThread(row.thread);
+  return (await tx.single('threads/delete', { threadId }, threadRow, 'the deleted thread')).thread;
 }
 
 /**
@@ -98,24 +94,26 @@ export async function lockThreadOf<T extends { threadId: string }>(
   return thread && record ? { thread, record } : null;
 }
 
-export function toLockedThread(props: Props): LockedThread {
-  return { ...toThread(props), runningRunId: (props.runningRunId as string | undefined) ?? null };
-}
+const checkpointsRow = z.object({ threadId: z.string(), checkpoints: z.array(checkpointNode) });
 
 /** The newest checkpoint in each thread's history up to its head, inherited ones included, by thread id. */
 export async function latestCheckpoints(
   tx: Tx,
   threads: readonly ThreadRecord[],
 ): Promise<Map<string, CheckpointRecord>> {
-  const rows = await tx.rows<{ threadId: string; checkpoints: Props[] }>('threads/latest-checkpoint', {
-    threads: threads.map((thread) => ({
-      threadId: thread.id,
-      pieces: livePiecesFor(thread, { from: 1, to: thread.headOrdinal }),
-    })),
-  });
+  const rows = await tx.rows(
+    'threads/latest-checkpoint',
+    {
+      threads: threads.map((thread) => ({
+        threadId: thread.id,
+        pieces: livePiecesFor(thread, { from: 1, to: thread.headOrdinal }),
+      })),
+    },
+    checkpointsRow,
+  );
   const newest = new Map<string, CheckpointRecord>();
   for (const row of rows) {
-    for (const checkpoint of row.checkpoints.map(toCheckpoint)) {
+    for (const checkpoint of row.checkpoints) {
       if (checkpoint.runOrdinal > (newest.get(row.threadId)?.runOrdinal ?? 0)) newest.set(row.threadId, checkpoint);
     }
   }
