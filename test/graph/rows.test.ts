@@ -16,6 +16,7 @@ import { RowShapeError } from '../../src/graph/rows.js';
 import { Graph, txOf, type Tx } from '../../src/graph/transactions.js';
 import { plain } from '../../src/graph/values.js';
 import { uniqueId } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 const threadRow = z.object({ thread: threadNode });
 
@@ -25,7 +26,7 @@ let graph: Graph;
 beforeAll(() => {
   const settings = inject('neo4j');
   driver = createDriver(settings);
-  graph = new Graph(driver, settings.database, uniqueId('graph-rows'));
+  graph = new Graph(driver, settings.database, fileTenant());
 });
 afterAll(async () => {
   await driver?.close();

@@ -14,6 +14,7 @@ import {
 } from '../../src/graph/repositories/threads.js';
 import { Graph } from '../../src/graph/transactions.js';
 import { uniqueId } from '../support/service.js';
+import { fileTenant } from '../support/tenants.js';
 
 let driver: Driver;
 let graph: Graph;
@@ -24,7 +25,7 @@ beforeAll(() => {
   // A tenant of this file's own: nothing another file writes is read here. The schema is left to
   // the services of the other files (these statements need none of it): applying it here would keep
   // their services waiting.
-  graph = new Graph(driver, neo4j.database, uniqueId('graph-threads'));
+  graph = new Graph(driver, neo4j.database, fileTenant());
 });
 afterAll(async () => {
   await driver?.close();
@@ -66,7 +67,7 @@ describe('the thread repository', () => {
   it("keeps each tenant's threads to itself", async () => {
     const id = uniqueId('thread');
     await graph.write((tx) => createThread(tx, id, null, null));
-    const other = new Graph(driver, inject('neo4j').database, uniqueId('graph-threads-other'));
+    const other = new Graph(driver, inject('neo4j').database, fileTenant('other'));
     expect(await other.read((tx) => threadsByIds(tx, [id]))).toEqual([]);
     expect(await other.write((tx) => lockThreadAsItIs(tx, id))).toBeNull();
     await expect(other.write((tx) => lockThread(tx, id))).rejects.toMatchObject({ code: 'NOT_FOUND' });
