@@ -804,7 +804,9 @@ async function playRun(
           id: play.newId('cp'),
           ref: `git:${createHash('sha1').update(String(ordinal)).digest('hex').slice(0, 12)}`,
           diffSummary: `Run ${ordinal}: 3 files changed`,
-          filesJson: JSON.stringify([{ path: 'src/parser.ts', change: 'modified', additions: 12, deletions: 4 }]),
+          filesJson: JSON.stringify([
+            { path: 'src/parser.ts', change: 'modified', additions: 12, deletions: 4, previousPath: null },
+          ]),
           fileCount: 1,
         }
       : null;
