@@ -8,27 +8,26 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { ensureLocalNeo4jInstalled, JDK_HINT, lastLines } from './localNeo4jInstall.js';
+import {
+  ensureLocalNeo4jInstalled,
+  JDK_HINT,
+  lastLines,
+  LAUNCHER_READY_LINE,
+  NEO4J_JVM_FLAGS,
+  type LocalNeo4jInstall,
+} from './localNeo4jInstall.js';
 import { present } from '../domain/errors.js';
 
-const READY_LINE = /^THREADLINE_NEO4J_READY (bolt:\/\/\S+) version=(\S+)$/;
 const LAUNCHER_FAILURE = '[launcher] Neo4j failed to start: ';
 const PASSWORD_ENV = 'THREADLINE_NEO4J_PASSWORD';
 const STOP_TIMEOUT_MS = 30_000;
 const OUTPUT_TAIL_LINES = 40;
 const DEBUG_LOG_TAIL_LINES = 20;
 
-const JVM_FLAGS = [
-  // Neo4j reaches into JDK internals (DirectByteBuffer, file channels); without these Java 17 refuses.
-  '--add-opens',
-  'java.base/java.nio=ALL-UNNAMED',
-  '--add-opens',
-  'java.base/java.io=ALL-UNNAMED',
-  '--add-opens',
-  'java.base/sun.nio.ch=ALL-UNNAMED',
-  '--enable-native-access=ALL-UNNAMED',
-  '-XX:+ExitOnOutOfMemoryError',
-];
+/** The flags and class path of a Neo4j JVM, before its main class. */
+function neo4jJvm(install: LocalNeo4jInstall): string[] {
+  return [...NEO4J_JVM_FLAGS, `-XX:SharedArchiveFile=${install.classArchive}`, '-cp', install.classPath];
+}
 
 /**
  * Runs Neo4j's own admin tool (`neo4j-admin`, in the same jars) on the Neo4j home `home`, e.g.
@@ -36,12 +35,12 @@ const JVM_FLAGS = [
  * it when the tool fails (for instance when a running Neo4j has the database open).
  */
 export async function runNeo4jAdmin(home: string, args: string[]): Promise<{ output: string }> {
-  const { libDir } = await ensureLocalNeo4jInstalled();
+  const install = await ensureLocalNeo4jInstalled();
   const env: NodeJS.ProcessEnv = { ...process.env, NEO4J_HOME: path.resolve(home) };
   // No neo4j.conf of the user's: the home's defaults (data/ under it) are what the launcher uses too.
   delete env.NEO4J_CONF;
   return new Promise((resolve, reject) => {
-    const child = spawn('java', [...JVM_FLAGS, '-cp', path.join(libDir, '*'), 'org.neo4j.cli.AdminTool', ...args], {
+    const child = spawn('java', [...neo4jJvm(install), 'org.neo4j.cli.AdminTool', ...args], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -94,7 +93,7 @@ export interface LocalNeo4j {
 }
 
 export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo4j> {
-  const { libDir, classesDir } = await ensureLocalNeo4jInstalled({ progress: opts.progress });
+  const install = await ensureLocalNeo4jInstalled({ progress: opts.progress });
   const started = Date.now();
   const storeDir = path.resolve(opts.storeDir);
   const startTimeoutMs = opts.startTimeoutMs ?? 120_000;
@@ -107,11 +106,9 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
   }
 
   const args = [
-    ...JVM_FLAGS,
     `-Xmx${opts.heap ?? '512m'}`,
     ...(opts.jvmFlags ?? []),
-    '-cp',
-    [classesDir, path.join(libDir, '*')].join(path.delimiter),
+    ...neo4jJvm(install),
     'Launcher',
     '--store-dir',
     storeDir,
@@ -136,7 +133,7 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
       output.shift();
     }
     opts.log?.(line);
-    const match = fromStdout ? READY_LINE.exec(line) : null;
+    const match = fromStdout ? LAUNCHER_READY_LINE.exec(line) : null;
     if (match) {
       onReady?.(match);
     }

@@ -22,7 +22,9 @@ describe('local Neo4j', () => {
 
   async function start(port = 0): Promise<LocalNeo4j> {
     storeDir ??= await mkdtemp(path.join(tmpdir(), 'threadline-neo4j-'));
-    const instance = await startLocalNeo4j({ storeDir, port, password: PASSWORD });
+    // -Xshare:on turns a class archive the JVM cannot map (missing, or built on another class path) into a
+    // failed start, where the default would load every class again without a word.
+    const instance = await startLocalNeo4j({ storeDir, port, password: PASSWORD, jvmFlags: ['-Xshare:on'] });
     running.push(instance);
     return instance;
   }
@@ -39,7 +41,7 @@ describe('local Neo4j', () => {
   }
 
   it(
-    'runs Neo4j Community and keeps its data across a restart on the same store and port',
+    'runs Neo4j Community from its class archive, and keeps its data across a restart on the same store and port',
     async () => {
       const first = await start();
       expect(first.uri).toBe(`bolt://127.0.0.1:${first.port}`);
