@@ -95,10 +95,25 @@ export function toLists(ranges: Ranges): { from: number[]; to: number[] } {
   return { from: normal.map((range) => range.from), to: normal.map((range) => range.to) };
 }
 
-/** The set in words, for reasons and summaries: "run 10", "runs 6-8", "runs 1-5, 10". */
+/**
+ * Ranges named one by one in describeOrdinals: past it, the first and last few and a count. A thread
+ * gains a gap with every rollback, and these words are stored with each run's plan: listed whole,
+ * a full handoff's reason on a long thread ran to thousands of ranges.
+ */
+export const DESCRIBED_RANGES_MAX = 6;
+
+/**
+ * The set in words, for reasons and summaries: "run 10", "runs 6-8", "runs 1-5, 10"; more than
+ * DESCRIBED_RANGES_MAX ranges as "runs 1-5, 7-9, 11-20, …, 90-95, 97-99 (8 ranges, 80 runs)".
+ */
 export function describeOrdinals(ranges: Ranges): string {
   const normal = normalize(ranges);
   if (normal.length === 0) return 'no runs';
+  const words = ({ from, to }: OrdinalRange) => (from === to ? `${from}` : `${from}-${to}`);
+  if (normal.length > DESCRIBED_RANGES_MAX) {
+    const named = [...normal.slice(0, 3).map(words), '…', ...normal.slice(-2).map(words)];
+    return `runs ${named.join(', ')} (${normal.length} ranges, ${count(normal)} runs)`;
+  }
   const single = normal.length === 1 && normal.every(({ from, to }) => from === to);
-  return `${single ? 'run' : 'runs'} ${normal.map(({ from, to }) => (from === to ? `${from}` : `${from}-${to}`)).join(', ')}`;
+  return `${single ? 'run' : 'runs'} ${normal.map(words).join(', ')}`;
 }

@@ -899,6 +899,19 @@ describe('one home per rule', () => {
     expect(full.reasons.at(-1)).toContain('full-thread summary of runs 1-5, 10');
   });
 
+  it('names a long history of rollbacks in a reason of one line', () => {
+    const rolledBack = Array.from({ length: 1000 }, (_, i) => ({ from: 100 * i + 99, to: 100 * i + 100 }));
+    const full = decidePlan(
+      { ...behind(5, 100_000), rolledBack, target: null },
+      request(),
+      null,
+      DEFAULT_PLANNER_SETTINGS,
+    );
+    expect(full.reasons.at(-1)).toBe(
+      'A new codex provider thread gets a full-thread summary of runs 1-98, 101-198, 201-298, …, 99801-99898, 99901-99998 (1000 ranges, 98000 runs).',
+    );
+  });
+
   it('fallsBackToCheckpointSummary: only a full summary cut to fit, and only with a checkpoint', () => {
     expect(fallsBackToCheckpointSummary('full_thread_summary', true, true)).toBe(true);
     expect(fallsBackToCheckpointSummary('full_thread_summary', true, false)).toBe(false);

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   contains,
   count,
+  describeOrdinals,
+  DESCRIBED_RANGES_MAX,
   firstOrdinals,
   fromLists,
   highest,
@@ -70,5 +72,19 @@ describe('ordinal ranges', () => {
     expect(toLists([r(5, 6), r(1, 2)])).toEqual({ from: [1, 5], to: [2, 6] });
     expect(fromLists([1, 5], [2, 6])).toEqual([r(1, 2), r(5, 6)]);
     expect(fromLists(undefined, undefined)).toEqual([]);
+  });
+
+  it('names every range up to the limit, then the first and last few and how many', () => {
+    expect(describeOrdinals([r(10, 10)])).toBe('run 10');
+    expect(describeOrdinals([r(10, 10), r(1, 5)])).toBe('runs 1-5, 10');
+    const gaps = (n: number) => Array.from({ length: n }, (_, i) => r(10 * i + 1, 10 * i + 8));
+    expect(describeOrdinals(gaps(DESCRIBED_RANGES_MAX))).toBe('runs 1-8, 11-18, 21-28, 31-38, 41-48, 51-58');
+    expect(describeOrdinals(gaps(DESCRIBED_RANGES_MAX + 1))).toBe(
+      'runs 1-8, 11-18, 21-28, …, 51-58, 61-68 (7 ranges, 56 runs)',
+    );
+    // A long thread rolled back a thousand times: the words stay a line.
+    expect(describeOrdinals(gaps(1000))).toBe(
+      'runs 1-8, 11-18, 21-28, …, 9981-9988, 9991-9998 (1000 ranges, 8000 runs)',
+    );
   });
 });
