@@ -366,7 +366,8 @@ export function renderProduct(section: ProductSection, sizes: number[]): string 
   return `## The whole product
 
 Every operation below is measured at every size in the same interleaved rounds as the planner's
-cases, through the service's GraphQL API (the coverage-gaps, lineage-tree and
+cases, but for the analytics and the rollback to run 5, whose samples take seconds at the largest
+size: they run in a loop of their own after that one. All go through the service's GraphQL API (the coverage-gaps, lineage-tree and
 longest-handoff-chains analytics through \`runAnalyticsQuery\`, which is how \`npm run query\` runs
 them). Each size has, besides the read thread the planner's cases use, three seeded threads for the
 writes, each written by \`bench/seed.ts\` like the read thread:
@@ -553,7 +554,8 @@ the merge-back in), and a subagent under one run in 25 (\`importSubagentThread\`
 stored consumed) with 1 to 5 runs on that run's provider; so switches, handoffs, provider threads,
 forks and subagents grow linearly with runs, and the child threads are part of the store the cases
 run in, which still read and write the read thread and its copies), then the threads of the write cases ([The whole product](#the-whole-product)).
-Every case is run once per iteration, round-robin with a rotating order, after a warm-up. Ratios are
+Every case is run once per iteration, round-robin with a rotating order, after a warm-up (the
+analytics and the rollback to run 5 in a second loop after the first). Ratios are
 taken at ${thousands(report.product.largestSize)} runs over ${thousands(report.product.referenceSize)} for the whole product, and over ${thousands(sizes[0]!)} runs for the planner.
 
 ## Machine
