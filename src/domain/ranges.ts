@@ -101,6 +101,9 @@ export function toLists(ranges: Ranges): { from: number[]; to: number[] } {
  * a full handoff's reason on a long thread ran to thousands of ranges.
  */
 export const DESCRIBED_RANGES_MAX = 6;
+/** Past DESCRIBED_RANGES_MAX, how many of the first and of the last ranges are still named. */
+const NAMED_FIRST = 3;
+const NAMED_LAST = 2;
 
 /**
  * The set in words, for reasons and summaries: "run 10", "runs 6-8", "runs 1-5, 10"; more than
@@ -111,7 +114,7 @@ export function describeOrdinals(ranges: Ranges): string {
   if (normal.length === 0) return 'no runs';
   const words = ({ from, to }: OrdinalRange) => (from === to ? `${from}` : `${from}-${to}`);
   if (normal.length > DESCRIBED_RANGES_MAX) {
-    const named = [...normal.slice(0, 3).map(words), '…', ...normal.slice(-2).map(words)];
+    const named = [...normal.slice(0, NAMED_FIRST).map(words), '…', ...normal.slice(-NAMED_LAST).map(words)];
     return `runs ${named.join(', ')} (${normal.length} ranges, ${count(normal)} runs)`;
   }
   const single = normal.length === 1 && normal.every(({ from, to }) => from === to);
