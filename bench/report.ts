@@ -602,9 +602,11 @@ in-process (1.28x) and the planner's db hits (1.00x), rollback to run 5 per 1,00
 storage per run (relationships 1.12x, store bytes 1.23x, transaction log 1.11x) and every operation
 beside the crowd (0.64x to 1.13x). Missed: rollback to head-1 (1.68x: 18.8 -> 31.6 ms), forkThread
 (1.51x: 16.9 -> 25.5 ms), the viewer's first paint (1.63x: 98 -> 161 ms), \`ProviderThread.coverage\`
-(2.12x, 2.34x: 13 -> 28 ms) and planRun over HTTP against the floor. The first two read and write the
-thread's rolled-back ranges whole (below); the viewer and coverage were not looked into here. What the
-misses of the 02:49 run were, measured with a throwaway probe that seeds threads with \`bench/seed.ts\`
+(2.12x, 2.34x: 13 -> 28 ms) and planRun over HTTP against the floor. Both read the thread's
+rolled-back ranges whole (a rollback writes both lists back, a fork copies them into the child), which
+the probe below found to be what grows for the rollback; the fork, the viewer and coverage were not
+probed. What the
+misses of the 02:49 run were, measured with a throwaway probe (not kept in the repository) that seeds threads with \`bench/seed.ts\`
 into a fresh store, runs the bench's rounds through the HTTP API interleaved by size, and records
 each statement's time in Neo4j (the driver's \`resultAvailableAfter\` + \`resultConsumedAfter\`) and
 its db hits (PROFILE with the parameters it was sent):
