@@ -49,6 +49,7 @@ export type WithoutUri =
       pageCache: string;
       password?: string;
       jvmFlags?: string[];
+      settings?: Record<string, string>;
       progress: (message: string) => void;
       instead?: () => Promise<ChosenNeo4j | null>;
     };
@@ -165,6 +166,7 @@ export async function chooseNeo4j(settings: Neo4jSettings, withoutUri: WithoutUr
         heap: withoutUri.heap,
         pageCache: withoutUri.pageCache,
         jvmFlags: withoutUri.jvmFlags,
+        settings: withoutUri.settings,
         progress: withoutUri.progress,
       });
       return {

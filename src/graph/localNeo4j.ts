@@ -75,6 +75,8 @@ export interface LocalNeo4jOptions {
   pageCache?: string;
   /** JVM flags added to the launcher's own, e.g. `['-XX:TieredStopAtLevel=1']`. */
   jvmFlags?: string[];
+  /** Neo4j settings by name, over the launcher's own, e.g. `{ 'dbms.cypher.min_replan_interval': '1h' }`. */
+  settings?: Record<string, string>;
   /** Default 120000. */
   startTimeoutMs?: number;
   /** Receives every line the launcher prints (stdout and stderr). */
@@ -116,6 +118,7 @@ export async function startLocalNeo4j(opts: LocalNeo4jOptions): Promise<LocalNeo
     String(opts.port ?? 0),
     '--page-cache',
     opts.pageCache ?? '256m',
+    ...Object.entries(opts.settings ?? {}).flatMap(([name, value]) => ['--setting', `${name}=${value}`]),
   ];
   // stdin stays an open pipe that is never written: when this process dies, however it dies, the launcher sees EOF
   // and shuts Neo4j down.

@@ -75,4 +75,11 @@ describe('local Neo4j', () => {
     },
     TIMEOUT_MS,
   );
+
+  it('refuses a setting Neo4j does not know, by its name, before it starts', async () => {
+    storeDir ??= await mkdtemp(path.join(tmpdir(), 'threadline-neo4j-'));
+    await expect(
+      startLocalNeo4j({ storeDir: path.join(storeDir, 'unknown-setting'), settings: { 'dbms.no_such_setting': '1' } }),
+    ).rejects.toThrow(/dbms\.no_such_setting/);
+  });
 });

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.neo4j.configuration.Config;
 import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
@@ -19,6 +20,7 @@ import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
 import org.neo4j.graphdb.GraphDatabaseService;
+import org.neo4j.graphdb.config.Setting;
 import org.neo4j.internal.kernel.api.connectioninfo.ClientConnectionInfo;
 import org.neo4j.internal.kernel.api.security.AuthenticationResult;
 import org.neo4j.internal.kernel.api.security.LoginContext;
@@ -34,11 +36,13 @@ import org.neo4j.kernel.internal.Version;
  *
  * <pre>
  * java [JVM flags] -cp classes:lib/* Launcher --store-dir DIR [--port N] [--page-cache 256m] [--password PW]
+ *     [--setting name=value ...]
  * </pre>
  *
  * <ul>
  *   <li>{@code --store-dir} is used as the Neo4j home: data in {@code DIR/data}, logs in {@code DIR/logs}.</li>
  *   <li>{@code --port 0} (the default) binds a free port.</li>
+ *   <li>{@code --setting name=value}, repeatable, sets any Neo4j setting by its name, over the launcher's own.</li>
  *   <li>The password may also come from the {@code THREADLINE_NEO4J_PASSWORD} environment variable, which keeps
  *       it out of process listings. With a password (at least 8 characters), auth is enabled and the {@code neo4j}
  *       user's password is set to it; without one, auth is disabled.</li>
@@ -56,6 +60,7 @@ public final class Launcher {
     private static final String USER = "neo4j";
     private static final String PASSWORD_ENV = "THREADLINE_NEO4J_PASSWORD";
     private static final List<String> OPTIONS = List.of("store-dir", "port", "page-cache", "password");
+    private static final String SETTING = "setting";
 
     private static final Object lifecycle = new Object();
     private static DatabaseManagementService dbms;
@@ -66,7 +71,8 @@ public final class Launcher {
         PrintStream stdout = System.out;
         System.setOut(System.err);
         try {
-            String readyLine = start(parseArgs(args));
+            Map<String, String> settings = new HashMap<>();
+            String readyLine = start(parseArgs(args, settings), settings);
             // Under the lock, so that a stop that began meanwhile (and holds it until Neo4j is down) wins.
             synchronized (lifecycle) {
                 if (readyLine != null && !stopping) {
@@ -97,7 +103,8 @@ public final class Launcher {
     }
 
     /** Starts the DBMS and returns the ready line, or null if a stop was requested meanwhile. */
-    private static String start(Map<String, String> options) throws IOException, InvalidAuthTokenException {
+    private static String start(Map<String, String> options, Map<String, String> settings)
+            throws IOException, InvalidAuthTokenException {
         String storeDirOption = option(options, "store-dir", null);
         if (storeDirOption == null) {
             throw new IllegalArgumentException("--store-dir is required");
@@ -135,6 +142,7 @@ public final class Launcher {
                 // Netty's default 5 s quiet period per event loop group made every stop take over 10 s; by the time
                 // Bolt shuts down the databases are already closed, so there is nothing left to wait for.
                 .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0);
+        builder.setConfig(parsedSettings(settings));
         if (port != 0) {
             // With port 0 the advertised address is derived from the listen address.
             builder.setConfig(BoltConnector.advertised_address, new SocketAddress(HOST, port));
@@ -235,7 +243,23 @@ public final class Launcher {
                 "ALTER USER " + USER + " SET PASSWORD $password CHANGE NOT REQUIRED", Map.of("password", password));
     }
 
-    private static Map<String, String> parseArgs(String[] args) {
+    /** Settings given by name and text, parsed (and refused when unknown or invalid) as Neo4j parses its config file. */
+    private static Map<Setting<?>, Object> parsedSettings(Map<String, String> raw) {
+        Config config = Config.newBuilder().setRaw(raw).build();
+        Map<String, Setting<Object>> declared = config.getDeclaredSettings();
+        Map<Setting<?>, Object> parsed = new HashMap<>();
+        for (String name : raw.keySet()) {
+            Setting<Object> setting = declared.get(name);
+            if (setting == null) {
+                throw new IllegalArgumentException("unknown Neo4j setting: " + name);
+            }
+            parsed.put(setting, config.get(setting));
+        }
+        return parsed;
+    }
+
+    /** The options by name; each {@code --setting name=value} goes into {@code settings} instead. */
+    private static Map<String, String> parseArgs(String[] args, Map<String, String> settings) {
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
@@ -252,6 +276,14 @@ public final class Launcher {
                 value = args[++i];
             } else {
                 throw new IllegalArgumentException("missing value for " + arg);
+            }
+            if (name.equals(SETTING)) {
+                int separator = value.indexOf('=');
+                if (separator <= 0) {
+                    throw new IllegalArgumentException("--setting takes name=value, not " + value);
+                }
+                settings.put(value.substring(0, separator), value.substring(separator + 1));
+                continue;
             }
             if (!OPTIONS.contains(name)) {
                 throw new IllegalArgumentException("unknown option --" + name + " (known: " + OPTIONS + ")");
