@@ -24,6 +24,18 @@ describe('the foundation', () => {
     if (inject('neo4j').source === 'local') expect(records[0]!.get('version')).toBe(NEO4J_VERSION);
   });
 
+  // test/globalSetup.ts gives the local test Neo4j settings of its own through the launcher (SHOW
+  // SETTINGS lists the public ones only).
+  it('runs the local test Neo4j with the settings the tests asked for', async () => {
+    if (inject('neo4j').source !== 'local') return;
+    const { records } = await t.driver.executeQuery(
+      "SHOW SETTINGS YIELD name, value WHERE name = 'dbms.cypher.min_replan_interval' RETURN value",
+      {},
+      { database: inject('neo4j').database },
+    );
+    expect(records.map((record) => record.get('value'))).toEqual(['1h']);
+  });
+
   it('answers { __typename } on /graphql and is ready', async () => {
     expect(await t.ok('{ __typename }')).toEqual({ __typename: 'Query' });
     const ready = await fetch(t.service.url.replace('/graphql', '/readyz'));
