@@ -2,7 +2,9 @@
 // :SchemaMigration node. Instances that start together on a new store take turns through a lease in
 // the database (a :SchemaLock node): one applies the migrations, the others find them applied. Every
 // statement is idempotent (IF NOT EXISTS) too, so a holder that crashed between a statement and its
-// record, and whose lease then expired, leaves nothing the next holder cannot finish.
+// record, and whose lease then expired, leaves nothing the next holder cannot finish. On a new store
+// only the statements that shape the schema run: the others move data written before them, and there
+// is none (planning them on an empty store was most of a new store's migration time).
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { type QueryName, queryNames, statementsOf } from './queries.js';
@@ -16,6 +18,15 @@ export class MigrationsBusy extends Error {}
 
 const appliedRow = z.object({ name: z.string() });
 const lockRow = z.object({ holder: z.string() });
+const newStoreRow = z.object({ isNew: z.boolean() });
+
+// CREATE/DROP of a constraint or an index, of any kind (`CREATE RANGE INDEX`, `CREATE CONSTRAINT`...).
+const SCHEMA_STATEMENT = /^(CREATE|DROP)\s+(\w+\s+)?(CONSTRAINT|INDEX)\b/i;
+
+/** Whether a migration statement changes the schema, rather than the data in the store. */
+export function shapesSchema(statement: string): boolean {
+  return SCHEMA_STATEMENT.test(statement);
+}
 
 function schemaMigrationNames(): QueryName[] {
   return queryNames().filter((name) => /^schema\/\d+_/.test(name));
@@ -45,12 +56,16 @@ export async function applyMigrations(
   try {
     // Read again under the lease: the previous holder may have applied them meanwhile.
     const pending = await pendingMigrations(graph);
+    const { isNew } = await graph.read((tx) =>
+      tx.single('migrations/new-store', {}, newStoreRow, 'whether the store is new'),
+    );
     if (pending.length > 0)
       progress(
         `applying ${pending.length} schema migration${pending.length === 1 ? '' : 's'} (constraints and indexes)`,
       );
     for (const name of pending) {
-      for (const statement of statementsOf(name)) await graph.autoCommit(statement);
+      const statements = statementsOf(name).filter((statement) => !isNew || shapesSchema(statement));
+      for (const statement of statements) await graph.autoCommit(statement);
       await graph.write((tx) => tx.run('migrations/record', { name }));
     }
     return pending;

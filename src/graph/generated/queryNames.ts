@@ -60,6 +60,7 @@ export type QueryName =
   | 'lineage/withdraw-merge-backs'
   | 'migrations/applied'
   | 'migrations/lock'
+  | 'migrations/new-store'
   | 'migrations/record'
   | 'migrations/unlock'
   | 'planner/snapshot'
