@@ -237,7 +237,9 @@ describe('threadline watch', () => {
     expect(watcher.child.exitCode).toBeNull(); // still running
     watcher.child.kill('SIGTERM');
     expect(await watcher.stopped).toBe(0);
-  });
+    // About fifteen steps, each waiting out the watcher's 3 s settle or a restart: 18 s alone, over a
+    // minute beside the files that boot Neo4j processes on two cores.
+  }, 180_000);
 
   it('reads a large file that grows only by what it grew, resumes there after a restart, and reads a replacement whole', async () => {
     const project = `/home/dev/${uniqueId('large')}`;
