@@ -13,6 +13,7 @@ import { applyMigrations } from '../src/graph/migrations.js';
 import { NEO4J_VERSION } from '../src/graph/localNeo4jInstall.js';
 import { projectRoot } from '../src/graph/projectRoot.js';
 import { Graph } from '../src/graph/transactions.js';
+import { TEST_NEO4J_SETTINGS } from './support/neo4jSettings.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -80,12 +81,7 @@ async function startNeo4j(): Promise<{ connection: TestNeo4j; stop: () => Promis
     // C1 alone: over the integration tier, the two-tier JIT's C2 compiler threads took more of this
     // Neo4j's CPU than its Bolt workers did, compiling code that the short test run never paid back.
     jvmFlags: ['-XX:TieredStopAtLevel=1'],
-    // Compiling Cypher was half of this Neo4j's CPU over the integration tier. The graph grows from
-    // nothing through the run, so Neo4j replanned a statement whenever its statistics had moved (at
-    // most every 10 s, about 200 times in five minutes), and compiled one plan per size class of the
-    // list and string parameters. The plans' results are the same either way; the tests time nothing.
-    // Both off: the tier's Neo4j CPU fell from 330 s to 198 s, its wall time from 326 s to 222 s.
-    settings: { 'dbms.cypher.min_replan_interval': '1h', 'internal.cypher.use_parameter_size': 'false' },
+    settings: TEST_NEO4J_SETTINGS,
     progress: () => undefined,
     instead: startContainerIfDockerAnswers,
   });

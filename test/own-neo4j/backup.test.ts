@@ -17,6 +17,7 @@ import { startService, type RunningService } from '../../src/server/app.js';
 import { createLogger } from '../../src/server/logger.js';
 import { uniqueId } from '../support/service.js';
 import { compareWithGraph, WriteLoad, type AcknowledgedLog } from '../support/writeLoad.js';
+import { TEST_NEO4J_SETTINGS } from '../support/neo4jSettings.js';
 
 const PASSWORD = 'backup-test-password';
 const DATABASE = 'neo4j';
@@ -73,7 +74,7 @@ describe('backup and restore', () => {
     const storeDir = join(workDir, 'store');
     const restoreDir = join(workDir, 'restored');
     const dump = join(workDir, 'backups', 'threadline.dump');
-    neo4j = await startLocalNeo4j({ storeDir, password: PASSWORD });
+    neo4j = await startLocalNeo4j({ storeDir, password: PASSWORD, settings: TEST_NEO4J_SETTINGS });
     let service = await serviceOn(neo4j.uri, PASSWORD);
     let atBackup: AcknowledgedLog | undefined;
     const load = new WriteLoad({ url: () => service.url, clients: CLIENTS, idPrefix: uniqueId('backup'), seed: 3 });
@@ -97,7 +98,7 @@ describe('backup and restore', () => {
       expect(backup.code, backup.output).toBe(0);
       expect(backup.output).toMatch(/^Backed up .* \(\d+ bytes/m);
       const dumpedAt = Date.now();
-      neo4j = await startLocalNeo4j({ storeDir, password: PASSWORD });
+      neo4j = await startLocalNeo4j({ storeDir, password: PASSWORD, settings: TEST_NEO4J_SETTINGS });
       service = await serviceOn(neo4j.uri, PASSWORD);
       const backAt = Date.now();
       await load.acknowledgedMore(MUTATIONS_AFTER, COLD_START_TIMEOUT_MS);
@@ -125,7 +126,7 @@ describe('backup and restore', () => {
       await service.stop();
     }
 
-    const restored = await startLocalNeo4j({ storeDir: restoreDir });
+    const restored = await startLocalNeo4j({ storeDir: restoreDir, settings: TEST_NEO4J_SETTINGS });
     const checker = createDriver({ uri: restored.uri, user: 'neo4j', password: null, database: DATABASE });
     const restoredService = await serviceOn(restored.uri, null);
     try {

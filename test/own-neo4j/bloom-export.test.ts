@@ -18,6 +18,7 @@ import { cypher, type QueryName, queryNames } from '../../src/graph/queries.js';
 import { completeRun, createThread, runTurns, startRun } from '../support/lineage.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { fileTenant } from '../support/tenants.js';
+import { TEST_NEO4J_SETTINGS } from '../support/neo4jSettings.js';
 
 const execFileAsync = promisify(execFile);
 const TRICKY = `It's "quoted" \\ back\\slash;\n// not a comment;\n'}) MATCH (n) DETACH DELETE n // 🚀 café 日本\ttab`;
@@ -53,7 +54,11 @@ let seed: Seed;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'threadline-bloom-'));
   // The second Neo4j boots while the first one is seeded.
-  const booting = startLocalNeo4j({ storeDir: join(work, 'second-neo4j'), password: 'second-neo4j' });
+  const booting = startLocalNeo4j({
+    storeDir: join(work, 'second-neo4j'),
+    password: 'second-neo4j',
+    settings: TEST_NEO4J_SETTINGS,
+  });
   t = await startTestService({ THREADLINE_API_KEYS: `${token}=${tenant}` });
   api = {
     ...t,

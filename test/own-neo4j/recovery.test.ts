@@ -10,6 +10,7 @@ import { startLocalNeo4j, type LocalNeo4j } from '../../src/graph/localNeo4j.js'
 import { startService, type RunningService } from '../../src/server/app.js';
 import { createLogger } from '../../src/server/logger.js';
 import type { Driver } from 'neo4j-driver';
+import { TEST_NEO4J_SETTINGS } from '../support/neo4jSettings.js';
 
 let storeDir: string;
 let neo4j: LocalNeo4j;
@@ -29,7 +30,7 @@ const readyStatus = async () => (await fetch(service.url.replace('/graphql', '/r
 
 beforeAll(async () => {
   storeDir = await mkdtemp(join(tmpdir(), 'threadline-recovery-'));
-  neo4j = await startLocalNeo4j({ storeDir, password });
+  neo4j = await startLocalNeo4j({ storeDir, password, settings: TEST_NEO4J_SETTINGS });
   driver = createDriver({ uri: neo4j.uri, user: 'neo4j', password, database: 'neo4j' });
   service = await startService(loadConfig({ PORT: '0', LOG_LEVEL: 'silent' }), driver, createLogger('silent'));
 });
@@ -57,7 +58,7 @@ describe('Neo4j stops and starts again under a running service', () => {
     // Bounded by the driver settings in src/graph/driver.ts, not the driver's 30 s default.
     expect(Date.now() - startedAt).toBeLessThan(25_000);
 
-    neo4j = await startLocalNeo4j({ storeDir, password, port });
+    neo4j = await startLocalNeo4j({ storeDir, password, port, settings: TEST_NEO4J_SETTINGS });
     let ready = 503;
     for (let attempt = 0; attempt < 60 && ready !== 200; attempt++) {
       ready = await readyStatus();

@@ -20,6 +20,7 @@ import { startService } from '../../src/server/app.js';
 import { createLogger } from '../../src/server/logger.js';
 import { uniqueId } from '../support/service.js';
 import { compareWithGraph, leftovers, WriteLoad } from '../support/writeLoad.js';
+import { TEST_NEO4J_SETTINGS } from '../support/neo4jSettings.js';
 
 const PASSWORD = 'reliability-faults';
 const DATABASE = 'neo4j';
@@ -75,7 +76,7 @@ const figures = {
 
 beforeAll(async () => {
   storeDir = await mkdtemp(join(tmpdir(), 'threadline-faults-'));
-  neo4j = await startLocalNeo4j({ storeDir, password: PASSWORD });
+  neo4j = await startLocalNeo4j({ storeDir, password: PASSWORD, settings: TEST_NEO4J_SETTINGS });
   checker = createDriver({ uri: neo4j.uri, user: 'neo4j', password: PASSWORD, database: DATABASE });
 });
 afterAll(async () => {
@@ -157,7 +158,7 @@ describe('faults under a write load', () => {
 
       // The service was given one URI and reconnects to it: Neo4j comes back on the same port.
       const restartAt = Date.now();
-      neo4j = await startLocalNeo4j({ storeDir, password: PASSWORD, port });
+      neo4j = await startLocalNeo4j({ storeDir, password: PASSWORD, port, settings: TEST_NEO4J_SETTINGS });
       const backAt = Date.now();
       await waitUntilReady(readyz, COLD_START_TIMEOUT_MS);
       const readyAt = Date.now();

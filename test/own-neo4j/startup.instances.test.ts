@@ -18,6 +18,7 @@ import { startLocalNeo4j, type LocalNeo4j } from '../../src/graph/localNeo4j.js'
 import { queryNames } from '../../src/graph/queries.js';
 import { startService, type RunningService } from '../../src/server/app.js';
 import { createLogger } from '../../src/server/logger.js';
+import { TEST_NEO4J_SETTINGS } from '../support/neo4jSettings.js';
 
 const INSTANCES = 3;
 const password = 'startup-test';
@@ -75,7 +76,7 @@ beforeAll(async () => {
     services.push(await startService(config, driver, createLogger('info', destination)));
   }
   // The store is created, and Neo4j listens, only after every instance has started without it.
-  neo4j = await startLocalNeo4j({ storeDir, password, port });
+  neo4j = await startLocalNeo4j({ storeDir, password, port, settings: TEST_NEO4J_SETTINGS });
 }, 240_000);
 afterAll(async () => {
   for (const service of services) await service.close();
