@@ -28,7 +28,8 @@ export function shapesSchema(statement: string): boolean {
   return SCHEMA_STATEMENT.test(statement);
 }
 
-function schemaMigrationNames(): QueryName[] {
+/** The numbered files of cypher/schema/, in the order they are applied. */
+export function schemaMigrationNames(): QueryName[] {
   return queryNames().filter((name) => /^schema\/\d+_/.test(name));
 }
 

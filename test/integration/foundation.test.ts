@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { shapesSchema } from '../../src/graph/migrations.js';
+import { schemaMigrationNames, shapesSchema } from '../../src/graph/migrations.js';
 import { type QueryName, queryNames, statementsOf } from '../../src/graph/queries.js';
 import { NEO4J_VERSION } from '../../src/graph/localNeo4jInstall.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /** [migration, statement] for every statement of cypher/schema/ that moves data rather than shaping the schema. */
 function dataMigrationStatements(): [QueryName, string][] {
-  return queryNames()
-    .filter((name) => name.startsWith('schema/'))
+  return schemaMigrationNames()
     .flatMap((name) => statementsOf(name).map((statement): [QueryName, string] => [name, statement]))
     .filter(([, statement]) => !shapesSchema(statement));
 }
