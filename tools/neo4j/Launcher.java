@@ -286,7 +286,7 @@ public final class Launcher {
                 continue;
             }
             if (!OPTIONS.contains(name)) {
-                throw new IllegalArgumentException("unknown option --" + name + " (known: " + OPTIONS + ")");
+                throw new IllegalArgumentException("unknown option --" + name + " (known: " + OPTIONS + " and " + SETTING + ")");
             }
             options.put(name, value);
         }
