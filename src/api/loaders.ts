@@ -13,7 +13,12 @@ import type {
   TransferRecord,
 } from '../domain/records.js';
 import { handoffsByIds, handoffsByThreads, transfersByThreads } from '../graph/repositories/handoffs.js';
-import { coverageByIds, providerThreadsByIds } from '../graph/repositories/providerThreads.js';
+import {
+  coverageByKeys,
+  coverageKeyText,
+  providerThreadsByIds,
+  type CoverageKey,
+} from '../graph/repositories/providerThreads.js';
 import {
   checkpointsByRuns,
   factChars,
@@ -133,8 +138,13 @@ export function createLoaders(graph: Graph, budget: AnswerBudget) {
     ...runTextLoaders(graph, budget),
     providerThread: byId<ProviderThreadRecord>(graph, providerThreadsByIds),
     handoff: byId<HandoffRecord>(graph, handoffsByIds),
-    coverage: byId<CoverageRecord & { id: string }>(graph, async (tx, ids) =>
-      (await coverageByIds(tx, ids)).map((coverage) => ({ ...coverage, id: coverage.providerThreadId })),
+    // Keyed by provider thread and window: a viewer's query asks every lane for the same window.
+    coverage: new DataLoader<CoverageKey, CoverageRecord | null, string>(
+      async (keys) => {
+        const found = await graph.read((tx) => coverageByKeys(tx, keys));
+        return keys.map((key) => found.get(coverageKeyText(key)) ?? null);
+      },
+      { cacheKeyFn: coverageKeyText },
     ),
     handoffsOfThread: grouped<HandoffRecord[]>(graph, handoffsByThreads, []),
     transfersOfThread: grouped<TransferRecord[]>(graph, transfersByThreads, []),

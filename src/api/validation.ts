@@ -1,5 +1,5 @@
 import { badInput } from '../domain/errors.js';
-import type { FileChangeKind, FileChangeRecord, NewRunFact, RunFactKind } from '../domain/records.js';
+import type { FileChangeKind, FileChangeRecord, NewRunFact, OrdinalRange, RunFactKind } from '../domain/records.js';
 
 // Input limits, named by field in every refusal. The SDL documents the same numbers.
 export const LIMITS = {
@@ -142,4 +142,23 @@ export function jsonLines(field: string, lines: readonly string[]): string[] {
     if (/[\r\n]/.test(checked)) throw badInput(`${field}[${index}]`, 'must be one line');
     return checked;
   });
+}
+
+/** The widest window of ordinals that any field taking fromOrdinal and toOrdinal answers at once. */
+const WINDOW_ORDINALS = 1000;
+
+/** Both bounds or neither (without them, the whole thread), from 1 up, spanning at most WINDOW_ORDINALS. */
+export function ordinalWindow(
+  fromOrdinal: number | null | undefined,
+  toOrdinal: number | null | undefined,
+): OrdinalRange | null {
+  const from = fromOrdinal ?? null;
+  const to = toOrdinal ?? null;
+  if (from === null && to === null) return null;
+  if (from === null) throw badInput('fromOrdinal', 'fromOrdinal and toOrdinal go together');
+  if (to === null) throw badInput('toOrdinal', 'fromOrdinal and toOrdinal go together');
+  if (from < 1) throw badInput('fromOrdinal', 'must be at least 1');
+  if (to < from) throw badInput('toOrdinal', 'must be at least fromOrdinal');
+  if (to - from >= WINDOW_ORDINALS) throw badInput('toOrdinal', `a window spans at most ${WINDOW_ORDINALS} ordinals`);
+  return { from, to };
 }

@@ -15,9 +15,14 @@ export interface KnownRuns {
   handoffIds: string[];
 }
 
-/** Coverage of a provider thread against its app thread's live history. */
-export function coverageOf(known: KnownRuns, history: Ranges): CoverageRecord {
-  const native = union(known.served, intersect(history, [{ from: 1, to: known.inheritedThroughOrdinal ?? 0 }]));
+/**
+ * Coverage of a provider thread against its app thread's live history, or against a window of that
+ * history: then everything it answers, its highest known ordinal included, is of the window's runs only.
+ */
+export function coverageOf(known: KnownRuns, wholeHistory: Ranges, window: OrdinalRange | null = null): CoverageRecord {
+  const history = window ? intersect(wholeHistory, [window]) : wholeHistory;
+  const served = window ? intersect(known.served, [window]) : known.served;
+  const native = union(served, intersect(history, [{ from: 1, to: known.inheritedThroughOrdinal ?? 0 }]));
   const byHandoff = subtract(intersect(history, known.handoffRanges), native);
   const covered = union(native, byHandoff);
   return {

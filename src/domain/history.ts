@@ -68,7 +68,7 @@ export function inheritedByFork(source: ThreadHistory, k: number): HistorySegmen
 }
 
 /** The live ordinals of the thread's history: every allocated ordinal that was not rolled back. */
-export function liveHistory(thread: ThreadHistory): OrdinalRange[] {
+export function liveHistory(thread: Pick<ThreadHistory, 'lastOrdinal' | 'rolledBack'>): OrdinalRange[] {
   return subtract([{ from: 1, to: thread.lastOrdinal }], thread.rolledBack);
 }
 

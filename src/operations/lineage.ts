@@ -12,6 +12,7 @@ import { firstOrdinals } from '../domain/ranges.js';
 import { deliveryFor, knownProvider } from '../domain/providers.js';
 import { STABLE_RUN_STATUSES } from '../domain/standing.js';
 import type {
+  OrdinalRange,
   ProviderThreadRecord,
   ProviderThreadRollbackRecord,
   RollbackResult,
@@ -358,10 +359,20 @@ export async function completeSubagent(
   });
 }
 
-export async function forksOf(context: OperationContext, threadIds: readonly string[], limit: number) {
-  return context.graph.read((tx) => childrenOf(tx, threadIds, 'fork', limit));
+export async function forksOf(
+  context: OperationContext,
+  threadIds: readonly string[],
+  limit: number,
+  window: OrdinalRange | null,
+) {
+  return context.graph.read((tx) => childrenOf(tx, threadIds, 'fork', limit, window));
 }
 
-export async function subagentsOf(context: OperationContext, threadIds: readonly string[], limit: number) {
-  return context.graph.read((tx) => childrenOf(tx, threadIds, 'subagent', limit));
+export async function subagentsOf(
+  context: OperationContext,
+  threadIds: readonly string[],
+  limit: number,
+  window: OrdinalRange | null,
+) {
+  return context.graph.read((tx) => childrenOf(tx, threadIds, 'subagent', limit, window));
 }

@@ -15,6 +15,8 @@ const WINDOW = `query($id: ID!, $from: Int, $to: Int) {
   thread(id: $id) {
     handoffs(fromOrdinal: $from, toOrdinal: $to) { id targetRunId coveredRunOrdinals { from to } }
     transfers(fromOrdinal: $from, toOrdinal: $to) { id kind status resolution sourceThreadId targetThreadId sourcePoint { runOrdinal } handoff { id } }
+    forks(fromOrdinal: $from, toOrdinal: $to) { id }
+    subagents(fromOrdinal: $from, toOrdinal: $to) { id }
   }
 }`;
 
@@ -35,6 +37,7 @@ async function window(id: string, from?: number, to?: number) {
   return (await t.ok(WINDOW, { id, from, to })).thread;
 }
 
+const r = (from: number, to: number) => ({ from, to });
 const ids = (list: { id: string }[]) => list.map((item) => item.id).sort();
 
 /** Codex 1-5, claude 6-8, codex 9-12: handoffs for runs 6 and 9. */
@@ -273,6 +276,15 @@ describe('Thread.handoffs and Thread.transfers over an ordinal window', () => {
     expect((await window(root, 12, 300)).transfers).toEqual([]);
     const whole = (await window(root, 1, 11)).transfers;
     expect(whole).toEqual(all);
+    // Forks and subagents by the run they branched off: the fork from run 4, the subagent of run 10.
+    const children = async (from: number, to: number) => {
+      const read = await window(root, from, to);
+      return { forks: ids(read.forks), subagents: ids(read.subagents) };
+    };
+    expect(await children(1, 5)).toEqual({ forks: [forkId], subagents: [] });
+    expect(await children(4, 4)).toEqual({ forks: [forkId], subagents: [] });
+    expect(await children(5, 9)).toEqual({ forks: [], subagents: [] });
+    expect(await children(10, 11)).toEqual({ forks: [], subagents: [childId] });
 
     // The fork: its native fork at its first own run (5), and its merge-back from that run; nothing in
     // the ordinals it inherited.
@@ -291,6 +303,7 @@ describe('Thread.handoffs and Thread.transfers over an ordinal window', () => {
     expect(pendingFork).toMatchObject([{ kind: 'FORK', status: 'PENDING', targetThreadId: idleFork }]);
     expect((await window(idleFork, 1, 7)).transfers).toEqual([]);
     expect(ids((await window(root, 7, 7)).transfers)).toEqual(ids(pendingFork));
+    expect(ids((await window(root, 1, 11)).forks)).toEqual(ids([{ id: forkId }, { id: idleFork }]));
   });
 });
 
@@ -336,35 +349,111 @@ describe('Thread.providerThreads: pages, and the window of some runs', () => {
   });
 });
 
+const COVERAGE = `query($id: ID!, $from: Int, $to: Int) {
+  providerThread(id: $id) { handoffIds coverage(fromOrdinal: $from, toOrdinal: $to) {
+    nativeRanges { from to } handoffRanges { from to } missingRanges { from to }
+    nativeRunCount missingRunCount coveredThroughOrdinal handoffIds nativeRunOrdinals missingRunOrdinals } }
+}`;
+
+describe('ProviderThread.coverage over a window of ordinals', () => {
+  it('cuts every range, count, ordinal list and handoff to the window, and agrees with the whole history there', async () => {
+    // Codex #1 serves 1-5 and 9-12 (by a handoff for run 9 it knows 6-8), claude #2 serves 6-8 (by a
+    // handoff for run 6 it knows 1-5); runs 11 and 12 are rolled back, and codex goes on at run 13.
+    const threadId = await switchingThread();
+    await t.ok(`mutation($input: RollbackThreadInput!) { rollbackThread(input: $input) { rolledBackRunCount } }`, {
+      input: { threadId, toOrdinal: 10 },
+    });
+    const [codex, claude] = (await t.ok(PROVIDER_THREADS, { id: threadId })).thread.providerThreads;
+    await t.ok(`mutation($id: ID!) { confirmProviderRollback(input: { providerThreadId: $id }) { status } }`, {
+      id: codex.id,
+    });
+    await runTurns(t, threadId, 'codex', 1);
+    const coverage = async (id: string, from?: number, to?: number) =>
+      (await t.ok(COVERAGE, { id, from, to })).providerThread;
+
+    const whole = await coverage(codex.id);
+    expect(whole.coverage).toMatchObject({
+      nativeRanges: [r(1, 5), r(9, 10), r(13, 13)],
+      handoffRanges: [r(6, 8)],
+      missingRanges: [],
+      coveredThroughOrdinal: 13,
+    });
+    const late = (await coverage(codex.id, 7, 13)).coverage;
+    expect(late).toEqual({
+      nativeRanges: [r(9, 10), r(13, 13)],
+      handoffRanges: [r(7, 8)],
+      missingRanges: [],
+      nativeRunCount: 3,
+      missingRunCount: 0,
+      coveredThroughOrdinal: 13,
+      handoffIds: whole.coverage.handoffIds,
+      nativeRunOrdinals: [9, 10, 13],
+      missingRunOrdinals: [],
+    });
+    // Before the switch back, the codex thread knew nothing of claude's runs: the window says so alone.
+    const early = (await coverage(codex.id, 3, 4)).coverage;
+    expect(early).toMatchObject({ nativeRanges: [r(3, 4)], handoffIds: [], coveredThroughOrdinal: 4 });
+
+    const claudeLate = (await coverage(claude.id, 9, 13)).coverage;
+    expect(claudeLate).toMatchObject({
+      nativeRanges: [],
+      handoffRanges: [],
+      missingRanges: [r(9, 10), r(13, 13)],
+      missingRunCount: 3,
+      handoffIds: [],
+      coveredThroughOrdinal: 0,
+    });
+    // ProviderThread.handoffIds is the whole history's, whatever window its coverage is read for.
+    expect((await coverage(claude.id, 9, 13)).handoffIds).toEqual((await coverage(claude.id)).coverage.handoffIds);
+    expect((await coverage(claude.id)).handoffIds).toHaveLength(1);
+  });
+
+  it('refuses a window with one bound, below 1, reversed or wider than 1000 ordinals as BAD_USER_INPUT', async () => {
+    const threadId = await switchingThread();
+    const [codex] = (await t.ok(PROVIDER_THREADS, { id: threadId })).thread.providerThreads;
+    for (const [from, to] of [
+      [5, undefined],
+      [undefined, 5],
+      [0, 5],
+      [6, 5],
+      [1, 1000 + 1],
+    ])
+      await expectCode(t.gql(COVERAGE, { id: codex.id, from, to }), 'BAD_USER_INPUT');
+  });
+});
+
 describe('the window statements', () => {
   // The range seek must be served in index order, so that the LIMIT stops the read: no Sort or Top
   // under a Limit (a sort above it orders the few rows kept), and no scan of a label.
-  it.each<QueryName>(['runs/page-backward', 'handoffs/window', 'transfers/window', 'provider-threads/page'])(
-    'cypher/%s.cypher seeks an index and stops at its LIMIT',
-    async (name) => {
-      const { summary } = await t.driver.executeQuery(
-        `EXPLAIN ${cypher(name)}`,
-        {},
-        { database: inject('neo4j').database },
-      );
-      const limits: string[][] = [];
-      const all: string[] = [];
-      const walk = (plan: PlanNode, underLimit: string[] | null) => {
-        all.push(plan.operatorType);
-        underLimit?.push(plan.operatorType);
-        let below = underLimit;
-        if (/^Limit@/.test(plan.operatorType)) limits.push((below = []));
-        for (const child of plan.children) walk(child, below);
-      };
-      walk(summary.plan as unknown as PlanNode, null);
-      expect(all.filter((operator) => /NodeByLabelScan|AllNodesScan/.test(operator))).toEqual([]);
-      expect(limits.length).toBeGreaterThan(0);
-      for (const operators of limits) {
-        expect(operators.filter((operator) => /^(Sort|Top|PartialSort|PartialTop)@/.test(operator))).toEqual([]);
-        expect(operators.some((operator) => /IndexSeek|IndexSeekByRange/.test(operator))).toBe(true);
-      }
-    },
-  );
+  it.each<QueryName>([
+    'runs/page-backward',
+    'handoffs/window',
+    'transfers/window',
+    'provider-threads/page',
+    'lineage/children-in-window',
+  ])('cypher/%s.cypher seeks an index and stops at its LIMIT', async (name) => {
+    const { summary } = await t.driver.executeQuery(
+      `EXPLAIN ${cypher(name)}`,
+      {},
+      { database: inject('neo4j').database },
+    );
+    const limits: string[][] = [];
+    const all: string[] = [];
+    const walk = (plan: PlanNode, underLimit: string[] | null) => {
+      all.push(plan.operatorType);
+      underLimit?.push(plan.operatorType);
+      let below = underLimit;
+      if (/^Limit@/.test(plan.operatorType)) limits.push((below = []));
+      for (const child of plan.children) walk(child, below);
+    };
+    walk(summary.plan as unknown as PlanNode, null);
+    expect(all.filter((operator) => /NodeByLabelScan|AllNodesScan/.test(operator))).toEqual([]);
+    expect(limits.length).toBeGreaterThan(0);
+    for (const operators of limits) {
+      expect(operators.filter((operator) => /^(Sort|Top|PartialSort|PartialTop)@/.test(operator))).toEqual([]);
+      expect(operators.some((operator) => /IndexSeek|IndexSeekByRange/.test(operator))).toBe(true);
+    }
+  });
 });
 
 interface PlanNode {

@@ -127,7 +127,7 @@ describe('what a provider thread knows', () => {
   });
 
   it('counts a native fork inherited runs as native, up to its fork point', () => {
-    const history = liveHistory({ id: 'fork', forkOrdinal: 3, inherited: [], lastOrdinal: 5, rolledBack: [r(2, 2)] });
+    const history = liveHistory({ lastOrdinal: 5, rolledBack: [r(2, 2)] });
     const known = coverageOf(
       { providerThreadId: 'P', served: [r(4, 4)], inheritedThroughOrdinal: 3, handoffRanges: [], handoffIds: [] },
       history,
@@ -136,6 +136,39 @@ describe('what a provider thread knows', () => {
       nativeRanges: [r(1, 1), r(3, 4)],
       missingRanges: [r(5, 5)],
       coveredThroughOrdinal: 4,
+    });
+  });
+
+  it('over a window, answers of its runs only: ranges, handoff coverage, misses and the highest known', () => {
+    // The design example, read for runs 4-7 and for 9 alone.
+    const history = liveHistory(root(9));
+    const c1 = {
+      providerThreadId: 'C1',
+      served: [r(1, 5), r(9, 9)],
+      inheritedThroughOrdinal: null,
+      handoffRanges: [r(6, 8)],
+      handoffIds: ['H2'],
+    };
+    expect(coverageOf(c1, history, r(4, 7))).toEqual({
+      providerThreadId: 'C1',
+      nativeRanges: [r(4, 5)],
+      handoffRanges: [r(6, 7)],
+      handoffIds: ['H2'],
+      coveredThroughOrdinal: 7,
+      missingRanges: [],
+    });
+    const l1 = { ...c1, providerThreadId: 'L1', served: [r(6, 8)], handoffRanges: [r(1, 5)], handoffIds: [] };
+    expect(coverageOf(l1, history, r(9, 9))).toMatchObject({
+      nativeRanges: [],
+      handoffRanges: [],
+      coveredThroughOrdinal: 0,
+      missingRanges: [r(9, 9)],
+    });
+    // A window past the thread's runs holds nothing, known or missing.
+    expect(coverageOf(c1, history, r(20, 30))).toMatchObject({
+      nativeRanges: [],
+      missingRanges: [],
+      coveredThroughOrdinal: 0,
     });
   });
 

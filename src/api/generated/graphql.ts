@@ -814,6 +814,12 @@ export type ProviderRollbackInput = {
 
 export type ProviderThread = {
   __typename?: 'ProviderThread';
+  /**
+   * What it knows of its app thread's live history. With fromOrdinal and toOrdinal (together, from 1
+   * up, at most 1000 ordinals), only that window: every range, count, ordinal list and handoff id of the answer is
+   * cut to it, so its size and cost follow the window, not the thread (the viewer asks for the runs it
+   * draws). Without them, the whole history, whose ranges grow with the thread's switches and rollbacks.
+   */
   coverage: ProviderThreadCoverage;
   createdAt: Scalars['DateTime']['output'];
   /** Lowest ordinal of the live runs it served; null when it served none. */
@@ -840,6 +846,12 @@ export type ProviderThread = {
   threadId: Scalars['ID']['output'];
 };
 
+
+export type ProviderThreadCoverageArgs = {
+  fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
+  toOrdinal?: InputMaybe<Scalars['Int']['input']>;
+};
+
 /**
  * REUSE: same provider thread as the previous run. RESUME: an older one of this provider. CREATE: a new one.
  * NATIVE_FORK: a new one forked natively from the fork source's provider thread (dispatch.nativeThreadRef, dispatch.forkFromTurn).
@@ -857,9 +869,9 @@ export type ProviderThreadAction =
  */
 export type ProviderThreadCoverage = {
   __typename?: 'ProviderThreadCoverage';
-  /** Highest ordinal it knows, natively or by handoff; 0 when none. */
+  /** Highest ordinal it knows, natively or by handoff (within the window, for a window); 0 when none. */
   coveredThroughOrdinal: Scalars['Int']['output'];
-  /** Handoffs it received that still stand (not superseded or failed), oldest first. */
+  /** Handoffs it received that still stand (not superseded or failed), oldest first; for a window, those whose range meets it or whose target run lies in it. */
   handoffIds: Array<Scalars['ID']['output']>;
   /** Live runs it knows only through its standing handoffs. */
   handoffRanges: Array<OrdinalRange>;
@@ -1371,7 +1383,11 @@ export type Thread = {
   createdAt: Scalars['DateTime']['output'];
   /** When deleteThread marked it deleted; null for a thread in use. */
   deletedAt: Maybe<Scalars['DateTime']['output']>;
-  /** Forks of this thread, oldest first. first is clamped to 1..100. */
+  /**
+   * Forks of this thread, oldest first. first is clamped to 1..100. With fromOrdinal and toOrdinal
+   * (together, at most 1000 ordinals) only those that branched off a run of that window, by its ordinal:
+   * what a window of runs draws, read at the same cost whatever the thread's length.
+   */
   forks: Array<Thread>;
   /**
    * Without arguments, every handoff of the thread, superseded ones included, oldest first. With
@@ -1421,7 +1437,10 @@ export type Thread = {
    * with last or before is BAD_USER_INPUT.
    */
   runs: RunConnection;
-  /** Subagent threads spawned from this thread's runs, oldest first. first is clamped to 1..100. */
+  /**
+   * Subagent threads spawned from this thread's runs, oldest first. first is clamped to 1..100. With
+   * fromOrdinal and toOrdinal, only those spawned by a run of that window, as for forks.
+   */
   subagents: Array<Thread>;
   title: Maybe<Scalars['String']['output']>;
   /**
@@ -1452,6 +1471,8 @@ export type ThreadCoverageMatrixArgs = {
 
 export type ThreadForksArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
+  fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
+  toOrdinal?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1487,6 +1508,8 @@ export type ThreadRunsArgs = {
 
 export type ThreadSubagentsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
+  fromOrdinal?: InputMaybe<Scalars['Int']['input']>;
+  toOrdinal?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -2154,7 +2177,7 @@ export type ProviderPairStatsResolvers<ContextType = RequestContext, ParentType 
 export type ProviderRollbackActionResolvers = { DIVERGENT: 'divergent', ROLLED_BACK: 'rolled_back' };
 
 export type ProviderThreadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ProviderThread'] = ResolversParentTypes['ProviderThread']> = {
-  coverage?: Resolver<ResolversTypes['ProviderThreadCoverage'], ParentType, ContextType>;
+  coverage?: Resolver<ResolversTypes['ProviderThreadCoverage'], ParentType, ContextType, Partial<ProviderThreadCoverageArgs>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   firstRunOrdinal?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   forkedFrom?: Resolver<Maybe<ResolversTypes['ProviderThread']>, ParentType, ContextType>;

@@ -12,7 +12,7 @@ import {
 } from '../../operations/lineage.js';
 import { notFound } from '../../domain/errors.js';
 import type { Resolvers } from '../generated/graphql.js';
-import { LIMITS, clamp, optionalText, requiredText } from '../validation.js';
+import { LIMITS, clamp, optionalText, ordinalWindow, requiredText } from '../validation.js';
 
 export const lineageResolvers: Resolvers = {
   Mutation: {
@@ -55,10 +55,14 @@ export const lineageResolvers: Resolvers = {
       if (!root) throw notFound('Thread', thread.rootThreadId);
       return { parent, relationshipToParent: thread.relationshipToParent, root, sourcePoint: thread.sourcePoint };
     },
-    forks: async (thread, { first }, { operations }) =>
-      (await forksOf(operations, [thread.id], clamp(first, 20, 1, 100))).get(thread.id) ?? [],
-    subagents: async (thread, { first }, { operations }) =>
-      (await subagentsOf(operations, [thread.id], clamp(first, 20, 1, 100))).get(thread.id) ?? [],
+    forks: async (thread, { first, fromOrdinal, toOrdinal }, { operations }) =>
+      (await forksOf(operations, [thread.id], clamp(first, 20, 1, 100), ordinalWindow(fromOrdinal, toOrdinal))).get(
+        thread.id,
+      ) ?? [],
+    subagents: async (thread, { first, fromOrdinal, toOrdinal }, { operations }) =>
+      (await subagentsOf(operations, [thread.id], clamp(first, 20, 1, 100), ordinalWindow(fromOrdinal, toOrdinal))).get(
+        thread.id,
+      ) ?? [],
     ancestors: async (thread, { depth }, { loaders }) => {
       const ancestors: ThreadRecord[] = [];
       let parentId = thread.parentThreadId;

@@ -1,7 +1,7 @@
 import { bindProviderThread, reportResumeFailure } from '../../operations/switching.js';
 import type { BindProviderThreadInput, Resolvers } from '../generated/graphql.js';
 import { count, firstOrdinals } from '../../domain/ranges.js';
-import { LIMITS, clamp, fencingTokenOf, requiredText } from '../validation.js';
+import { LIMITS, clamp, fencingTokenOf, ordinalWindow, requiredText } from '../validation.js';
 import { notFound } from '../../domain/errors.js';
 
 // The ordinal lists are a convenience beside the ranges: bounded, so an answer never grows with the thread.
@@ -38,9 +38,10 @@ export const providerResolvers: Resolvers = {
   },
   ProviderThread: {
     handoffIds: async (providerThread, _args, { loaders }) =>
-      (await loaders.coverage.load(providerThread.id))?.handoffIds ?? [],
-    coverage: async (providerThread, _args, { loaders }) => {
-      const coverage = await loaders.coverage.load(providerThread.id);
+      (await loaders.coverage.load({ providerThreadId: providerThread.id, window: null }))?.handoffIds ?? [],
+    coverage: async (providerThread, { fromOrdinal, toOrdinal }, { loaders }) => {
+      const window = ordinalWindow(fromOrdinal, toOrdinal);
+      const coverage = await loaders.coverage.load({ providerThreadId: providerThread.id, window });
       if (!coverage) throw notFound('ProviderThread', providerThread.id);
       return coverage;
     },

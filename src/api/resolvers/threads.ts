@@ -15,7 +15,7 @@ import { runPage, runPageBackward } from '../../graph/repositories/runs.js';
 import { decodeCursor, encodeCursor } from '../cursors.js';
 import type { Loaders } from '../loaders.js';
 import type { Resolvers } from '../generated/graphql.js';
-import { LIMITS, clamp, factsOf, optionalText, requiredText } from '../validation.js';
+import { LIMITS, clamp, factsOf, optionalText, ordinalWindow, requiredText } from '../validation.js';
 
 /** What an agent or a person may record on a thread after the fact: what it knows, not what a run did. */
 const RECORDABLE_FACTS = new Set<string>(['note', 'decision', 'constraint', 'goal']);
@@ -41,8 +41,7 @@ const isOrdinalCursor = (value: unknown): value is { ordinal: number } =>
 
 const threadCursor = (thread: ThreadRecord) => encodeCursor({ createdAt: thread.createdAt, id: thread.id });
 
-/** The widest ordinal window, and the most rows, that Thread.handoffs and Thread.transfers answer at once. */
-const WINDOW_ORDINALS = 1000;
+/** The most rows that Thread.handoffs and Thread.transfers answer at once. */
 const WINDOW_ROWS = 2000;
 /** Provider threads per page of Thread.providerThreads: a long thread has thousands. */
 const PROVIDER_THREADS_DEFAULT = 100;
@@ -56,22 +55,6 @@ function argumentPassed(info: GraphQLResolveInfo, name: string): boolean {
   const value = info.fieldNodes[0]?.arguments?.find((argument) => argument.name.value === name)?.value;
   if (!value || value.kind === Kind.NULL) return false;
   return value.kind !== Kind.VARIABLE || (info.variableValues[value.name.value] ?? null) !== null;
-}
-
-/** Both bounds or neither; without them, the whole thread. */
-function ordinalWindow(
-  fromOrdinal: number | null | undefined,
-  toOrdinal: number | null | undefined,
-): { from: number; to: number } | null {
-  const from = fromOrdinal ?? null;
-  const to = toOrdinal ?? null;
-  if (from === null && to === null) return null;
-  if (from === null) throw badInput('fromOrdinal', 'fromOrdinal and toOrdinal go together');
-  if (to === null) throw badInput('toOrdinal', 'fromOrdinal and toOrdinal go together');
-  if (from < 1) throw badInput('fromOrdinal', 'must be at least 1');
-  if (to < from) throw badInput('toOrdinal', 'must be at least fromOrdinal');
-  if (to - from >= WINDOW_ORDINALS) throw badInput('toOrdinal', `a window spans at most ${WINDOW_ORDINALS} ordinals`);
-  return { from, to };
 }
 
 // A thread's own runs are ordinals forkOrdinal + 1 .. lastOrdinal without gaps (ordinals are never

@@ -47,6 +47,7 @@ export type QueryName =
   | 'handoffs/window'
   | 'lineage/affected-provider-threads'
   | 'lineage/children'
+  | 'lineage/children-in-window'
   | 'lineage/create-child-thread'
   | 'lineage/create-merge-back'
   | 'lineage/record-subagent-result'

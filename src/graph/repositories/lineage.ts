@@ -110,13 +110,21 @@ export async function createChildThread(tx: Tx, child: NewChildThread): Promise<
 
 const childrenRow = z.object({ threadId: z.string(), children: z.array(threadNode) });
 
+/** Each thread's children of one relationship, oldest first; with a window, those of its runs there, by ordinal. */
 export async function childrenOf(
   tx: Tx,
   threadIds: readonly string[],
   relationship: ThreadRelationship,
   limit: number,
+  window: OrdinalRange | null,
 ): Promise<Map<string, ThreadRecord[]>> {
-  const rows = await tx.rows('lineage/children', { threadIds, relationship, limit }, childrenRow);
+  const rows = window
+    ? await tx.rows(
+        'lineage/children-in-window',
+        { threadIds, relationship, limit, fromOrdinal: window.from, toOrdinal: window.to },
+        childrenRow,
+      )
+    : await tx.rows('lineage/children', { threadIds, relationship, limit }, childrenRow);
   return new Map(rows.map((row) => [row.threadId, row.children]));
 }
 

@@ -3,8 +3,7 @@ import { present } from '../../domain/errors.js';
 import { coverageOf } from '../../domain/coverage.js';
 import { liveHistory } from '../../domain/history.js';
 import { fromLists } from '../../domain/ranges.js';
-import type { CoverageRecord, ProviderThreadRecord } from '../../domain/records.js';
-import { threadsByIds } from './threads.js';
+import type { CoverageRecord, OrdinalRange, ProviderThreadRecord } from '../../domain/records.js';
 import type { Tx } from '../transactions.js';
 import { providerThreadNode } from './mapping.js';
 
@@ -80,22 +79,46 @@ export async function markProviderThreadStale(tx: Tx, id: string): Promise<void>
 
 const coverageRow = z.object({
   providerThreadId: z.string(),
-  threadId: z.string(),
+  fromOrdinal: z.number().nullable(),
+  toOrdinal: z.number().nullable(),
   inheritedThroughOrdinal: z.number().nullable(),
   servedFrom: z.array(z.number()),
   servedTo: z.array(z.number()),
   handoffIds: z.array(z.string()),
   handoffRanges: z.array(z.object({ from: z.number(), to: z.number() })),
+  lastOrdinal: z.number().nullable(),
+  rolledBack: z.array(z.object({ from: z.number(), to: z.number() })),
 });
 
-/** Coverage of each provider thread against its app thread's live history: two reads for any number, as ranges. */
-export async function coverageByIds(tx: Tx, ids: readonly string[]): Promise<CoverageRecord[]> {
-  const known = await tx.rows('provider-threads/coverage', { ids }, coverageRow);
-  const threads = new Map(
-    (await threadsByIds(tx, [...new Set(known.map((row) => row.threadId))])).map((thread) => [thread.id, thread]),
+/** A provider thread's coverage of its app thread's whole history (window null) or of a window of it. */
+export interface CoverageKey {
+  providerThreadId: string;
+  window: OrdinalRange | null;
+}
+
+export const coverageKeyText = ({ providerThreadId, window }: CoverageKey): string =>
+  window ? `${providerThreadId} ${window.from}-${window.to}` : providerThreadId;
+
+/** Coverage of each provider thread asked for, by coverageKeyText: one read for any number, as ranges. */
+export async function coverageByKeys(tx: Tx, keys: readonly CoverageKey[]): Promise<Map<string, CoverageRecord>> {
+  const rows = await tx.rows(
+    'provider-threads/coverage',
+    {
+      keys: keys.map(({ providerThreadId, window }) => ({
+        id: providerThreadId,
+        from: window?.from ?? null,
+        to: window?.to ?? null,
+      })),
+    },
+    coverageRow,
   );
-  return known.map((row) => {
-    const thread = threads.get(row.threadId);
-    return coverageOf({ ...row, served: fromLists(row.servedFrom, row.servedTo) }, thread ? liveHistory(thread) : []);
-  });
+  return new Map(
+    rows.map((row) => {
+      const window =
+        row.fromOrdinal === null || row.toOrdinal === null ? null : { from: row.fromOrdinal, to: row.toOrdinal };
+      const history = liveHistory({ lastOrdinal: row.lastOrdinal ?? 0, rolledBack: row.rolledBack });
+      const known = { ...row, served: fromLists(row.servedFrom, row.servedTo) };
+      return [coverageKeyText({ providerThreadId: row.providerThreadId, window }), coverageOf(known, history, window)];
+    }),
+  );
 }
