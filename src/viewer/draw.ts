@@ -339,7 +339,7 @@ function laneLabel({ panel }: Scene, lane: Lane, box: LaneBox, colour: Colour, a
     const missing = lane.coverage.missingRanges;
     const knows = lane.coverage.coveredThroughOrdinal
       ? `knows to #${lane.coverage.coveredThroughOrdinal}`
-      : 'knows nothing yet';
+      : 'knows none of these runs';
     let knowsText = missing.length ? `${knows} · misses ${compactRanges(missing)}` : knows;
     if (knowsText.length > 32) knowsText = `${knowsText.slice(0, 31)}…`;
     label.append(svgText(20, textTop + 55, knowsText, { class: 'lane-knows' }));

@@ -12,17 +12,21 @@ export type Links = NonNullable<ThreadWindowLinksQuery['thread']>;
 export type Handoff = Links['handoffs'][number];
 export type Transfer = Links['transfers'][number];
 type ProviderThread = Links['providerThreads'][number];
+export type Fork = Links['forks'][number];
+export type Subagent = Links['subagents'][number];
 
 /**
  * What has been read of the thread so far: its header, the runs of the window (oldest first), and the
- * handoffs, transfers and provider threads of those runs (a long thread has thousands of provider
- * threads: only the window's are read).
+ * handoffs, transfers, forks, subagents and provider threads of those runs (a long thread has
+ * thousands of each: only the window's are read).
  */
 export interface Loaded {
   thread: ThreadHeader;
   runs: Run[];
   handoffs: Map<string, Handoff>;
   transfers: Map<string, Transfer>;
+  forks: Map<string, Fork>;
+  subagents: Map<string, Subagent>;
   providerThreads: Map<string, ProviderThread>;
   earlierCursor: string | null;
   hasEarlier: boolean;
@@ -73,27 +77,63 @@ export function nothingRead(thread: ThreadHeader): Loaded {
     runs: [],
     handoffs: new Map(),
     transfers: new Map(),
+    forks: new Map(),
+    subagents: new Map(),
     providerThreads: new Map(),
     earlierCursor: null,
     hasEarlier: false,
   };
 }
 
-/** `loaded` with a page of runs read backwards before its own, and the handoffs and transfers of the ordinals it adds. */
-export function withWindow(
-  loaded: Loaded,
-  page: RunPage,
-  links: Pick<Links, 'handoffs' | 'transfers' | 'providerThreads'>,
-): Loaded {
+const byIds = <T extends { id: string }>(known: Map<string, T>, read: T[]) =>
+  new Map([...known, ...read.map((entry) => [entry.id, entry] as const)]);
+
+/** `loaded` with a page of runs read backwards before its own, and the links of the ordinals it adds. */
+export function withWindow(loaded: Loaded, page: RunPage, links: Links): Loaded {
   return {
     thread: loaded.thread,
     runs: [...page.edges.map((edge) => edge.node), ...loaded.runs],
-    handoffs: new Map([...loaded.handoffs, ...links.handoffs.map((handoff) => [handoff.id, handoff] as const)]),
-    transfers: new Map([...loaded.transfers, ...links.transfers.map((transfer) => [transfer.id, transfer] as const)]),
-    providerThreads: new Map([...loaded.providerThreads, ...links.providerThreads.map((pt) => [pt.id, pt] as const)]),
+    handoffs: byIds(loaded.handoffs, links.handoffs),
+    transfers: byIds(loaded.transfers, links.transfers),
+    forks: byIds(loaded.forks, links.forks),
+    subagents: byIds(loaded.subagents, links.subagents),
+    providerThreads: links.providerThreads.reduce(
+      (known, read) => known.set(read.id, withCoverageOf(known.get(read.id), read)),
+      new Map(loaded.providerThreads),
+    ),
     earlierCursor: page.pageInfo.startCursor ?? loaded.earlierCursor,
     hasEarlier: page.pageInfo.hasPreviousPage,
   };
+}
+
+/**
+ * A provider thread read again with the links of another window: its coverage is asked for window by
+ * window (the service cuts it to the ordinals read), so what it knows and misses is of every window read.
+ */
+function withCoverageOf(known: ProviderThread | undefined, read: ProviderThread): ProviderThread {
+  if (!known) return read;
+  return {
+    ...read,
+    coverage: {
+      nativeRanges: joined(known.coverage.nativeRanges, read.coverage.nativeRanges),
+      missingRanges: joined(known.coverage.missingRanges, read.coverage.missingRanges),
+      coveredThroughOrdinal: Math.max(known.coverage.coveredThroughOrdinal, read.coverage.coveredThroughOrdinal),
+      handoffIds: [...new Set([...known.coverage.handoffIds, ...read.coverage.handoffIds])],
+    },
+  };
+}
+
+type Ordinals = ProviderThread['coverage']['nativeRanges'];
+
+/** Ranges of windows that do not overlap, ascending, the ones that touch made one. */
+export function joined(a: Ordinals, b: Ordinals): Ordinals {
+  const ranges: Ordinals = [];
+  for (const range of [...a, ...b].sort((x, y) => x.from - y.from)) {
+    const last = ranges.at(-1);
+    if (last && range.from <= last.to + 1) ranges[ranges.length - 1] = { ...last, to: Math.max(last.to, range.to) };
+    else ranges.push(range);
+  }
+  return ranges;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -193,7 +233,7 @@ export function model(loaded: Loaded): Model {
   const transfers = [...loaded.transfers.values()].sort(byCreation);
   const handoffs = bands([...loaded.handoffs.values()].sort(byCreation), transfers, runById, laneById, from);
   for (const handoff of handoffs) laneById.get(handoff.toProviderThreadId)?.bands.push(handoff);
-  const branches = branchesOf(thread, transfers, runById).filter((branch) => branch.ordinal >= from);
+  const branches = branchesOf(loaded, transfers, runById).filter((branch) => branch.ordinal >= from);
 
   let to = Math.max(from, thread.headOrdinal, forkOrdinal, runs.at(-1)?.ordinal ?? 0);
   for (const handoff of handoffs) if (handoff.span) to = Math.max(to, handoff.span.to);
@@ -270,10 +310,11 @@ export function transferStatus(transfer: Pick<Transfer, 'status' | 'resolution'>
 }
 
 /** Forks and subagents leaving the thread, merge-backs and results coming in or going back, at the ordinal they leave from or arrive at. */
-function branchesOf(thread: ThreadHeader, transfers: Transfer[], runById: Map<string, Run>): Branch[] {
+function branchesOf(loaded: Loaded, transfers: Transfer[], runById: Map<string, Run>): Branch[] {
   const branches: Branch[] = [];
+  const { thread } = loaded;
   const here = thread.id;
-  for (const fork of thread.forks) {
+  for (const fork of loaded.forks.values()) {
     const transfer = transfers.find((entry) => entry.kind === 'FORK' && entry.targetThreadId === fork.id);
     branches.push({
       kind: 'fork',
@@ -284,7 +325,7 @@ function branchesOf(thread: ThreadHeader, transfers: Transfer[], runById: Map<st
       status: transfer ? transferStatus(transfer) : '',
     });
   }
-  for (const child of thread.subagents) {
+  for (const child of loaded.subagents.values()) {
     branches.push({
       kind: 'subagent',
       direction: 'out',

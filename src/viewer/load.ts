@@ -51,14 +51,16 @@ export class GraphQLClient {
   }
 }
 
-/** The handoffs, transfers and provider threads of ordinals from..to, read in ranges the API accepts. */
+/** The handoffs, transfers, forks, subagents and provider threads of ordinals from..to, read in ranges the API accepts. */
 async function readLinks(client: GraphQLClient, id: string, from: number, to: number): Promise<Links> {
-  const links: Links = { handoffs: [], transfers: [], providerThreads: [] };
+  const links: Links = { handoffs: [], transfers: [], forks: [], subagents: [], providerThreads: [] };
   for (const range of linkRanges(from, to)) {
     const read = (await client.request(LINKS_QUERY, { id, ...range })).thread;
     if (!read) throw new ViewerError(`The thread ${id} is no longer there.`);
     links.handoffs.push(...read.handoffs);
     links.transfers.push(...read.transfers);
+    links.forks.push(...read.forks);
+    links.subagents.push(...read.subagents);
     links.providerThreads.push(...read.providerThreads);
   }
   return links;

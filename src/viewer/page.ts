@@ -104,11 +104,17 @@ export function renderLineage(loaded: Loaded, model: Model, panel: SidePanel, to
       ),
     );
   };
-  list('Forks', thread.forks, (fork) => [
+  const bySourceRun = <T extends { lineage: { sourcePoint?: { runOrdinal?: number | null } | null } }>(
+    entries: Map<string, T>,
+  ) =>
+    [...entries.values()].sort(
+      (a, b) => (a.lineage.sourcePoint?.runOrdinal ?? 0) - (b.lineage.sourcePoint?.runOrdinal ?? 0),
+    );
+  list('Forks of the runs read', bySourceRun(loaded.forks), (fork) => [
     threadLink(fork, fork.id, token),
     ` from run #${fork.lineage.sourcePoint?.runOrdinal ?? '?'}${fork.lineage.sourcePoint?.checkpointId ? ' (checkpoint)' : ''}`,
   ]);
-  list('Subagents', thread.subagents, (child) => [
+  list('Subagents of the runs read', bySourceRun(loaded.subagents), (child) => [
     threadLink(child, child.id, token),
     ` spawned by run #${child.lineage.sourcePoint?.runOrdinal ?? '?'}`,
   ]);

@@ -337,13 +337,13 @@ export class SidePanel {
         field('native id', lane.nativeThreadRef),
         field('model', lane.model),
         field('runtime mode', lane.runtimeMode),
-        field('served runs', coverage ? compactRanges(coverage.nativeRanges) || 'none' : null),
+        field('served, of the runs read', coverage ? compactRanges(coverage.nativeRanges) || 'none' : null),
         field(
           'handoffs received',
           coverage?.handoffIds.length ? this.handoffButtons(coverage.handoffIds, 12) : coverage ? 'none' : null,
         ),
-        field('knows through', coverage ? `#${coverage.coveredThroughOrdinal}` : null),
-        field('misses', coverage ? compactRanges(coverage.missingRanges) || 'nothing' : null),
+        field('knows through, of the runs read', coverage ? `#${coverage.coveredThroughOrdinal}` : null),
+        field('misses, of the runs read', coverage ? compactRanges(coverage.missingRanges) || 'nothing' : null),
         field(
           'forked from',
           lane.forkedFrom

@@ -46,25 +46,6 @@ export const THREAD_QUERY = query<Operations.ThreadWindowQuery, Operations.Threa
         id
         title
       }
-      forks(first: 100) {
-        id
-        title
-        lineage {
-          sourcePoint {
-            runOrdinal
-            checkpointId
-          }
-        }
-      }
-      subagents(first: 100) {
-        id
-        title
-        lineage {
-          sourcePoint {
-            runOrdinal
-          }
-        }
-      }
       providerThreadCount
       runs(last: $last) {
         pageInfo {
@@ -157,6 +138,25 @@ export const LINKS_QUERY = query<Operations.ThreadWindowLinksQuery, Operations.T
             targetRunId
           }
         }
+        forks(first: 100, fromOrdinal: $from, toOrdinal: $to) {
+          id
+          title
+          lineage {
+            sourcePoint {
+              runOrdinal
+              checkpointId
+            }
+          }
+        }
+        subagents(first: 100, fromOrdinal: $from, toOrdinal: $to) {
+          id
+          title
+          lineage {
+            sourcePoint {
+              runOrdinal
+            }
+          }
+        }
         providerThreads(fromOrdinal: $from, toOrdinal: $to, first: 500) {
           id
           provider
@@ -171,7 +171,7 @@ export const LINKS_QUERY = query<Operations.ThreadWindowLinksQuery, Operations.T
             threadId
             provider
           }
-          coverage {
+          coverage(fromOrdinal: $from, toOrdinal: $to) {
             nativeRanges {
               from
               to

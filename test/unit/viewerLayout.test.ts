@@ -11,6 +11,7 @@ import {
   nothingRead,
   place,
   shownFrom,
+  joined,
   withWindow,
   type Band,
   type Handoff,
@@ -35,8 +36,6 @@ function thread(overrides: Partial<ThreadHeader> = {}): ThreadHeader {
     changeSequence: 0,
     lineage: ROOT,
     ancestors: [],
-    forks: [],
-    subagents: [],
     providerThreadCount: 2,
     ...overrides,
   };
@@ -118,20 +117,28 @@ function transfer(id: string, overrides: Partial<Transfer>): Transfer {
   };
 }
 
-function loaded(
-  header: ThreadHeader,
-  runs: Run[],
-  links: { handoffs?: Handoff[]; transfers?: Transfer[]; providerThreads?: ProviderThread[] } = {},
-  hasEarlier = false,
-): Loaded {
-  return withWindow(nothingRead(header), page(runs, hasEarlier), {
-    handoffs: links.handoffs ?? [],
-    transfers: links.transfers ?? [],
-    providerThreads: links.providerThreads ?? [
-      lane('C1', 'codex', '2026-01-01T00:00:00Z', 1),
-      lane('L1', 'claude', '2026-01-01T00:01:00Z', 2),
-    ],
-  });
+/** Links of a window: what a test leaves out is read as none. */
+const linksOf = (links: Partial<Links>): Links => ({
+  handoffs: [],
+  transfers: [],
+  forks: [],
+  subagents: [],
+  providerThreads: [],
+  ...links,
+});
+
+function loaded(header: ThreadHeader, runs: Run[], links: Partial<Links> = {}, hasEarlier = false): Loaded {
+  return withWindow(
+    nothingRead(header),
+    page(runs, hasEarlier),
+    linksOf({
+      ...links,
+      providerThreads: links.providerThreads ?? [
+        lane('C1', 'codex', '2026-01-01T00:00:00Z', 1),
+        lane('L1', 'claude', '2026-01-01T00:01:00Z', 2),
+      ],
+    }),
+  );
 }
 
 /** The design example: codex 1-5, claude 6-8 (H1 over 1-5 into L1), codex 9 (H2 over 6-8 into C1). */
@@ -198,28 +205,91 @@ describe('the viewer window', () => {
       true,
     );
     expect(shownFrom(newest)).toBe(201);
-    const both = withWindow(newest, page([run(101, 'C1'), run(200, 'C1')], true, null), {
-      handoffs: [
-        handoff('b', 1, 100, 'C1', 101, '2026-01-01T00:00:00Z'),
-        handoff('a', 1, 200, 'C1', 201, '2026-01-01T00:00:00Z'),
-      ],
-      transfers: [],
-      providerThreads: [],
-    });
+    const both = withWindow(
+      newest,
+      page([run(101, 'C1'), run(200, 'C1')], true, null),
+      linksOf({
+        handoffs: [
+          handoff('b', 1, 100, 'C1', 101, '2026-01-01T00:00:00Z'),
+          handoff('a', 1, 200, 'C1', 201, '2026-01-01T00:00:00Z'),
+        ],
+        transfers: [],
+        providerThreads: [],
+      }),
+    );
     expect(both.runs.map((entry) => entry.ordinal)).toEqual([101, 200, 201, 300]);
     expect([...both.handoffs.keys()]).toEqual(['a', 'b']);
     expect(both.earlierCursor).toBe('cursor-201');
     expect(shownFrom(both)).toBe(101);
     // The first window: nothing earlier, drawn from run 1.
-    const all = withWindow(both, page([run(1, 'C1'), run(100, 'C1')], false), {
-      handoffs: [],
-      transfers: [],
-      providerThreads: [],
-    });
+    const all = withWindow(
+      both,
+      page([run(1, 'C1'), run(100, 'C1')], false),
+      linksOf({
+        handoffs: [],
+        transfers: [],
+        providerThreads: [],
+      }),
+    );
     expect(all.hasEarlier).toBe(false);
     expect(shownFrom(all)).toBe(1);
     // The window read before is left as it was.
     expect(newest.runs).toHaveLength(2);
+  });
+
+  it("joins a provider thread's coverage of each window read, since the service cuts it to the window asked", () => {
+    const r = (from: number, to: number) => ({ from, to });
+    const withCoverage = (coverage: ProviderThread['coverage'], status: ProviderThread['status'] = 'ACTIVE') => ({
+      ...lane('C1', 'codex', '2026-01-01T00:00:00Z', 1),
+      status,
+      coverage,
+    });
+    const newest = withWindow(
+      nothingRead(thread({ headOrdinal: 300 })),
+      page([run(201, 'C1')], true),
+      linksOf({
+        handoffs: [],
+        transfers: [],
+        providerThreads: [
+          withCoverage({
+            nativeRanges: [r(201, 250)],
+            missingRanges: [r(251, 300)],
+            coveredThroughOrdinal: 250,
+            handoffIds: ['b'],
+          }),
+        ],
+      }),
+    );
+    const both = withWindow(
+      newest,
+      page([run(101, 'C1')], true, null),
+      linksOf({
+        handoffs: [],
+        transfers: [],
+        providerThreads: [
+          withCoverage(
+            {
+              nativeRanges: [r(150, 200)],
+              missingRanges: [r(101, 149)],
+              coveredThroughOrdinal: 200,
+              handoffIds: ['a', 'b'],
+            },
+            'IDLE',
+          ),
+        ],
+      }),
+    );
+    expect(both.providerThreads.get('C1')).toMatchObject({
+      status: 'IDLE',
+      coverage: {
+        nativeRanges: [r(150, 250)],
+        missingRanges: [r(101, 149), r(251, 300)],
+        coveredThroughOrdinal: 250,
+        handoffIds: ['b', 'a'],
+      },
+    });
+    expect(joined([r(1, 2), r(5, 6)], [r(3, 3), r(8, 9)])).toEqual([r(1, 3), r(5, 6), r(8, 9)]);
+    expect(joined([], [])).toEqual([]);
   });
 
   it('asks for the links in ranges of at most 1,000 ordinals', () => {
@@ -320,13 +390,9 @@ describe('the viewer model', () => {
 
   it('gives a lane to runs of a provider thread the header does not list, and reaches past the newest run for a branch', () => {
     const drawn = model(
-      loaded(
-        thread({
-          headOrdinal: 2,
-          forks: [{ id: 'f', title: 'a fork', lineage: { sourcePoint: { runOrdinal: 4, checkpointId: null } } }],
-        }),
-        [run(1, 'C1'), run(2, 'X9', 'gemini')],
-      ),
+      loaded(thread({ headOrdinal: 2 }), [run(1, 'C1'), run(2, 'X9', 'gemini')], {
+        forks: [{ id: 'f', title: 'a fork', lineage: { sourcePoint: { runOrdinal: 4, checkpointId: null } } }],
+      }),
     );
     expect(drawn.lanes.map((entry) => [entry.id, entry.provider, entry.seq, entry.status, entry.coverage])).toEqual([
       ['C1', 'codex', 1, 'ACTIVE', lane('C1', 'codex', '', 1).coverage],
@@ -385,15 +451,10 @@ describe('the viewer placement', () => {
 
   it('leaves a lane without bands its minimal height, and a row per branch below the lanes', () => {
     const drawn = model(
-      loaded(
-        thread({
-          headOrdinal: 1,
-          providerThreadCount: 1,
-          subagents: [{ id: 's', title: null, lineage: { sourcePoint: { runOrdinal: 1 } } }],
-        }),
-        [run(1, 'C1')],
-        { providerThreads: [lane('C1', 'codex', '', 1)] },
-      ),
+      loaded(thread({ headOrdinal: 1, providerThreadCount: 1 }), [run(1, 'C1')], {
+        providerThreads: [lane('C1', 'codex', '', 1)],
+        subagents: [{ id: 's', title: null, lineage: { sourcePoint: { runOrdinal: 1 } } }],
+      }),
     );
     const at = place(drawn, 1440);
     expect(at.lanes.get('C1')).toEqual({ top: 40, bandTop: 61, runTop: 61, height: 86 });
