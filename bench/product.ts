@@ -19,7 +19,7 @@ import { describePlan, type Api, type PlanInput, type PlanView, type RollbackVie
 import type { Case, Stats, StepTimer } from './measure.js';
 import { seedThread, TENANT } from './seed.js';
 import { THREAD_INDEX_QUERY } from '../src/viewer/queries.js';
-import { viewerFirstPaint } from './viewerFirstPaint.js';
+import { drawnOrdinals, viewerFirstPaint } from './viewerFirstPaint.js';
 
 export const EARLY_ROLLBACK_ORDINAL = 5;
 /** Runs seeded per size for the early rollback's copies, one copy per round; never fewer than MIN_EARLY_ROUNDS copies. */
@@ -290,7 +290,7 @@ function productOperations(main: string, other: string): OperationSpec[] {
       'coverageHead',
       'read',
       null,
-      `ranges, counts and the default ordinal lists of the ${main} provider thread that served the head`,
+      `ranges, counts, handoffs and the default ordinal lists of the ${main} provider thread that served the head, over the ordinals the viewer's first paint draws (its newest 200 runs)`,
     ),
     op('coverageOwed', 'read', null, `the same for the ${other} provider thread`),
     op(
@@ -321,7 +321,7 @@ function productOperations(main: string, other: string): OperationSpec[] {
   ];
 }
 
-const COVERAGE = `query Coverage($id: ID!) { providerThread(id: $id) { coverage {
+const COVERAGE = `query Coverage($id: ID!, $from: Int!, $to: Int!) { providerThread(id: $id) { coverage(fromOrdinal: $from, toOrdinal: $to) {
   providerThreadId nativeRanges { from to } handoffRanges { from to } missingRanges { from to }
   nativeRunCount missingRunCount coveredThroughOrdinal handoffIds nativeRunOrdinals missingRunOrdinals } } }`;
 /** Columns of the measured matrix page: fewer than the smallest measured thread has, so every size answers the same page. */
@@ -600,10 +600,11 @@ export async function prepareProduct(input: ProductInput): Promise<PreparedProdu
     const head = (await api.planRun({ threadId: read.threadId, provider: main })).providerThread!.id;
     const owed = (await api.planRun({ threadId: read.threadId, provider: other })).providerThread!.id;
     const windowVariables = { from: read.window.from, to: read.window.to };
+    const drawn = await drawnOrdinals(api, read.threadId);
     const reads: [OperationId, () => Promise<unknown>][] = [
       ['viewer', () => viewer.paint(api, read.threadId)],
-      ['coverageHead', () => api.request(COVERAGE, { id: head })],
-      ['coverageOwed', () => api.request(COVERAGE, { id: owed })],
+      ['coverageHead', () => api.request(COVERAGE, { id: head, ...drawn })],
+      ['coverageOwed', () => api.request(COVERAGE, { id: owed, ...drawn })],
       ['matrix', () => api.request(MATRIX, { id: read.threadId })],
       ['previewDelta', () => api.request(PREVIEW, { input: { threadId: read.threadId, provider: other } })],
       [

@@ -18,15 +18,20 @@ export interface ViewerFirstPaint {
   paint(api: Api, threadId: string): Promise<void>;
 }
 
+/** The ordinals whose links the viewer's first paint reads: its newest window of runs, and one past it. */
+export async function drawnOrdinals(api: Api, threadId: string): Promise<{ from: number; to: number }> {
+  const { thread } = await api.request<ThreadWindowQuery>(THREAD_QUERY, { id: threadId, last: WINDOW_RUNS });
+  if (!thread) throw new Error(`the viewer found no thread ${threadId}`);
+  return firstPaintLinks(thread, thread.runs);
+}
+
 export function viewerFirstPaint(): ViewerFirstPaint {
   const schema = readFileSync(join(projectRoot(), 'schema', 'threads.graphql'), 'utf8');
   return {
     runsSelection: `${/runs\([^)]*\)/.exec(THREAD_QUERY)?.[0] ?? 'no runs'} with last ${WINDOW_RUNS}`,
     schemaHasRunsWindow: /\bruns\([^)]*\blast:/.test(schema),
     async paint(api, threadId) {
-      const { thread } = await api.request<ThreadWindowQuery>(THREAD_QUERY, { id: threadId, last: WINDOW_RUNS });
-      if (!thread) throw new Error(`the viewer found no thread ${threadId}`);
-      const { from, to } = firstPaintLinks(thread, thread.runs);
+      const { from, to } = await drawnOrdinals(api, threadId);
       for (const range of linkRanges(from, to)) await api.request(LINKS_QUERY, { id: threadId, ...range });
     },
   };
