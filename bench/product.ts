@@ -284,7 +284,7 @@ function productOperations(main: string, other: string): OperationSpec[] {
       'viewer',
       'read',
       null,
-      'what the lineage viewer reads before it first draws (loadThread of src/viewer/load.ts): the thread with its newest window of runs, then the handoffs and transfers of that window',
+      'what the lineage viewer reads before it first draws (loadThread of src/viewer/load.ts): the thread with its newest window of runs, then the links of that window (handoffs, transfers, forks, subagents, provider threads with their coverage of it)',
     ),
     op(
       'coverageHead',

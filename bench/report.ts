@@ -392,7 +392,7 @@ Seeding these threads took ${section.seedSeconds} s.
 The viewer's first paint replays the viewer's \`loadThread\` with its own typed documents and window
 size (\`src/viewer/queries.ts\`) and the ordinals it reads links for (\`src/viewer/layout.ts\`): \`THREAD_QUERY\` selecting
 \`${section.viewer.runsSelection}\` (\`Thread.runs\` ${section.viewer.schemaHasRunsWindow ? 'takes' : 'does not take'} \`last\` in \`schema/threads.graphql\`), then
-\`LINKS_QUERY\` for the handoffs and transfers of the window's ordinals.
+\`LINKS_QUERY\` for the handoffs, transfers, forks, subagents and provider threads (with their coverage) of the window's ordinals.
 
 ### Footprint
 
@@ -589,7 +589,41 @@ ${
 
 const WHY = `### Why a target is missed, and what would reach it
 
-**At 100,000 runs (issue 29, the tables above: run of 2026-12-06 at 04:05, sizes 1,000, 10,000 and
+**At 100,000 runs (issue 29, the tables above: run of 2026-12-06 at 22:13, sizes 1,000, 10,000 and
+100,000, 20 iterations, a crowd of 1,000 threads, one-minute load average 1.7 to 1.8 with nothing else
+running; 2,170 s).** Met now, missed in the run of 04:05 below: the viewer's first paint (0.95x: 113
+-> 108 ms; 1.63x before), \`ProviderThread.coverage\` (0.86x and 0.92x: 11.5 -> 9.9 ms and 9.5 -> 8.7
+ms; 2.12x and 2.34x before) and forkThread (1.48x: 18.7 -> 27.7 ms; 1.51x before, with no change to
+it, so it sits on the line). What grew was found with a throwaway probe (not kept) on a held store
+of one 1,000-run and one 100,000-run thread seeded by \`bench/seed.ts\`, timing GraphQL documents
+side by side over HTTP:
+
+- **The viewer read the first 100 forks and the first 100 subagents of the thread** in its header
+  (\`forks(first: 100)\`, \`subagents(first: 100)\`): 5 forks and 40 subagents at 1,000 runs, 100 of
+  each at 100,000, and \`lineage/children.cypher\` sorts every child of the thread by creation before
+  its LIMIT. The header with them took 16.5 -> 46.6 ms, without them 37.7 -> 38.0 ms. They were also
+  the wrong ones for a long thread: the oldest, not those of the runs drawn. \`Thread.forks\` and
+  \`Thread.subagents\` now take \`fromOrdinal\` and \`toOrdinal\` (\`lineage/children-in-window.cypher\`,
+  a range seek on \`thread_by_parent_source_run\` that stops at its LIMIT), and the viewer reads them
+  with each window's links. The probe's first paint went from 65 -> 106 ms (1.62x) to 63 -> 62 ms.
+- **A provider thread's coverage answered the whole history**: its missing ranges follow the
+  thread's rollbacks (1,000 at 100,000 runs), so the answer grew from 1,074 to 27,005 bytes and from
+  18.8 to 26-30 ms; with only the counts it was 16.9 -> 19.4 ms. \`ProviderThread.coverage\` now takes
+  a window (\`fromOrdinal\`, \`toOrdinal\`, at most 1,000 ordinals): \`provider-threads/coverage.cypher\`
+  reads only the handoffs and rolled-back ranges that meet it and \`coverageOf\` cuts the rest, and the
+  statement also reads the thread's ordinals and ranges itself, one statement instead of two (the
+  whole-history answer: 9 -> 20 ms in the probe). The bench now asks for the ordinals the viewer's first
+  paint draws, which is what the viewer asks for; the whole history's ranges grow with its switches and
+  rollbacks by what they are.
+
+Still missed: rollback to head-1 (1.74x: 16.3 -> 28.3 ms, 1.68x before), for the reason found at 04:05
+below (the thread's rolled-back ranges read and written whole); planRun over HTTP against the floor
+(worst 6.68x, the stale case at 100,000 runs; 3.2x to 5.0x for the others); planRun in-process in the
+stale case (1.55x; 1.28x at worst before, with no change to the planner, and 1.21x, 1.14x, 1.17x for the
+other three cases); and the thread index page beside the crowd (1.22x: 17.4 -> 21.2 ms; 1.13x before,
+with no change to it). Storage per run and the crowd's other operations are unchanged.
+
+**At 100,000 runs, the run before (2026-12-06 at 04:05, sizes 1,000, 10,000 and
 100,000, 20 iterations, a crowd of 1,000 threads, one-minute load average 2.3 to 3.0 with nothing else
 running; 2,169 s).** The analytics (not targets) and the rollback to run 5 now run in a loop of their
 own after the targets' loop (\`PreparedProduct.heavyCases\`); in the run of 02:49, with everything

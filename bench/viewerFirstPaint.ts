@@ -1,6 +1,6 @@
 // The lineage viewer's first paint, replayed with the viewer's own typed documents and window sizes
 // (src/viewer/queries.ts), so that the bench measures what the viewer sends rather than a copy that
-// drifts: THREAD_QUERY for the newest window of runs, then LINKS_QUERY for the handoffs and transfers
+// drifts: THREAD_QUERY for the newest window of runs, then LINKS_QUERY for the links
 // of that window's ordinals.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
