@@ -307,3 +307,19 @@ function withoutCallerStack<T>(start: () => T): T {
     Error.stackTraceLimit = limit;
   }
 }
+
+/**
+ * The rows of a read over a thread's whole history, or over a window of its ordinals: the windowed
+ * statement takes the same parameters and $fromOrdinal, $toOrdinal, and reads only what the window holds.
+ */
+export function rowsOverWindow<S extends RowSchema>(
+  tx: Tx,
+  statements: { whole: QueryName; window: QueryName },
+  params: Params,
+  window: { from: number; to: number } | null,
+  row: S,
+): Promise<z.output<S>[]> {
+  return window
+    ? tx.rows(statements.window, { ...params, fromOrdinal: window.from, toOrdinal: window.to }, row)
+    : tx.rows(statements.whole, params, row);
+}

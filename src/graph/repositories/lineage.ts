@@ -13,7 +13,7 @@ import {
   type ThreadRelationship,
   type TransferRecord,
 } from '../../domain/records.js';
-import type { Tx } from '../transactions.js';
+import { rowsOverWindow, type Tx } from '../transactions.js';
 import { handoffNode, providerThreadNode, runNode, servedProperties, threadNode, transferNode } from './mapping.js';
 import { recountStandingCoverage } from './handoffs.js';
 
@@ -118,13 +118,13 @@ export async function childrenOf(
   limit: number,
   window: OrdinalRange | null,
 ): Promise<Map<string, ThreadRecord[]>> {
-  const rows = window
-    ? await tx.rows(
-        'lineage/children-in-window',
-        { threadIds, relationship, limit, fromOrdinal: window.from, toOrdinal: window.to },
-        childrenRow,
-      )
-    : await tx.rows('lineage/children', { threadIds, relationship, limit }, childrenRow);
+  const rows = await rowsOverWindow(
+    tx,
+    { whole: 'lineage/children', window: 'lineage/children-in-window' },
+    { threadIds, relationship, limit },
+    window,
+    childrenRow,
+  );
   return new Map(rows.map((row) => [row.threadId, row.children]));
 }
 

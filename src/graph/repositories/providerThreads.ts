@@ -4,7 +4,7 @@ import { coverageOf } from '../../domain/coverage.js';
 import { liveHistory } from '../../domain/history.js';
 import { fromLists } from '../../domain/ranges.js';
 import type { CoverageRecord, OrdinalRange, ProviderThreadRecord } from '../../domain/records.js';
-import type { Tx } from '../transactions.js';
+import { rowsOverWindow, type Tx } from '../transactions.js';
 import { providerThreadNode } from './mapping.js';
 
 const providerThreadRow = z.object({ providerThread: providerThreadNode });
@@ -53,13 +53,13 @@ export async function providerThreadPage(
   page: { afterSeq: number; first: number; window: { from: number; to: number } | null },
 ): Promise<ProviderThreadRecord[]> {
   const { afterSeq, first, window } = page;
-  const rows = window
-    ? await tx.rows(
-        'provider-threads/window',
-        { threadId, afterSeq, first, fromOrdinal: window.from, toOrdinal: window.to },
-        providerThreadRow,
-      )
-    : await tx.rows('provider-threads/page', { threadId, afterSeq, first }, providerThreadRow);
+  const rows = await rowsOverWindow(
+    tx,
+    { whole: 'provider-threads/page', window: 'provider-threads/window' },
+    { threadId, afterSeq, first },
+    window,
+    providerThreadRow,
+  );
   return rows.map((row) => row.providerThread);
 }
 
