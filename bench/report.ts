@@ -616,8 +616,19 @@ side by side over HTTP:
   paint draws, which is what the viewer asks for; the whole history's ranges grow with its switches and
   rollbacks by what they are.
 
-Still missed: rollback to head-1 (1.74x: 16.3 -> 28.3 ms, 1.68x before), for the reason found at 04:05
-below (the thread's rolled-back ranges read and written whole); planRun over HTTP against the floor
+Still missed: rollback to head-1 (1.74x: 16.3 -> 28.3 ms, 1.68x before). A second probe timed each
+statement of \`rollbackThread\` in-process (\`Graph.withStatementsObservedBy\`) on a 1,000-run and a
+100,000-run thread, 30 rounds each of start, complete, rollback to the head before, confirm. In two
+runs on the same store the whole operation was 31 -> 50 ms and 21 -> 37 ms; a third, with each
+statement's server time taken from the driver's summary, 17 -> 26 ms (1.54x). Nine statements each
+cost 0.2 to 0.9 ms more at 100,000 runs; the one that moves is \`lineage/roll-back-runs\`: 3.3 -> 19.2
+ms, 2.3 -> 13.9 ms and 1.8 -> 4.3 ms in the three runs, while Neo4j spent 1 to 2 ms on it at both
+sizes, with the same plan and the same db hits (PROFILE). Its parameters are the thread's rolled-back ranges
+written back whole, two lists of 1,000 integers at 100,000 runs (46 KB as sent); the rest of its time
+is on the way to and from Neo4j. What would reach 1.5x: send only what a rollback changes (the
+ranges it keeps are the old lists' prefix, and it appends one range), and beyond that the
+rolled-back ranges as records of their own (below); the other statements' 0.2 to 0.9 ms each are
+the larger store. Also missed: planRun over HTTP against the floor
 (worst 6.68x, the stale case at 100,000 runs; 3.2x to 5.0x for the others); planRun in-process in the
 stale case (1.55x; 1.28x at worst before, with no change to the planner, and 1.21x, 1.14x, 1.17x for the
 other three cases); and the thread index page beside the crowd (1.22x: 17.4 -> 21.2 ms; 1.13x before,
