@@ -1,6 +1,7 @@
 // Creates a fork or subagent thread $id under parent $parentId at source point $source, with the
 // history it inherits ($segments, stamped with this moment where asOf is null, and the inherited
-// ordinals that were not live at this moment, $rolledBackFrom/$rolledBackTo), the edge to its
+// ordinals that were not live at this moment: the parent's first $keptRanges rolled-back ranges, then
+// $rolledBackFrom/$rolledBackTo, so a fork of a long thread does not send them all), the edge to its
 // source point, and its transfer: pending, or consumed with resolution 'imported' when $imported
 // (the provider gave it to an imported session itself). It chooses no provider: the first run resolves that.
 MATCH (parent:Thread {tenant: $tenant, id: $parentId})
@@ -15,7 +16,8 @@ CREATE (child:Thread {
   segmentThreadIds: [segment IN $segments | segment.threadId],
   segmentTo: [segment IN $segments | segment.to],
   segmentAsOf: [segment IN $segments | coalesce(segment.asOf, toString(datetime()))],
-  rolledBackFrom: $rolledBackFrom, rolledBackTo: $rolledBackTo
+  rolledBackFrom: coalesce(parent.rolledBackFrom, [])[..$keptRanges] + $rolledBackFrom,
+  rolledBackTo: coalesce(parent.rolledBackTo, [])[..$keptRanges] + $rolledBackTo
 })
 FOREACH (_ IN CASE WHEN sourceRun IS NOT NULL AND $relationship = 'fork' THEN [1] ELSE [] END | CREATE (child)-[:FORKED_FROM]->(sourceRun))
 FOREACH (_ IN CASE WHEN sourceRun IS NOT NULL AND $relationship = 'subagent' THEN [1] ELSE [] END | CREATE (child)-[:SPAWNED_BY]->(sourceRun))

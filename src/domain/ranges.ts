@@ -96,6 +96,21 @@ export function toLists(ranges: Ranges): { from: number[]; to: number[] } {
 }
 
 /**
+ * Stored ranges `next` as a change to `before`, as stored (in its stored order): how many of before's
+ * first ranges it keeps as they are, and the lists of the ranges that follow them. A rollback keeps all but the last few
+ * and appends one, so it writes that instead of every range the thread has.
+ */
+export function changeOfLists(before: Ranges, next: Ranges): { kept: number; from: number[]; to: number[] } {
+  const lists = toLists(next);
+  let kept = 0;
+  for (const range of before) {
+    if (kept >= lists.from.length || range.from !== lists.from[kept] || range.to !== lists.to[kept]) break;
+    kept++;
+  }
+  return { kept, from: lists.from.slice(kept), to: lists.to.slice(kept) };
+}
+
+/**
  * Ranges named one by one in describeOrdinals: past it, the first and last few and a count. A thread
  * gains a gap with every rollback, and these words are stored with each run's plan: listed whole,
  * a full handoff's reason on a long thread ran to thousands of ranges.

@@ -57,6 +57,7 @@ export async function rollbackThread(
     const withdrawn = withdrawnByRollback(thread, toOrdinal);
     const rolledBack = await rollBackRuns(tx, threadId, toOrdinal, {
       withdrawn,
+      rolledBackBefore: thread.rolledBack,
       rolledBack: rolledBackAfterRollback(thread, toOrdinal),
       pageOrdinals: firstOrdinals(withdrawn, ROLLED_BACK_RUNS_PAGE),
     });
@@ -195,6 +196,7 @@ export async function forkThread(context: OperationContext, input: ForkInput): P
       forkOrdinal: point.ordinal,
       segments: inheritedByFork(source, point.ordinal),
       rolledBack: rolledBackInheritedByFork(source, point.ordinal),
+      parentRolledBack: source.rolledBack,
       transferId: newId('tr'),
       transferKind: 'fork',
       targetProvider: null,

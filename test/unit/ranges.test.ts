@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  changeOfLists,
   contains,
   count,
   describeOrdinals,
@@ -86,5 +87,22 @@ describe('ordinal ranges', () => {
     expect(describeOrdinals(gaps(1000))).toBe(
       'runs 1-8, 11-18, 21-28, …, 9981-9988, 9991-9998 (1000 ranges, 8000 runs)',
     );
+  });
+
+  it('stores a change of ranges as the first ones kept and the lists of the rest', () => {
+    // A rollback after runs above the last one rolled back: every range kept, one appended.
+    expect(changeOfLists([r(3, 4), r(8, 9)], [r(3, 4), r(8, 9), r(12, 15)])).toEqual({ kept: 2, from: [12], to: [15] });
+    // A rollback that reaches back into the ranges merges the ones it covers into one.
+    expect(changeOfLists([r(3, 4), r(8, 9)], [r(3, 4), r(6, 15)])).toEqual({ kept: 1, from: [6], to: [15] });
+    expect(changeOfLists([r(3, 4), r(8, 9)], [r(1, 15)])).toEqual({ kept: 0, from: [1], to: [15] });
+    // A range that touches the last one extends it: that one is written again.
+    expect(changeOfLists([r(3, 4)], [r(3, 9)])).toEqual({ kept: 0, from: [3], to: [9] });
+    expect(changeOfLists([], [r(5, 5)])).toEqual({ kept: 0, from: [5], to: [5] });
+    expect(changeOfLists([r(5, 5)], [r(5, 5)])).toEqual({ kept: 1, from: [], to: [] });
+    // Kept and appended make the new lists, whatever the stored order of before.
+    const before = [r(8, 9), r(3, 4)];
+    const change = changeOfLists(before, [r(3, 4), r(8, 9), r(20, 21)]);
+    expect(change.kept).toBe(0);
+    expect(fromLists(change.from, change.to)).toEqual([r(3, 4), r(8, 9), r(20, 21)]);
   });
 });

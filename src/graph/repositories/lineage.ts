@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { liveHistory, segmentHolding, type HistorySegment, type ThreadHistory } from '../../domain/history.js';
 import type { ServedRuns } from '../../domain/coverage.js';
-import { contains, toLists } from '../../domain/ranges.js';
+import { changeOfLists, contains } from '../../domain/ranges.js';
 import {
   RUN_STATUSES,
   type HandoffRecord,
@@ -87,6 +87,8 @@ export interface NewChildThread {
   segments: HistorySegment[];
   /** The inherited ordinals that were not live when it was made. */
   rolledBack: OrdinalRange[];
+  /** A fork's parent's rolled-back ranges, as read under its lock: those rolledBack starts with are copied in Neo4j, not sent. */
+  parentRolledBack?: OrdinalRange[];
   transferId: string;
   transferKind: 'fork' | 'subagent_spawn';
   targetProvider: string | null;
@@ -97,11 +99,11 @@ export interface NewChildThread {
 }
 
 export async function createChildThread(tx: Tx, child: NewChildThread): Promise<ThreadRecord> {
-  const { rolledBack, ...fields } = child;
-  const lists = toLists(rolledBack);
+  const { rolledBack, parentRolledBack, ...fields } = child;
+  const change = changeOfLists(parentRolledBack ?? [], rolledBack);
   const row = await tx.single(
     'lineage/create-child-thread',
-    { ...fields, rolledBackFrom: lists.from, rolledBackTo: lists.to },
+    { ...fields, keptRanges: change.kept, rolledBackFrom: change.from, rolledBackTo: change.to },
     threadRow,
     'the created child thread',
   );
@@ -146,22 +148,32 @@ export async function createMergeBack(
 
 const rolledBackRow = z.object({ rolledBackRunCount: z.number(), page: z.array(runNode) });
 
-/** Rollback step 1: marks the `withdrawn` runs rolled back; their count, and the runs at `pageOrdinals`. */
+/**
+ * Rollback step 1: marks the `withdrawn` runs rolled back and stores the thread's rolled-back ranges,
+ * `rolledBack` where they were `rolledBackBefore` (as read under the thread's lock); their count, and
+ * the runs at `pageOrdinals`.
+ */
 export async function rollBackRuns(
   tx: Tx,
   threadId: string,
   toOrdinal: number,
-  ranges: { withdrawn: OrdinalRange[]; rolledBack: OrdinalRange[]; pageOrdinals: number[] },
+  ranges: {
+    withdrawn: OrdinalRange[];
+    rolledBackBefore: OrdinalRange[];
+    rolledBack: OrdinalRange[];
+    pageOrdinals: number[];
+  },
 ): Promise<{ rolledBackRunCount: number; page: RunRecord[] }> {
-  const lists = toLists(ranges.rolledBack);
+  const change = changeOfLists(ranges.rolledBackBefore, ranges.rolledBack);
   const row = await tx.single(
     'lineage/roll-back-runs',
     {
       threadId,
       toOrdinal,
       withdrawn: ranges.withdrawn,
-      rolledBackFrom: lists.from,
-      rolledBackTo: lists.to,
+      keptRanges: change.kept,
+      rolledBackFrom: change.from,
+      rolledBackTo: change.to,
       pageOrdinals: ranges.pageOrdinals,
     },
     rolledBackRow,
