@@ -1,6 +1,7 @@
 // Rollback on the lineage graph: runs kept as ROLLED_BACK, handoffs withdrawn, provider threads
 // rolled back natively or made divergent by capability, and what the next run then decides.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { plain } from '../../src/graph/values.js';
 import { settingsFile, startTestService, type TestService } from '../support/service.js';
 import { completeRun, coverage, createThread, expectCode, plan, runTurns, startRun } from '../support/lineage.js';
 
@@ -221,6 +222,37 @@ describe('rollbackThread', () => {
       { id: providerThreadId },
     );
     expect(ranges.providerThread.coverage).toEqual({ nativeRanges: [{ from: 1, to: 1 }], missingRunCount: 0 });
+  });
+
+  it('keeps the stored ranges a later rollback leaves alone, and a fork copies those below its point', async () => {
+    // Rollback to 5 stores 6-8; runs 9 and 10 follow; rollback to 9 keeps 6-8 and adds 10.
+    const threadId = await createThread(t);
+    const codex = (await runTurns(t, threadId, 'codex', 8))!.providerThread.id;
+    const confirm = `mutation { confirmProviderRollback(input: { providerThreadId: "${codex}" }) { status } }`;
+    await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 5 } });
+    await t.ok(confirm);
+    await runTurns(t, threadId, 'codex', 2);
+    await t.ok(ROLLBACK, { input: { threadId, toOrdinal: 9 } });
+    await t.ok(confirm);
+    const forkId = (
+      await t.ok(`mutation { forkThread(input: { sourceThreadId: "${threadId}", fromOrdinal: 9 }) { id } }`)
+    ).forkThread.id;
+    const stored = async (id: string) => {
+      const { records } = await t.driver.executeQuery(
+        'MATCH (thread:Thread {tenant: $tenant, id: $id}) RETURN thread.rolledBackFrom AS from, thread.rolledBackTo AS to',
+        { tenant: t.tenant, id },
+        { database: inject('neo4j').database },
+      );
+      return plain(records[0]!.toObject());
+    };
+    expect(await stored(threadId)).toEqual({ from: [6, 10], to: [8, 10] });
+    expect(await stored(forkId)).toEqual({ from: [6], to: [8] });
+    // What the ranges say is what the thread serves: run 9 is live in both, 10 only in neither.
+    const live = `query($id: ID!) { thread(id: $id) { runs(first: 20) { edges { node { ordinal status } } } } }`;
+    const statuses = (await t.ok(live, { id: threadId })).thread.runs.edges.map((edge: any) => edge.node);
+    expect(statuses.filter((run: any) => run.status === 'ROLLED_BACK').map((run: any) => run.ordinal)).toEqual([
+      6, 7, 8, 10,
+    ]);
   });
 
   it('rolls back to 0 and never reuses an ordinal', async () => {
