@@ -97,8 +97,8 @@ export function toLists(ranges: Ranges): { from: number[]; to: number[] } {
 
 /**
  * Stored ranges `next` as a change to `before`, as stored (in its stored order): how many of before's
- * first ranges it keeps as they are, and the lists of the ranges that follow them. A rollback keeps all but the last few
- * and appends one, so it writes that instead of every range the thread has.
+ * first ranges it keeps as they are, and the lists of the ranges that follow them. A rollback keeps
+ * all but the last few and appends one, so it writes that instead of every range the thread has.
  */
 export function changeOfLists(before: Ranges, next: Ranges): { kept: number; from: number[]; to: number[] } {
   const lists = toLists(next);
