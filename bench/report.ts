@@ -600,7 +600,12 @@ to 1.65x (three probe runs before the change) to 1.17x to 1.50x (five after), bu
 time at 100,000 runs did not move, so what grows there is elsewhere: the bench's store holds seven
 threads of 100,000 runs (the read thread, its three copies for the write rounds and three for the
 early rollback) where the probe's held one, and the rollback is the case that writes most per call;
-that store against the 3 GB page cache is the next thing to measure. The viewer's first paint (1.01x),
+that store against the 3 GB page cache is the next thing to measure. A probe on 2026-12-07 (the same
+in-process timing, one 1,000-run and one 100,000-run thread, 30 rounds, twice) found the operation
+itself flat: 35.9 -> 45.0 ms (1.25x) and 49.3 -> 41.2 ms (0.84x), its ten statements summed 26.1 ->
+27.8 ms, and a transaction that rewrites the thread's rolled-back lists committed in 0.90 ms with 11
+ranges and 0.94 ms with 1,001; so the bench's growth is its store and the cases around it, and the
+bench's rollback case run alone on that store is what tells which. The viewer's first paint (1.01x),
 \`ProviderThread.coverage\` (0.81x, 0.88x) and every other operation stay met; planRun in-process is
 1.51x in one of its four cases, the thread index page beside the crowd 1.35x (12.2 -> 16.4 ms; 1.13x
 and 1.22x in the runs before, with no change to it), planRun over HTTP against the floor 6.92x at
