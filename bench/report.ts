@@ -604,8 +604,11 @@ that store against the 3 GB page cache is the next thing to measure. A probe on 
 in-process timing, one 1,000-run and one 100,000-run thread, 30 rounds, twice) found the operation
 itself flat: 35.9 -> 45.0 ms (1.25x) and 49.3 -> 41.2 ms (0.84x), its ten statements summed 26.1 ->
 27.8 ms, and a transaction that rewrites the thread's rolled-back lists committed in 0.90 ms with 11
-ranges and 0.94 ms with 1,001; so the bench's growth is its store and the cases around it, and the
-bench's rollback case run alone on that store is what tells which. The viewer's first paint (1.01x),
+ranges and 0.94 ms with 1,001. With a page cache of 128 MB instead of 3 GB, so that the store no
+longer fits, it was 27.6 -> 32.2 ms (1.17x). So the store's size against the page cache is not it
+either; what is left is what the bench does around the case (the other cases of its interleaved
+loop on the same threads, the service process they share), and the bench's rollback case timed
+statement by statement inside that loop is what would tell. The viewer's first paint (1.01x),
 \`ProviderThread.coverage\` (0.81x, 0.88x) and every other operation stay met; planRun in-process is
 1.51x in one of its four cases, the thread index page beside the crowd 1.35x (12.2 -> 16.4 ms; 1.13x
 and 1.22x in the runs before, with no change to it), planRun over HTTP against the floor 6.92x at
