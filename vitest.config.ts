@@ -68,7 +68,8 @@ export default defineConfig({
           include: ['test/own-neo4j/**/*.test.ts'],
           ...onTheGraph,
           // Their Neo4j processes live for a test: compiling with C1 alone takes about 40% less CPU to
-          // start one than the JIT's two tiers do, and these never run long enough for C2 to pay back.
+          // start one than the JIT's two tiers do, and these never run long enough for C2 to pay back
+          // (with both tiers the tier alone took 280 s and 525 CPU seconds instead of 213 and 371).
           // The serial collector spares a small heap G1's concurrent threads: a start and stop of a new
           // store took 4.5 instead of 6.3 CPU seconds, and these files' Neo4j processes 207 instead
           // of 252 over a run.
