@@ -247,7 +247,7 @@ describe('rollbackThread', () => {
     };
     expect(await stored(threadId)).toEqual({ from: [6, 10], to: [8, 10] });
     expect(await stored(forkId)).toEqual({ from: [6], to: [8] });
-    // What the ranges say is what the thread serves: run 9 is live in both, 10 only in neither.
+    // The stored ranges agree with the runs: 6-8 and 10 rolled back, 9 live.
     const live = `query($id: ID!) { thread(id: $id) { runs(first: 20) { edges { node { ordinal status } } } } }`;
     const statuses = (await t.ok(live, { id: threadId })).thread.runs.edges.map((edge: any) => edge.node);
     expect(statuses.filter((run: any) => run.status === 'ROLLED_BACK').map((run: any) => run.ordinal)).toEqual([
