@@ -11,6 +11,7 @@ import { chooseNeo4j, type ChosenNeo4j } from '../../src/graph/chooseNeo4j.js';
 import { createDriver } from '../../src/graph/driver.js';
 import { startService, type RunningService } from '../../src/server/app.js';
 import { createLogger } from '../../src/server/logger.js';
+import { TEST_NEO4J_SETTINGS } from '../support/neo4jSettings.js';
 import { numberAttribute, startOtlpReceiver, type OtlpReceiver } from '../support/otlpReceiver.js';
 import { settingsFile } from '../support/service.js';
 
@@ -46,6 +47,7 @@ beforeAll(async () => {
       storePrefix: 'threadline-sweeper-test-',
       heap: '512m',
       pageCache: '128m',
+      settings: TEST_NEO4J_SETTINGS,
       progress: () => undefined,
     },
   );
