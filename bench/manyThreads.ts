@@ -28,13 +28,17 @@ export interface ManyThreadsFigures {
   crowd: number;
   runsPerThread: number;
   bigThreadRuns: number;
+  /** Threads of one index page that the otherwise empty store holds too (absent in results before 2026-12-07: none). */
+  indexPage?: number;
   seedSeconds: number;
-  /** Per operation: its timings in the store holding only the small thread and in the crowded one, and crowded / empty. */
+  /** Per operation: its timings in the store holding only the small thread (and one index page of threads) and in the crowded one, and crowded / empty. */
   operations: { name: string; empty: Stats; crowded: Stats; ratio: number | null }[];
 }
 
 const DATABASE = 'neo4j';
 const SMALL = 'small-thread';
+/** THREAD_INDEX_QUERY's page: threads the otherwise empty store holds too, so that both pages are full. */
+const INDEX_PAGE = 25;
 const COVERAGE = `query Coverage($id: ID!) { providerThread(id: $id) { coverage {
   nativeRanges { from to } handoffRanges { from to } missingRanges { from to } coveredThroughOrdinal handoffIds } } }`;
 const MATRIX = `query Matrix($id: ID!) { thread(id: $id) { coverageMatrix {
@@ -148,7 +152,14 @@ export async function measureManyThreads(options: {
     const started = performance.now();
     const seedOptions = { size: runsPerThread, providers, planner };
     for (const store of stores) await seedThread(store.driver, DATABASE, { ...seedOptions, threadId: SMALL });
-    const crowded = stores[1]!;
+    const [empty, crowded] = [stores[0]!, stores[1]!];
+    // The thread index page shows the newest threads of the store: alone, the small thread (and the
+    // few the rounds create) would make a page shorter than the crowded store's, cheaper to read, not
+    // faster. One page of threads like the crowd's on both sides compares the same page's cost.
+    await seedSmallThreads(empty.driver, DATABASE, {
+      ...seedOptions,
+      threadIds: Array.from({ length: INDEX_PAGE }, (_, i) => `page-${i}`),
+    });
     log(`many threads: seeding a thread of ${bigThreadRuns} runs and ${crowd} threads of ${runsPerThread} runs`);
     await seedThread(crowded.driver, DATABASE, { ...seedOptions, size: bigThreadRuns, threadId: 'big-thread' });
     const crowdSeed = await seedSmallThreads(crowded.driver, DATABASE, {
@@ -160,7 +171,7 @@ export async function measureManyThreads(options: {
     const seedSeconds = (performance.now() - started) / 1000;
     // The seed's last run is live: the round's rollback goes back to it.
     const cases = [
-      ...(await storeCases(stores[0]!, providers, runsPerThread)),
+      ...(await storeCases(empty, providers, runsPerThread)),
       ...(await storeCases(crowded, providers, runsPerThread)),
     ];
     const latency = await interleaved(cases, options.iterations, options.warmup);
@@ -171,6 +182,7 @@ export async function measureManyThreads(options: {
       crowd,
       runsPerThread,
       bigThreadRuns,
+      indexPage: INDEX_PAGE,
       seedSeconds: Math.round(seedSeconds),
       operations: names.map((name) => {
         const [empty, full] = [latency[`${name} empty`]!, latency[`${name} crowded`]!];
