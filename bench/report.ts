@@ -314,7 +314,7 @@ function renderManyThreads(figures: ManyThreadsFigures | null): string {
   );
   return `## Many threads
 
-A small thread of ${figures.runsPerThread} runs (the seed's usage) alone in a store, and the same thread in a store that
+A small thread of ${figures.runsPerThread} runs (the seed's usage) alone in a store${figures.indexPage ? ` (but for one page of the thread index: ${figures.indexPage} threads like the crowd's, so that both stores' index pages are full)` : ''}, and the same thread in a store that
 also holds ${thousands(figures.crowd)} threads of ${figures.runsPerThread} runs and one of ${thousands(figures.bigThreadRuns)} runs (\`bench/manyThreads.ts\`: two
 local Neo4j stores and a service on each, the crowd seeded in batched \`UNWIND\` writes in ${figures.seedSeconds} s), the
 same operations on both measured in one interleaved run. The target is ${CROWD_FLAT}x.
@@ -588,6 +588,32 @@ ${
 }
 
 const WHY = `### Why a target is missed, and what would reach it
+
+**Rollback to head-1 timed statement by statement inside the bench's own loop (2026-12-07 at 04:08;
+sizes 1,000 and 100,000, 20 iterations, no crowd, a throwaway probe in the service's transaction
+wrapper, not kept).** The case was 1.17x in that run (18.5 -> 21.7 ms), and each of its statements on
+the write cases' thread was flat, medians of 47 calls at 1,000 -> 100,000 runs: \`threads/lock\` 1.70
+-> 1.87 ms, \`lineage/run-at\` 0.99 -> 1.36, \`lineage/roll-back-runs\` 1.52 -> 1.89,
+\`lineage/supersede-rolled-back-handoffs\` 1.40 -> 1.39, \`lineage/withdraw-merge-backs\` 0.92 -> 0.85,
+\`lineage/affected-provider-threads\` 1.11 -> 1.04, \`lineage/set-rollback-status\` 1.23 -> 1.08,
+\`changes/record\` 1.68 -> 1.70, \`threads/by-ids\` 0.85 -> 1.05 (11.4 -> 12.2 ms in all). A write
+transaction's time beyond its statements (begin, commit, the code between them) was 4.9 -> 6.0 ms. So
+nothing in the rollback grows with the thread; the 1.88x of the run below and this run's 1.17x are
+the spread of a 20-iteration median on a machine the bench itself keeps busy. The same run moved
+the other way elsewhere: planRun over HTTP against the floor was 8.29x at worst (the stale case at
+100,000 runs, 17.9 ms median, 9.3 ms at best, against a floor of 2.16 ms; 6.92x below), while planRun
+in-process was flat (4.9 to 6.3 ms at 100,000 runs, 5.2 to 5.5 ms at 1,000). What would make these
+verdicts stable is more iterations per case (the bench's default is 100; these runs took 20 to fit
+the time) or a statistic less moved by the load, measured against the same run's floor.
+
+**The thread index page beside the crowd (1.35x at 23:29) compared pages of different lengths.** The
+otherwise empty store held the small thread and the few threads its rounds create, so its page grew
+from 1 to about 23 rows over the run while the crowded store's always held 25. Both stores now hold a
+full page (25 threads like the crowd's in the empty one). Measured alone with
+\`measureManyThreads\` (a crowd of 1,000 threads of 100 runs and one of 100,000, 20 iterations), the
+page was 20.7 ms alone and 23.3 ms beside the crowd: 1.13x, where the empty store's shorter page had
+taken 12.2 ms. The same run put \`ProviderThread.coverage\` at 1.36x (18.7 -> 25.5 ms; 0.84x at
+23:29) and every other operation at 0.77x to 1.04x: another sign of the 20-iteration spread above.
 
 **At 100,000 runs (issue 29, the tables above: run of 2026-12-06 at 23:29, sizes 1,000, 10,000 and
 100,000, 20 iterations, a crowd of 1,000 threads, one-minute load average 2.2 to 2.4 with nothing else
