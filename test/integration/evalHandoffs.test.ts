@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createThreadlineClient } from '../../client/index.js';
 import { projectRoot } from '../../src/graph/projectRoot.js';
-import { scoreHandoff } from '../../tools/eval/score.js';
-import { evaluateCase, TIGHT_BUDGET, type CaseResult } from '../../tools/evalHandoffs.js';
+import { evaluateCase, type CaseResult } from '../../tools/eval/handoffs.js';
+import { scoreHandoff, TIGHT_BUDGET } from '../../tools/eval/score.js';
 import { settingsFile, startTestService, uniqueId, type TestService } from '../support/service.js';
 import { fileTenant } from '../support/tenants.js';
 

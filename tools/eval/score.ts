@@ -230,6 +230,9 @@ export function totalOf(scores: readonly Score[]): Score {
 /** The default-budget targets of issue 26: share of each kind kept, and nothing wrong or stale. */
 const TARGETS: Record<Kind, number> = { files: 0.95, commands: 0.9, failures: 1, todos: 1, request: 1 };
 
+/** The second budget every case is scored at besides the providers' own, in characters: a tight one. */
+export const TIGHT_BUDGET = 4_000;
+
 export function missedTargets(total: Score): string[] {
   const missed = KINDS.filter((kind) => {
     const { kept, total: all } = total.kinds[kind];
