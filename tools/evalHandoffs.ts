@@ -14,12 +14,12 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { projectRoot } from '../src/graph/projectRoot.js';
 import type { CaseResult } from './eval/handoffs.js';
 import { KINDS, missedTargets, TIGHT_BUDGET, totalOf, type Score } from './eval/score.js';
 
-const CORPUS = fileURLToPath(new URL('../test/fixtures/sessions/corpus', import.meta.url));
+const CORPUS = join(projectRoot(), 'test/fixtures/sessions/corpus');
 
 const USAGE = `Usage: npm run eval:handoffs [-- [--corpus DIR] [--case NAME]... [--texts] [--json]]
 

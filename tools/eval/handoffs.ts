@@ -6,17 +6,17 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createThreadlineClient, PreviewRunDocument, type ThreadlineClient } from '../../client/index.js';
 import { loadConfig } from '../../src/config.js';
 import { chooseNeo4j } from '../../src/graph/chooseNeo4j.js';
 import { createDriver } from '../../src/graph/driver.js';
+import { projectRoot } from '../../src/graph/projectRoot.js';
 import { startService } from '../../src/server/app.js';
 import { createLogger } from '../../src/server/logger.js';
 import { groundTruth, type GroundTruth, type RawFile } from './groundTruth.js';
 import { scoreHandoff, TIGHT_BUDGET, type Score } from './score.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = projectRoot();
 const PROVIDERS = ['codex', 'claude'];
 
 export interface CaseResult {
