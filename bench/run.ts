@@ -30,6 +30,7 @@ import { planRun } from '../src/operations/switching.js';
 import { startService } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
 import { Api, ApiError, describePlan, type PlanView } from './api.js';
+import { readOptions, runCommand, UsageError, wholeNumber } from './commandLine.js';
 import { measureFootprints, type StoreFootprint } from './footprint.js';
 import { interleaved, peakRssMiB, stats, type Case, type Stats } from './measure.js';
 import { prepareProduct, type PreparedProduct, type ReadThread } from './product.js';
@@ -122,20 +123,55 @@ const THROUGHPUT = [
 /** Not bench/seed.ts's SEEDED_RUNTIME_MODE: asking for it makes the seeded provider threads stale. */
 const STALE_RUNTIME_MODE = 'read-only';
 
-export function parseArgs(argv: string[]): Omit<BenchOptions, 'log' | 'write'> {
-  const quick = argv.includes('--quick');
-  const value = (flag: string) => {
-    const index = argv.indexOf(flag);
-    return index >= 0 ? argv[index + 1] : undefined;
-  };
-  const sizes = value('--sizes')?.split(',').map(Number) ?? (quick ? [10, 1000, 10000] : [10, 1000, 10000, 100000]);
-  const iterations = Number(value('--iterations') ?? (quick ? 10 : DEFAULT_ITERATIONS));
+const QUICK_SIZES = [10, 1000, 10000];
+const FULL_SIZES = [10, 1000, 10000, 100000];
+
+const USAGE = `Usage: threadline bench [--quick] [--sizes N,N,...] [--iterations N] [--seconds N] [--many-threads N]
+       threadline bench --render FILE
+
+  --quick           sizes ${QUICK_SIZES.join(',')}, 10 iterations, 3 s throughput, a crowd of 1,000 threads
+  --sizes N,N,...   the threads' lengths in runs (default ${FULL_SIZES.join(',')})
+  --iterations N    measured iterations of each case (default ${DEFAULT_ITERATIONS})
+  --seconds N       seconds of each throughput case (default 10)
+  --many-threads N  threads of ${CROWD_THREAD_RUNS} runs beside the small thread (default ${CROWD_THREADS}; 0: not measured)
+  --render FILE     rewrite docs/benchmarks.md from a results file, measuring nothing
+
+Runs on NEO4J_URI, else on a throwaway local Neo4j, and writes bench/results/<timestamp>.json and
+docs/benchmarks.md.`;
+
+/** What the command line asks for: a run with these options, or a rendering of a results file. */
+type Command = { render: string } | { render: null; options: Omit<BenchOptions, 'log' | 'write'> };
+
+function readCommand(argv: string[]): Command {
+  const values = readOptions(argv, {
+    quick: { type: 'boolean' },
+    sizes: { type: 'string' },
+    iterations: { type: 'string' },
+    seconds: { type: 'string' },
+    'many-threads': { type: 'string' },
+    render: { type: 'string' },
+  });
+  if (typeof values.render === 'string') {
+    if (argv.length > 2) throw new UsageError('--render measures nothing: it takes no other option');
+    return { render: values.render };
+  }
+  const quick = values.quick === true;
+  const sizes =
+    typeof values.sizes === 'string'
+      ? values.sizes.split(',').map((size) => wholeNumber({ sizes: size }, 'sizes', 0))
+      : quick
+        ? QUICK_SIZES
+        : FULL_SIZES;
+  const iterations = wholeNumber(values, 'iterations', quick ? 10 : DEFAULT_ITERATIONS);
   return {
-    manyThreads: Number(value('--many-threads') ?? (quick ? 1000 : CROWD_THREADS)),
-    sizes,
-    iterations,
-    warmup: Math.max(2, Math.round(iterations / 10)),
-    seconds: Number(value('--seconds') ?? (quick ? 3 : 10)),
+    render: null,
+    options: {
+      manyThreads: wholeNumber(values, 'many-threads', quick ? 1000 : CROWD_THREADS, 0),
+      sizes,
+      iterations,
+      warmup: Math.max(2, Math.round(iterations / 10)),
+      seconds: wholeNumber(values, 'seconds', quick ? 3 : 10),
+    },
   };
 }
 
@@ -769,22 +805,18 @@ function report(result: BenchReport, options: BenchOptions): BenchReport {
   return result;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1] && process.argv.includes('--render')) {
-  const file = process.argv[process.argv.indexOf('--render') + 1]!;
-  renderResultsFile(file);
-  console.log(`rendered docs/benchmarks.md from ${file}`);
-} else if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const options = parseArgs(process.argv.slice(2));
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
-  main({
-    ...options,
-    write: true,
-    log: (line) => console.log(`[${Math.round((performance.now() - started) / 1000)} s] ${line}`),
-  }).then(
-    () => process.exit(0),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
+  runCommand(process.argv.slice(2), USAGE, readCommand, async (command) => {
+    if (command.render !== null) {
+      renderResultsFile(command.render);
+      console.log(`rendered docs/benchmarks.md from ${command.render}`);
+      return;
+    }
+    await main({
+      ...command.options,
+      write: true,
+      log: (line) => console.log(`[${Math.round((performance.now() - started) / 1000)} s] ${line}`),
+    });
+  });
 }

@@ -265,8 +265,8 @@ export function buildProgram(): Command {
     program,
     'bench',
     'bench/run.ts',
-    'The benchmark, on a throwaway Neo4j: [--quick] [--sizes 10,1000] [--iterations N] [--seconds N]; writes docs/benchmarks.md',
-    false,
+    'The benchmark, on a throwaway Neo4j; writes docs/benchmarks.md',
+    true,
   );
   return program;
 }

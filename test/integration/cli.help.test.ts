@@ -88,6 +88,7 @@ describe('threadline --help', () => {
       ['fuzz', 'tools/fuzz.ts'],
       ['eval:handoffs', 'tools/evalHandoffs.ts'],
       ['bloom:perspective', 'tools/bloomPerspective.ts'],
+      ['bench:throughput', 'bench/throughput.ts'],
     ]) {
       const args = ['--import', 'tsx', tool!, '--help'];
       const { stdout } = await run(process.execPath, args, { cwd: root, timeout: 60_000 });
@@ -134,5 +135,11 @@ describe('threadline --help', () => {
     }).catch((error: { code: number; stderr: string }) => error);
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain('Allowed choices are project, session, none');
+    // The benchmark takes hours and rewrites docs/benchmarks.md: a misspelt option stops it before any work.
+    const misspelt = await run(process.execPath, ['bin/threadline.js', 'bench', '--iteration', '20'], {
+      cwd: root,
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(misspelt).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--iteration'") });
+    expect((misspelt as { stderr: string }).stderr).toContain('Usage: threadline bench');
   });
 });
