@@ -3,7 +3,6 @@
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import neo4j, { type Driver, type ProfiledPlan } from 'neo4j-driver';
 import { loadConfig } from '../src/config.js';
 import {
@@ -30,7 +29,6 @@ import { planRun } from '../src/operations/switching.js';
 import { startService } from '../src/server/app.js';
 import { createLogger } from '../src/server/logger.js';
 import { Api, ApiError, describePlan, type PlanView } from './api.js';
-import { readOptions, runCommand, UsageError, wholeNumber } from './commandLine.js';
 import { measureFootprints, type StoreFootprint } from './footprint.js';
 import { interleaved, peakRssMiB, stats, type Case, type Stats } from './measure.js';
 import { prepareProduct, type PreparedProduct, type ReadThread } from './product.js';
@@ -38,7 +36,6 @@ import {
   productSection,
   renderPlannerTables,
   renderProduct,
-  renderResultsFile,
   writeResults,
   type BenchReport,
   type Machine,
@@ -49,16 +46,7 @@ import {
   type ThroughputFigures,
 } from './report.js';
 import { rateSpreads, seedThread, TENANT, type SeedResult } from './seed.js';
-import {
-  CROWD_HEAP,
-  CROWD_PAGE_CACHE,
-  CROWD_THREAD_RUNS,
-  CROWD_THREADS,
-  DEFAULT_ITERATIONS,
-  HEAP,
-  PAGE_CACHE,
-  SUMMARY_BUDGET,
-} from './settings.js';
+import { CROWD_HEAP, CROWD_PAGE_CACHE, CROWD_THREAD_RUNS, HEAP, PAGE_CACHE, SUMMARY_BUDGET } from './settings.js';
 import { measureManyThreads, type ManyThreadsFigures } from './manyThreads.js';
 
 export interface BenchOptions {
@@ -122,58 +110,6 @@ const THROUGHPUT = [
 
 /** Not bench/seed.ts's SEEDED_RUNTIME_MODE: asking for it makes the seeded provider threads stale. */
 const STALE_RUNTIME_MODE = 'read-only';
-
-const QUICK_SIZES = [10, 1000, 10000];
-const FULL_SIZES = [10, 1000, 10000, 100000];
-
-const USAGE = `Usage: threadline bench [--quick] [--sizes N,N,...] [--iterations N] [--seconds N] [--many-threads N]
-       threadline bench --render FILE
-
-  --quick           sizes ${QUICK_SIZES.join(',')}, 10 iterations, 3 s throughput, a crowd of 1,000 threads
-  --sizes N,N,...   the threads' lengths in runs (default ${FULL_SIZES.join(',')})
-  --iterations N    measured iterations of each case (default ${DEFAULT_ITERATIONS})
-  --seconds N       seconds of each throughput case (default 10)
-  --many-threads N  threads of ${CROWD_THREAD_RUNS} runs beside the small thread (default ${CROWD_THREADS}; 0: not measured)
-  --render FILE     rewrite docs/benchmarks.md from a results file, measuring nothing
-
-Runs on NEO4J_URI, else on a throwaway local Neo4j, and writes bench/results/<timestamp>.json and
-docs/benchmarks.md.`;
-
-/** What the command line asks for: a run with these options, or a rendering of a results file. */
-type Command = { render: string } | { render: null; options: Omit<BenchOptions, 'log' | 'write'> };
-
-function readCommand(argv: string[]): Command {
-  const values = readOptions(argv, {
-    quick: { type: 'boolean' },
-    sizes: { type: 'string' },
-    iterations: { type: 'string' },
-    seconds: { type: 'string' },
-    'many-threads': { type: 'string' },
-    render: { type: 'string' },
-  });
-  if (typeof values.render === 'string') {
-    if (argv.length > 2) throw new UsageError('--render measures nothing: it takes no other option');
-    return { render: values.render };
-  }
-  const quick = values.quick === true;
-  const sizes =
-    typeof values.sizes === 'string'
-      ? values.sizes.split(',').map((size) => wholeNumber({ sizes: size }, 'sizes', 0))
-      : quick
-        ? QUICK_SIZES
-        : FULL_SIZES;
-  const iterations = wholeNumber(values, 'iterations', quick ? 10 : DEFAULT_ITERATIONS);
-  return {
-    render: null,
-    options: {
-      manyThreads: wholeNumber(values, 'many-threads', quick ? 1000 : CROWD_THREADS, 0),
-      sizes,
-      iterations,
-      warmup: Math.max(2, Math.round(iterations / 10)),
-      seconds: wholeNumber(values, 'seconds', quick ? 3 : 10),
-    },
-  };
-}
 
 export async function main(options: BenchOptions): Promise<BenchReport> {
   const { sizes } = options;
@@ -803,20 +739,4 @@ function report(result: BenchReport, options: BenchOptions): BenchReport {
   options.log(renderProduct(result.product, options.sizes));
   if (options.write) options.log(`wrote ${writeResults(result)} and docs/benchmarks.md`);
   return result;
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const started = performance.now();
-  runCommand(process.argv.slice(2), USAGE, readCommand, async (command) => {
-    if (command.render !== null) {
-      renderResultsFile(command.render);
-      console.log(`rendered docs/benchmarks.md from ${command.render}`);
-      return;
-    }
-    await main({
-      ...command.options,
-      write: true,
-      log: (line) => console.log(`[${Math.round((performance.now() - started) / 1000)} s] ${line}`),
-    });
-  });
 }

@@ -6,7 +6,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { loadConfig } from '../src/config.js';
 import type { ProviderDefinition } from '../src/domain/providers.js';
@@ -18,7 +17,6 @@ import { Api, ApiError } from './api.js';
 import { summarizeProfile, type ClockWindow, type ProfileSummary } from './cpuProfile.js';
 import { interleaved, stats, type Case, type Stats } from './measure.js';
 import { measureImportRate, type ImportRate } from './importRate.js';
-import { readOptions, runCommand, UsageError, wholeNumber } from './commandLine.js';
 import { operators, totalDbHits } from './run.js';
 import { seedThread, TENANT } from './seed.js';
 import { LINEAGE_RULE_PARAMETERS } from '../src/domain/standing.js';
@@ -28,14 +26,13 @@ import { planRun } from '../src/operations/switching.js';
 import { buildService, cpuMs, startServiceProcess, type ServiceProcess } from './serviceProcess.js';
 import { HEAP, PAGE_CACHE } from './settings.js';
 import {
-  renderThroughputFile,
   writeThroughputResults,
   type ThroughputReport,
   type CyclePhase,
   type StatementSample,
 } from './throughputReport.js';
 
-interface Options {
+export interface Options {
   before: string | null;
   /** The commit the --before tree was taken from, for the report. */
   beforeCommit: string | null;
@@ -63,75 +60,6 @@ interface ServiceHandle {
 
 const PLAN_THREAD_RUNS = 1000;
 const now = () => process.hrtime.bigint();
-
-const USAGE = `Usage: npm run bench:throughput -- [--quick] [--before DIR [--before-commit SHA]] [options]
-       npm run bench:throughput -- --render FILE
-
-  --quick              3 s phases, 1 round, 30 floor iterations, 6 and 5 MiB imports
-  --before DIR         an older source tree to measure side by side with this one
-  --before-commit SHA  the commit DIR was taken from, for the report
-  --seconds N          seconds of each cycles phase (default 10)
-  --rounds N           rounds of the cycles phases, alternating the trees (default 3)
-  --iterations N       iterations of the floor and planRun loop (default 200)
-  --orchestrators N    concurrent clients of the cycles phases (default 16)
-  --profiles DIR       keep the services' .cpuprofile files there
-  --codex-mib N        the Codex rollout imported (default 60)
-  --claude-mib N       the Claude Code session imported (default 50)
-  --no-import          measure no import
-  --no-write           write no results file and leave docs/benchmarks.md alone
-  --render FILE        rewrite the throughput section of docs/benchmarks.md from a results file
-
-Runs on NEO4J_URI, else on a throwaway local Neo4j, and writes bench/results/throughput-<timestamp>.json
-and its section of docs/benchmarks.md.`;
-
-/** What the command line asks for: a run with these options, or a rendering of a results file. */
-type Command = { render: string } | { render: null; options: Omit<Options, 'log'> };
-
-function readCommand(argv: string[]): Command {
-  const text = { type: 'string' } as const;
-  const flag = { type: 'boolean' } as const;
-  const values = readOptions(argv, {
-    quick: flag,
-    before: text,
-    'before-commit': text,
-    seconds: text,
-    rounds: text,
-    iterations: text,
-    orchestrators: text,
-    profiles: text,
-    'codex-mib': text,
-    'claude-mib': text,
-    'no-import': flag,
-    'no-write': flag,
-    render: text,
-  });
-  if (typeof values.render === 'string') {
-    if (argv.length > 2) throw new UsageError('--render measures nothing: it takes no other option');
-    return { render: values.render };
-  }
-  const quick = values.quick === true;
-  const textOf = (name: string) => (typeof values[name] === 'string' ? values[name] : null);
-  return {
-    render: null,
-    options: {
-      before: textOf('before'),
-      beforeCommit: textOf('before-commit'),
-      seconds: wholeNumber(values, 'seconds', quick ? 3 : 10),
-      rounds: wholeNumber(values, 'rounds', quick ? 1 : 3),
-      iterations: wholeNumber(values, 'iterations', quick ? 30 : 200),
-      orchestrators: wholeNumber(values, 'orchestrators', 16),
-      profiles: textOf('profiles'),
-      importMiB:
-        values['no-import'] === true
-          ? null
-          : {
-              codex: wholeNumber(values, 'codex-mib', quick ? 6 : 60),
-              claude: wholeNumber(values, 'claude-mib', quick ? 5 : 50),
-            },
-      write: values['no-write'] !== true,
-    },
-  };
-}
 
 export async function main(options: Options): Promise<ThroughputReport> {
   const { log } = options;
@@ -461,19 +389,4 @@ function statementShares(counts: Map<string, number>): StatementSample[] {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 15)
     .map(([name, count]) => ({ name, inFlight: Math.round((count / samples) * 100) / 100 }));
-}
-
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const started = performance.now();
-  runCommand(process.argv.slice(2), USAGE, readCommand, async (command) => {
-    if (command.render !== null) {
-      renderThroughputFile(command.render);
-      console.log(`rendered the throughput section of docs/benchmarks.md from ${command.render}`);
-      return;
-    }
-    await main({
-      ...command.options,
-      log: (line) => console.log(`[${Math.round((performance.now() - started) / 1000)} s] ${line}`),
-    });
-  });
 }

@@ -264,7 +264,7 @@ export function buildProgram(): Command {
   scriptCommand(
     program,
     'bench',
-    'bench/run.ts',
+    'bench/commands/bench.ts',
     'The benchmark, on a throwaway Neo4j; writes docs/benchmarks.md',
     true,
   );

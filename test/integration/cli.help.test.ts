@@ -88,7 +88,7 @@ describe('threadline --help', () => {
       ['fuzz', 'tools/fuzz.ts'],
       ['eval:handoffs', 'tools/evalHandoffs.ts'],
       ['bloom:perspective', 'tools/bloomPerspective.ts'],
-      ['bench:throughput', 'bench/throughput.ts'],
+      ['bench:throughput', 'bench/commands/throughput.ts'],
     ]) {
       const args = ['--import', 'tsx', tool!, '--help'];
       const { stdout } = await run(process.execPath, args, { cwd: root, timeout: 60_000 });
