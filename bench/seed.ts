@@ -39,6 +39,7 @@ import type { checkpointSegments as checkpointSegmentsOf } from '../src/graph/re
 import type { QueryName } from '../src/graph/queries.js';
 import { txOf, type Params, type Row, type Tx } from '../src/graph/transactions.js';
 import { readSummaryMaterial, summarize } from '../src/operations/summaries.js';
+import { randomNumbers, shuffled } from './random.js';
 
 export const TENANT = 'local';
 /** Every seeded provider thread runs in this mode, so asking for another one makes it stale. */
@@ -189,17 +190,6 @@ export interface SeedResult {
   lastProvider: string;
 }
 
-/** Deterministic pseudo-random numbers, so a size always gets the same history. */
-function rng(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
-}
-
 const between = (random: () => number, { min, max }: { min: number; max: number }) =>
   min + Math.floor(random() * (max - min + 1));
 
@@ -217,14 +207,7 @@ export type Step =
 
 /** The items in a new shuffled order every round, round after round. */
 function* shuffledRounds<T>(random: () => number, items: readonly T[]): Generator<T, never> {
-  for (;;) {
-    const round = [...items];
-    for (let i = round.length - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [round[i], round[j]] = [round[j]!, round[i]!];
-    }
-    yield* round;
-  }
+  for (;;) yield* shuffled(random, items);
 }
 
 /** One event per window of runs, at a run drawn from the window's first half: when each is due. */
@@ -246,7 +229,7 @@ function dueInWindows(random: () => number, window: number): () => number {
  */
 export function usageSteps(size: number, providers: [string, string]): Step[] {
   const [main, other] = providers;
-  const random = rng(USAGE_SEED);
+  const random = randomNumbers(USAGE_SEED);
   const ending =
     size >= 40
       ? [...Array<string>(25).fill(main), other, other, other, main, main, main]
@@ -263,13 +246,13 @@ export function usageSteps(size: number, providers: [string, string]): Step[] {
   const beforeEnding = sequence.length;
   sequence.push(...ending);
   // Never in the ending, which must stay as it is; never deeper than the runs before it.
-  const rollbacks = rng(USAGE_SEED + 1);
+  const rollbacks = randomNumbers(USAGE_SEED + 1);
   const rollbackAfter = new Map<number, number>();
   const nextRollback = dueInWindows(rollbacks, USAGE.rollbackWindow);
   const depths = shuffledRounds(rollbacks, USAGE.rollbackDepths);
   for (let at = nextRollback(); at < beforeEnding; at = nextRollback())
     rollbackAfter.set(at, Math.min(depths.next().value, at));
-  const lineage = rng(USAGE_SEED + 3);
+  const lineage = randomNumbers(USAGE_SEED + 3);
   const forks = shuffledRounds(lineage, USAGE.forks);
   const subagentRuns = shuffledRounds(lineage, USAGE.subagentRuns);
   const [nextFork, nextSubagent] = [
@@ -834,8 +817,8 @@ async function simulateThread(options: SeedOptions): Promise<SimulatedThread> {
   const byId = new Map(options.providers.map((p) => [p.id, p]));
   const [mainProvider, otherProvider] = [options.providers[0]!, options.providers[1]!];
   const steps = usageSteps(size, [mainProvider.id, otherProvider.id]);
-  const random = rng(USAGE_SEED + 2);
-  const forkFacts = rng(USAGE_SEED + 4);
+  const random = randomNumbers(USAGE_SEED + 2);
+  const forkFacts = randomNumbers(USAGE_SEED + 4);
   const main = newSimThread(threadId, `Bench ${size}`);
   const threads = new Map([[main.id, main]]);
   let ids = 0;
