@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import neo4j, { type BookmarkManager, type Driver, type ManagedTransaction, Neo4jError } from 'neo4j-driver';
+import neo4j, {
+  type BookmarkManager,
+  type Driver,
+  type ManagedTransaction,
+  Neo4jError,
+  type QueryResult,
+} from 'neo4j-driver';
 import { present, ThreadlineError } from '../domain/errors.js';
 import { LINEAGE_RULE_PARAMETERS } from '../domain/standing.js';
 import { cypher, type QueryName } from './queries.js';
@@ -179,6 +185,42 @@ export class Graph {
     return this.transaction('READ', work);
   }
 
+  /**
+   * A read whose work nearly always needs one statement (a plan: the snapshot statement), run as that
+   * statement alone in an auto-commit transaction: one Bolt round trip (RUN and PULL) where a read
+   * transaction takes two (BEGIN, RUN and PULL, then COMMIT), 0.6 ms of a plan's 5 here. Should the
+   * work ask for a second statement, or the first fail with an error a retry may cure, the work starts
+   * over in a read transaction (read()), where every statement sees one state and the driver retries.
+   */
+  async readInOneStatement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      const result = await this.session('READ', (session) => {
+        const statement = this.statementsOn(async (text, params) => {
+          try {
+            return await session.run(text, params);
+          } catch (error) {
+            throw error instanceof Neo4jError && error.retriable ? new NeedsTransaction() : error;
+          }
+        });
+        let statements = 0;
+        return work(
+          txOf((query, params) => {
+            if (++statements > 1) throw new NeedsTransaction();
+            return statement(query, params);
+          }),
+        );
+      });
+      this.observer.transactionEnded('read', 1, 'committed');
+      return result;
+    } catch (error) {
+      if (!(error instanceof NeedsTransaction)) {
+        this.observer.transactionEnded('read', 1, outcomeOf(error));
+        throw error;
+      }
+    }
+    return this.read(work);
+  }
+
   write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.transaction('WRITE', work);
   }
@@ -187,7 +229,7 @@ export class Graph {
     let attempts = 0;
     const attempt = (tx: ManagedTransaction) => {
       attempts++;
-      return work(this.wrap(tx));
+      return work(txOf(this.statementsOn((text, params) => tx.run(text, params))));
     };
     const observed = mode === 'READ' ? 'read' : 'write';
     try {
@@ -197,11 +239,7 @@ export class Graph {
       this.observer.transactionEnded(observed, attempts, 'committed');
       return result;
     } catch (error) {
-      this.observer.transactionEnded(
-        observed,
-        attempts,
-        error instanceof ThreadlineError && error.code === 'SERVICE_UNAVAILABLE' ? 'unavailable' : 'failed',
-      );
+      this.observer.transactionEnded(observed, attempts, outcomeOf(error));
       throw error;
     }
   }
@@ -275,12 +313,15 @@ export class Graph {
     }
   }
 
-  private wrap(tx: ManagedTransaction): Tx {
-    return txOf(async (query, params) => {
+  /** Named statements that `run` runs, with the tenant and the rule parameters, observed and read back plain. */
+  private statementsOn(
+    run: (text: string, params: unknown) => Promise<QueryResult>,
+  ): (query: QueryName, params: Params) => Promise<Row[]> {
+    return async (query, params) => {
       const ended = this.statements?.statementStarted(query);
       try {
         const result = await withoutCallerStack(() =>
-          tx.run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant })),
+          run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant })),
         );
         ended?.();
         return result.records.map((record) => plain(record.toObject()) as Row);
@@ -288,8 +329,15 @@ export class Graph {
         ended?.(error);
         throw error;
       }
-    });
+    };
   }
+}
+
+/** Why readInOneStatement() starts its work over in a read transaction. */
+class NeedsTransaction extends Error {}
+
+function outcomeOf(error: unknown): 'failed' | 'unavailable' {
+  return error instanceof ThreadlineError && error.code === 'SERVICE_UNAVAILABLE' ? 'unavailable' : 'failed';
 }
 
 /**

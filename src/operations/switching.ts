@@ -78,7 +78,8 @@ export async function planRun(
   input: PlanInput,
 ): Promise<{ plan: RunPlanRecord; providerThread: ProviderThreadRecord | null }> {
   const request = planRequest(context, input);
-  return context.graph.read(async (tx) => {
+  // The snapshot statement alone, unless the delta reaches past the runs it reads.
+  return context.graph.readInOneStatement(async (tx) => {
     const planned = await planWithinTransaction(tx, context, input.threadId, request);
     return { plan: planned.plan, providerThread: namedProviderThread(planned) };
   });
