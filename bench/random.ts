@@ -1,5 +1,5 @@
-// The benchmark's deterministic randomness: the seed's histories and the order of the timed cases
-// are the same in every run.
+// The benchmark's deterministic randomness: the seed's histories, the session files it imports and
+// the order of the timed cases are the same in every run.
 
 /** Pseudo-random numbers in [0, 1) from a seed (xorshift32). */
 export function randomNumbers(seed: number): () => number {
@@ -20,4 +20,9 @@ export function shuffled<T>(random: () => number, items: readonly T[]): T[] {
     [order[i], order[j]] = [order[j]!, order[i]!];
   }
   return order;
+}
+
+/** A whole number from min to max, both included, drawn from `random`. */
+export function between(random: () => number, { min, max }: { min: number; max: number }): number {
+  return min + Math.floor(random() * (max - min + 1));
 }

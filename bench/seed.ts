@@ -39,7 +39,7 @@ import type { checkpointSegments as checkpointSegmentsOf } from '../src/graph/re
 import type { QueryName } from '../src/graph/queries.js';
 import { txOf, type Params, type Row, type Tx } from '../src/graph/transactions.js';
 import { readSummaryMaterial, summarize } from '../src/operations/summaries.js';
-import { randomNumbers, shuffled } from './random.js';
+import { between, randomNumbers, shuffled } from './random.js';
 
 export const TENANT = 'local';
 /** Every seeded provider thread runs in this mode, so asking for another one makes it stale. */
@@ -189,9 +189,6 @@ export interface SeedResult {
   decisions: Record<string, number>;
   lastProvider: string;
 }
-
-const between = (random: () => number, { min, max }: { min: number; max: number }) =>
-  min + Math.floor(random() * (max - min + 1));
 
 /**
  * One step of a thread's use: a run on a provider, a rollback of its newest `depth` live runs, a

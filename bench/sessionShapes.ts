@@ -13,6 +13,7 @@
 // so every run of the bench imports the same files.
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { between, randomNumbers } from './random.js';
 
 /** What a turn of real work holds, as ranges drawn uniformly unless said otherwise. */
 const SESSION_SHAPE = {
@@ -34,19 +35,12 @@ const SESSION_SHAPE = {
 
 const SHAPE_SEED = 20_261_205;
 
-/** A small deterministic generator (mulberry32): the same files in every run. */
+/** The bench's deterministic generator (random.ts), with the draws the session files need: the same files in every run. */
 function randomStream(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = randomNumbers(seed);
   return {
     next,
-    between: ({ min, max }: { min: number; max: number }) => min + Math.floor(next() * (max - min + 1)),
+    between: (range: { min: number; max: number }) => between(next, range),
     /** A kind drawn by its share; rounding leaves any remainder to the last kind. */
     pick<K extends string>(shares: Record<K, number>): K {
       const kinds = Object.keys(shares) as K[];
