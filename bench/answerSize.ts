@@ -9,7 +9,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import {
   CompleteRunDocument,
   createThreadlineClient,
@@ -18,6 +17,8 @@ import {
 } from '../client/index.js';
 import { loadConfig } from '../src/config.js';
 import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
+import type { Neo4jConnection } from '../src/graph/driver.js';
+import { readOptions, runCommand, UsageError, wholeNumber } from './commandLine.js';
 
 // The measured requests stay raw POSTs (post() below), not the typed client: the bench reports each
 // answer's bytes as sent and the time to its last byte, which the client (it parses the answer into data
@@ -31,20 +32,36 @@ const QUERIES: Record<string, string> = {
     assistantMessage(maxChars: 200) assistantMessageLength factCount facts(first: 5) { text(maxChars: 200) textLength } } } } } }`,
 };
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '200' },
-    requests: { type: 'string', default: '6' },
-    queries: { type: 'string', default: 'viewer-shaped' },
-    'fact-chars': { type: 'string', default: '1500' },
-  },
-});
-const RUNS = Number(values.runs);
-const REQUESTS = Number(values.requests);
-const FACT_CHARS = Number(values['fact-chars']);
-const NAMES = values.queries.split(',');
-for (const name of NAMES)
-  if (!QUERIES[name]) throw new Error(`--queries names some of ${Object.keys(QUERIES).join(', ')}`);
+const USAGE = `Usage: npm run bench:answer-size -- [--runs N] [--requests N] [--queries NAME,...] [--fact-chars N]
+
+  --runs N          runs seeded, each with 100,000-character messages and 500 facts (default 200)
+  --requests N      requests of each query, one after another (default 6)
+  --queries NAMES   some of ${Object.keys(QUERIES).join(', ')} (default viewer-shaped)
+  --fact-chars N    characters of each fact (default 1500)
+
+Runs on NEO4J_URI, else on a throwaway local Neo4j, and prints what each answer cost.`;
+
+interface Options {
+  runs: number;
+  requests: number;
+  factChars: number;
+  queries: string[];
+}
+
+function readCommand(argv: string[]): Options {
+  const text = { type: 'string' } as const;
+  const values = readOptions(argv, { runs: text, requests: text, queries: text, 'fact-chars': text });
+  const given = values.queries;
+  const queries = typeof given === 'string' ? given.split(',') : ['viewer-shaped'];
+  for (const name of queries)
+    if (!QUERIES[name]) throw new UsageError(`--queries names some of ${Object.keys(QUERIES).join(', ')}, not ${name}`);
+  return {
+    runs: wholeNumber(values, 'runs', 200),
+    requests: wholeNumber(values, 'requests', 6),
+    factChars: wholeNumber(values, 'fact-chars', 1500),
+    queries,
+  };
+}
 
 const text = (seed: string, length: number) =>
   (seed + ' ').repeat(Math.ceil(length / (seed.length + 1))).slice(0, length);
@@ -55,15 +72,9 @@ function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 }
 
 const log = (line: string) => console.error(line);
-const neo4j = await chooseNeo4j(loadConfig(process.env).neo4j, {
-  start: 'throwaway',
-  storePrefix: 'threadline-answer-size-',
-  heap: '1g',
-  pageCache: '512m',
-  progress: log,
-});
+
 /** The service in a process of its own, so that its memory is its own; resolves once it listens. */
-async function startServiceProcess() {
+async function startServiceProcess(neo4j: Neo4jConnection) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: {
       ...process.env,
@@ -72,10 +83,10 @@ async function startServiceProcess() {
       LOG_LEVEL: 'error',
       // A cold Neo4j on a busy machine plans its first statements slowly.
       THREADLINE_GRAPH_DEADLINE_MS: '60000',
-      NEO4J_URI: neo4j.connection.uri,
-      NEO4J_USER: neo4j.connection.user,
-      ...(neo4j.connection.password ? { NEO4J_PASSWORD: neo4j.connection.password } : {}),
-      NEO4J_DATABASE: neo4j.connection.database,
+      NEO4J_URI: neo4j.uri,
+      NEO4J_USER: neo4j.user,
+      ...(neo4j.password ? { NEO4J_PASSWORD: neo4j.password } : {}),
+      NEO4J_DATABASE: neo4j.database,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -104,50 +115,61 @@ const post = async (url: string, query: string, variables: Record<string, unknow
   return { status: response.status, body };
 };
 
-// One service seeds the thread; a fresh one, which has served nothing else, is measured.
-let service = await startServiceProcess();
-try {
-  const client = createThreadlineClient({ url: service.url });
-  const threadId = `answer-size-${Date.now()}`;
-  await client.request(CreateThreadDocument, { input: { id: threadId } });
-  const started = Date.now();
-  for (let index = 1; index <= RUNS; index++) {
-    const { startRun } = await client.request(StartRunDocument, {
-      input: { threadId, provider: 'codex', userMessage: text(`user ${index}`, 100_000) },
-    });
-    const facts = Array.from({ length: 500 }, (_, fact) => ({
-      kind: 'NOTE' as const,
-      text: text(`fact ${fact} of run ${index}`, FACT_CHARS),
-    }));
-    await client.request(CompleteRunDocument, {
-      input: { runId: startRun.run.id, assistantMessage: text(`assistant ${index}`, 100_000), facts },
-    });
-    if (index % 50 === 0) log(`seeded ${index} runs (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-  }
-
-  await service.stop();
-  service = await startServiceProcess();
-  await createThreadlineClient({ url: service.url }).execute('{ __typename }');
-  console.log(`${RUNS} runs, messages of 100,000 characters, 500 facts of ${FACT_CHARS} characters`);
-  console.log(`service RSS before the requests: ${rssMiB(service.pid)} MiB`);
-  for (const name of NAMES) {
-    for (let request = 1; request <= REQUESTS; request++) {
-      const sent = Date.now();
-      const { status, body } = await post(service.url, QUERIES[name]!, { id: threadId });
-      const seconds = (Date.now() - sent) / 1000;
-      let code = 'OK';
-      try {
-        const parsed = JSON.parse(body.toString()) as { errors?: { extensions?: { code?: string } }[] };
-        code = parsed.errors?.[0]?.extensions?.code ?? 'OK';
-      } catch {
-        code = 'UNPARSABLE';
-      }
-      console.log(
-        `${name} ${request}: HTTP ${status} ${code}, ${body.length} bytes in ${seconds.toFixed(2)} s; service RSS ${rssMiB(service.pid)} MiB (peak ${rssMiB(service.pid, 'VmHWM')} MiB)`,
-      );
+async function measure(options: Options): Promise<void> {
+  const neo4j = await chooseNeo4j(loadConfig(process.env).neo4j, {
+    start: 'throwaway',
+    storePrefix: 'threadline-answer-size-',
+    heap: '1g',
+    pageCache: '512m',
+    progress: log,
+  });
+  // One service seeds the thread; a fresh one, which has served nothing else, is measured.
+  let service = await startServiceProcess(neo4j.connection);
+  try {
+    const client = createThreadlineClient({ url: service.url });
+    const threadId = `answer-size-${Date.now()}`;
+    await client.request(CreateThreadDocument, { input: { id: threadId } });
+    const started = Date.now();
+    for (let index = 1; index <= options.runs; index++) {
+      const { startRun } = await client.request(StartRunDocument, {
+        input: { threadId, provider: 'codex', userMessage: text(`user ${index}`, 100_000) },
+      });
+      const facts = Array.from({ length: 500 }, (_, fact) => ({
+        kind: 'NOTE' as const,
+        text: text(`fact ${fact} of run ${index}`, options.factChars),
+      }));
+      await client.request(CompleteRunDocument, {
+        input: { runId: startRun.run.id, assistantMessage: text(`assistant ${index}`, 100_000), facts },
+      });
+      if (index % 50 === 0) log(`seeded ${index} runs (${((Date.now() - started) / 1000).toFixed(0)} s)`);
     }
+
+    await service.stop();
+    service = await startServiceProcess(neo4j.connection);
+    await createThreadlineClient({ url: service.url }).execute('{ __typename }');
+    console.log(`${options.runs} runs, messages of 100,000 characters, 500 facts of ${options.factChars} characters`);
+    console.log(`service RSS before the requests: ${rssMiB(service.pid)} MiB`);
+    for (const name of options.queries) {
+      for (let request = 1; request <= options.requests; request++) {
+        const sent = Date.now();
+        const { status, body } = await post(service.url, QUERIES[name]!, { id: threadId });
+        const seconds = (Date.now() - sent) / 1000;
+        let code = 'OK';
+        try {
+          const parsed = JSON.parse(body.toString()) as { errors?: { extensions?: { code?: string } }[] };
+          code = parsed.errors?.[0]?.extensions?.code ?? 'OK';
+        } catch {
+          code = 'UNPARSABLE';
+        }
+        console.log(
+          `${name} ${request}: HTTP ${status} ${code}, ${body.length} bytes in ${seconds.toFixed(2)} s; service RSS ${rssMiB(service.pid)} MiB (peak ${rssMiB(service.pid, 'VmHWM')} MiB)`,
+        );
+      }
+    }
+  } finally {
+    await service.stop();
+    await neo4j.close();
   }
-} finally {
-  await service.stop();
-  await neo4j.close();
 }
+
+runCommand(process.argv.slice(2), USAGE, readCommand, measure);

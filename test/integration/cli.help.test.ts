@@ -89,6 +89,7 @@ describe('threadline --help', () => {
       ['eval:handoffs', 'tools/evalHandoffs.ts'],
       ['bloom:perspective', 'tools/bloomPerspective.ts'],
       ['bench:throughput', 'bench/commands/throughput.ts'],
+      ['bench:answer-size', 'bench/answerSize.ts'],
     ]) {
       const args = ['--import', 'tsx', tool!, '--help'];
       const { stdout } = await run(process.execPath, args, { cwd: root, timeout: 60_000 });
