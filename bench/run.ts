@@ -36,6 +36,7 @@ import {
   productSection,
   renderPlannerTables,
   renderProduct,
+  referenceSizeOf,
   writeResults,
   type BenchReport,
   type Machine,
@@ -658,23 +659,23 @@ function ratios(
   cases: PlanCase[],
 ): Ratios {
   const latency = report.latency;
-  const smallest = sizes[0]!;
+  const reference = referenceSizeOf(sizes);
   const largest = sizes[sizes.length - 1]!;
   const labels = [...new Set(cases.map((c) => c.label))];
   const floor = latency[TIMING.httpFloor]!.medianMs;
   const out: Ratios = {
-    planRunLargestOverSmallest: {},
+    planRunLargestOverReference: {},
     planRunHttpOverFloor: {},
     naiveOverPlanner: {},
-    dbHitsLargestOverSmallest: {},
+    dbHitsLargestOverReference: {},
     fullSummary: {},
   };
   for (const label of labels) {
     const key = (size: number) => caseKey(size, label);
-    out.planRunLargestOverSmallest[label] = round(
-      latency[TIMING.planRunHttp(key(largest))]!.medianMs / latency[TIMING.planRunHttp(key(smallest))]!.medianMs,
+    out.planRunLargestOverReference[label] = round(
+      latency[TIMING.planRunHttp(key(largest))]!.medianMs / latency[TIMING.planRunHttp(key(reference))]!.medianMs,
     );
-    out.dbHitsLargestOverSmallest[label] = round(report.dbHits[key(largest)]! / report.dbHits[key(smallest)]!);
+    out.dbHitsLargestOverReference[label] = round(report.dbHits[key(largest)]! / report.dbHits[key(reference)]!);
     for (const size of sizes) {
       out.planRunHttpOverFloor[key(size)] = round(latency[TIMING.planRunHttp(key(size))]!.medianMs / floor);
       out.naiveOverPlanner[key(size)] = round(

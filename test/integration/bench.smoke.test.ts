@@ -68,7 +68,7 @@ describe('npm run bench (smoke)', () => {
     expect(report.decisions['200 codex (last provider)']).toMatch(/^NO_HANDOFF\/REUSE/);
     expect(report.decisions['200 claude (delta)']).toMatch(/^DELTA_HANDOFF\/RESUME/);
     expect(report.ratios).toHaveProperty('naiveOverPlanner');
-    expect(report.ratios).toHaveProperty('dbHitsLargestOverSmallest');
+    expect(report.ratios).toHaveProperty('dbHitsLargestOverReference');
 
     const product = report.product;
     expect(product.operations.map((operation) => operation.id)).toEqual(Object.keys(OP));
