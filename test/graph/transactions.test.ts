@@ -6,7 +6,7 @@ import { Neo4jError, type Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDriver } from '../../src/graph/driver.js';
 import { createThread, lockThread, threadsByIds } from '../../src/graph/repositories/threads.js';
-import { Graph, type StatementObserver } from '../../src/graph/transactions.js';
+import { Graph, type StatementObserver, type Tx } from '../../src/graph/transactions.js';
 import { uniqueId } from '../support/service.js';
 import { fileTenant } from '../support/tenants.js';
 
@@ -75,10 +75,7 @@ describe('readInOneStatement', () => {
 
   it('starts a read that asks for a second statement over in a read transaction, answering what read() answers', async () => {
     const ids = await twoThreads();
-    const work = async (tx: Parameters<Parameters<Graph['read']>[0]>[0]) => [
-      ...(await threadsByIds(tx, [ids[0]])),
-      ...(await threadsByIds(tx, [ids[1]])),
-    ];
+    const work = async (tx: Tx) => [...(await threadsByIds(tx, [ids[0]])), ...(await threadsByIds(tx, [ids[1]]))];
     const read = await graph().readInOneStatement(work);
     expect(read.map((thread) => thread.id)).toEqual(ids);
     expect(sessionCalls).toEqual(['run', 'executeRead']);
