@@ -7,6 +7,9 @@ export type Ranges = readonly OrdinalRange[];
 
 /** The same set, sorted, with overlapping and adjacent ranges merged and empty ones dropped. */
 export function normalize(ranges: Ranges): OrdinalRange[] {
+  // Stored sets and the results of these functions are normal already: a linear check spares them
+  // the sort, which on a thread with a range per rollback was most of a full handoff's plan.
+  if (isNormal(ranges)) return ranges.slice();
   const sorted = ranges.filter((range) => range.from <= range.to).sort((a, b) => a.from - b.from);
   const merged: OrdinalRange[] = [];
   for (const range of sorted) {
@@ -15,6 +18,15 @@ export function normalize(ranges: Ranges): OrdinalRange[] {
     else merged.push({ from: range.from, to: range.to });
   }
   return merged;
+}
+
+function isNormal(ranges: Ranges): boolean {
+  let previousTo = -Infinity;
+  for (const range of ranges) {
+    if (range.from > range.to || range.from <= previousTo + 1) return false;
+    previousTo = range.to;
+  }
+  return true;
 }
 
 export function union(...sets: Ranges[]): OrdinalRange[] {

@@ -24,6 +24,16 @@ describe('ordinal ranges', () => {
     expect(normalize([])).toEqual([]);
   });
 
+  it('answers a set that is normal already with a copy of it', () => {
+    const normal = [r(1, 3), r(5, 6), r(9, 9)];
+    const again = normalize(normal);
+    expect(again).toEqual(normal);
+    again.push(r(20, 20));
+    expect(normal).toHaveLength(3);
+    expect(normalize([r(1, 3), r(4, 6)])).toEqual([r(1, 6)]);
+    expect(normalize([r(5, 6), r(1, 3)])).toEqual([r(1, 3), r(5, 6)]);
+  });
+
   it('keeps a gap of one ordinal apart', () => {
     expect(normalize([r(1, 3), r(5, 6)])).toEqual([r(1, 3), r(5, 6)]);
   });
