@@ -11,8 +11,10 @@ import {
   type Plan,
   type PlannerSettings,
   type PlanningSnapshot,
+  rolledBackEndsRead,
 } from '../src/domain/planner.js';
 import type { ProviderDefinition } from '../src/domain/providers.js';
+import { endsOf } from '../src/domain/ranges.js';
 import { LINEAGE_RULE_PARAMETERS } from '../src/domain/standing.js';
 import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
 import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
@@ -372,7 +374,7 @@ async function naivePlan(bench: Bench, c: PlanCase): Promise<Plan> {
     const snapshot: PlanningSnapshot = {
       headOrdinal: thread.headOrdinal,
       headProviderThreadId: head?.providerThreadId ?? null,
-      rolledBack: thread.rolledBack,
+      rolledBack: endsOf(thread.rolledBack),
       target: target && {
         providerThread: target,
         coveredThroughOrdinal: Math.max(
@@ -433,6 +435,9 @@ const snapshotParams = (bench: Bench, c: PlanCase) => ({
   threadId: c.threadId,
   provider: c.provider,
   runWindow: neo4j.int(bench.planner.maxRunsElsewhere + 1),
+  // As planRun reads the thread's rolled-back ranges: by their ends.
+  lowestRanges: neo4j.int(rolledBackEndsRead(bench.planner).lowest),
+  highestRanges: neo4j.int(rolledBackEndsRead(bench.planner).highest),
 });
 
 /** A full-thread summary of the read thread of `size` for the other provider, as startRun would write it. */
@@ -440,7 +445,7 @@ function fullSummary(bench: Bench, size: number): Promise<{ chars: number; runsR
   const [main, other] = [bench.providers[0].id, bench.providers[1].id];
   const threadId = readThreadId(bench, size);
   return bench.context.graph.read(async (tx) => {
-    const loaded = (await loadPlanningSnapshot(tx, threadId, main, bench.planner.maxRunsElsewhere + 1))!;
+    const loaded = (await loadPlanningSnapshot(tx, threadId, main, bench.planner.maxRunsElsewhere + 1, null))!;
     const range = { from: 1, to: loaded.thread.headOrdinal };
     const summaryRequest = {
       threadId,

@@ -33,7 +33,7 @@ import {
 } from '../src/domain/planner.js';
 import { deliveryFor, type ProviderDefinition } from '../src/domain/providers.js';
 import { coveredThrough, rollbackDecision, servedAfterRollback, servingRun } from '../src/domain/coverage.js';
-import { count, toLists, union } from '../src/domain/ranges.js';
+import { count, endsOf, toLists, union } from '../src/domain/ranges.js';
 import type { HandoffStrategy, OrdinalRange, ProviderThreadRecord } from '../src/domain/records.js';
 import type { checkpointSegments as checkpointSegmentsOf } from '../src/graph/repositories/planning.js';
 import type { QueryName } from '../src/graph/queries.js';
@@ -680,7 +680,7 @@ async function playRun(
   const snapshot: PlanningSnapshot = {
     headOrdinal: head,
     headProviderThreadId: headRun?.providerThreadId ?? null,
-    rolledBack: thread.rolledBack,
+    rolledBack: endsOf(thread.rolledBack),
     target: target && {
       providerThread: toRecord(target),
       coveredThroughOrdinal: coveredThrough(target.lastRunOrdinal, handoffCoveredThrough(target), null),

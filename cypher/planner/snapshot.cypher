@@ -68,7 +68,19 @@ CALL () {
     createdAt: [transfer.createdAt.epochSeconds, transfer.createdAt.nanosecond]
   } END) AS pendingTransfers
 }
-RETURN thread {.*} AS thread,
+// A plan alone reads the thread's rolled-back ranges by their ends (RangeEnds in src/domain/ranges.ts):
+// its $lowestRanges lowest and its $highestRanges highest, their number and the ordinals they hold,
+// the highest ones as the thread's own, so that what a plan sends and maps does not grow with the
+// thread's rollbacks. With $highestRanges null (a startRun, a preview), the thread's ranges are read whole.
+WITH *, coalesce(thread.rolledBackFrom, []) AS goneFrom, coalesce(thread.rolledBackTo, []) AS goneTo
+RETURN thread {.*,
+         rolledBackFrom: CASE WHEN $highestRanges IS NULL THEN goneFrom ELSE goneFrom[-$highestRanges..] END,
+         rolledBackTo: CASE WHEN $highestRanges IS NULL THEN goneTo ELSE goneTo[-$highestRanges..] END
+       } AS thread,
+       CASE WHEN $highestRanges IS NOT NULL THEN {
+         lowestFrom: goneFrom[..$lowestRanges], lowestTo: goneTo[..$lowestRanges], rangeCount: size(goneFrom),
+         ordinalCount: reduce(total = 0, i IN range(0, size(goneFrom) - 1) | total + goneTo[i] - goneFrom[i] + 1)
+       } END AS rolledBackEnds,
        thread.headOrdinal AS headOrdinal,
        head.providerThreadId AS headProviderThreadId,
        head.provider AS headProvider,

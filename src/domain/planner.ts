@@ -1,7 +1,16 @@
 // The provider-switching strategy of docs/design.md, as a pure function over the
 // bounded neighbourhood the graph layer reads (PlanningSnapshot). One function per step of the
 // design's strategy order; planRun and startRun both call decidePlan, so they cannot disagree.
-import { describeOrdinals, highest, lowest, subtract } from './ranges.js';
+import {
+  RANGES_NAMING_THE_ENDS,
+  describeOrdinals,
+  endsOf,
+  highest,
+  lowest,
+  subtractEnds,
+  type RangeEnds,
+  type Remainder,
+} from './ranges.js';
 import type { ProviderDefinition } from './providers.js';
 import type {
   HandoffStrategy,
@@ -56,8 +65,8 @@ export interface PlanningSnapshot {
   /** Provider thread that served the head run; null when there is none. */
   headProviderThreadId: string | null;
   target: TargetView | null;
-  /** Ordinals of the thread's history that are not live (its rolled-back ranges); absent: none. */
-  rolledBack?: OrdinalRange[];
+  /** The thread's rolled-back ranges (the ordinals of its history that are not live) by their ends; absent: none. */
+  rolledBack?: RangeEnds;
 }
 
 export interface Plan extends RunPlanRecord {
@@ -287,16 +296,31 @@ function deltaRange(snapshot: PlanningSnapshot, target: TargetView): OrdinalRang
  * rolled-back ranges).
  */
 function liveSpan(snapshot: PlanningSnapshot, range: OrdinalRange): OrdinalRange {
-  const live = liveOf(snapshot, range);
-  return { from: lowest(live) ?? range.from, to: live.length > 0 ? highest(live) : range.to };
-}
-
-function liveOf(snapshot: PlanningSnapshot, range: OrdinalRange): OrdinalRange[] {
-  return subtract([range], snapshot.rolledBack ?? []);
+  return liveOf(snapshot, range).span ?? range;
 }
 
 function liveWords(snapshot: PlanningSnapshot, range: OrdinalRange): string {
-  return describeOrdinals(liveOf(snapshot, range));
+  return liveOf(snapshot, range).words;
+}
+
+function liveOf(snapshot: PlanningSnapshot, range: OrdinalRange): Remainder {
+  return subtractEnds(range, snapshot.rolledBack ?? NOTHING_ROLLED_BACK);
+}
+
+const NOTHING_ROLLED_BACK = endsOf([]);
+
+/**
+ * How many of the thread's rolled-back ranges a plan reads from each end (RangeEnds). From the
+ * highest, every range a delta can meet: a delta is planned only while the target missed at most
+ * maxRunsElsewhere live runs, a live run lies between two rolled-back ranges, and above the head lies
+ * at most one range (every run past the head is rolled back), so maxRunsElsewhere + 2 ranges hold
+ * them; and enough to name a full handoff's last pieces below that one above the head.
+ */
+export function rolledBackEndsRead(settings: PlannerSettings): { lowest: number; highest: number } {
+  return {
+    lowest: RANGES_NAMING_THE_ENDS.lowest,
+    highest: Math.max(settings.maxRunsElsewhere + 2, RANGES_NAMING_THE_ENDS.highest + 1),
+  };
 }
 
 function emptyPlan(decision: PlanDecision, providerThreadAction: ProviderThreadAction): Plan {

@@ -139,11 +139,81 @@ const NAMED_LAST = 2;
 export function describeOrdinals(ranges: Ranges): string {
   const normal = normalize(ranges);
   if (normal.length === 0) return 'no runs';
-  const words = ({ from, to }: OrdinalRange) => (from === to ? `${from}` : `${from}-${to}`);
-  if (normal.length > DESCRIBED_RANGES_MAX) {
-    const named = [...normal.slice(0, NAMED_FIRST).map(words), '…', ...normal.slice(-NAMED_LAST).map(words)];
-    return `runs ${named.join(', ')} (${normal.length} ranges, ${count(normal)} runs)`;
-  }
+  if (normal.length > DESCRIBED_RANGES_MAX)
+    return describeMany(normal.slice(0, NAMED_FIRST), normal.slice(-NAMED_LAST), normal.length, count(normal));
   const single = normal.length === 1 && normal.every(({ from, to }) => from === to);
-  return `${single ? 'run' : 'runs'} ${normal.map(words).join(', ')}`;
+  return `${single ? 'run' : 'runs'} ${normal.map(rangeWords).join(', ')}`;
+}
+
+const rangeWords = ({ from, to }: OrdinalRange) => (from === to ? `${from}` : `${from}-${to}`);
+
+/** More than DESCRIBED_RANGES_MAX ranges in words: the ranges named, then the set's totals. */
+function describeMany(first: Ranges, last: Ranges, rangeCount: number, ordinalCount: number): string {
+  const named = [...first.map(rangeWords), '…', ...last.map(rangeWords)];
+  return `runs ${named.join(', ')} (${rangeCount} ranges, ${ordinalCount} runs)`;
+}
+
+/**
+ * A set read by its ends: its lowest and its highest ranges, and how many ranges and ordinals it
+ * holds in all. A plan reads a long thread's rolled-back ranges (one per rollback) so: reading every
+ * one and subtracting them was the part of a plan that grew with the thread, while a plan's span and
+ * words need only the ends (subtractEnds).
+ */
+export interface RangeEnds {
+  /** Its lowest ranges, ascending. */
+  lowest: OrdinalRange[];
+  /** Its highest ranges, ascending; they overlap `lowest` when the set holds few. */
+  highest: OrdinalRange[];
+  rangeCount: number;
+  ordinalCount: number;
+}
+
+/**
+ * How many ranges from each end of a set read by its ends name the first and last pieces a range
+ * leaves of it (the pieces lie between ranges): fewer, and subtractEnds cannot describe a range that
+ * holds the ranges not read.
+ */
+export const RANGES_NAMING_THE_ENDS = { lowest: NAMED_FIRST + 1, highest: NAMED_LAST + 1 };
+
+/** A whole set as RangeEnds. */
+export function endsOf(ranges: Ranges): RangeEnds {
+  const normal = normalize(ranges);
+  return { lowest: normal, highest: normal, rangeCount: normal.length, ordinalCount: count(normal) };
+}
+
+/** What a range leaves outside a set: its lowest and highest ordinals (null: nothing) and its words. */
+export interface Remainder {
+  span: OrdinalRange | null;
+  words: string;
+}
+
+/**
+ * `range` less a set read by its ends, as subtract() and describeOrdinals() give it from the whole
+ * set. The ranges not read lie between the ends: `range` must hold all of them or none, and when it
+ * holds them, the ends must name its first NAMED_FIRST and last NAMED_LAST pieces. A range that
+ * does not is a caller that read too few ends: an error, not a guess.
+ */
+export function subtractEnds(range: OrdinalRange, ends: RangeEnds): Remainder {
+  const read = union(ends.lowest, ends.highest);
+  const pieces = subtract([range], read);
+  const span = pieces.length === 0 ? null : { from: lowest(pieces) ?? range.from, to: highest(pieces) };
+  const unreadRanges = ends.rangeCount - read.length;
+  // Past the last of the lowest ranges and before the first of the highest: where the unread ones lie.
+  const unread = { from: (ends.lowest.at(-1)?.to ?? 0) + 1, to: (ends.highest[0]?.from ?? Infinity) - 1 };
+  if (unreadRanges === 0 || range.to < unread.from || range.from > unread.to)
+    return { span, words: describeOrdinals(pieces) };
+  const split = pieces.findIndex((piece) => piece.from <= unread.from && unread.to <= piece.to);
+  if (split < NAMED_FIRST || pieces.length - 1 - split < NAMED_LAST)
+    throw new Error(
+      `runs ${range.from}-${range.to} reach past the ${read.length} of ${ends.rangeCount} ranges read from the ends of the set`,
+    );
+  // The piece over the unread ranges is in truth one piece more than they are, less their ordinals.
+  const unreadOrdinals = ends.ordinalCount - count(read);
+  const words = describeMany(
+    pieces.slice(0, NAMED_FIRST),
+    pieces.slice(-NAMED_LAST),
+    pieces.length + unreadRanges,
+    count(pieces) - unreadOrdinals,
+  );
+  return { span, words };
 }

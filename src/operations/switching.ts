@@ -10,6 +10,7 @@ import {
   type Plan,
   type PlanRequest,
   type PlanningSnapshot,
+  rolledBackEndsRead,
 } from '../domain/planner.js';
 import { assertCurrentDispatch, parseFencingToken, resumedBlank, resumedBlankError } from '../domain/fencing.js';
 import { planForFork, resolveFork, type ForkResolution } from '../domain/forks.js';
@@ -80,7 +81,7 @@ export async function planRun(
   const request = planRequest(context, input);
   // The snapshot statement alone, unless the delta reaches past the runs it reads.
   return context.graph.readInOneStatement(async (tx) => {
-    const planned = await planWithinTransaction(tx, context, input.threadId, request);
+    const planned = await planWithinTransaction(tx, context, input.threadId, request, 'ends');
     return { plan: planned.plan, providerThread: namedProviderThread(planned) };
   });
 }
@@ -106,7 +107,7 @@ export interface RunPreviewRecord {
 export async function previewRun(context: OperationContext, input: PlanInput): Promise<RunPreviewRecord> {
   const request = planRequest(context, input);
   return context.graph.read(async (tx) => {
-    const planned = await planWithinTransaction(tx, context, input.threadId, request);
+    const planned = await planWithinTransaction(tx, context, input.threadId, request, 'whole');
     const providerThread = namedProviderThread(planned);
     const action = planned.plan.providerThreadAction;
     const nativeThreadRef = action === 'create' ? null : (providerThread?.nativeThreadRef ?? null);
@@ -182,7 +183,7 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
     const [thread, earlier, loaded] = await inOrder([
       lockThread(tx, input.threadId),
       input.idempotencyKey === null ? null : runByIdempotencyKey(tx, input.threadId, input.idempotencyKey),
-      loadSnapshot(tx, context, input.threadId, request),
+      loadSnapshot(tx, context, input.threadId, request, 'whole'),
     ] as const);
     if (earlier && earlier.idempotencyFingerprint !== fingerprint) {
       throw new ThreadlineError(
@@ -423,14 +424,21 @@ interface PlannedRun {
   pending: TransferRecord[];
 }
 
+/**
+ * How much of the thread's rolled-back ranges a snapshot reads: a plan alone needs their ends
+ * (rolledBackEndsRead); composing a run's context reads the thread's history whole.
+ */
+type RolledBackRead = 'ends' | 'whole';
+
 /** The planner's inputs read in this transaction, then its decision, and a pending fork's on top. */
 async function planWithinTransaction(
   tx: Tx,
   context: OperationContext,
   threadId: string,
   request: PlanRequest,
+  rolledBack: RolledBackRead,
 ): Promise<PlannedRun> {
-  return planFrom(tx, context, threadId, request, await loadSnapshot(tx, context, threadId, request));
+  return planFrom(tx, context, threadId, request, await loadSnapshot(tx, context, threadId, request, rolledBack));
 }
 
 function loadSnapshot(
@@ -438,8 +446,10 @@ function loadSnapshot(
   context: OperationContext,
   threadId: string,
   request: PlanRequest,
+  rolledBack: RolledBackRead,
 ): Promise<PlanningRead | null> {
-  return loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1);
+  const ends = rolledBack === 'ends' ? rolledBackEndsRead(context.planner) : null;
+  return loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1, ends);
 }
 
 /** The planner's decision on the inputs read (null: no such thread), and a pending fork's on top. */

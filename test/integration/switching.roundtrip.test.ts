@@ -2,7 +2,7 @@
 // runs with their facts and checkpoints, the pending transfers) in the one planner/snapshot
 // statement, and the delta it measures from those runs is the very source a summary read gives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measurableDeltaRange } from '../../src/domain/planner.js';
+import { measurableDeltaRange, rolledBackEndsRead } from '../../src/domain/planner.js';
 import { loadPlanningSnapshot } from '../../src/graph/repositories/planning.js';
 import { Graph } from '../../src/graph/transactions.js';
 import { readSummaryMaterial, summaryMaterialWithin } from '../../src/operations/summaries.js';
@@ -81,7 +81,9 @@ describe('planRun', () => {
   it('measures the delta from the very source a summary read gives', async () => {
     const threadId = await owedADelta();
     await graph().read(async (tx) => {
-      const loaded = (await loadPlanningSnapshot(tx, threadId, 'codex', t.config.planner.maxRunsElsewhere + 1))!;
+      const { maxRunsElsewhere } = t.config.planner;
+      const ends = rolledBackEndsRead(t.config.planner);
+      const loaded = (await loadPlanningSnapshot(tx, threadId, 'codex', maxRunsElsewhere + 1, ends))!;
       const range = measurableDeltaRange(loaded.snapshot, t.config.planner)!;
       expect(range).toEqual({ from: 4, to: 7 });
       const request = {

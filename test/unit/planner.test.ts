@@ -7,6 +7,7 @@ import {
   fallsBackToCheckpointSummary,
   measurableDeltaRange,
   planAfterResumeFailure,
+  rolledBackEndsRead,
   type Plan,
   type PlannerSettings,
   type PlanningSnapshot,
@@ -15,6 +16,7 @@ import {
   type TargetView,
 } from '../../src/domain/planner.js';
 import type { ProviderCapabilities } from '../../src/domain/providers.js';
+import { endsOf } from '../../src/domain/ranges.js';
 import type { ProviderThreadRecord, StalenessSignal } from '../../src/domain/records.js';
 import { provider, request } from './support/planning.js';
 
@@ -891,7 +893,7 @@ describe('one home per rule', () => {
   });
 
   it('plans a delta after a rollback over the live runs only', () => {
-    const snap: PlanningSnapshot = { ...behind(5, 10), rolledBack: [{ from: 6, to: 9 }] };
+    const snap: PlanningSnapshot = { ...behind(5, 10), rolledBack: endsOf([{ from: 6, to: 9 }]) };
     const plan = decidePlan(snap, request(), null, DEFAULT_PLANNER_SETTINGS);
     expect(plan).toMatchObject({ decision: 'delta_handoff', coveredRunOrdinals: { from: 10, to: 10 } });
     expect(plan.reasons).toEqual([expect.stringContaining('a delta covering run 10, which it missed')]);
@@ -901,15 +903,27 @@ describe('one home per rule', () => {
 
   it('names a long history of rollbacks in a reason of one line', () => {
     const rolledBack = Array.from({ length: 1000 }, (_, i) => ({ from: 100 * i + 99, to: 100 * i + 100 }));
+    const words =
+      'A new codex provider thread gets a full-thread summary of runs 1-98, 101-198, 201-298, …, 99801-99898, 99901-99998 (1000 ranges, 98000 runs).';
+    const whole = endsOf(rolledBack);
     const full = decidePlan(
-      { ...behind(5, 100_000), rolledBack, target: null },
+      { ...behind(5, 100_000), rolledBack: whole, target: null },
       request(),
       null,
       DEFAULT_PLANNER_SETTINGS,
     );
-    expect(full.reasons.at(-1)).toBe(
-      'A new codex provider thread gets a full-thread summary of runs 1-98, 101-198, 201-298, …, 99801-99898, 99901-99998 (1000 ranges, 98000 runs).',
-    );
+    expect(full.reasons.at(-1)).toBe(words);
+    // Read by its ends, as planRun reads it, the history gives the same plan.
+    const { lowest, highest } = rolledBackEndsRead(DEFAULT_PLANNER_SETTINGS);
+    const byEnds = { ...whole, lowest: rolledBack.slice(0, lowest), highest: rolledBack.slice(-highest) };
+    expect(
+      decidePlan(
+        { ...behind(5, 100_000), rolledBack: byEnds, target: null },
+        request(),
+        null,
+        DEFAULT_PLANNER_SETTINGS,
+      ),
+    ).toEqual(full);
   });
 
   it('fallsBackToCheckpointSummary: only a full summary cut to fit, and only with a checkpoint', () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { OrdinalRange } from '../../src/domain/records.js';
 import {
   changeOfLists,
   contains,
   count,
   describeOrdinals,
+  endsOf,
   DESCRIBED_RANGES_MAX,
   firstOrdinals,
   fromLists,
@@ -12,6 +14,7 @@ import {
   lowest,
   normalize,
   subtract,
+  subtractEnds,
   toLists,
   union,
 } from '../../src/domain/ranges.js';
@@ -97,6 +100,54 @@ describe('ordinal ranges', () => {
     expect(describeOrdinals(gaps(1000))).toBe(
       'runs 1-8, 11-18, 21-28, …, 9981-9988, 9991-9998 (1000 ranges, 8000 runs)',
     );
+  });
+
+  it('subtracts a set read by its ends as it subtracts the whole set, or refuses', () => {
+    let state = 11;
+    const next = (bound: number) => (state = (state * 48271) % 2147483647) % bound;
+    let [answered, answeredAcrossUnread] = [0, 0];
+    for (let round = 0; round < 2000; round++) {
+      // Up to 30 ranges, each 1-3 ordinals, at least one live ordinal apart.
+      const set: OrdinalRange[] = [];
+      for (let k = next(30), from = 1 + next(3); k > 0; k--, from = (set.at(-1)?.to ?? 0) + 2 + next(4))
+        set.push(r(from, from + next(3)));
+      const [lowestRead, highestRead] = [1 + next(6), 1 + next(8)];
+      const ends = { ...endsOf(set), lowest: set.slice(0, lowestRead), highest: set.slice(-highestRead) };
+      // Half of the ranges from the first ordinal, as a full handoff's.
+      const from = next(2) === 0 ? 1 : 1 + next(120);
+      const range = r(from, from + next(200));
+      const whole = subtract([range], set);
+      const expected = {
+        span: whole.length === 0 ? null : r(lowest(whole) ?? 0, highest(whole)),
+        words: describeOrdinals(whole),
+      };
+      try {
+        expect(subtractEnds(range, ends)).toEqual(expected);
+        answered++;
+        const unread = set.slice(lowestRead, Math.max(lowestRead, set.length - highestRead));
+        if (intersect(unread, [range]).length > 0) answeredAcrossUnread++;
+      } catch (error) {
+        expect(String(error)).toContain('ranges read from the ends of the set');
+        // Refused only when ranges went unread, and the range reaches where they lie.
+        const [lastLowest, firstHighest] = [ends.lowest.at(-1)?.to ?? 0, ends.highest[0]?.from ?? Infinity];
+        expect(set.length).toBeGreaterThan(lowestRead + highestRead);
+        expect(range.to > lastLowest && range.from < firstHighest).toBe(true);
+      }
+    }
+    // Most cases are answered, many of them over ranges that were not read: the test is not vacuous.
+    expect(answered).toBeGreaterThan(1000);
+    expect(answeredAcrossUnread).toBeGreaterThan(100);
+  });
+
+  it('names a full range of a long history from its ends', () => {
+    const set = Array.from({ length: 1000 }, (_, i) => r(10 * i + 9, 10 * i + 10));
+    const byEnds = { ...endsOf(set), lowest: set.slice(0, 4), highest: set.slice(-22) };
+    expect(subtractEnds(r(1, 9998), byEnds)).toEqual({
+      span: r(1, 9998),
+      words: 'runs 1-8, 11-18, 21-28, …, 9981-9988, 9991-9998 (1000 ranges, 8000 runs)',
+    });
+    // A range that starts among the unread ranges cannot be answered from the ends.
+    expect(() => subtractEnds(r(5000, 9998), byEnds)).toThrow('reach past the 26 of 1000 ranges');
   });
 
   it('stores a change of ranges as the first ones kept and the lists of the rest', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { coveredThrough } from '../../domain/coverage.js';
+import { endsOf, fromLists } from '../../domain/ranges.js';
 import type { LivePiece } from '../../domain/history.js';
 import type { PlanningSnapshot } from '../../domain/planner.js';
 import {
@@ -45,6 +46,10 @@ export interface PendingTransfer {
 
 export interface PlanningRead {
   snapshot: PlanningSnapshot;
+  /**
+   * Read by the ends of its rolled-back ranges, its `rolledBack` holds the highest of them only: all
+   * a delta can meet (snapshot.rolledBack has the ends and the totals).
+   */
   thread: ThreadRecord;
   headProvider: string | null;
   /** The live runs since the target's last native run, oldest first, at most runWindow of them. */
@@ -94,6 +99,14 @@ const snapshotRow = z.object({
   target: providerThreadNode.nullable(),
   standingHandoffs: z.number(),
   handoffCoveredThrough: z.number().nullable(),
+  rolledBackEnds: z
+    .object({
+      lowestFrom: z.array(z.number()),
+      lowestTo: z.array(z.number()),
+      rangeCount: z.number(),
+      ordinalCount: z.number(),
+    })
+    .nullable(),
   runsSinceLastNative: z.array(windowRunProperties),
   pendingTransfers: z.array(
     z.object({
@@ -107,17 +120,24 @@ const snapshotRow = z.object({
 
 /**
  * Reads, in one statement, the planner's bounded neighbourhood, the thread, the runs a delta is drawn
- * from and the transfers pending into the thread; null when the thread does not exist.
+ * from and the transfers pending into the thread; null when the thread does not exist. `ends`: how
+ * many of the thread's rolled-back ranges to read from each end (rolledBackEndsRead), or null to read
+ * them whole, as what composes a run's context needs.
  */
 export async function loadPlanningSnapshot(
   tx: Tx,
   threadId: string,
   provider: string,
   runWindow: number,
+  ends: { lowest: number; highest: number } | null,
 ): Promise<PlanningRead | null> {
-  const row = await tx.one('planner/snapshot', { threadId, provider, runWindow }, snapshotRow);
+  const row = await tx.one(
+    'planner/snapshot',
+    { threadId, provider, runWindow, lowestRanges: ends?.lowest ?? null, highestRanges: ends?.highest ?? null },
+    snapshotRow,
+  );
   if (!row) return null;
-  const { thread, target } = row;
+  const { thread, target, rolledBackEnds } = row;
   const window = row.runsSinceLastNative.map(windowRun);
   return {
     thread,
@@ -129,7 +149,14 @@ export async function loadPlanningSnapshot(
       sourceTurns,
     })),
     snapshot: {
-      rolledBack: thread.rolledBack,
+      rolledBack: rolledBackEnds
+        ? {
+            lowest: fromLists(rolledBackEnds.lowestFrom, rolledBackEnds.lowestTo),
+            highest: thread.rolledBack,
+            rangeCount: rolledBackEnds.rangeCount,
+            ordinalCount: rolledBackEnds.ordinalCount,
+          }
+        : endsOf(thread.rolledBack),
       headOrdinal: row.headOrdinal,
       headProviderThreadId: row.headProviderThreadId,
       target: target && {
