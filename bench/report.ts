@@ -595,8 +595,23 @@ ${
 
 const WHY = `### Why a target is missed, and what would reach it
 
+**The full run: every target met (run of 2026-12-07 at 13:37, the tables above: \`npm run bench\` as
+it is, sizes 10, 1,000, 10,000 and 100,000, 100 iterations, a crowd of 10,000 threads; 6,143 s).**
+planRun now reads the thread's rolled-back ranges by their ends (\`rolledBackEndsRead\`: the lowest 4,
+the highest 22, their number and the ordinals they hold) instead of all of them (about 1,000 at
+100,000 runs), and the service maps every read a little cheaper (\`plain()\` tests an Integer's range
+on its number; \`normalize()\` no longer sorts a set that is normal already). Against the HTTP floor
+(1.94 ms) the plans took 2.77x to 3.26x at every size: 3.07x to 3.11x at 1,000 runs and 3.13x to
+3.26x at 100,000 (the two misses of the run below, FULL_HANDOFF_NEW at 100,000 runs, 3.80x and 3.55x
+there, are 3.24x and 3.13x). In-process, the clean-context plan grew 1.13x from 1,000 to 100,000 runs
+(3.15 -> 3.57 ms), where it grew 1.38x in the run below (2.57 -> 3.54 ms). A probe before the change (300 iterations,
+sizes 1,000 and 100,000 only, the same seed) had the clean-context plan grow 1.34x over HTTP from
+1,000 to 100,000 runs; after it, 1.03x. What is left of the growth: the statement sums the ordinals
+of the rolled-back ranges in Neo4j (linear in the ranges, but not sent); a count stored on the thread
+would make that constant.
+
 **The full run: every target met but planRun over HTTP at 100,000 runs for the plans that start a
-new provider thread (run of 2026-12-07 at 10:20, the tables above: \`npm run bench\` as it is,
+new provider thread (run of 2026-12-07 at 10:20: \`npm run bench\` as it is,
 sizes 10, 1,000, 10,000 and 100,000, 100 iterations, a crowd of 10,000 threads; 6,072 s).** planRun
 now reads its snapshot statement in an auto-commit transaction (\`Graph.readInOneStatement\`: one
 Bolt round trip where a read transaction took two). Against the HTTP floor (1.74 ms) the plans took
