@@ -15,14 +15,13 @@ import {
 } from '../src/domain/planner.js';
 import type { ProviderDefinition } from '../src/domain/providers.js';
 import { endsOf } from '../src/domain/ranges.js';
-import { LINEAGE_RULE_PARAMETERS } from '../src/domain/standing.js';
 import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
 import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
 import type { LocalNeo4j } from '../src/graph/localNeo4j.js';
 import { cypher } from '../src/graph/queries.js';
 import { providerThreadNode, threadNode } from '../src/graph/repositories/mapping.js';
-import { loadPlanningSnapshot } from '../src/graph/repositories/planning.js';
-import { Graph } from '../src/graph/transactions.js';
+import { loadPlanningSnapshot, planningSnapshotParameters } from '../src/graph/repositories/planning.js';
+import { Graph, statementParameters } from '../src/graph/transactions.js';
 import { plain } from '../src/graph/values.js';
 import type { AnalyticsWindow } from '../src/operations/analytics.js';
 import type { OperationContext } from '../src/operations/context.js';
@@ -429,16 +428,17 @@ async function naiveBaseline(bench: Bench, cases: PlanCase[]): Promise<NaiveAgre
   return { agreements, disagreements };
 }
 
-const snapshotParams = (bench: Bench, c: PlanCase) => ({
-  ...LINEAGE_RULE_PARAMETERS,
-  tenant: TENANT,
-  threadId: c.threadId,
-  provider: c.provider,
-  runWindow: neo4j.int(bench.planner.maxRunsElsewhere + 1),
-  // As planRun reads the thread's rolled-back ranges: by their ends.
-  lowestRanges: neo4j.int(rolledBackEndsRead(bench.planner).lowest),
-  highestRanges: neo4j.int(rolledBackEndsRead(bench.planner).highest),
-});
+const snapshotParams = (bench: Bench, c: PlanCase) =>
+  statementParameters(
+    TENANT,
+    // As planRun reads the thread's rolled-back ranges: by their ends.
+    planningSnapshotParameters(
+      c.threadId,
+      c.provider,
+      bench.planner.maxRunsElsewhere + 1,
+      rolledBackEndsRead(bench.planner),
+    ),
+  );
 
 /** A full-thread summary of the read thread of `size` for the other provider, as startRun would write it. */
 function fullSummary(bench: Bench, size: number): Promise<{ chars: number; runsRead: number }> {

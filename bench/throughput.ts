@@ -19,8 +19,9 @@ import { interleaved, stats, type Case, type Stats } from './measure.js';
 import { measureImportRate, type ImportRate } from './importRate.js';
 import { operators, totalDbHits } from './run.js';
 import { seedThread, TENANT } from './seed.js';
-import { LINEAGE_RULE_PARAMETERS } from '../src/domain/standing.js';
-import { Graph } from '../src/graph/transactions.js';
+import { rolledBackEndsRead } from '../src/domain/planner.js';
+import { planningSnapshotParameters } from '../src/graph/repositories/planning.js';
+import { Graph, statementParameters } from '../src/graph/transactions.js';
 import type { OperationContext } from '../src/operations/context.js';
 import { planRun } from '../src/operations/switching.js';
 import { buildService, cpuMs, startServiceProcess, type ServiceProcess } from './serviceProcess.js';
@@ -234,13 +235,15 @@ async function measureFloor(
       planner: config.planner,
       summaries: { policy: config.summaries, summarizers: new Map() },
     };
-    const snapshotParams = {
-      ...LINEAGE_RULE_PARAMETERS,
-      tenant: TENANT,
-      threadId,
-      provider: main.id,
-      runWindow: neo4j.int(config.planner.maxRunsElsewhere + 1),
-    };
+    const snapshotParams = statementParameters(
+      TENANT,
+      planningSnapshotParameters(
+        threadId,
+        main.id,
+        config.planner.maxRunsElsewhere + 1,
+        rolledBackEndsRead(config.planner),
+      ),
+    );
     const cases: Case[] = [
       { name: 'Bolt RETURN 1', run: async () => void (await bolt.run('RETURN 1')) },
       {

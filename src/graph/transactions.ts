@@ -101,6 +101,11 @@ interface GraphSettings {
   bookmarks: BookmarkManager | null;
 }
 
+/** What every named statement receives besides its own parameters: the tenant and the lineage rules. */
+export function statementParameters(tenant: string, params: Params): unknown {
+  return toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant });
+}
+
 /**
  * Access to the graph for one tenant. Transaction functions may run twice (driver retries): keep them
  * pure of side effects outside the transaction. With a deadline, an operation Neo4j has not answered
@@ -320,9 +325,7 @@ export class Graph {
     return async (query, params) => {
       const ended = this.statements?.statementStarted(query);
       try {
-        const result = await withoutCallerStack(() =>
-          run(cypher(query), toParameters({ ...LINEAGE_RULE_PARAMETERS, ...params, tenant: this.tenant })),
-        );
+        const result = await withoutCallerStack(() => run(cypher(query), statementParameters(this.tenant, params)));
         ended?.();
         return result.records.map((record) => plain(record.toObject()) as Row);
       } catch (error) {

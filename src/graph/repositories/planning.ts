@@ -118,6 +118,22 @@ const snapshotRow = z.object({
   ),
 });
 
+/** How many of the thread's rolled-back ranges a snapshot reads from each end. */
+type RolledBackEnds = { lowest: number; highest: number };
+
+/**
+ * The snapshot statement's own parameters: the one place they are named, for loadPlanningSnapshot
+ * and for the benchmarks that time the statement alone (with `statementParameters`).
+ */
+export function planningSnapshotParameters(
+  threadId: string,
+  provider: string,
+  runWindow: number,
+  ends: RolledBackEnds | null,
+) {
+  return { threadId, provider, runWindow, lowestRanges: ends?.lowest ?? null, highestRanges: ends?.highest ?? null };
+}
+
 /**
  * Reads, in one statement, the planner's bounded neighbourhood, the thread, the runs a delta is drawn
  * from and the transfers pending into the thread; null when the thread does not exist. `ends`: how
@@ -129,11 +145,11 @@ export async function loadPlanningSnapshot(
   threadId: string,
   provider: string,
   runWindow: number,
-  ends: { lowest: number; highest: number } | null,
+  ends: RolledBackEnds | null,
 ): Promise<PlanningRead | null> {
   const row = await tx.one(
     'planner/snapshot',
-    { threadId, provider, runWindow, lowestRanges: ends?.lowest ?? null, highestRanges: ends?.highest ?? null },
+    planningSnapshotParameters(threadId, provider, runWindow, ends),
     snapshotRow,
   );
   if (!row) return null;
