@@ -19,9 +19,10 @@ function lowercaseEnumValues(): Record<string, Record<string, string>> {
 
 // Every statement's name, from the files under cypher/ (`threads/lock` for cypher/threads/lock.cypher):
 // tx.rows, tx.one and cypher() take only these, so a renamed or missing statement fails to compile.
+// A fragment (*.fragment.cypher) is part of statements, not one (src/graph/queries.ts).
 function queryNameType(): string {
   const names = readdirSync('cypher', { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.cypher'))
+    .filter((path) => path.endsWith('.cypher') && !path.endsWith('.fragment.cypher'))
     .map((path) =>
       path
         .split(sep)

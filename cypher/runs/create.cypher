@@ -1,5 +1,6 @@
 // Creates run $run.id as the thread's next ordinal, served by provider thread $providerThreadId,
-// and makes it the thread's running run. The caller holds the thread lock (threads/lock).
+// and makes it the thread's running run, and appends $changeKind (run_started) to the thread's change
+// feed. The caller holds the thread lock (threads/lock).
 // Native coverage is this USES edge; $served is the provider thread's native ranges with the run
 // added (src/domain/coverage.ts), so coverage reads never walk the edges.
 MATCH (thread:Thread {tenant: $tenant, id: $run.threadId})
@@ -22,4 +23,5 @@ SET thread.lastOrdinal = run.ordinal,
     providerThread.status = 'active',
     providerThread.model = coalesce(run.model, providerThread.model),
     providerThread.runtimeMode = coalesce(run.runtimeMode, providerThread.runtimeMode)
+INCLUDE changes/append
 RETURN run {.*} AS run, providerThread {.*} AS providerThread

@@ -1,6 +1,6 @@
 // Ends run $runId, when it is running, as $status (completed, failed or interrupted) with what it
 // produced: the assistant message, its facts and its checkpoint. The thread no longer has a running
-// run. It takes the thread's write lock first, as runs/lock-for-update does, and answers the run, its
+// run, and its change feed gets $changeKind (run_completed or run_failed). It takes the thread's write lock first, as runs/lock-for-update does, and answers the run, its
 // thread and its provider thread as they were when locked: completeRun and failRun check them (no
 // such run, a stale fencing token, a run not running) on this one statement's answer instead of
 // waiting for a lock statement before sending this one (docs/benchmarks.md, the throughput run). A
@@ -20,6 +20,7 @@ OPTIONAL CALL (run, thread, providerThread) {
       thread.runningRunId = null,
       thread.lastActivityAt = datetime(),
       providerThread.status = CASE providerThread.status WHEN 'active' THEN 'idle' ELSE providerThread.status END
+  INCLUDE changes/append
   WITH run
   CALL (run) {
     // Facts recorded while the run was running (a subagent's result) keep their place before these.

@@ -10,25 +10,41 @@ export type { QueryName };
 
 const CYPHER_DIR = join(projectRoot(), 'cypher');
 
+/**
+ * A fragment (cypher/<area>/<name>.fragment.cypher) is a step several statements take, written once:
+ * it is no statement of its own, and a statement takes it in with a line `INCLUDE <area>/<name>`.
+ * Left unexpanded, that line is not Cypher, so it could not run unnoticed.
+ */
+const FRAGMENT_SUFFIX = '.fragment.cypher';
+const INCLUDE_LINE = /^[ \t]*INCLUDE ([\w/-]+)[ \t]*$/gm;
+
+/** `text` with each INCLUDE line replaced by its fragment; throws on a fragment that does not exist. */
+export function withFragments(text: string, fragments: ReadonlyMap<string, string>): string {
+  return text.replace(INCLUDE_LINE, (_, name: string) => {
+    const fragment = fragments.get(name);
+    if (fragment === undefined) throw new Error(`No Cypher fragment cypher/${name}${FRAGMENT_SUFFIX}`);
+    return fragment.trimEnd();
+  });
+}
+
 function loadAll(): Map<string, string> {
-  const queries = new Map<string, string>();
+  const statements = new Map<string, string>();
+  const fragments = new Map<string, string>();
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.name.endsWith('.cypher')) {
-        queries.set(
-          relative(CYPHER_DIR, path)
-            .split(sep)
-            .join('/')
-            .replace(/\.cypher$/, ''),
-          readFileSync(path, 'utf8'),
-        );
+        const name = relative(CYPHER_DIR, path).split(sep).join('/');
+        if (name.endsWith(FRAGMENT_SUFFIX))
+          fragments.set(name.slice(0, -FRAGMENT_SUFFIX.length), readFileSync(path, 'utf8'));
+        else statements.set(name.replace(/\.cypher$/, ''), readFileSync(path, 'utf8'));
       }
     }
   };
   walk(CYPHER_DIR);
-  return queries;
+  for (const [name, text] of statements) statements.set(name, withFragments(text, fragments));
+  return statements;
 }
 
 const registry = loadAll();

@@ -2,7 +2,6 @@
 import { ThreadlineError, notFound, present } from '../domain/errors.js';
 import { assertCurrentDispatch, parseFencingToken, type DispatchToken } from '../domain/fencing.js';
 import type { RunRecord } from '../domain/records.js';
-import { recordChange } from '../graph/repositories/changes.js';
 import { finishRun, lockRunForUpdate, type LockedRun, type RunOutcome } from '../graph/repositories/runs.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
@@ -44,8 +43,8 @@ async function endRun(
 ): Promise<RunRecord> {
   return context.graph.write(async (tx) => {
     const token = parsedToken(fencingToken);
-    // One statement locks the thread and ends the run if it is running; the checks below read what
-    // it found under the lock, and a refusal rolls back what it wrote.
+    // One statement locks the thread, ends the run if it is running and records the change; the checks
+    // below read what it found under the lock, and a refusal rolls back what it wrote.
     const ended = await finishRun(tx, runId, outcome);
     // A replaced dispatch's late answer is refused before the run's status is looked at: it says why.
     const locked = dispatchedRun(ended?.locked ?? null, runId, token);
@@ -54,7 +53,6 @@ async function endRun(
         status: locked.run.status,
       });
     }
-    await recordChange(tx, locked.run.threadId, outcome.status === 'completed' ? 'run_completed' : 'run_failed');
     return present(ended?.finished, `run ${runId} as ended`);
   });
 }

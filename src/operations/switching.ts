@@ -205,30 +205,27 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
 
     const providerThread = await ensureProviderThread(tx, input, plan, snapshot, history);
     if (fork?.resolution.kind === 'native') await resolveForkNatively(tx, fork.transfer.id, request.provider.id);
-    // The change record needs nothing the run's write answers: sent with it, one round trip.
-    const [created] = await inOrder([
-      createRun(
-        tx,
-        {
-          id: newId('run'),
-          threadId: input.threadId,
-          ordinal: thread.lastOrdinal + 1,
-          provider: request.provider.id,
-          model: input.model,
-          runtimeMode: input.runtimeMode,
-          userMessage: input.userMessage,
-          idempotencyKey: input.idempotencyKey,
-          idempotencyFingerprint: fingerprint,
-          plan: {
-            ...plan,
-            providerThreadId:
-              plan.providerThreadAction === 'create' ? null : (plan.providerThreadId ?? providerThread.id),
-          },
+    // The run's write records run_started in the thread's change feed too: one statement.
+    const created = await createRun(
+      tx,
+      {
+        id: newId('run'),
+        threadId: input.threadId,
+        ordinal: thread.lastOrdinal + 1,
+        provider: request.provider.id,
+        model: input.model,
+        runtimeMode: input.runtimeMode,
+        userMessage: input.userMessage,
+        idempotencyKey: input.idempotencyKey,
+        idempotencyFingerprint: fingerprint,
+        plan: {
+          ...plan,
+          providerThreadId:
+            plan.providerThreadAction === 'create' ? null : (plan.providerThreadId ?? providerThread.id),
         },
-        providerThread,
-      ),
-      recordChange(tx, input.threadId, 'run_started'),
-    ] as const);
+      },
+      providerThread,
+    );
     const written = await writeRunContext(tx, {
       ...contextRequest(context, input, request, planned),
       run: created.run,

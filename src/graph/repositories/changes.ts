@@ -8,9 +8,14 @@ import type { Tx } from '../transactions.js';
  */
 const CHANGES_KEPT_PER_THREAD = 500;
 
+/** The parameters of a statement that appends a change of `kind` to its thread's feed (INCLUDE changes/append). */
+export function feedChange(kind: ThreadChangeKind): { changeKind: ThreadChangeKind; changesKept: number } {
+  return { changeKind: kind, changesKept: CHANGES_KEPT_PER_THREAD };
+}
+
 /** Call inside the transaction that changes the thread, so the change and its record commit together. */
 export async function recordChange(tx: Tx, threadId: string, kind: ThreadChangeKind): Promise<void> {
-  await tx.run('changes/record', { threadId, kind, kept: CHANGES_KEPT_PER_THREAD });
+  await tx.run('changes/record', { threadId, ...feedChange(kind) });
 }
 
 const headRow = z.object({ sequence: z.number() });

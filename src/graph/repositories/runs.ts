@@ -26,6 +26,7 @@ import {
   servedProperties,
 } from './mapping.js';
 import type { LockedThread } from './threads.js';
+import { feedChange } from './changes.js';
 
 const runRow = z.object({ run: runNode });
 const listedRunRow = z.object({ run: listedRunProperties });
@@ -43,7 +44,10 @@ export type NewRun = Pick<
 
 const createdRunRow = z.object({ run: runNode, providerThread: providerThreadNode });
 
-/** Creates the run, served by `providerThread` (as read under the thread lock); returns both as updated. */
+/**
+ * Creates the run, served by `providerThread` (as read under the thread lock), and records run_started
+ * in the thread's change feed; returns both as updated.
+ */
 export async function createRun(
   tx: Tx,
   run: NewRun,
@@ -56,6 +60,7 @@ export async function createRun(
       run: { ...fields, ...planProperties(plan), dispatchEpoch: 1 },
       providerThreadId: providerThread.id,
       served: servedProperties(servingRun(providerThread.served, run.ordinal)),
+      ...feedChange('run_started'),
     },
     createdRunRow,
     'the created run',
@@ -157,8 +162,9 @@ export interface LockedRun {
 }
 
 /**
- * Takes the thread's lock and ends run `runId` with `outcome` when it is running: the run as it was
- * when locked (null: no such run), and as ended (null: it was not running, nothing was written).
+ * Takes the thread's lock and ends run `runId` with `outcome` when it is running, recording run_completed
+ * or run_failed in the thread's change feed: the run as it was when locked (null: no such run), and as
+ * ended (null: it was not running, nothing was written).
  */
 const finishedRunRow = z.object({
   run: runNode,
@@ -188,6 +194,7 @@ export async function finishRun(
       error: outcome.error,
       facts: outcome.facts,
       checkpoint,
+      ...feedChange(outcome.status === 'completed' ? 'run_completed' : 'run_failed'),
     },
     finishedRunRow,
   );

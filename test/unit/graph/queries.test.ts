@@ -1,0 +1,40 @@
+// The query registry's fragments (src/graph/queries.ts): a step several statements take, written once
+// in a *.fragment.cypher file and taken in by an INCLUDE line.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../../src/graph/projectRoot.js';
+import { cypher, queryNames, withFragments } from '../../../src/graph/queries.js';
+
+const fragments = new Map([['changes/append', 'CALL (thread) {\n  SET thread.seen = true\n}\n']]);
+
+describe('withFragments', () => {
+  it('replaces each INCLUDE line with its fragment and leaves every other line as it was', () => {
+    const text =
+      'MATCH (thread:Thread)\n  INCLUDE changes/append\nRETURN thread\n// INCLUDE changes/append, in words\n';
+    expect(withFragments(text, fragments)).toBe(
+      'MATCH (thread:Thread)\nCALL (thread) {\n  SET thread.seen = true\n}\nRETURN thread\n// INCLUDE changes/append, in words\n',
+    );
+  });
+
+  it('refuses a fragment that does not exist, naming its file', () => {
+    expect(() => withFragments('MATCH (n)\nINCLUDE changes/missing\n', fragments)).toThrow(
+      'No Cypher fragment cypher/changes/missing.fragment.cypher',
+    );
+  });
+});
+
+describe('the registry', () => {
+  const appended = readFileSync(join(projectRoot(), 'cypher/changes/append.fragment.cypher'), 'utf8').trimEnd();
+
+  it('names no fragment as a statement, and leaves no INCLUDE line in any statement', () => {
+    expect(queryNames().filter((name) => name.includes('fragment'))).toEqual([]);
+    expect(queryNames()).not.toContain('changes/append');
+    expect(queryNames().filter((name) => /^\s*INCLUDE /m.test(cypher(name)))).toEqual([]);
+  });
+
+  it('writes the change feed step once, into every statement that appends to the feed', () => {
+    const taking = queryNames().filter((name) => cypher(name).includes(appended));
+    expect(taking).toEqual(['changes/record', 'runs/create', 'runs/finish']);
+  });
+});
