@@ -60,6 +60,7 @@ interface ServiceHandle {
 }
 
 const PLAN_THREAD_RUNS = 1000;
+const WARM_UP_PHASES_PER_TREE = 3;
 const now = () => process.hrtime.bigint();
 
 export async function main(options: Options): Promise<ThroughputReport> {
@@ -93,9 +94,13 @@ export async function main(options: Options): Promise<ThroughputReport> {
     }
     const run = `tp-${Date.now().toString(36)}`;
     const floor = await measureFloor(driver, chosen.connection, variants, run, options);
-    // Warm-up, a whole phase per tree: its code compiled, its connections open and Neo4j's JIT warm
-    // (the first phases ran at a third of the later ones without it) before anything is timed.
-    for (const variant of variants) await cycles(variant, 2, options, `${run}-${variant.name}-warm`);
+    // Warm-up, whole phases alternating between the trees: their code compiled, their connections open
+    // and Neo4j's JIT warm (the first phases ran at a third of the later ones without it) before
+    // anything is timed. After one phase per tree, the cycles per second still rose by half from the
+    // first timed round to the third (the run of 2026-12-07 at 16:26), which favoured the tree second.
+    for (let phase = 0; phase < WARM_UP_PHASES_PER_TREE; phase++)
+      for (const variant of phase % 2 === 0 ? variants : [...variants].reverse())
+        await cycles(variant, 2, options, `${run}-${variant.name}-warm-${phase}`);
     const phases: CyclePhase[] = [];
     const windows = new Map<string, ClockWindow[]>();
     const statements = new Map<string, Map<string, number>>();
@@ -179,6 +184,7 @@ export async function main(options: Options): Promise<ThroughputReport> {
         before: options.before ? (options.beforeCommit ?? 'an older tree') : null,
         seconds: options.seconds,
         rounds: options.rounds,
+        warmUpPhases: WARM_UP_PHASES_PER_TREE,
         iterations: options.iterations,
         orchestrators: options.orchestrators,
       },

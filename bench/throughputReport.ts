@@ -32,7 +32,15 @@ export interface StatementSample {
 export interface ThroughputReport {
   startedAt: string;
   /** `before`: the older tree's commit, when one ran beside this one. */
-  options: { before: string | null; seconds: number; rounds: number; iterations: number; orchestrators: number };
+  options: {
+    before: string | null;
+    seconds: number;
+    rounds: number;
+    /** Untimed phases per tree before the rounds (absent in results older than 2026-12-07 16:30). */
+    warmUpPhases?: number;
+    iterations: number;
+    orchestrators: number;
+  };
   machine: { nproc: number; node: string };
   load: { atStart: number[]; atEnd: number[] };
   floor: {
@@ -141,8 +149,9 @@ function renderThroughput(report: ThroughputReport): string {
     '',
     `${report.options.orchestrators} orchestrators, each on a thread of its own, doing startRun then completeRun over HTTP for`,
     `${report.options.seconds} s a phase, spread over 1 or 2 service processes on one Neo4j; ${report.options.rounds} rounds, the trees`,
-    "alternating. CPU per cycle is what the phase's service processes and Neo4j used (from /proc) over the",
-    'cycles made: it moves less with the load than cycles per second do.',
+    `alternating, after ${report.options.warmUpPhases ?? 1} untimed phase(s) per tree. CPU per cycle is what the phase's`,
+    'service processes and Neo4j used (from /proc) over the cycles made: it moves less with the load than',
+    'cycles per second do.',
     '',
     '| tree | instances | cycles/s (median of rounds) | rounds | p50 ms | service CPU ms/cycle | Neo4j CPU ms/cycle |',
     '| --- | --- | --- | --- | --- | --- | --- |',

@@ -10,7 +10,7 @@ const USAGE = `Usage: npm run bench:throughput -- [--quick] [--before DIR [--bef
   --before DIR         an older source tree to measure side by side with this one
   --before-commit SHA  the commit DIR was taken from, for the report
   --seconds N          seconds of each cycles phase (default 10)
-  --rounds N           rounds of the cycles phases, alternating the trees (default 3)
+  --rounds N           rounds of the cycles phases, alternating the trees (default 4: each goes first as often)
   --iterations N       iterations of the floor and planRun loop (default 200)
   --orchestrators N    concurrent clients of the cycles phases (default 16)
   --profiles DIR       keep the services' .cpuprofile files there
@@ -56,7 +56,7 @@ function readCommand(argv: string[]): Command {
       before: textOf('before'),
       beforeCommit: textOf('before-commit'),
       seconds: wholeNumber(values, 'seconds', quick ? 3 : 10),
-      rounds: wholeNumber(values, 'rounds', quick ? 1 : 3),
+      rounds: wholeNumber(values, 'rounds', quick ? 1 : 4),
       iterations: wholeNumber(values, 'iterations', quick ? 30 : 200),
       orchestrators: wholeNumber(values, 'orchestrators', 16),
       profiles: textOf('profiles'),
