@@ -1,5 +1,5 @@
-// The benchmark's deterministic randomness: the seed's histories, the session files it imports and
-// the order of the timed cases are the same in every run.
+// Deterministic randomness: the bench seed's histories, the session files it imports and the order of
+// the timed cases are the same in every run, as are the fault tests' write loads (test/support/writeLoad.ts).
 
 /** Pseudo-random numbers in [0, 1) from a seed (xorshift32). */
 export function randomNumbers(seed: number): () => number {

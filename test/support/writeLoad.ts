@@ -17,6 +17,7 @@ import {
   type GraphQLErrorBody,
   type TypedDocument,
 } from '../../client/index.js';
+import { randomNumbers } from '../../bench/random.js';
 
 export type RunStatus = 'RUNNING' | 'COMPLETED' | 'FAILED' | 'INTERRUPTED' | 'ROLLED_BACK';
 
@@ -192,7 +193,8 @@ export class WriteLoad {
   }
 
   private async runClient(index: number): Promise<void> {
-    const random = seededRandom(this.options.seed * 100 + index);
+    // The clients' choices repeat for a seed, whatever the timing.
+    const random = randomNumbers(this.options.seed * 100 + index);
     // Half the clients retry startRun with an idempotency key; the others cannot, and must find and
     // end the run a lost response may have started.
     const useIdempotencyKeys = index % 2 === 0;
@@ -602,18 +604,6 @@ function toPlain(row: Record<string, unknown>): Record<string, unknown> {
         : (value ?? null),
     ]),
   );
-}
-
-/** mulberry32: the clients' choices repeat for a seed, whatever the timing. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function pause(ms: number): Promise<void> {
