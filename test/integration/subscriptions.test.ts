@@ -1,7 +1,15 @@
 // Live updates: GraphQL subscriptions over a real WebSocket (graphql-ws), fed by the change feed in
 // the graph, so that a subscriber on one instance sees what another instance changed.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { START_RUN, completeRun, createThread, runTurns, startRun } from '../support/lineage.js';
+import {
+  COMPLETE_RUN,
+  START_RUN,
+  completeRun,
+  createThread,
+  expectCode,
+  runTurns,
+  startRun,
+} from '../support/lineage.js';
 import { liveClient, subscribe, type LiveClient } from '../support/live.js';
 import { startTestService, uniqueId, type TestService } from '../support/service.js';
 import { fileTenant } from '../support/tenants.js';
@@ -18,6 +26,7 @@ const CHANGES = `subscription($threadId: ID!, $after: Int) {
 const CHANGE_SEQUENCE = `query($id: ID!) { thread(id: $id) { changeSequence } }`;
 const BIND = `mutation($input: BindProviderThreadInput!) { bindNativeThread(input: $input) { providerThread { id } } }`;
 const REGENERATE = `mutation($id: ID!) { regenerateHandoff(input: { handoffId: $id, source: "local" }) { id } }`;
+const FAIL = `mutation($input: FailRunInput!) { failRun(input: $input) { status } }`;
 const ROLLBACK = `mutation($threadId: ID!, $to: Int!) { rollbackThread(input: { threadId: $threadId, toOrdinal: $to }) { thread { headOrdinal } } }`;
 
 const changesOf = (results: any[]) => results.map((result) => result.data.threadChanged);
@@ -37,6 +46,32 @@ describe('subscriptions on one instance', () => {
   afterAll(async () => {
     await Promise.all(clients.map((live) => live.dispose()));
     await t?.close();
+  });
+
+  // The end of a run is recorded by runs/finish itself (cypher/changes/append.fragment.cypher), only
+  // when the run was running: an end refused adds nothing to the feed.
+  it('records a failed and an interrupted run as RUN_FAILED, and nothing for an end refused', async () => {
+    const threadId = await createThread(t);
+    const subscription = subscribe(connect(), CHANGES, { threadId, after: 0 });
+    const failed = await startRun(t, threadId, 'codex');
+    expect((await t.ok(FAIL, { input: { runId: failed.run.id, error: 'tests failed' } })).failRun.status).toBe(
+      'FAILED',
+    );
+    const stopped = await startRun(t, threadId, 'codex');
+    const input = { runId: stopped.run.id, error: 'stopped by the user', interrupted: true };
+    expect((await t.ok(FAIL, { input })).failRun.status).toBe('INTERRUPTED');
+    await expectCode(t.gql(COMPLETE_RUN, { input: { runId: stopped.run.id, assistantMessage: 'late' } }), 'CONFLICT');
+    await expectCode(t.gql(FAIL, { input }), 'CONFLICT');
+    await startRun(t, threadId, 'codex');
+
+    expect(kindsOf(await subscription.take(5))).toEqual([
+      '1 RUN_STARTED',
+      '2 RUN_FAILED',
+      '3 RUN_STARTED',
+      '4 RUN_FAILED',
+      '5 RUN_STARTED',
+    ]);
+    expect((await t.ok(CHANGE_SEQUENCE, { id: threadId })).thread.changeSequence).toBe(5);
   });
 
   it('delivers every change of a thread in order, each with the thread as it is then', async () => {
