@@ -60,7 +60,7 @@ interface ServiceHandle {
 }
 
 const PLAN_THREAD_RUNS = 1000;
-const WARM_UP_PHASES_PER_TREE = 3;
+const WARM_UP_PHASES_PER_TREE = 6;
 const now = () => process.hrtime.bigint();
 
 export async function main(options: Options): Promise<ThroughputReport> {
@@ -97,7 +97,8 @@ export async function main(options: Options): Promise<ThroughputReport> {
     // Warm-up, whole phases alternating between the trees: their code compiled, their connections open
     // and Neo4j's JIT warm (the first phases ran at a third of the later ones without it) before
     // anything is timed. After one phase per tree, the cycles per second still rose by half from the
-    // first timed round to the third (the run of 2026-12-07 at 16:26), which favoured the tree second.
+    // first timed round to the third (the run of 2026-12-07 at 16:26), which favoured the tree second;
+    // after three, the first round still ran at half the speed of the second (the runs of 16:45, 17:07).
     for (let phase = 0; phase < WARM_UP_PHASES_PER_TREE; phase++)
       for (const variant of phase % 2 === 0 ? variants : [...variants].reverse())
         await cycles(variant, 2, options, `${run}-${variant.name}-warm-${phase}`);
