@@ -161,11 +161,6 @@ export interface LockedRun {
   providerThread: ProviderThreadRecord | null;
 }
 
-/**
- * Takes the thread's lock and ends run `runId` with `outcome` when it is running, recording run_completed
- * or run_failed in the thread's change feed: the run as it was when locked (null: no such run), and as
- * ended (null: it was not running, nothing was written).
- */
 const finishedRunRow = z.object({
   run: runNode,
   thread: lockedThreadNode,
@@ -173,6 +168,11 @@ const finishedRunRow = z.object({
   finished: runNode.nullable(),
 });
 
+/**
+ * Takes the thread's lock and ends run `runId` with `outcome` when it is running, recording run_completed
+ * or run_failed in the thread's change feed: the run as it was when locked (null: no such run), and as
+ * ended (null: it was not running, nothing was written).
+ */
 export async function finishRun(
   tx: Tx,
   runId: string,
