@@ -2,13 +2,11 @@
  * `npm run bench:answer-size -- [--runs 200] [--requests 6] [--queries viewer-shaped,bounded]`: what one
  * over-large answer costs the service. Seeds one thread through the API with runs that carry
  * 100,000-character messages and 500 facts of 1,500 characters each, then sends the same query
- * several times, one after another, to a service running in its own process, and prints for each
- * request: the HTTP status, the error code, the bytes of the answer, the time to the last byte and the
- * service's resident memory afterwards. Uses NEO4J_URI when set, else a throwaway local Neo4j (src/graph/chooseNeo4j.ts).
+ * several times, one after another, to a service built and running in its own process
+ * (bench/serviceProcess.ts), and prints for each request: the HTTP status, the error code, the bytes
+ * of the answer, the time to the last byte and the service's resident memory afterwards. Uses NEO4J_URI when set, else a throwaway local Neo4j (src/graph/chooseNeo4j.ts).
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import {
   CompleteRunDocument,
   createThreadlineClient,
@@ -18,7 +16,9 @@ import {
 import { loadConfig } from '../src/config.js';
 import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
 import type { Neo4jConnection } from '../src/graph/driver.js';
+import { projectRoot } from '../src/graph/projectRoot.js';
 import { readOptions, runCommand, UsageError, wholeNumber } from './commandLine.js';
+import { buildService, startServiceProcess } from './serviceProcess.js';
 
 // The measured requests stay raw POSTs (post() below), not the typed client: the bench reports each
 // answer's bytes as sent and the time to its last byte, which the client (it parses the answer into data
@@ -74,36 +74,11 @@ function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
 const log = (line: string) => console.error(line);
 
 /** The service in a process of its own, so that its memory is its own; resolves once it listens. */
-async function startServiceProcess(neo4j: Neo4jConnection) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      // A cold Neo4j on a busy machine plans its first statements slowly.
-      THREADLINE_GRAPH_DEADLINE_MS: '60000',
-      NEO4J_URI: neo4j.uri,
-      NEO4J_USER: neo4j.user,
-      ...(neo4j.password ? { NEO4J_PASSWORD: neo4j.password } : {}),
-      NEO4J_DATABASE: neo4j.database,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+const startService = (neo4j: Neo4jConnection) =>
+  startServiceProcess(projectRoot(), neo4j, {
+    // A cold Neo4j on a busy machine plans its first statements slowly.
+    env: { LOG_LEVEL: 'error', THREADLINE_GRAPH_DEADLINE_MS: '60000' },
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const match = /^Threadline GraphQL at (\S+)$/.exec(line);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the service exited (${code})`)));
-  });
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-  };
-  return { url, pid: child.pid!, stop };
-}
 
 const post = async (url: string, query: string, variables: Record<string, unknown>) => {
   const response = await fetch(url, {
@@ -124,7 +99,8 @@ async function measure(options: Options): Promise<void> {
     progress: log,
   });
   // One service seeds the thread; a fresh one, which has served nothing else, is measured.
-  let service = await startServiceProcess(neo4j.connection);
+  buildService(projectRoot());
+  let service = await startService(neo4j.connection);
   try {
     const client = createThreadlineClient({ url: service.url });
     const threadId = `answer-size-${Date.now()}`;
@@ -145,7 +121,7 @@ async function measure(options: Options): Promise<void> {
     }
 
     await service.stop();
-    service = await startServiceProcess(neo4j.connection);
+    service = await startService(neo4j.connection);
     await createThreadlineClient({ url: service.url }).execute('{ __typename }');
     console.log(`${options.runs} runs, messages of 100,000 characters, 500 facts of ${options.factChars} characters`);
     console.log(`service RSS before the requests: ${rssMiB(service.pid)} MiB`);

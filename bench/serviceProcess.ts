@@ -1,7 +1,7 @@
-// A service instance of the throughput bench, run as the Dockerfile runs it (the build of a source
-// tree, `node dist/src/server/main.js`, NODE_ENV=production): this tree, or an older commit's to
-// compare with, in a process of its own, on a port of its own, on a given Neo4j, optionally writing
-// a V8 CPU profile when it stops.
+// A service instance of the benchmarks that run it apart (bench:throughput, bench:answer-size), run as
+// the Dockerfile runs it (the build of a source tree, `node dist/src/server/main.js`,
+// NODE_ENV=production): this tree, or an older commit's to compare with, in a process of its own, on
+// a port of its own, on a given Neo4j, optionally writing a V8 CPU profile when it stops.
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +44,7 @@ const START_TIMEOUT_MS = 120_000;
 export async function startServiceProcess(
   root: string,
   neo4j: Neo4jConnection,
-  options: { profileDir?: string } = {},
+  options: { profileDir?: string; env?: Record<string, string> } = {},
 ): Promise<ServiceProcess> {
   const profiling = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   const child = spawn(process.execPath, [...profiling, join(root, 'dist/src/server/main.js')], {
@@ -59,6 +59,7 @@ export async function startServiceProcess(
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       NODE_ENV: 'production',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
