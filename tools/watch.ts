@@ -11,7 +11,7 @@
  * into its place is read from its start. When the service is away, it says so and tries again, with a
  * growing pause.
  */
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
@@ -38,6 +38,13 @@ export interface WatchOptions {
 const RETRY_MS = { first: 1_000, max: 30_000 };
 // A file that changes again this soon is read once, after the burst.
 const DEBOUNCE_MS = 200;
+/**
+ * How long after a folder appears it is listed once more. chokidar lists a new folder before it starts
+ * watching it, so a session file written in between (a new project's first Claude Code session, a new
+ * day's first Codex rollout, both written right after their folder is made) would go unseen until it
+ * changed again; by then chokidar watches the folder, and the second listing finds the file.
+ */
+const RELIST_MS = 500;
 
 /** The providers' own session folders that exist on this machine. */
 async function defaultFolders(): Promise<string[]> {
@@ -94,6 +101,8 @@ class SessionWatcher {
   private retryMs = RETRY_MS.first;
   private away = false;
   private closed = false;
+  /** Set once chokidar's first walk is done: the folders that appear after it are listed again. */
+  private watching = false;
 
   constructor(
     private readonly options: WatchOptions,
@@ -110,8 +119,10 @@ class SessionWatcher {
     this.watcher.on('add', (file) => this.changed(file));
     this.watcher.on('change', (file) => this.changed(file));
     this.watcher.on('unlink', (file) => this.removed(file));
+    this.watcher.on('addDir', (folder) => this.appeared(folder));
     this.watcher.on('error', (error) => log('warn', `watching: ${String(error)}`));
     await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+    this.watching = true;
     log('info', `Watching ${folders.join(', ')} for Codex and Claude Code sessions`, { folders });
   }
 
@@ -126,6 +137,24 @@ class SessionWatcher {
   private changed(file: string): void {
     if (this.closed) return;
     this.later(file, DEBOUNCE_MS);
+  }
+
+  /** A folder made while watching: its session files, once chokidar watches it (RELIST_MS). */
+  private appeared(folder: string): void {
+    if (!this.watching || this.closed) return;
+    setTimeout(() => void this.relist(folder), RELIST_MS).unref();
+  }
+
+  private async relist(folder: string): Promise<void> {
+    if (this.closed || !this.watcher) return;
+    const entries = await readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+    // A folder made inside it in the same gap is not watched either (the `mkdir -p` of a new day).
+    const watched = this.watcher.getWatched();
+    for (const entry of entries) {
+      const path = join(entry.parentPath, entry.name);
+      if (entry.isDirectory() && !(path in watched)) this.watcher.add(path);
+      else if (entry.isFile() && entry.name.endsWith('.jsonl')) this.changed(path);
+    }
   }
 
   private removed(file: string): void {
