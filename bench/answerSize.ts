@@ -4,7 +4,8 @@
  * 100,000-character messages and 500 facts of 1,500 characters each, then sends the same query
  * several times, one after another, to a service built and running in its own process
  * (bench/serviceProcess.ts), and prints for each request: the HTTP status, the error code, the bytes
- * of the answer, the time to the last byte and the service's resident memory afterwards. Uses NEO4J_URI when set, else a throwaway local Neo4j (src/graph/chooseNeo4j.ts).
+ * of the answer, the time to the last byte and the service's resident memory afterwards. Uses
+ * NEO4J_URI when set, else a throwaway local Neo4j (src/graph/chooseNeo4j.ts).
  */
 import { readFileSync } from 'node:fs';
 import {

@@ -604,7 +604,7 @@ on its number; \`normalize()\` no longer sorts a set that is normal already). Ag
 (1.94 ms) the plans took 2.77x to 3.26x at every size: 3.07x to 3.11x at 1,000 runs and 3.13x to
 3.26x at 100,000 (the two misses of the run below, FULL_HANDOFF_NEW at 100,000 runs, 3.80x and 3.55x
 there, are 3.24x and 3.13x). In-process, the clean-context plan grew 1.13x from 1,000 to 100,000 runs
-(3.15 -> 3.57 ms), where it grew 1.38x in the run below (2.57 -> 3.54 ms). A probe before the change (300 iterations,
+(3.15 -> 3.57 ms), where it grew 1.38x in the run below (2.57 -> 3.54 ms). A throwaway probe, not committed, before the change (300 iterations,
 sizes 1,000 and 100,000 only, the same seed) had the clean-context plan grow 1.34x over HTTP from
 1,000 to 100,000 runs; after it, 1.03x. What is left of the growth: the statement sums the ordinals
 of the rolled-back ranges in Neo4j (linear in the ranges, but not sent); a count stored on the thread
