@@ -2,7 +2,7 @@
 // docs/design.md: read the thread, find the best provider thread, decide the strategy
 // (src/domain/planner.ts), generate the handoff, then create or resume the provider thread.
 import { createHash } from 'node:crypto';
-import { ThreadlineError, assertNoRunningRun, badInput, notFound, present, threadDeleted } from '../domain/errors.js';
+import { ThreadlineError, assertNoRunningRun, badInput, notFound, present } from '../domain/errors.js';
 import {
   decidePlan,
   measurableDeltaRange,
@@ -35,7 +35,12 @@ import {
   supersedeHandoff,
   handoffById,
 } from '../graph/repositories/handoffs.js';
-import { loadPlanningSnapshot, type PlanningRead, type SummaryMaterial } from '../graph/repositories/planning.js';
+import {
+  lockAndLoadPlanningSnapshot,
+  loadPlanningSnapshot,
+  type PlanningRead,
+  type SummaryMaterial,
+} from '../graph/repositories/planning.js';
 import {
   bindProviderThread as bindNativeRef,
   createProviderThread,
@@ -50,7 +55,7 @@ import {
   runsByIds,
   setRunPlan,
 } from '../graph/repositories/runs.js';
-import { lockThread, lockThreadOf, type LockedThread } from '../graph/repositories/threads.js';
+import { lockThreadOf, writableThread, type LockedThread } from '../graph/repositories/threads.js';
 import { inOrder } from '../graph/pipeline.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
@@ -178,13 +183,13 @@ export async function startRun(context: OperationContext, input: StartInput): Pr
   }
   const fingerprint = input.idempotencyKey === null ? null : fingerprintOf(input);
   const started = await context.graph.write(async (tx) => {
-    // The reads after the lock do not depend on its answer: sent with it, they cost one round trip.
-    // Neo4j still runs them after the lock is taken, and the checks below refuse in the same order.
-    const [thread, earlier, loaded] = await inOrder([
-      lockThread(tx, input.threadId),
+    // One statement takes the lock and reads the planner's snapshot; the idempotency key's read does
+    // not depend on its answer and is sent with it. Neo4j runs it after the lock is taken.
+    const [loaded, earlier] = await inOrder([
+      lockAndLoadPlanningSnapshot(tx, input.threadId, request.provider.id, runWindow(context)),
       input.idempotencyKey === null ? null : runByIdempotencyKey(tx, input.threadId, input.idempotencyKey),
-      loadSnapshot(tx, context, input.threadId, request, 'whole'),
     ] as const);
+    const thread = writableThread(loaded?.thread ?? null, input.threadId);
     if (earlier && earlier.idempotencyFingerprint !== fingerprint) {
       throw new ThreadlineError(
         'CONFLICT',
@@ -446,7 +451,12 @@ function loadSnapshot(
   rolledBack: RolledBackRead,
 ): Promise<PlanningRead | null> {
   const ends = rolledBack === 'ends' ? rolledBackEndsRead(context.planner) : null;
-  return loadPlanningSnapshot(tx, threadId, request.provider.id, context.planner.maxRunsElsewhere + 1, ends);
+  return loadPlanningSnapshot(tx, threadId, request.provider.id, runWindow(context), ends);
+}
+
+/** How many live runs since the target's last native run a snapshot reads: one more than it may miss. */
+function runWindow(context: OperationContext): number {
+  return context.planner.maxRunsElsewhere + 1;
 }
 
 /** The planner's decision on the inputs read (null: no such thread), and a pending fork's on top. */
@@ -458,8 +468,8 @@ async function planFrom(
   loaded: PlanningRead | null,
 ): Promise<PlannedRun> {
   if (!loaded) throw notFound('Thread', threadId);
-  const { snapshot, thread, headProvider, window, pending } = loaded;
-  if (thread.deletedAt) throw threadDeleted(threadId);
+  const { snapshot, headProvider, window, pending } = loaded;
+  const thread = writableThread(loaded.thread, threadId);
   const deltaRange = measurableDeltaRange(snapshot, context.planner);
   let deltaSource: SummaryMaterial | null = null;
   let deltaChars: number | null = null;

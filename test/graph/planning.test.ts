@@ -1,12 +1,13 @@
 // The planner's snapshot (cypher/planner/snapshot.cypher, src/graph/repositories/planning.ts) on the
 // real graph: a plan reads the thread's rolled-back ranges by their ends, and what it reads is the
-// whole set's ends and totals.
+// whole set's ends and totals; startRun's locked snapshot (planner/locked-snapshot.cypher) reads what
+// the plain one reads whole, with the thread as seen under its lock.
 import type { Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_PLANNER_SETTINGS, rolledBackEndsRead } from '../../src/domain/planner.js';
 import { endsOf } from '../../src/domain/ranges.js';
 import { createDriver } from '../../src/graph/driver.js';
-import { loadPlanningSnapshot } from '../../src/graph/repositories/planning.js';
+import { lockAndLoadPlanningSnapshot, loadPlanningSnapshot } from '../../src/graph/repositories/planning.js';
 import { createThread } from '../../src/graph/repositories/threads.js';
 import { Graph } from '../../src/graph/transactions.js';
 import { uniqueId } from '../support/service.js';
@@ -77,6 +78,28 @@ describe('the planning snapshot', () => {
         rangeCount: 3,
         ordinalCount: 6,
       });
+    } finally {
+      await removeThread(id);
+    }
+  });
+
+  it('reads under the lock what it reads whole without, and the thread with its running run', async () => {
+    const { id } = await threadRolledBack(3);
+    const window = DEFAULT_PLANNER_SETTINGS.maxRunsElsewhere + 1;
+    try {
+      await driver.executeQuery('MATCH (thread:Thread {tenant: $tenant, id: $id}) SET thread.runningRunId = $run', {
+        tenant,
+        id,
+        run: 'run-in-flight',
+      });
+      const locked = await graph.write((tx) => lockAndLoadPlanningSnapshot(tx, id, 'codex', window));
+      const whole = await load(id, null);
+      expect(whole?.thread.rolledBack).toHaveLength(3);
+      expect({ ...locked, thread: null }).toEqual({ ...whole, thread: null });
+      expect(locked?.thread).toEqual({ ...whole?.thread, runningRunId: 'run-in-flight' });
+      expect(
+        await graph.write((tx) => lockAndLoadPlanningSnapshot(tx, uniqueId('thread'), 'codex', window)),
+      ).toBeNull();
     } finally {
       await removeThread(id);
     }

@@ -64,6 +64,7 @@ export type QueryName =
   | 'migrations/new-store'
   | 'migrations/record'
   | 'migrations/unlock'
+  | 'planner/locked-snapshot'
   | 'planner/snapshot'
   | 'provider-threads/bind'
   | 'provider-threads/by-ids'

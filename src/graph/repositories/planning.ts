@@ -13,7 +13,16 @@ import {
 } from '../../domain/records.js';
 import type { SummaryCheckpoint, SummaryFact, SummaryRun } from '../../domain/summary.js';
 import type { Tx } from '../transactions.js';
-import { checkpointNode, factShape, fileChange, providerThreadNode, threadNode, transferNode } from './mapping.js';
+import {
+  checkpointNode,
+  factShape,
+  fileChange,
+  lockedThreadNode,
+  providerThreadNode,
+  threadNode,
+  transferNode,
+} from './mapping.js';
+import type { LockedThread } from './threads.js';
 
 /** A run as a summary reads it, with the provider thread that served it. */
 const summaryRunShape = {
@@ -152,7 +161,31 @@ export async function loadPlanningSnapshot(
     planningSnapshotParameters(threadId, provider, runWindow, ends),
     snapshotRow,
   );
-  if (!row) return null;
+  return row && planningRead(row);
+}
+
+const lockedSnapshotRow = snapshotRow.extend({ thread: lockedThreadNode });
+
+/**
+ * The thread's write lock, then the snapshot of loadPlanningSnapshot with the thread's rolled-back
+ * ranges read whole, in one statement: the thread as seen under the lock (its running run), or null
+ * when it does not exist. For startRun, which would otherwise send the lock as a statement of its own.
+ */
+export async function lockAndLoadPlanningSnapshot(
+  tx: Tx,
+  threadId: string,
+  provider: string,
+  runWindow: number,
+): Promise<(PlanningRead & { thread: LockedThread }) | null> {
+  const row = await tx.one(
+    'planner/locked-snapshot',
+    planningSnapshotParameters(threadId, provider, runWindow, null),
+    lockedSnapshotRow,
+  );
+  return row && { ...planningRead(row), thread: row.thread };
+}
+
+function planningRead(row: z.infer<typeof snapshotRow>): PlanningRead {
   const { thread, target, rolledBackEnds } = row;
   const window = row.runsSinceLastNative.map(windowRun);
   return {

@@ -58,7 +58,11 @@ export async function threadPage(
  * deleteThread committed.
  */
 export async function lockThread(tx: Tx, threadId: string): Promise<LockedThread> {
-  const thread = await lockThreadAsItIs(tx, threadId);
+  return writableThread(await lockThreadAsItIs(tx, threadId), threadId);
+}
+
+/** A thread read under its lock, refused as lockThread refuses it: when it does not exist, or is deleted. */
+export function writableThread<T extends ThreadRecord>(thread: T | null, threadId: string): T {
   if (!thread) throw notFound('Thread', threadId);
   if (thread.deletedAt) throw threadDeleted(threadId);
   return thread;
