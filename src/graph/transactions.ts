@@ -199,7 +199,35 @@ export class Graph {
    */
   async readInOneStatement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      const result = await this.session('READ', (session) => {
+      return await this.autoCommitted('READ', work);
+    } catch (error) {
+      if (!(error instanceof NeedsTransaction)) throw error;
+    }
+    return this.read(work);
+  }
+
+  /**
+   * A write of one statement, in an auto-commit transaction: one round trip and one flush where a
+   * write transaction takes two round trips and three flushes (BEGIN, the statement, COMMIT; see
+   * docs/benchmarks.md, the throughput run). Nothing rolls the statement back once it ran: only for
+   * work whose checks on its answer refuse nothing it wrote (the statement writes only when they
+   * would pass). A failure a retry may cure rolled it back, and the work starts over in a write
+   * transaction (write()), where the driver retries; a second statement is a bug.
+   */
+  async writeInOneStatement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return await this.autoCommitted('WRITE', work);
+    } catch (error) {
+      if (!(error instanceof NeedsTransaction)) throw error;
+    }
+    return this.write(work);
+  }
+
+  /** The work's one statement in an auto-commit transaction; NeedsTransaction when it should run in one. */
+  private async autoCommitted<T>(mode: 'READ' | 'WRITE', work: (tx: Tx) => Promise<T>): Promise<T> {
+    const observed = mode === 'READ' ? 'read' : 'write';
+    try {
+      const result = await this.session(mode, (session) => {
         const statement = this.statementsOn(async (text, params) => {
           try {
             return await session.run(text, params);
@@ -210,20 +238,19 @@ export class Graph {
         let statements = 0;
         return work(
           txOf((query, params) => {
-            if (++statements > 1) throw new NeedsTransaction();
-            return statement(query, params);
+            if (++statements === 1) return statement(query, params);
+            // The first one's write is committed: running the work again would write it twice.
+            if (mode === 'WRITE') throw new Error(`A write in one statement sent a second: cypher/${query}.cypher`);
+            throw new NeedsTransaction();
           }),
         );
       });
-      this.observer.transactionEnded('read', 1, 'committed');
+      this.observer.transactionEnded(observed, 1, 'committed');
       return result;
     } catch (error) {
-      if (!(error instanceof NeedsTransaction)) {
-        this.observer.transactionEnded('read', 1, outcomeOf(error));
-        throw error;
-      }
+      if (!(error instanceof NeedsTransaction)) this.observer.transactionEnded(observed, 1, outcomeOf(error));
+      throw error;
     }
-    return this.read(work);
   }
 
   write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -336,7 +363,7 @@ export class Graph {
   }
 }
 
-/** Why readInOneStatement() starts its work over in a read transaction. */
+/** Why readInOneStatement() or writeInOneStatement() starts its work over in a transaction. */
 class NeedsTransaction extends Error {}
 
 function outcomeOf(error: unknown): 'failed' | 'unavailable' {

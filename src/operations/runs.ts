@@ -41,10 +41,11 @@ async function endRun(
   outcome: RunOutcome,
   fencingToken: string | null,
 ): Promise<RunRecord> {
-  return context.graph.write(async (tx) => {
-    const token = parsedToken(fencingToken);
-    // One statement locks the thread, ends the run if it is running and records the change; the checks
-    // below read what it found under the lock, and a refusal rolls back what it wrote.
+  const token = parsedToken(fencingToken);
+  // One statement locks the thread, ends the run if it is running and records the change; the checks
+  // below read what it found under the lock. Without a token, what they refuse (no such run, a run
+  // not running) is what the statement did not write: it needs no transaction around it to roll back.
+  const end = async (tx: Tx): Promise<RunRecord> => {
     const ended = await finishRun(tx, runId, outcome);
     // A replaced dispatch's late answer is refused before the run's status is looked at: it says why.
     const locked = dispatchedRun(ended?.locked ?? null, runId, token);
@@ -54,7 +55,8 @@ async function endRun(
       });
     }
     return present(ended?.finished, `run ${runId} as ended`);
-  });
+  };
+  return token === null ? context.graph.writeInOneStatement(end) : context.graph.write(end);
 }
 
 /**

@@ -1,11 +1,11 @@
-// How the graph layer runs a read on the real graph (src/graph/transactions.ts): readInOneStatement()
-// runs a one-statement read as an auto-commit statement, and starts a read that needs more over in a
-// read transaction. The driver is the real one, watched through a proxy that notes how each session
+// How the graph layer runs work of one statement on the real graph (src/graph/transactions.ts):
+// readInOneStatement() runs a one-statement read as an auto-commit statement, and starts a read that
+// needs more over in a read transaction; writeInOneStatement() commits its one statement as it runs. The driver is the real one, watched through a proxy that notes how each session
 // was used.
 import { Neo4jError, type Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDriver } from '../../src/graph/driver.js';
-import { createThread, lockThread, threadsByIds } from '../../src/graph/repositories/threads.js';
+import { createThread, lockThread, renameThread, threadsByIds } from '../../src/graph/repositories/threads.js';
 import { Graph, type StatementObserver, type Tx } from '../../src/graph/transactions.js';
 import { uniqueId } from '../support/service.js';
 import { fileTenant } from '../support/tenants.js';
@@ -91,5 +91,28 @@ describe('readInOneStatement', () => {
     await expect(refused).rejects.toBeInstanceOf(Neo4jError);
     await expect(refused).rejects.toMatchObject({ retriable: false });
     expect(sessionCalls).toEqual(['run']);
+  });
+});
+
+describe('writeInOneStatement', () => {
+  it('runs a write of one statement as an auto-commit statement, with no transaction around it', async () => {
+    const [first] = await twoThreads();
+    const renamed = await graph().writeInOneStatement((tx) => renameThread(tx, first, 'Renamed alone'));
+    expect(renamed.title).toBe('Renamed alone');
+    expect(sessionCalls).toEqual(['run']);
+    expect(statements).toEqual(['threads/rename']);
+    expect((await graph().read((tx) => threadsByIds(tx, [first])))[0]?.title).toBe('Renamed alone');
+  });
+
+  it('refuses a second statement as a bug, and cannot undo the first: it is committed', async () => {
+    const ids = await twoThreads();
+    const twice = graph().writeInOneStatement(async (tx) => {
+      await renameThread(tx, ids[0], 'Committed on its own');
+      return renameThread(tx, ids[1], 'Never written');
+    });
+    await expect(twice).rejects.toThrow('A write in one statement sent a second: cypher/threads/rename.cypher');
+    expect(sessionCalls).toEqual(['run']);
+    const titles = (await graph().read((tx) => threadsByIds(tx, ids))).map((thread) => thread.title).sort();
+    expect(titles).toEqual(['Committed on its own', `Thread ${ids[1]}`]);
   });
 });
