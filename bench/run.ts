@@ -18,7 +18,7 @@ import { endsOf } from '../src/domain/ranges.js';
 import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
 import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
 import type { LocalNeo4j } from '../src/graph/localNeo4j.js';
-import { cypher } from '../src/graph/queries.js';
+import { sentCypher } from '../src/graph/queries.js';
 import { providerThreadNode, threadNode } from '../src/graph/repositories/mapping.js';
 import { loadPlanningSnapshot, planningSnapshotParameters } from '../src/graph/repositories/planning.js';
 import { Graph, statementParameters } from '../src/graph/transactions.js';
@@ -468,7 +468,7 @@ async function measureLatency(
   product: Pick<PreparedProduct, 'cases' | 'heavyCases'>,
   options: BenchOptions,
 ): Promise<Record<string, Stats>> {
-  const snapshotText = cypher('planner/snapshot');
+  const snapshotText = sentCypher('planner/snapshot');
   const bolt = bench.driver.session({ database: bench.database, defaultAccessMode: neo4j.session.READ });
   try {
     const timed: Case[] = [
@@ -536,7 +536,7 @@ async function profileSnapshots(
   cases: PlanCase[],
   largest: number,
 ): Promise<Pick<BenchReport, 'dbHits' | 'profiles'>> {
-  const snapshotText = cypher('planner/snapshot');
+  const snapshotText = sentCypher('planner/snapshot');
   const dbHits: Record<string, number> = {};
   const profiles: Record<string, string[]> = {};
   const session = bench.driver.session({ database: bench.database });

@@ -12,7 +12,7 @@ import type { ProviderDefinition } from '../src/domain/providers.js';
 import { chooseNeo4j } from '../src/graph/chooseNeo4j.js';
 import { createDriver, type Neo4jConnection } from '../src/graph/driver.js';
 import { projectRoot } from '../src/graph/projectRoot.js';
-import { queryNames, cypher } from '../src/graph/queries.js';
+import { queryNames, sentCypher } from '../src/graph/queries.js';
 import { Api, ApiError } from './api.js';
 import { summarizeProfile, type ClockWindow, type ProfileSummary } from './cpuProfile.js';
 import { interleaved, stats, type Case, type Stats } from './measure.js';
@@ -259,7 +259,7 @@ async function measureFloor(
       },
       {
         name: 'snapshot statement in a read transaction (last provider)',
-        run: async () => void (await bolt.executeRead((tx) => tx.run(cypher('planner/snapshot'), snapshotParams))),
+        run: async () => void (await bolt.executeRead((tx) => tx.run(sentCypher('planner/snapshot'), snapshotParams))),
       },
       {
         name: 'planRun in-process (last provider)',
@@ -285,7 +285,7 @@ async function measureFloor(
           run: async () => void (await api.planRun({ threadId, provider })),
         });
     }
-    const profiled = (await bolt.run(`PROFILE ${cypher('planner/snapshot')}`, snapshotParams)).summary.profile;
+    const profiled = (await bolt.run(`PROFILE ${sentCypher('planner/snapshot')}`, snapshotParams)).summary.profile;
     const snapshotProfile = profiled ? { dbHits: totalDbHits(profiled), operators: operators(profiled, 0) } : null;
     options.log(`snapshot statement PROFILE (last provider): ${snapshotProfile?.dbHits} db hits`);
     options.log(`measuring the floors and planRun: ${cases.length} cases x ${options.iterations}, interleaved`);
@@ -358,7 +358,7 @@ async function cycles(
  * few milliseconds, from SHOW TRANSACTIONS, each running statement named by its cypher/ file.
  */
 function sampleTransactions(driver: Driver, database: string): { stop: () => Promise<Map<string, number>> } {
-  const byText = new Map(queryNames().map((name) => [cypher(name).trim(), name]));
+  const byText = new Map(queryNames().map((name) => [sentCypher(name), name]));
   const counts = new Map<string, number>();
   let running = true;
   const loop = (async () => {

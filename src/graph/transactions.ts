@@ -8,7 +8,7 @@ import neo4j, {
 } from 'neo4j-driver';
 import { present, ThreadlineError } from '../domain/errors.js';
 import { LINEAGE_RULE_PARAMETERS } from '../domain/standing.js';
-import { cypher, type QueryName } from './queries.js';
+import { sentCypher, type QueryName } from './queries.js';
 import { parseRow, type Row, type RowSchema } from './rows.js';
 import { plain, toParameters } from './values.js';
 
@@ -352,7 +352,7 @@ export class Graph {
     return async (query, params) => {
       const ended = this.statements?.statementStarted(query);
       try {
-        const result = await withoutCallerStack(() => run(cypher(query), statementParameters(this.tenant, params)));
+        const result = await withoutCallerStack(() => run(sentCypher(query), statementParameters(this.tenant, params)));
         ended?.();
         return result.records.map((record) => plain(record.toObject()) as Row);
       } catch (error) {

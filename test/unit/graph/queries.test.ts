@@ -1,10 +1,10 @@
-// The query registry's fragments (src/graph/queries.ts): a step several statements take, written once
-// in a *.fragment.cypher file and taken in by an INCLUDE line.
+// The query registry (src/graph/queries.ts): its fragments (a step several statements take, written
+// once in a *.fragment.cypher file and taken in by an INCLUDE line), and the compact text it sends.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/graph/projectRoot.js';
-import { cypher, queryNames, withFragments } from '../../../src/graph/queries.js';
+import { compact, cypher, queryNames, sentCypher, withFragments } from '../../../src/graph/queries.js';
 
 const fragments = new Map([['changes/append', 'CALL (thread) {\n  SET thread.seen = true\n}\n']]);
 
@@ -24,6 +24,14 @@ describe('withFragments', () => {
   });
 });
 
+describe('compact', () => {
+  it('drops comment lines, indentation and blank lines, and keeps every other line whole', () => {
+    const text =
+      "// Why it is so.\nMATCH (run:Run)\n\n  // Why this step.\n  WHERE run.url <> 'http://x // y'\n\tRETURN run\n";
+    expect(compact(text)).toBe("MATCH (run:Run)\nWHERE run.url <> 'http://x // y'\nRETURN run");
+  });
+});
+
 describe('the registry', () => {
   const appended = readFileSync(join(projectRoot(), 'cypher/changes/append.fragment.cypher'), 'utf8').trimEnd();
 
@@ -36,5 +44,17 @@ describe('the registry', () => {
   it('writes the change feed step once, into every statement that appends to the feed', () => {
     const taking = queryNames().filter((name) => cypher(name).includes(appended));
     expect(taking).toEqual(['changes/record', 'runs/create', 'runs/finish']);
+  });
+
+  it('sends each statement compact, and no statement spreads a string or a name over lines (compact trims lines)', () => {
+    const names = queryNames();
+    for (const name of names) expect(sentCypher(name)).toBe(compact(cypher(name)));
+    const unbalanced = names.flatMap((name) =>
+      sentCypher(name)
+        .split('\n')
+        .filter((line) => ["'", '"', '`'].some((quote) => line.replace(/\\./g, '').split(quote).length % 2 === 0))
+        .map((line) => `${name}: ${line}`),
+    );
+    expect(unbalanced).toEqual([]);
   });
 });
