@@ -73,7 +73,11 @@ function parsedToken(fencingToken: string | null): DispatchToken | null {
   return fencingToken === null ? null : parseFencingToken(fencingToken);
 }
 
-function dispatchedRun(locked: LockedRun | null, runId: string, token: DispatchToken | null): LockedRun {
+function dispatchedRun<T extends Pick<LockedRun, 'run' | 'providerThread'>>(
+  locked: T | null,
+  runId: string,
+  token: DispatchToken | null,
+): T {
   if (!locked) throw notFound('Run', runId);
   if (token)
     assertCurrentDispatch(token, locked.run, present(locked.providerThread, `provider thread of run ${runId}`));

@@ -163,21 +163,20 @@ export interface LockedRun {
 
 const finishedRunRow = z.object({
   run: runNode,
-  thread: lockedThreadNode,
   providerThread: providerThreadNode,
   finished: runNode.nullable(),
 });
 
 /**
  * Takes the thread's lock and ends run `runId` with `outcome` when it is running, recording run_completed
- * or run_failed in the thread's change feed: the run as it was when locked (null: no such run), and as
- * ended (null: it was not running, nothing was written).
+ * or run_failed in the thread's change feed: the run and its provider thread as they were when locked
+ * (null: no such run), and the run as ended (null: it was not running, nothing was written).
  */
 export async function finishRun(
   tx: Tx,
   runId: string,
   outcome: RunOutcome,
-): Promise<{ locked: LockedRun; finished: RunRecord | null } | null> {
+): Promise<{ locked: Omit<LockedRun, 'thread'>; finished: RunRecord | null } | null> {
   const checkpoint = outcome.checkpoint && {
     id: outcome.checkpoint.id,
     ref: outcome.checkpoint.ref,
