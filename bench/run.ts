@@ -431,6 +431,7 @@ async function naiveBaseline(bench: Bench, cases: PlanCase[]): Promise<NaiveAgre
 const snapshotParams = (bench: Bench, c: PlanCase) =>
   statementParameters(
     TENANT,
+    'planner/snapshot',
     // As planRun reads the thread's rolled-back ranges: by their ends.
     planningSnapshotParameters(
       c.threadId,

@@ -244,6 +244,7 @@ async function measureFloor(
     };
     const snapshotParams = statementParameters(
       TENANT,
+      'planner/snapshot',
       planningSnapshotParameters(
         threadId,
         main.id,

@@ -80,6 +80,13 @@ export function sentCypher(name: QueryName): string {
   return entryOf(name).sent;
 }
 
+const PARAMETER = /\$([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/** The parameters a statement names ($name), fragments included. */
+export function parametersNamed(name: QueryName): Set<string> {
+  return new Set(Array.from(entryOf(name).sent.matchAll(PARAMETER), (match) => match[1] ?? ''));
+}
+
 /** A name built at run time (`audit/<invariant>`, a tool's argument) as a QueryName, if a file has it. */
 export function queryName(name: string): QueryName {
   entryOf(name);

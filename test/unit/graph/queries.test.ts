@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../../src/graph/projectRoot.js';
-import { compact, cypher, queryNames, sentCypher, withFragments } from '../../../src/graph/queries.js';
+import { isInt } from 'neo4j-driver';
+import { compact, cypher, parametersNamed, queryNames, sentCypher, withFragments } from '../../../src/graph/queries.js';
+import { statementParameters } from '../../../src/graph/transactions.js';
+import { LINEAGE_RULE_PARAMETERS } from '../../../src/domain/standing.js';
 
 const fragments = new Map([['changes/append', 'CALL (thread) {\n  SET thread.seen = true\n}\n']]);
 
@@ -56,5 +59,30 @@ describe('the registry', () => {
         .map((line) => `${name}: ${line}`),
     );
     expect(unbalanced).toEqual([]);
+  });
+});
+
+describe('what a statement is sent', () => {
+  it('names the parameters of its fragments too', () => {
+    const named = parametersNamed('runs/finish');
+    for (const name of ['tenant', 'runId', 'facts', 'changeKind', 'changesKept']) expect(named).toContain(name);
+  });
+
+  it('gets its own parameters as Neo4j stores them, the tenant, and the lineage rules it names alone', () => {
+    const sent = statementParameters('tenant-a', 'planner/snapshot', { threadId: 'thread-1', runWindow: 6 });
+    expect(sent.tenant).toBe('tenant-a');
+    expect(sent.threadId).toBe('thread-1');
+    expect(isInt(sent.runWindow)).toBe(true);
+    const rules = Object.keys(LINEAGE_RULE_PARAMETERS).filter((name) => name in sent);
+    expect(rules).toEqual(['subagentWorkKinds']);
+    expect(sent.subagentWorkKinds).toEqual([...LINEAGE_RULE_PARAMETERS.subagentWorkKinds]);
+  });
+
+  it('sends every statement each rule it names', () => {
+    for (const name of queryNames()) {
+      const sent = statementParameters('tenant-a', name, {});
+      for (const rule of Object.keys(LINEAGE_RULE_PARAMETERS))
+        expect(rule in sent, `${name}: ${rule}`).toBe(parametersNamed(name).has(rule));
+    }
   });
 });
