@@ -216,13 +216,8 @@ export class Graph {
    * work ask for a second statement, or the first fail with an error a retry may cure, the work starts
    * over in a read transaction (read()), where every statement sees one state and the driver retries.
    */
-  async readInOneStatement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    try {
-      return await this.autoCommitted('READ', work);
-    } catch (error) {
-      if (!(error instanceof NeedsTransaction)) throw error;
-    }
-    return this.read(work);
+  readInOneStatement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.inOneStatement('READ', work);
   }
 
   /**
@@ -233,13 +228,18 @@ export class Graph {
    * would pass). A failure a retry may cure rolled it back, and the work starts over in a write
    * transaction (write()), where the driver retries; a second statement is a bug.
    */
-  async writeInOneStatement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  writeInOneStatement<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.inOneStatement('WRITE', work);
+  }
+
+  /** The work in an auto-commit transaction, or started over in a transaction when it needs one. */
+  private async inOneStatement<T>(mode: 'READ' | 'WRITE', work: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      return await this.autoCommitted('WRITE', work);
+      return await this.autoCommitted(mode, work);
     } catch (error) {
       if (!(error instanceof NeedsTransaction)) throw error;
     }
-    return this.write(work);
+    return this.transaction(mode, work);
   }
 
   /** The work's one statement in an auto-commit transaction; NeedsTransaction when it should run in one. */
