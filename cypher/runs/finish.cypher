@@ -1,16 +1,16 @@
 // Ends run $runId, when it is running, as $status (completed, failed or interrupted) with what it
 // produced: the assistant message, its facts and its checkpoint. The thread no longer has a running
 // run, and its change feed gets $changeKind (run_completed or run_failed). It takes the thread's
-// write lock first, as runs/lock-for-update does, and answers the run and its provider thread as
-// they were when locked: completeRun and failRun check them (no such run, a stale fencing token, a
-// run not running) on this one statement's answer instead of waiting for a lock statement before
-// sending this one (docs/benchmarks.md, the throughput run). A check that refuses rolls back what
-// this wrote.
+// write lock first, as runs/lock-for-update does, and answers what the checks read of the run and
+// its provider thread as they were when locked (not the whole nodes: the run's texts would come
+// twice): completeRun and failRun check them (no such run, a stale fencing token, a run not running)
+// on this one statement's answer instead of waiting for a lock statement before sending this one
+// (docs/benchmarks.md, the throughput run). A check that refuses rolls back what this wrote.
 MATCH (run:Run {tenant: $tenant, id: $runId})-[:USES]->(providerThread:ProviderThread)
 MATCH (thread:Thread {tenant: $tenant, id: run.threadId})
 SET thread._lock = true
 REMOVE thread._lock
-WITH run, thread, providerThread, run {.*} AS found, providerThread {.*} AS serving
+WITH run, thread, providerThread, run {.id, .status, .providerThreadId, .dispatchEpoch} AS found, providerThread {.id, .status} AS serving
 OPTIONAL CALL (run, thread, providerThread) {
   WITH run, thread, providerThread
   WHERE run.status = 'running'

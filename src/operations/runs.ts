@@ -1,7 +1,7 @@
 // The end of a run's life cycle: completion and failure, fenced when the caller echoes its dispatch's token.
 import { ThreadlineError, notFound, present } from '../domain/errors.js';
 import { assertCurrentDispatch, parseFencingToken, type DispatchToken } from '../domain/fencing.js';
-import type { RunRecord } from '../domain/records.js';
+import type { ProviderThreadRecord, RunRecord } from '../domain/records.js';
 import { finishRun, lockRunForUpdate, type LockedRun, type RunOutcome } from '../graph/repositories/runs.js';
 import type { Tx } from '../graph/transactions.js';
 import { newId, type OperationContext } from './context.js';
@@ -73,11 +73,13 @@ function parsedToken(fencingToken: string | null): DispatchToken | null {
   return fencingToken === null ? null : parseFencingToken(fencingToken);
 }
 
-function dispatchedRun<T extends Pick<LockedRun, 'run' | 'providerThread'>>(
-  locked: T | null,
-  runId: string,
-  token: DispatchToken | null,
-): T {
+/** What the checks of a call about a run's dispatch read of the run and of its provider thread. */
+interface DispatchCheck {
+  run: Pick<RunRecord, 'id' | 'status' | 'dispatchEpoch' | 'providerThreadId'>;
+  providerThread: Pick<ProviderThreadRecord, 'id' | 'status'> | null;
+}
+
+function dispatchedRun<T extends DispatchCheck>(locked: T | null, runId: string, token: DispatchToken | null): T {
   if (!locked) throw notFound('Run', runId);
   if (token)
     assertCurrentDispatch(token, locked.run, present(locked.providerThread, `provider thread of run ${runId}`));

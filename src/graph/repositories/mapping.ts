@@ -322,12 +322,30 @@ export function listedRunRecord(node: z.infer<typeof listedRunProperties>): List
     providerThreadId: node.providerThreadId,
     contextHandoffId: node.contextHandoffId ?? null,
     plan: toPlan(node),
-    // Runs written before fencing have no epoch: theirs is the first dispatch.
-    dispatchEpoch: node.dispatchEpoch ?? 1,
+    dispatchEpoch: dispatchEpochOf(node.dispatchEpoch),
     createdAt: node.createdAt,
     completedAt: node.completedAt ?? null,
   };
 }
+
+/** Runs written before fencing have no epoch: theirs is the first dispatch. */
+function dispatchEpochOf(stored: number | null | undefined): number {
+  return stored ?? 1;
+}
+
+/**
+ * What a check of a call about a run's dispatch reads (assertCurrentDispatch, the run's status): of
+ * the run, and of the provider thread serving it. runs/finish answers only these, not the whole nodes.
+ */
+export const dispatchCheckRun = z
+  .object({
+    id: listedRunShape.id,
+    status: listedRunShape.status,
+    providerThreadId: listedRunShape.providerThreadId,
+    dispatchEpoch: listedRunShape.dispatchEpoch,
+  })
+  .transform((node) => ({ ...node, dispatchEpoch: dispatchEpochOf(node.dispatchEpoch) }));
+export const dispatchCheckProviderThread = providerThreadProperties.pick({ id: true, status: true });
 
 /** A ProviderThread node as a ProviderThreadRecord. */
 export const providerThreadNode = providerThreadProperties.transform((node): ProviderThreadRecord => ({

@@ -15,6 +15,8 @@ import { leavingRun, servingRun } from '../../domain/coverage.js';
 import type { Tx } from '../transactions.js';
 import {
   checkpointNode,
+  dispatchCheckProviderThread,
+  dispatchCheckRun,
   factShape,
   idempotentRunNode,
   listedRunProperties,
@@ -162,21 +164,22 @@ export interface LockedRun {
 }
 
 const finishedRunRow = z.object({
-  run: runNode,
-  providerThread: providerThreadNode,
+  run: dispatchCheckRun,
+  providerThread: dispatchCheckProviderThread,
   finished: runNode.nullable(),
 });
 
 /**
  * Takes the thread's lock and ends run `runId` with `outcome` when it is running, recording run_completed
- * or run_failed in the thread's change feed: the run and its provider thread as they were when locked
- * (null: no such run), and the run as ended (null: it was not running, nothing was written).
+ * or run_failed in the thread's change feed: what the checks read of the run and its provider thread as
+ * they were when locked (null: no such run), and the run as ended (null: it was not running, nothing
+ * was written).
  */
 export async function finishRun(
   tx: Tx,
   runId: string,
   outcome: RunOutcome,
-): Promise<{ locked: Omit<LockedRun, 'thread'>; finished: RunRecord | null } | null> {
+): Promise<{ locked: Omit<z.output<typeof finishedRunRow>, 'finished'>; finished: RunRecord | null } | null> {
   const checkpoint = outcome.checkpoint && {
     id: outcome.checkpoint.id,
     ref: outcome.checkpoint.ref,
