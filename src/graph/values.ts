@@ -9,6 +9,10 @@ export function plain(value: unknown): unknown {
   if (value === null || value === undefined) return null;
   // Most values are strings and booleans: they skip the driver's type tests, which add up per row.
   if (typeof value !== 'object') return value;
+  // Then lists and maps, which the driver answers as arrays and plain objects: they skip the tests
+  // for its own classes (Integer, the temporal types, nodes) too.
+  if (Array.isArray(value)) return value.map(plain);
+  if (Object.getPrototypeOf(value) === Object.prototype) return plainMap(value as Record<string, unknown>);
   if (neo4j.isInt(value)) {
     // An Integer past the safe range converts to a double that is no safe integer: one test, where
     // the driver's inSafeRange() builds two Integers to compare with (a tenth of a long thread's plan).
@@ -19,14 +23,12 @@ export function plain(value: unknown): unknown {
   }
   if (neo4j.isDateTime(value)) return new Date(value.toString()).toISOString();
   if (neo4j.isDate(value) || neo4j.isLocalDateTime(value) || neo4j.isDuration(value)) return value.toString();
-  if (Array.isArray(value)) return value.map(plain);
   if (isGraphEntity(value)) return plain(value.properties);
-  if (typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, plain(inner)]),
-    );
-  }
-  return value;
+  return plainMap(value as Record<string, unknown>);
+}
+
+function plainMap(map: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(map).map(([key, inner]) => [key, plain(inner)]));
 }
 
 function isGraphEntity(value: unknown): value is { properties: Record<string, unknown> } {

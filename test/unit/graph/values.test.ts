@@ -16,4 +16,15 @@ describe('plain', () => {
     for (const outside of ['9007199254740992', '-9007199254740992', '9223372036854775807', '-9223372036854775808'])
       expect(() => plain([neo4j.int(outside)])).toThrow(`Integer ${outside} is outside the safe JavaScript range`);
   });
+
+  it('turns temporal values into ISO strings and nodes into their properties, inside lists and maps', () => {
+    const at = new neo4j.types.DateTime(2026, 12, 7, 19, 5, 30, 123_000_000, 0);
+    const node = new neo4j.types.Node(neo4j.int(1), ['Run'], { ordinal: neo4j.int(3), createdAt: at }, 'run-element');
+    const map = { runs: [node], day: new neo4j.types.Date(2026, 12, 7), plain: { nested: [null, 'text', true] } };
+    expect(plain(map)).toEqual({
+      runs: [{ ordinal: 3, createdAt: '2026-12-07T19:05:30.123Z' }],
+      day: '2026-12-07',
+      plain: { nested: [null, 'text', true] },
+    });
+  });
 });
