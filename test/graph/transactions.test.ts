@@ -1,7 +1,7 @@
 // How the graph layer runs work of one statement on the real graph (src/graph/transactions.ts):
 // readInOneStatement() runs a one-statement read as an auto-commit statement, and starts a read that
-// needs more over in a read transaction; writeInOneStatement() commits its one statement as it runs. The driver is the real one, watched through a proxy that notes how each session
-// was used.
+// needs more over in a read transaction; writeInOneStatement() commits its one statement as it runs.
+// The driver is the real one, watched through a proxy that notes how each session was used.
 import { Neo4jError, type Driver } from 'neo4j-driver';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDriver } from '../../src/graph/driver.js';

@@ -2,12 +2,12 @@
 // once in a *.fragment.cypher file and taken in by an INCLUDE line), and the compact text it sends.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../../src/graph/projectRoot.js';
 import { isInt } from 'neo4j-driver';
+import { describe, expect, it } from 'vitest';
+import { LINEAGE_RULE_PARAMETERS } from '../../../src/domain/standing.js';
+import { projectRoot } from '../../../src/graph/projectRoot.js';
 import { compact, cypher, parametersNamed, queryNames, sentCypher, withFragments } from '../../../src/graph/queries.js';
 import { statementParameters } from '../../../src/graph/transactions.js';
-import { LINEAGE_RULE_PARAMETERS } from '../../../src/domain/standing.js';
 
 const fragments = new Map([['changes/append', 'CALL (thread) {\n  SET thread.seen = true\n}\n']]);
 
@@ -51,7 +51,8 @@ describe('the registry', () => {
 
   it('sends each statement compact, and no statement spreads a string or a name over lines (compact trims lines)', () => {
     const names = queryNames();
-    for (const name of names) expect(sentCypher(name)).toBe(compact(cypher(name)));
+    const uncompact = names.filter((name) => /^(\s|\/\/|$)/m.test(sentCypher(name)));
+    expect(uncompact).toEqual([]);
     const unbalanced = names.flatMap((name) =>
       sentCypher(name)
         .split('\n')
@@ -78,11 +79,11 @@ describe('what a statement is sent', () => {
     expect(sent.subagentWorkKinds).toEqual([...LINEAGE_RULE_PARAMETERS.subagentWorkKinds]);
   });
 
-  it('sends every statement each rule it names', () => {
+  it('sends every statement each rule its text names, and no other', () => {
     for (const name of queryNames()) {
       const sent = statementParameters('tenant-a', name, {});
       for (const rule of Object.keys(LINEAGE_RULE_PARAMETERS))
-        expect(rule in sent, `${name}: ${rule}`).toBe(parametersNamed(name).has(rule));
+        expect(rule in sent, `${name}: ${rule}`).toBe(new RegExp(`\\$${rule}\\b`).test(sentCypher(name)));
     }
   });
 });
