@@ -83,7 +83,7 @@ async function startNeo4j(): Promise<{ connection: TestNeo4j; stop: () => Promis
     // alone this Neo4j took 280-294 CPU seconds of a run and the run 520-543 s; with both, 251 and 467.
     // C2 compiling was still a third of its CPU (94-106 of 249-283 CPU seconds over the graph,
     // integration and reliability tiers): it never runs long enough to want C2's deepest inlining.
-    // With less of it C2 took 52-55 CPU seconds, this Neo4j 211-218 and those tiers 237-243 s
+    // With less of it C2 took 52-55 CPU seconds, this Neo4j 207-218 and those tiers 233-243 s
     // instead of 254-284. Inlining less still (FreqInlineSize=50) made the Bolt workers slower by more.
     jvmFlags: ['-XX:FreqInlineSize=100', '-XX:InlineSmallCode=1000'],
     settings: TEST_NEO4J_SETTINGS,
