@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { SHORT_LIVED_JVM_FLAGS } from './src/graph/localNeo4jInstall.js';
 
 // What every test on the real graph shares.
 const onTheGraph = {
@@ -73,7 +74,7 @@ export default defineConfig({
           // The serial collector spares a small heap G1's concurrent threads: a start and stop of a new
           // store took 4.5 instead of 6.3 CPU seconds, and these files' Neo4j processes 207 instead
           // of 252 over a run.
-          env: { JDK_JAVA_OPTIONS: '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' },
+          env: { JDK_JAVA_OPTIONS: SHORT_LIVED_JVM_FLAGS.join(' ') },
         },
       },
     ],

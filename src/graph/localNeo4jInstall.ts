@@ -37,8 +37,12 @@ export const NEO4J_JVM_FLAGS = [
   '--enable-native-access=ALL-UNNAMED',
   '-XX:+ExitOnOutOfMemoryError',
 ];
-/** The JIT and collector of the short start that builds the class archive (see buildClassArchive). */
-const ARCHIVE_RUN_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
+/**
+ * The JIT and collector for a Neo4j JVM that lives seconds, not minutes: C1 alone and the serial collector, since
+ * C2's code and G1's concurrent threads never pay back in that time. The start that builds the class archive runs
+ * with them (see buildClassArchive), and so do the test files that start Neo4j processes of their own.
+ */
+export const SHORT_LIVED_JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 /** Long enough for a first start on a slow machine; the archive's start is otherwise stopped as failed. */
 const ARCHIVE_START_TIMEOUT_MS = 180_000;
 
@@ -232,7 +236,7 @@ async function compileLauncher(paths: InstallPaths, log: (msg: string) => void):
  * `classes.jsa` at exit. Later starts map that archive instead of loading and verifying about 10,000 classes: on
  * 2 cores a start took 4.3 s instead of 6.3 s, and 5.7 instead of 8.1 CPU seconds.
  *
- * This one start compiles with C1 alone and collects with the serial collector (ARCHIVE_RUN_FLAGS): it is over in
+ * This one start compiles with C1 alone and collects with the serial collector (SHORT_LIVED_JVM_FLAGS): it is over in
  * seconds, too soon for C2 or G1's concurrent threads to pay back. The archive holds classes only, so a JVM with
  * both tiers and G1 maps it all the same (-Xshare:on). Measured on 2 cores, with the jars and the launcher in place,
  * the install took 17.2-17.4 s and 18.6-18.7 CPU seconds instead of 19.0-19.8 s and 27.4.
@@ -245,7 +249,7 @@ async function buildClassArchive(paths: InstallPaths, classPath: string, log: (m
   try {
     await runUntilReady('java', [
       ...NEO4J_JVM_FLAGS,
-      ...ARCHIVE_RUN_FLAGS,
+      ...SHORT_LIVED_JVM_FLAGS,
       `-XX:ArchiveClassesAtExit=${archive}`,
       '-cp',
       classPath,
